@@ -1,0 +1,16 @@
+// `GET /.well-known/mcp.json` (interface spec, "Discovery document").
+import { extensions, type ServerCore } from "../mcp/core.ts";
+import { DISCOVERY_VERSION } from "../mcp/versions.ts";
+
+export function discoveryDocument(core: ServerCore): Record<string, unknown> {
+  const p = core.pathPrefix;
+  return {
+    mcpVersion: DISCOVERY_VERSION,
+    serverInfo: { name: core.info.name, version: core.info.version },
+    capabilities: { tools: {}, resources: {}, prompts: {}, logging: {}, extensions: extensions(core) },
+    transports: [
+      { type: "sse", endpoint: `${p}/sse` },
+      { type: "streamable-http", endpoint: `${p}/mcp` },
+    ],
+  };
+}

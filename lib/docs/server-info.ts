@@ -1,0 +1,17 @@
+// `GET /`: what a person or a probe sees first (DECISIONS "Server info").
+import type { ServerCore } from "../mcp/core.ts";
+
+export function serverInfoDocument(core: ServerCore): Record<string, unknown> {
+  const p = core.pathPrefix;
+  const doc: Record<string, unknown> = {
+    name: core.info.name,
+    version: core.info.version,
+    status: "running",
+    tools: core.tools.size,
+    resources: core.resources.size,
+    prompts: core.prompts.size,
+    endpoints: { sse: `${p}/sse`, mcp: `${p}/mcp`, openapi: `${p}/openapi.json` },
+  };
+  if (core.info.title) doc.title = core.info.title;
+  return doc;
+}

@@ -1,0 +1,64 @@
+// Binding a socket for an HttpApp: server limits on by default, and a close that stops
+// accepting, ends streams, waits (bounded) for running calls and is safe to call twice.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { HttpApp } from "./app.ts";
+
+export interface ListenOptions {
+  /** Bind address; 127.0.0.1 by default (the launcher binds 0.0.0.0 on a hub). */
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Mount path behind a proxy, e.g. "/weber/123/abc/5"; stripped from every request. */
+  pathPrefix?: string;
+}
+
+export interface RunningServer {
+  /** Base URL with the prefix and a trailing slash, e.g. "http://127.0.0.1:8000/". */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly httpServer: Server;
+  close(): Promise<void>;
+}
+
+export interface ServeLimits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** How long close() waits for running calls before cutting connections. */
+  closeTimeoutMs: number;
+}
+
+function urlHost(host: string): string {
+  if (host === "0.0.0.0" || host === "") return "127.0.0.1";
+  if (host === "::") return "[::1]";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+export function serve(app: HttpApp, host: string, port: number, limits: ServeLimits, onClose: () => void): Promise<RunningServer> {
+  const server = createServer(
+    { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, keepAliveTimeout: limits.keepAliveTimeoutMs },
+    app.listener,
+  );
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      const bound = (server.address() as AddressInfo).port;
+      let closing: Promise<void> | null = null;
+      const close = (): Promise<void> =>
+        (closing ??= (async () => {
+          const stopped = new Promise<void>((done) => server.close(() => done()));
+          for (const session of app.sessions.values()) for (const stream of [...session.streams]) stream.close();
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([app.idle(), new Promise<void>((done) => (timer = setTimeout(done, limits.closeTimeoutMs)))]);
+          clearTimeout(timer);
+          server.closeAllConnections();
+          await stopped;
+          onClose();
+        })());
+      resolve({ url: `http://${urlHost(host)}:${bound}${app.core.pathPrefix}/`, host, port: bound, httpServer: server, close });
+    });
+  });
+}

@@ -1,0 +1,34 @@
+// The public API of hubmcp. Everything not exported here is internal.
+export { McpServer, type McpServerOptions, type HandleOptions } from "./server.ts";
+export type { ListenOptions, RunningServer } from "./http/listen.ts";
+export type { ToolOptions, ToolAnnotations, ToolHandler } from "./registry/tools.ts";
+export type { ResourceOptions, ResourceHandler } from "./registry/resources.ts";
+export type { PromptOptions, PromptArgument, PromptHandler, PromptMessage } from "./registry/prompts.ts";
+export type { Icon } from "./registry/common.ts";
+export type { ToolContext } from "./mcp/context.ts";
+export type { Logger, ServerInfo } from "./mcp/core.ts";
+export { ToolResult, type CallToolResult, type ToolResultOptions } from "./mcp/tool-result.ts";
+export {
+  content,
+  type ContentBlock,
+  type TextContent,
+  type ImageContent,
+  type AudioContent,
+  type EmbeddedResource,
+  type ResourceLink,
+  type ResourceContents,
+  type Annotations,
+} from "./mcp/content.ts";
+export type {
+  JsonRpcMessage,
+  JsonRpcRequest,
+  JsonRpcNotification,
+  JsonRpcResponse,
+  JsonRpcSuccess,
+  JsonRpcFailure,
+  RequestId,
+} from "./mcp/jsonrpc.ts";
+export type { LogLevel } from "./session/session.ts";
+export type { SessionTableOptions } from "./session/session-table.ts";
+export { compileSchema, SchemaError } from "./schema/index.ts";
+export type { JsonSchema, SchemaObject, ValidationError, ValidationResult, Validator } from "./schema/index.ts";

@@ -1,0 +1,69 @@
+// The server state the protocol methods read. McpServer owns it; methods receive it, so
+// the protocol layer never imports the HTTP layer or the public facade.
+import type { RegisteredPrompt } from "../registry/prompts.ts";
+import type { RegisteredResource } from "../registry/resources.ts";
+import type { RegisteredTool } from "../registry/tools.ts";
+import type { Icon } from "../registry/common.ts";
+import type { Session } from "../session/session.ts";
+import type { JsonRpcMessage, RequestId } from "./jsonrpc.ts";
+
+/** Where the library reports what it does; it never writes to the console itself. */
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+export interface ServerInfo {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: Icon[];
+}
+
+export interface ServerCore {
+  readonly info: ServerInfo;
+  readonly instructions: string | undefined;
+  readonly tools: Map<string, RegisteredTool>;
+  readonly resources: Map<string, RegisteredResource>;
+  readonly prompts: Map<string, RegisteredPrompt>;
+  readonly logger: Logger;
+  /** The public server object, handed to tool contexts. */
+  readonly facade: unknown;
+  /** Path prefix the server is mounted under ("" when none); stripped from resource URIs. */
+  pathPrefix: string;
+}
+
+/** What one JSON-RPC request is handled with. */
+export interface CallScope {
+  readonly core: ServerCore;
+  readonly id: RequestId;
+  readonly session: Session | null;
+  /** Aborts when the transport loses the client and nothing else could take the result. */
+  readonly signal: AbortSignal | undefined;
+  /** Sends a message related to this request (progress, logging, server requests). */
+  send(message: JsonRpcMessage): void;
+}
+
+export function hasUiApp(core: ServerCore): boolean {
+  for (const r of core.resources.values()) if (r.uri.startsWith("ui://") && r.mimeType?.startsWith("text/html")) return true;
+  return false;
+}
+
+export function hasAsyncTool(core: ServerCore): boolean {
+  for (const t of core.tools.values()) if (t.kind === "async") return true;
+  return false;
+}
+
+/** Extensions advertised in `initialize` and the discovery document. */
+export function extensions(core: ServerCore): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (hasUiApp(core)) out["io.modelcontextprotocol/ui"] = { mimeTypes: ["text/html;profile=mcp-app"] };
+  if (hasAsyncTool(core)) out["io.modelcontextprotocol/tasks"] = {};
+  return out;
+}

@@ -1,0 +1,118 @@
+// Takes parsed JSON-RPC (one message or a batch) and returns what to answer. Knows
+// nothing of HTTP: the transport supplies the session, an abort signal and a sender.
+import type { CallScope, ServerCore } from "./core.ts";
+import { RpcError } from "./errors.ts";
+import {
+  classify,
+  ErrorCode,
+  failure,
+  success,
+  type Incoming,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcResponse,
+} from "./jsonrpc.ts";
+import { lifecycleMethods } from "./methods/lifecycle.ts";
+import { promptMethods } from "./methods/prompts.ts";
+import { resourceMethods } from "./methods/resources.ts";
+import { toolMethods } from "./methods/tools.ts";
+import type { MethodTable } from "./methods/types.ts";
+import type { Session } from "../session/session.ts";
+
+/** What a transport hands the dispatcher besides the message. */
+export interface Exchange {
+  session: Session | null;
+  signal?: AbortSignal;
+  send(message: JsonRpcMessage): void;
+}
+
+export type Outcome =
+  /** `status` is 400 when the body held nothing that could be served. */
+  | { kind: "single"; response: JsonRpcResponse; status: 200 | 400 }
+  | { kind: "batch"; responses: JsonRpcResponse[]; status: 200 | 400 }
+  /** Only notifications and responses: nothing to answer. */
+  | { kind: "accepted" };
+
+export type NotificationHandler = (message: JsonRpcNotification, exchange: Exchange) => void;
+export type ResponseHandler = (message: JsonRpcResponse, exchange: Exchange) => void;
+
+const markInitialized: NotificationHandler = (_m, { session }) => {
+  if (session) session.initialized = true;
+};
+
+export class Dispatcher {
+  readonly #core: ServerCore;
+  readonly #methods: MethodTable = { ...lifecycleMethods, ...toolMethods, ...resourceMethods, ...promptMethods };
+  readonly #notifications: Record<string, NotificationHandler> = {
+    "notifications/initialized": markInitialized,
+    initialized: markInitialized,
+  };
+  #onResponse: ResponseHandler = () => {};
+
+  constructor(core: ServerCore) {
+    this.#core = core;
+  }
+
+  /** Adds or replaces methods; later features plug in here rather than editing this file. */
+  addMethods(table: MethodTable): void {
+    Object.assign(this.#methods, table);
+  }
+  addNotifications(table: Record<string, NotificationHandler>): void {
+    Object.assign(this.#notifications, table);
+  }
+  onResponse(handler: ResponseHandler): void {
+    this.#onResponse = handler;
+  }
+
+  async handleBody(body: unknown, exchange: Exchange): Promise<Outcome> {
+    if (!Array.isArray(body)) {
+      const incoming = classify(body);
+      const response = await this.handle(incoming, exchange);
+      if (response === null) return { kind: "accepted" };
+      return { kind: "single", response, status: incoming.kind === "invalid" && incoming.error.code === ErrorCode.InvalidRequest ? 400 : 200 };
+    }
+    if (body.length === 0) {
+      return { kind: "single", response: failure(null, { code: ErrorCode.InvalidRequest, message: "Invalid Request: empty batch" }), status: 400 };
+    }
+    const incoming = body.map(classify);
+    const answers = await Promise.all(incoming.map((m) => this.handle(m, exchange)));
+    const responses = answers.filter((r): r is JsonRpcResponse => r !== null);
+    if (responses.length === 0) return { kind: "accepted" };
+    return { kind: "batch", responses, status: incoming.every((m) => m.kind === "invalid") ? 400 : 200 };
+  }
+
+  /** One classified message; null when nothing is owed back. */
+  async handle(incoming: Incoming, exchange: Exchange): Promise<JsonRpcResponse | null> {
+    switch (incoming.kind) {
+      case "invalid":
+        return failure(incoming.id, incoming.error);
+      case "response":
+        this.#onResponse(incoming.message, exchange);
+        return null;
+      case "notification": {
+        const handler = this.#notifications[incoming.message.method];
+        if (handler) {
+          try {
+            handler(incoming.message, exchange);
+          } catch (err) {
+            this.#core.logger.error("notification handler failed", { method: incoming.message.method, error: String(err) });
+          }
+        }
+        return null;
+      }
+      case "request": {
+        const { id, method, params } = incoming.message;
+        const fn = this.#methods[method];
+        if (!fn) return failure(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method.slice(0, 128)}` });
+        const scope: CallScope = { core: this.#core, id, session: exchange.session, signal: exchange.signal, send: exchange.send };
+        try {
+          return success(id, await fn(params ?? {}, scope));
+        } catch (err) {
+          if (err instanceof RpcError) return failure(id, err.toBody());
+          this.#core.logger.error("method failed", { method, error: err instanceof Error ? err.stack : String(err) });
+          return failure(id, { code: ErrorCode.InternalError, message: "Internal error" });
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import { extensions, type ServerCore } from "../core.ts";
+import { invalidParams, RpcError } from "../errors.ts";
+import { ErrorCode, isRecord } from "../jsonrpc.ts";
+import { negotiateVersion } from "../versions.ts";
+import { LOG_LEVELS, type ClientInfo, type LogLevel } from "../../session/session.ts";
+import type { MethodTable, Result } from "./types.ts";
+
+export function serverCapabilities(core: ServerCore): Result {
+  const caps: Result = { logging: {} };
+  if (core.tools.size) caps.tools = { listChanged: true };
+  if (core.resources.size) caps.resources = { listChanged: true };
+  if (core.prompts.size) caps.prompts = { listChanged: true };
+  const ext = extensions(core);
+  if (Object.keys(ext).length) caps.extensions = ext;
+  return caps;
+}
+
+export const lifecycleMethods = {
+  initialize(params, { core, session }) {
+    const protocolVersion = negotiateVersion(params.protocolVersion);
+    if (session) {
+      session.protocolVersion = protocolVersion;
+      session.clientCapabilities = isRecord(params.capabilities) ? params.capabilities : {};
+      session.clientInfo = isRecord(params.clientInfo) ? (params.clientInfo as ClientInfo) : null;
+    }
+    const result: Result = { protocolVersion, capabilities: serverCapabilities(core), serverInfo: core.info };
+    if (core.instructions) result.instructions = core.instructions;
+    return result;
+  },
+
+  ping: () => ({}),
+
+  "logging/setLevel"(params, { session }) {
+    if (!LOG_LEVELS.includes(params.level as LogLevel)) {
+      throw invalidParams(`Invalid params: level must be one of ${LOG_LEVELS.join(", ")}`);
+    }
+    if (!session) throw new RpcError(ErrorCode.InvalidRequest, "logging/setLevel needs an MCP session");
+    session.logLevel = params.level as LogLevel;
+    return {};
+  },
+} satisfies MethodTable;

@@ -1,0 +1,27 @@
+import { RpcError, invalidParams, quoteName } from "../errors.ts";
+import { ErrorCode, isRecord } from "../jsonrpc.ts";
+import type { MethodTable } from "./types.ts";
+
+export const promptMethods = {
+  "prompts/list": ({}, { core }) => ({ prompts: Array.from(core.prompts.values(), (p) => p.entry) }),
+
+  async "prompts/get"(params, { core }) {
+    const name = params.name;
+    if (typeof name !== "string") throw invalidParams("Invalid params: name must be a string");
+    const prompt = core.prompts.get(name);
+    if (!prompt) throw invalidParams(`Unknown prompt: ${quoteName(name)}`);
+    const args = params.arguments ?? {};
+    if (!isRecord(args)) throw invalidParams("Invalid params: arguments must be an object");
+    for (const arg of prompt.arguments) {
+      if (arg.required && (args[arg.name] === undefined || args[arg.name] === null)) {
+        throw invalidParams(`Missing required argument: ${arg.name}`);
+      }
+    }
+    try {
+      return await prompt.render(args);
+    } catch (err) {
+      core.logger.error("prompt handler failed", { prompt: name, error: err instanceof Error ? err.stack : String(err) });
+      throw new RpcError(ErrorCode.InternalError, "Prompt handler failed");
+    }
+  },
+} satisfies MethodTable;

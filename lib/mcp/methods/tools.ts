@@ -1,0 +1,47 @@
+import { RequestContext } from "../context.ts";
+import type { CallScope } from "../core.ts";
+import { invalidParams, quoteName } from "../errors.ts";
+import { isRecord } from "../jsonrpc.ts";
+import { runTool } from "../run-tool.ts";
+import { errorResult } from "../tool-result.ts";
+import type { RegisteredTool } from "../../registry/tools.ts";
+import type { MethodTable, Result } from "./types.ts";
+
+function progressToken(params: Record<string, unknown>): string | number | undefined {
+  const meta = params._meta;
+  if (!isRecord(meta)) return undefined;
+  const token = meta.progressToken;
+  return typeof token === "string" || typeof token === "number" ? token : undefined;
+}
+
+/** A context for a context-bearing tool; its signal follows the transport's. */
+export function contextFor(scope: CallScope, params: Record<string, unknown>, signal: AbortSignal): RequestContext {
+  return new RequestContext({
+    session: scope.session,
+    requestId: scope.id,
+    server: scope.core.facade,
+    signal,
+    progressToken: progressToken(params),
+    send: (message) => scope.send(message),
+  });
+}
+
+export function lookupTool(scope: CallScope, name: unknown): RegisteredTool {
+  if (typeof name !== "string") throw invalidParams("Invalid params: name must be a string");
+  const tool = scope.core.tools.get(name);
+  if (!tool) throw invalidParams(`Unknown tool: ${quoteName(name)}`);
+  return tool;
+}
+
+export const toolMethods = {
+  "tools/list": ({}, { core }) => ({ tools: Array.from(core.tools.values(), (t) => t.entry) }),
+
+  async "tools/call"(params, scope) {
+    const tool = lookupTool(scope, params.name);
+    const args = params.arguments ?? {};
+    if (!isRecord(args)) throw invalidParams("Invalid params: arguments must be an object");
+    const ctx = tool.contextBearing ? contextFor(scope, params, scope.signal ?? new AbortController().signal) : undefined;
+    const outcome = await runTool(tool, args, ctx);
+    return (outcome.kind === "result" ? outcome.result : errorResult(outcome.message)) as Result;
+  },
+} satisfies MethodTable;

@@ -1,0 +1,79 @@
+// Turns whatever a tool handler returned into a CallToolResult (DECISIONS "Results").
+import type { ContentBlock } from "./content.ts";
+
+export interface CallToolResult {
+  content: ContentBlock[];
+  isError: boolean;
+  structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export interface ToolResultOptions {
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+}
+
+/** An explicit result: the handler decides the content blocks and the error flag itself. */
+export class ToolResult {
+  readonly content: ContentBlock[];
+  readonly isError: boolean;
+  readonly structuredContent: Record<string, unknown> | undefined;
+  constructor(content: ContentBlock[] | string, options: ToolResultOptions = {}) {
+    this.content = typeof content === "string" ? [{ type: "text", text: content }] : content;
+    this.isError = options.isError ?? false;
+    this.structuredContent = options.structuredContent;
+  }
+  static error(message: string): ToolResult {
+    return new ToolResult(message, { isError: true });
+  }
+}
+
+const kinds = new Set(["text", "image", "audio", "resource", "resource_link"]);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** `{content: [...blocks], isError | is_error}` written by hand counts as an explicit result. */
+function isExplicit(value: Record<string, unknown>): boolean {
+  const blocks = value.content;
+  return (
+    Array.isArray(blocks) &&
+    blocks.every((b) => typeof b === "object" && b !== null && kinds.has((b as { type?: unknown }).type as string))
+  );
+}
+
+export function shapeToolResult(value: unknown): CallToolResult {
+  if (value === undefined || value === null) return { content: [], isError: false };
+  if (typeof value === "string") return { content: [{ type: "text", text: value }], isError: false };
+  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") {
+    return { content: [{ type: "text", text: String(value) }], isError: false };
+  }
+  if (value instanceof ToolResult) {
+    const out: CallToolResult = { content: value.content, isError: value.isError };
+    if (value.structuredContent !== undefined) out.structuredContent = value.structuredContent;
+    return out;
+  }
+  if (isPlainObject(value) && isExplicit(value)) {
+    const { content, is_error, isError, ...rest } = value;
+    const out: CallToolResult = { ...rest, content: content as ContentBlock[], isError: Boolean(isError ?? is_error) };
+    return out;
+  }
+  const text = JSON.stringify(value) ?? String(value);
+  if (isPlainObject(value)) return { content: [{ type: "text", text }], isError: false, structuredContent: value };
+  return { content: [{ type: "text", text }], isError: false };
+}
+
+export function errorResult(message: string): CallToolResult {
+  return { content: [{ type: "text", text: message }], isError: true };
+}
+
+/** The text of a result's text blocks, as the REST route and job records report it. */
+export function resultText(result: CallToolResult): string {
+  let text = "";
+  for (const block of result.content) if (block.type === "text") text += (text ? "\n" : "") + block.text;
+  return text;
+}

@@ -1,0 +1,127 @@
+// Tool registration: options checked once, schemas compiled once, the tools/list entry
+// built once, so a call pays for none of it.
+import { compileSchema, inputSchemaFromParams, SchemaError, type SchemaObject, type Validator } from "../schema/index.ts";
+import { checkIcons, checkName, handlerName, withOptional, type Icon } from "./common.ts";
+import { analyseHandler, invoke, type Convention } from "./convention.ts";
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+const ANNOTATION_TYPES = {
+  title: "string",
+  readOnlyHint: "boolean",
+  destructiveHint: "boolean",
+  idempotentHint: "boolean",
+  openWorldHint: "boolean",
+} as const satisfies Record<keyof ToolAnnotations, "string" | "boolean">;
+
+export interface ToolOptions {
+  /** Defaults to the handler's function name. */
+  name?: string;
+  title?: string;
+  /** Defaults to the handler's documentation text (a leading `/** ... *\/` in its body). */
+  description?: string;
+  /** Generated from the handler's parameters when absent. */
+  inputSchema?: SchemaObject;
+  outputSchema?: SchemaObject;
+  annotations?: ToolAnnotations;
+  tags?: Iterable<string>;
+  icons?: Icon[];
+  _meta?: Record<string, unknown>;
+  /** Declares the handler context-bearing (it receives a ToolContext). */
+  context?: boolean;
+}
+
+/** Any function; tools are called by parameter name, so their types are not inferred here. */
+export type ToolHandler = (...args: never[]) => unknown;
+
+export type ToolKind = "sync" | "async";
+
+export interface RegisteredTool {
+  readonly name: string;
+  readonly kind: ToolKind;
+  readonly description: string;
+  readonly contextBearing: boolean;
+  readonly inputSchema: SchemaObject;
+  readonly outputSchema: SchemaObject | undefined;
+  readonly tags: ReadonlySet<string>;
+  readonly validateInput: Validator;
+  readonly validateOutput: Validator | undefined;
+  /** The entry `tools/list` sends, built once. */
+  readonly entry: Record<string, unknown>;
+  call(args: Record<string, unknown>, ctx: unknown): unknown;
+}
+
+function checkAnnotations(tool: string, annotations: unknown): ToolAnnotations | undefined {
+  if (annotations === undefined) return undefined;
+  if (typeof annotations !== "object" || annotations === null) throw new TypeError(`Tool ${tool}: annotations must be an object`);
+  for (const [key, value] of Object.entries(annotations)) {
+    const type = (ANNOTATION_TYPES as Record<string, string>)[key];
+    if (type === undefined) {
+      throw new TypeError(`Tool ${tool}: unknown annotation "${key}" (allowed: ${Object.keys(ANNOTATION_TYPES).join(", ")})`);
+    }
+    if (typeof value !== type) throw new TypeError(`Tool ${tool}: annotation "${key}" must be a ${type}`);
+  }
+  return annotations as ToolAnnotations;
+}
+
+function compileOrThrow(tool: string, which: string, schema: SchemaObject): Validator {
+  if (typeof schema !== "object" || schema === null || schema.type !== "object") {
+    throw new TypeError(`Tool ${tool}: ${which} must be a JSON Schema object with type "object"`);
+  }
+  try {
+    return compileSchema(schema);
+  } catch (err) {
+    if (err instanceof SchemaError) throw new TypeError(`Tool ${tool}: ${which}: ${err.message}`);
+    throw err;
+  }
+}
+
+export function defineTool(handler: ToolHandler, options: ToolOptions, kind: ToolKind): RegisteredTool {
+  if (typeof handler !== "function") throw new TypeError("A tool handler must be a function");
+  const name = checkName("Tool", options.name ?? handlerName(handler));
+  const schemaKeys = options.inputSchema ? Object.keys((options.inputSchema.properties as object | undefined) ?? {}) : null;
+  const shape = analyseHandler(handler, options.context, schemaKeys);
+  let inputSchema = options.inputSchema;
+  if (inputSchema === undefined) {
+    if (shape.params === null) {
+      throw new TypeError(`Tool ${name}: cannot read the handler's parameters (${shape.unreadable}); pass an explicit inputSchema`);
+    }
+    inputSchema = inputSchemaFromParams(shape.params, shape.doc?.params ?? {});
+  }
+  const validateInput = compileOrThrow(name, "inputSchema", inputSchema);
+  const outputSchema = options.outputSchema;
+  const validateOutput = outputSchema === undefined ? undefined : compileOrThrow(name, "outputSchema", outputSchema);
+  const annotations = checkAnnotations(name, options.annotations);
+  const description = options.description ?? shape.doc?.description ?? "";
+  const contextBearing = shape.convention.contextIndex !== null;
+  const convention: Convention = shape.convention;
+  const entry = withOptional({ name } as Record<string, unknown>, {
+    title: options.title,
+    description: description || undefined,
+    inputSchema,
+    outputSchema,
+    annotations,
+    icons: checkIcons(`Tool ${name}`, options.icons),
+    _meta: options._meta,
+  });
+  if (kind === "async") entry.execution = { taskSupport: "optional" };
+  return {
+    name,
+    kind,
+    description,
+    contextBearing,
+    inputSchema,
+    outputSchema,
+    tags: new Set(options.tags ?? []),
+    validateInput,
+    validateOutput,
+    entry,
+    call: (args, ctx) => invoke(handler, convention, args, ctx),
+  };
+}

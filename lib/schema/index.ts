@@ -1,0 +1,5 @@
+export type { JsonSchema, SchemaObject, ValidationError, ValidationResult, Validator } from "./types.ts";
+export { SchemaError } from "./types.ts";
+export { compileSchema, type CompileOptions } from "./compile.ts";
+export { applyDefaults } from "./defaults.ts";
+export { inputSchemaFromParams } from "./generate.ts";

@@ -1,0 +1,159 @@
+// The public facade: register tools, resources and prompts; serve them over HTTP or
+// answer JSON-RPC directly. The work happens in ./registry, ./mcp and ./http.
+import { Dispatcher } from "./mcp/dispatcher.ts";
+import { silentLogger, type Logger, type ServerCore, type ServerInfo } from "./mcp/core.ts";
+import { ErrorCode, failure, type JsonRpcResponse } from "./mcp/jsonrpc.ts";
+import type { Icon } from "./registry/common.ts";
+import { definePrompt, type PromptHandler, type PromptOptions, type RegisteredPrompt } from "./registry/prompts.ts";
+import { defineResource, type RegisteredResource, type ResourceHandler, type ResourceOptions } from "./registry/resources.ts";
+import { defineTool, type RegisteredTool, type ToolHandler, type ToolKind, type ToolOptions } from "./registry/tools.ts";
+import { HttpApp } from "./http/app.ts";
+import { DEFAULT_MAX_BODY } from "./http/body.ts";
+import { serve, type ListenOptions, type RunningServer } from "./http/listen.ts";
+import { normalizePrefix } from "./http/request-url.ts";
+import { SessionTable, type SessionStore, type SessionTableOptions } from "./session/session-table.ts";
+
+export interface McpServerOptions {
+  version?: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: Icon[];
+  /** Sent to clients in `initialize`: how to use this server's tools. */
+  instructions?: string;
+  /** Where the library reports; silent by default. */
+  logger?: Logger;
+  sessions?: SessionTableOptions;
+  /** Largest request body in bytes (413 beyond it); 16 MiB by default. */
+  maxBodyBytes?: number;
+  /** SSE keepalive comment interval; 15 s by default. */
+  keepaliveMs?: number;
+  /** Unread bytes a client's stream may hold before it is dropped; 4 MiB by default. */
+  maxStreamBufferBytes?: number;
+  /** Time allowed to receive request headers; 20 s by default. */
+  headersTimeoutMs?: number;
+  /** Time allowed to receive a whole request; 60 s by default. */
+  requestTimeoutMs?: number;
+  /** How long close() waits for running calls; 5 s by default. */
+  closeTimeoutMs?: number;
+}
+
+export interface HandleOptions {
+  /** An existing session to run the message in. */
+  sessionId?: string;
+}
+
+export class McpServer {
+  readonly name: string;
+  readonly version: string;
+  readonly #options: McpServerOptions;
+  readonly #core: ServerCore;
+  readonly #dispatcher: Dispatcher;
+  #sessions: SessionTable | null = null;
+  readonly #running = new Set<RunningServer>();
+
+  constructor(name: string, options: McpServerOptions = {}) {
+    if (typeof name !== "string" || name.trim() === "") throw new TypeError("McpServer needs a name");
+    this.name = name;
+    this.version = options.version ?? "1.0.0";
+    this.#options = options;
+    const info: ServerInfo = { name, version: this.version };
+    if (options.title) info.title = options.title;
+    if (options.description) info.description = options.description;
+    if (options.websiteUrl) info.websiteUrl = options.websiteUrl;
+    if (options.icons) info.icons = options.icons;
+    this.#core = {
+      info,
+      instructions: options.instructions,
+      tools: new Map(),
+      resources: new Map(),
+      prompts: new Map(),
+      logger: options.logger ?? silentLogger,
+      facade: this,
+      pathPrefix: "",
+    };
+    this.#dispatcher = new Dispatcher(this.#core);
+  }
+
+  /** Registers a tool. Its name defaults to the function's name, its description to its doc comment. */
+  tool(handler: ToolHandler, options: ToolOptions = {}): this {
+    return this.#addTool(handler, options, "sync");
+  }
+
+  /** Registers a long-running tool: calls return a job or task handle at once. */
+  asyncTool(handler: ToolHandler, options: ToolOptions = {}): this {
+    return this.#addTool(handler, options, "async");
+  }
+
+  resource(uri: string, handler: ResourceHandler, options: ResourceOptions = {}): this {
+    const resource: RegisteredResource = defineResource(uri, handler, options);
+    if (this.#core.resources.has(resource.uri)) throw new TypeError(`Resource ${resource.uri} is already registered`);
+    this.#core.resources.set(resource.uri, resource);
+    return this;
+  }
+
+  prompt(handler: PromptHandler, options: PromptOptions = {}): this {
+    const prompt: RegisteredPrompt = definePrompt(handler, options);
+    if (this.#core.prompts.has(prompt.name)) throw new TypeError(`Prompt ${prompt.name} is already registered`);
+    this.#core.prompts.set(prompt.name, prompt);
+    return this;
+  }
+
+  #addTool(handler: ToolHandler, options: ToolOptions, kind: ToolKind): this {
+    const tool: RegisteredTool = defineTool(handler, options, kind);
+    if (this.#core.tools.has(tool.name)) throw new TypeError(`Tool ${tool.name} is already registered`);
+    this.#core.tools.set(tool.name, tool);
+    return this;
+  }
+
+  get sessions(): SessionStore {
+    return (this.#sessions ??= new SessionTable(this.#options.sessions));
+  }
+
+  /** Serves over HTTP. Resolves once the socket listens. */
+  async listen(options: ListenOptions = {}): Promise<RunningServer> {
+    const prefix = normalizePrefix(options.pathPrefix);
+    if (this.#running.size > 0 && prefix !== this.#core.pathPrefix) {
+      throw new Error("This server already listens under another path prefix");
+    }
+    this.#core.pathPrefix = prefix;
+    const o = this.#options;
+    const app = new HttpApp(this.#core, this.#dispatcher, this.sessions, {
+      maxBodyBytes: o.maxBodyBytes ?? DEFAULT_MAX_BODY,
+      keepaliveMs: o.keepaliveMs ?? 15_000,
+      maxStreamBufferBytes: o.maxStreamBufferBytes ?? 4 * 1024 * 1024,
+    });
+    const running = await serve(
+      app,
+      options.host ?? "127.0.0.1",
+      options.port ?? 0,
+      {
+        headersTimeoutMs: o.headersTimeoutMs ?? 20_000,
+        requestTimeoutMs: o.requestTimeoutMs ?? 60_000,
+        keepAliveTimeoutMs: 5_000,
+        closeTimeoutMs: o.closeTimeoutMs ?? 5_000,
+      },
+      () => {
+        this.#running.delete(running);
+        if (this.#running.size === 0) {
+          this.#sessions?.close();
+          this.#sessions = null;
+        }
+      },
+    );
+    this.#running.add(running);
+    return running;
+  }
+
+  /** The JSON-RPC core without HTTP: one message or a batch in, the answer out (null for none). */
+  async handle(message: unknown, options: HandleOptions = {}): Promise<JsonRpcResponse | JsonRpcResponse[] | null> {
+    let session = null;
+    if (options.sessionId !== undefined) {
+      session = this.sessions.get(options.sessionId) ?? null;
+      if (!session) return failure(null, { code: ErrorCode.SessionNotFound, message: "Session not found" });
+    }
+    const outcome = await this.#dispatcher.handleBody(message, { session, send: (m) => session?.send(m) });
+    if (outcome.kind === "accepted") return null;
+    return outcome.kind === "single" ? outcome.response : outcome.responses;
+  }
+}

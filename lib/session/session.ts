@@ -1,0 +1,62 @@
+// What the server remembers about one client between requests. Transport streams are
+// attached through the small SessionStream interface so this file knows no HTTP.
+import type { JsonRpcMessage } from "../mcp/jsonrpc.ts";
+import type { ProtocolVersion } from "../mcp/versions.ts";
+
+export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** A server-to-client stream: legacy `GET /sse`, or the standalone `GET /mcp`. */
+export interface SessionStream {
+  readonly kind: "sse" | "mcp";
+  /** Returns false when the stream is gone or refused the message. */
+  send(message: JsonRpcMessage): boolean;
+  close(): void;
+}
+
+export interface ClientInfo {
+  name: string;
+  version: string;
+  [key: string]: unknown;
+}
+
+export class Session {
+  readonly id: string;
+  readonly createdAt: number;
+  lastActive: number;
+  protocolVersion: ProtocolVersion | null = null;
+  clientInfo: ClientInfo | null = null;
+  clientCapabilities: Record<string, unknown> = {};
+  initialized = false;
+  logLevel: LogLevel = "info";
+  readonly streams = new Set<SessionStream>();
+  /** Runs when the session ends, for whoever holds work tied to it. */
+  readonly #onEnd: (() => void)[] = [];
+
+  constructor(id: string, now: number) {
+    this.id = id;
+    this.createdAt = now;
+    this.lastActive = now;
+  }
+
+  onEnd(fn: () => void): void {
+    this.#onEnd.push(fn);
+  }
+
+  /**
+   * Server-to-client traffic goes to one standalone `GET /mcp` stream (MCP: never the same
+   * message on two streams), else to the session's legacy `/sse` streams.
+   */
+  send(message: JsonRpcMessage): boolean {
+    for (const stream of this.streams) if (stream.kind === "mcp" && stream.send(message)) return true;
+    let sent = false;
+    for (const stream of this.streams) if (stream.kind === "sse" && stream.send(message)) sent = true;
+    return sent;
+  }
+
+  end(): void {
+    for (const stream of [...this.streams]) stream.close();
+    this.streams.clear();
+    for (const fn of this.#onEnd.splice(0)) fn();
+  }
+}

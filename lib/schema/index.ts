@@ -3,3 +3,4 @@ export { SchemaError } from "./types.ts";
 export { compileSchema, type CompileOptions } from "./compile.ts";
 export { applyDefaults } from "./defaults.ts";
 export { inputSchemaFromParams } from "./generate.ts";
+export { isFlatElicitationSchema } from "./elicitation.ts";

@@ -32,3 +32,11 @@ export type { LogLevel } from "./session/session.ts";
 export type { SessionTableOptions } from "./session/session-table.ts";
 export { compileSchema, SchemaError } from "./schema/index.ts";
 export type { JsonSchema, SchemaObject, ValidationError, ValidationResult, Validator } from "./schema/index.ts";
+export {
+  createProxyHandler,
+  startReverseProxy,
+  type ReverseProxyOptions,
+  type ProxyListenOptions,
+  type ProxyHandler,
+  type RunningProxy,
+} from "./proxy/reverse-proxy.ts";

@@ -1,0 +1,69 @@
+// Which headers a reverse proxy passes on. Hop-by-hop headers (RFC 9110 §7.6.1) belong
+// to one connection and are dropped, together with every header the Connection header
+// names; everything else (Mcp-Session-Id, Last-Event-ID, Cookie, ...) passes unchanged.
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
+
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+]);
+
+function connectionTokens(value: string | string[] | undefined): Set<string> {
+  const joined = Array.isArray(value) ? value.join(",") : (value ?? "");
+  return new Set(
+    joined
+      .split(",")
+      .map((token) => token.trim().toLowerCase())
+      .filter(Boolean),
+  );
+}
+
+/** The end-to-end headers of a message (request or response). */
+export function endToEnd(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const named = connectionTokens(headers.connection);
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name) || named.has(name)) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+export interface ForwardedFacts {
+  /** The connecting client's address. */
+  clientIp: string | undefined;
+  /** The Host the client asked for. */
+  host: string | undefined;
+  /** "http" or "https" as seen by the client of this proxy. */
+  proto: string;
+  /** Host:port of the upstream, sent as Host. */
+  upstreamHost: string;
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Request headers for the upstream. X-Forwarded-For gains the client's address; an
+ * X-Forwarded-Host/Proto set by a proxy in front of this one is kept, since that proxy
+ * saw the public address, otherwise this proxy's view is filled in.
+ */
+export function upstreamRequestHeaders(headers: IncomingHttpHeaders, facts: ForwardedFacts): OutgoingHttpHeaders {
+  const out = endToEnd(headers);
+  const prior = first(headers["x-forwarded-for"]);
+  const ip = facts.clientIp ?? "";
+  out["x-forwarded-for"] = prior && ip ? `${prior}, ${ip}` : prior || ip || undefined;
+  if (out["x-forwarded-for"] === undefined) delete out["x-forwarded-for"];
+  out["x-forwarded-host"] = first(headers["x-forwarded-host"]) ?? facts.host ?? facts.upstreamHost;
+  out["x-forwarded-proto"] = first(headers["x-forwarded-proto"]) ?? facts.proto;
+  out.host = facts.upstreamHost;
+  return out;
+}

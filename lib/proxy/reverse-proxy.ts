@@ -1,0 +1,196 @@
+// A streaming reverse proxy on node:http: what `start_mcp --proxy builtin` runs on a hub
+// session, and what the hub gateway forwards with. Bodies stream both ways without
+// buffering (SSE events pass as they are written); the mount prefix is stripped.
+import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { TLSSocket } from "node:tls";
+import type { Logger } from "../mcp/core.ts";
+import { silentLogger } from "../mcp/core.ts";
+import { endToEnd, upstreamRequestHeaders } from "./headers.ts";
+
+export interface ReverseProxyOptions {
+  /** Upstream origin, e.g. "http://127.0.0.1:8001". Its path, if any, is prepended. */
+  target: string | URL;
+  /** Mount path stripped from incoming paths, e.g. "/weber/123/abc/7"; paths outside it pass unchanged. */
+  pathPrefix?: string;
+  /** Time allowed for an upstream answer before 504; 30 s by default, 0 disables. SSE streams are exempt once they start. */
+  timeoutMs?: number;
+  logger?: Logger;
+}
+
+export interface ProxyListenOptions {
+  /** 127.0.0.1 by default. */
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** How long close() lets running exchanges finish before cutting them; 5 s by default. */
+  closeTimeoutMs?: number;
+}
+
+export interface RunningProxy {
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly httpServer: Server;
+  /** Stops accepting, waits (bounded) for running exchanges, then cuts the rest. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export type ProxyHandler = ((req: IncomingMessage, res: ServerResponse) => void) & {
+  /** Exchanges (requests or open streams) still running. */
+  readonly active: number;
+  /** Resolves when no exchange is running. */
+  idle(): Promise<void>;
+  /** Drops pooled upstream connections. */
+  destroy(): void;
+};
+
+function sendJson(res: ServerResponse, status: number, error: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify({ error });
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** "/weber/1/c/7/mcp?x" with prefix "/weber/1/c/7" → "/mcp?x"; paths outside the prefix are kept. */
+export function stripPrefix(url: string, prefix: string): string {
+  if (!prefix) return url;
+  const cut = url.search(/[?#]/);
+  const path = cut === -1 ? url : url.slice(0, cut);
+  if (path !== prefix && !path.startsWith(`${prefix}/`)) return url;
+  const rest = path.slice(prefix.length) || "/";
+  return rest + (cut === -1 ? "" : url.slice(cut));
+}
+
+export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {
+  const target = new URL(options.target);
+  if (target.protocol !== "http:") throw new TypeError("The reverse proxy forwards to http:// upstreams only");
+  const base = target.pathname.replace(/\/+$/, "");
+  const prefix = (options.pathPrefix ?? "").replace(/\/+$/, "");
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const logger = options.logger ?? silentLogger;
+  const agent = new Agent({ keepAlive: true });
+  let active = 0;
+  let waiters: (() => void)[] = [];
+
+  const settle = (): void => {
+    active--;
+    if (active === 0) {
+      for (const done of waiters) done();
+      waiters = [];
+    }
+  };
+
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    active++;
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      settle();
+    };
+    const encrypted = (req.socket as TLSSocket).encrypted === true;
+    const upstream = request({
+      agent,
+      hostname: target.hostname,
+      port: target.port || 80,
+      method: req.method,
+      path: base + stripPrefix(req.url ?? "/", prefix),
+      headers: upstreamRequestHeaders(req.headers, {
+        clientIp: req.socket.remoteAddress,
+        host: req.headers.host,
+        proto: encrypted ? "https" : "http",
+        upstreamHost: target.host,
+      }),
+    });
+
+    if (timeoutMs > 0) {
+      timer = setTimeout(() => {
+        logger.warn("Upstream timed out", { method: req.method, timeoutMs });
+        upstream.destroy();
+        sendJson(res, 504, "Upstream timed out");
+        finish();
+      }, timeoutMs);
+    }
+
+    upstream.on("response", (answer) => {
+      const type = String(answer.headers["content-type"] ?? "");
+      if (type.startsWith("text/event-stream")) clearTimeout(timer);
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
+      // Headers out at once, so a stream's client sees it open before the first event.
+      res.flushHeaders();
+      answer.pipe(res);
+      answer.on("error", () => res.destroy());
+      answer.on("end", finish);
+    });
+
+    upstream.on("error", (err: NodeJS.ErrnoException) => {
+      if (settled) return;
+      logger.warn("Upstream unavailable", { code: err.code });
+      sendJson(res, 502, "Upstream unavailable");
+      finish();
+    });
+
+    // The client went away (or the exchange ended): release the upstream request too.
+    res.on("close", () => {
+      if (!res.writableFinished) upstream.destroy();
+      finish();
+    });
+    req.pipe(upstream);
+  };
+
+  return Object.assign(handler, {
+    get active() {
+      return active;
+    },
+    idle(): Promise<void> {
+      return active === 0 ? Promise.resolve() : new Promise<void>((done) => waiters.push(done));
+    },
+    destroy(): void {
+      agent.destroy();
+    },
+  }) as ProxyHandler;
+}
+
+function urlHost(host: string): string {
+  if (host === "0.0.0.0" || host === "") return "127.0.0.1";
+  if (host === "::") return "[::1]";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+/** Runs a proxy server; resolves once it listens. */
+export function startReverseProxy(options: ReverseProxyOptions & ProxyListenOptions): Promise<RunningProxy> {
+  const handler = createProxyHandler(options);
+  const server = createServer(handler);
+  const host = options.host ?? "127.0.0.1";
+  const closeTimeoutMs = options.closeTimeoutMs ?? 5_000;
+  return new Promise((resolve, reject) => {
+    server.once("error", (err) => {
+      handler.destroy();
+      reject(err);
+    });
+    server.listen(options.port ?? 0, host, () => {
+      server.removeAllListeners("error");
+      const port = (server.address() as AddressInfo).port;
+      let closing: Promise<void> | null = null;
+      const close = (): Promise<void> =>
+        (closing ??= (async () => {
+          const stopped = new Promise<void>((done) => server.close(() => done()));
+          server.closeIdleConnections();
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([handler.idle(), new Promise<void>((done) => (timer = setTimeout(done, closeTimeoutMs)))]);
+          clearTimeout(timer);
+          server.closeAllConnections();
+          handler.destroy();
+          await stopped;
+        })());
+      const prefix = (options.pathPrefix ?? "").replace(/\/+$/, "");
+      resolve({ url: `http://${urlHost(host)}:${port}${prefix}/`, host, port, httpServer: server, close });
+    });
+  });
+}

@@ -73,6 +73,9 @@ export class McpServer {
       pathPrefix: "",
     };
     this.#dispatcher = new Dispatcher(this.#core);
+    // start_mcp recognises a server by this brand, not instanceof: the app and the launcher
+    // may load different copies of this module (source and dist).
+    Object.defineProperty(this, Symbol.for("hubmcp.server"), { value: true });
   }
 
   /** Registers a tool. Its name defaults to the function's name, its description to its doc comment. */

@@ -1,7 +1,13 @@
 // `POST /tools/<name>`: a tool as a plain REST call (DECISIONS "POST /tools/<name>").
+// An async tool gets a bounded wait, then a job id to poll through `get_job_result`.
+import type { ServerResponse } from "node:http";
+import { executeTool } from "../../async/execute.ts";
+import type { AsyncRun } from "../../async/run.ts";
+import type { AsyncStore } from "../../async/store.ts";
 import { isRecord } from "../../mcp/jsonrpc.ts";
-import { runTool } from "../../mcp/run-tool.ts";
-import { resultText } from "../../mcp/tool-result.ts";
+import { describeErrors, runTool } from "../../mcp/run-tool.ts";
+import { resultText, type CallToolResult } from "../../mcp/tool-result.ts";
+import type { RegisteredTool } from "../../registry/tools.ts";
 import type { RouteHandler } from "../app.ts";
 import { readJsonBody } from "../body.ts";
 import { sendError, sendJson } from "../respond.ts";
@@ -30,11 +36,40 @@ export const postTool: RouteHandler = async (app, req, res, url) => {
   }
   const args = body.empty ? {} : body.value;
   if (!isRecord(args)) return sendError(res, 400, "Body must be a JSON object of the tool's arguments");
+  if (tool.kind === "async") return runWithDeadline(app.core.runs, tool, args, res);
   const outcome = await runTool(tool, args, undefined);
   if (outcome.kind === "invalid-arguments") return sendError(res, 400, outcome.message);
-  const { result } = outcome;
+  sendResult(res, outcome.result);
+};
+
+function sendResult(res: ServerResponse, result: CallToolResult): void {
   if (result.isError) return sendError(res, 500, resultText(result) || "Tool failed");
   const payload: Record<string, unknown> = { result: resultText(result) };
   if (result.structuredContent !== undefined) payload.structuredContent = result.structuredContent;
   sendJson(res, 200, payload);
-};
+}
+
+/** Resolves true when the run ends within `ms`, false when the wait ran out. */
+function settlesWithin(run: AsyncRun, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, ms, false)));
+  return Promise.race([run.whenTerminal().then(() => true), timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Waits up to `restWaitMs` (under a proxy's ~30 s), then answers 202 with a job to poll. */
+async function runWithDeadline(runs: AsyncStore, tool: RegisteredTool, args: Record<string, unknown>, res: ServerResponse): Promise<void> {
+  const check = tool.validateInput(args);
+  if (!check.valid) return sendError(res, 400, describeErrors("Invalid arguments", check.errors));
+  const started = runs.start({ how: { kind: "job" }, session: null, toolName: tool.name, execute: () => executeTool(tool, args, undefined) });
+  if (!started.ok) return sendError(res, 503, started.message, { "retry-after": "5" });
+  const { run } = started;
+  // A client gone before it got the job id can never collect the result: stop the work.
+  res.once("close", () => {
+    if (!res.writableFinished) runs.delete(run.id);
+  });
+  if (!(await settlesWithin(run, runs.options.restWaitMs))) return sendJson(res, 202, { status: "running", job_id: run.id });
+  runs.delete(run.id);
+  if (res.destroyed) return;
+  if (run.status === "cancelled" || !run.settled) return sendError(res, 503, "The job was cancelled");
+  sendResult(res, run.settled.result);
+}

@@ -1,0 +1,29 @@
+// Runs a tool in the background through runTool (so validation, defaults, shaping and the
+// output check match a synchronous call) and keeps what the handler returned for job polls.
+import type { RegisteredTool } from "../registry/tools.ts";
+import { runTool } from "../mcp/run-tool.ts";
+import { errorResult, resultText, type CallToolResult } from "../mcp/tool-result.ts";
+import type { Settled } from "./run.ts";
+
+/** The job's `result`: what the tool returned when that is plain data, else its structured or text result. */
+function jobValue(raw: unknown, result: CallToolResult): unknown {
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  if (raw === undefined || raw === null) return null;
+  if (typeof raw === "string" || typeof raw === "boolean" || (typeof raw === "number" && Number.isFinite(raw))) return raw;
+  if (Array.isArray(raw)) {
+    try {
+      return JSON.parse(JSON.stringify(raw)) as unknown;
+    } catch {
+      // Not plain data (a cycle, a bigint): fall through to the text.
+    }
+  }
+  return resultText(result);
+}
+
+export async function executeTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: unknown): Promise<Settled> {
+  let raw: unknown;
+  const capturing: RegisteredTool = { ...tool, call: async (a, c) => (raw = await tool.call(a, c)) };
+  const outcome = await runTool(capturing, args, ctx);
+  if (outcome.kind === "invalid-arguments") return { result: errorResult(outcome.message), value: null };
+  return { result: outcome.result, value: outcome.result.isError ? null : jobValue(raw, outcome.result) };
+}

@@ -1,0 +1,135 @@
+// One background run of an async tool: its status machine (MCP 2025-11-25 tasks,
+// "Task Status Lifecycle"), its abort signal, and its outcome. Jobs and tasks are both
+// runs; they differ only in how they are addressed and reported (./job-view.ts, ./task-view.ts).
+import type { CallToolResult } from "../mcp/tool-result.ts";
+
+export type RunStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+/** How the caller asked: an older client's job, or a task in the seed or the MCP 2025-11-25 form. */
+export type RunKind =
+  | { kind: "job" }
+  | { kind: "task"; form: "seed" | "mcp" };
+
+/** What a finished handler left behind. `value` is what the tool returned, for job polls. */
+export interface Settled {
+  result: CallToolResult;
+  value: unknown;
+}
+
+export interface RunInit {
+  id: string;
+  seq: number;
+  how: RunKind;
+  sessionId: string | null;
+  toolName: string;
+  now: number;
+  ttlMs: number;
+  pollIntervalMs: number;
+}
+
+const TERMINAL: ReadonlySet<RunStatus> = new Set(["completed", "failed", "cancelled"]);
+
+export const STATUS_MESSAGES: Record<RunStatus, string> = {
+  working: "The operation is in progress.",
+  input_required: "The operation is waiting for input from the client.",
+  completed: "The operation completed.",
+  failed: "The operation failed.",
+  cancelled: "The task was cancelled by request.",
+};
+
+export class AsyncRun {
+  readonly id: string;
+  /** Creation order, for stable listing and cursors. */
+  readonly seq: number;
+  readonly how: RunKind;
+  readonly sessionId: string | null;
+  readonly toolName: string;
+  readonly createdAt: number;
+  readonly ttlMs: number;
+  readonly pollIntervalMs: number;
+  #status: RunStatus = "working";
+  #updatedAt: number;
+  #finishedAt: number | null = null;
+  #settled: Settled | null = null;
+  /** True while the handler has not returned, even after a cancel it ignores. */
+  #running = true;
+  readonly #controller = new AbortController();
+  readonly #terminal: Promise<void>;
+  #onTerminal!: () => void;
+
+  constructor(init: RunInit) {
+    this.id = init.id;
+    this.seq = init.seq;
+    this.how = init.how;
+    this.sessionId = init.sessionId;
+    this.toolName = init.toolName;
+    this.createdAt = init.now;
+    this.#updatedAt = init.now;
+    this.ttlMs = init.ttlMs;
+    this.pollIntervalMs = init.pollIntervalMs;
+    this.#terminal = new Promise((resolve) => (this.#onTerminal = resolve));
+  }
+
+  get status(): RunStatus {
+    return this.#status;
+  }
+  get updatedAt(): number {
+    return this.#updatedAt;
+  }
+  get finishedAt(): number | null {
+    return this.#finishedAt;
+  }
+  get settled(): Settled | null {
+    return this.#settled;
+  }
+  get running(): boolean {
+    return this.#running;
+  }
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+  get terminal(): boolean {
+    return TERMINAL.has(this.#status);
+  }
+  /** Resolves once the run reaches a terminal status. */
+  whenTerminal(): Promise<void> {
+    return this.#terminal;
+  }
+
+  /** A finished record may be dropped `ttlMs` after it finished; a live one never expires. */
+  expired(now: number): boolean {
+    return this.#finishedAt !== null && now >= this.#finishedAt + this.ttlMs;
+  }
+
+  /** The handler waits on the client (elicitation) or stopped waiting. Ignored once terminal. */
+  setInputRequired(waiting: boolean, now: number): void {
+    if (this.terminal) return;
+    const next: RunStatus = waiting ? "input_required" : "working";
+    if (next === this.#status) return;
+    this.#status = next;
+    this.#updatedAt = now;
+  }
+
+  /** The handler returned. A run already cancelled stays cancelled (MCP "Task Cancellation" 3). */
+  handlerSettled(settled: Settled, now: number): void {
+    this.#running = false;
+    if (this.terminal) return;
+    this.#settled = settled;
+    this.#end(settled.result.isError ? "failed" : "completed", now);
+  }
+
+  /** Requests cooperative cancellation; false when the run had already ended. */
+  cancel(now: number): boolean {
+    if (this.terminal) return false;
+    this.#end("cancelled", now);
+    this.#controller.abort(new Error("The task was cancelled"));
+    return true;
+  }
+
+  #end(status: RunStatus, now: number): void {
+    this.#status = status;
+    this.#updatedAt = now;
+    this.#finishedAt = now;
+    this.#onTerminal();
+  }
+}

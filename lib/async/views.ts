@@ -1,0 +1,81 @@
+// How a run is reported: as a job (interface spec "Job"), as a seed-form task
+// (DECISIONS "Async tools") or as an MCP 2025-11-25 task ("Data Types"). Pure functions
+// of a run, so every method answers the same way.
+import { errorResult, resultText, type CallToolResult } from "../mcp/tool-result.ts";
+import { STATUS_MESSAGES, type AsyncRun } from "./run.ts";
+
+export const RELATED_TASK = "io.modelcontextprotocol/related-task";
+
+const JOB_STATUS = {
+  working: "running",
+  input_required: "running",
+  completed: "done",
+  failed: "error",
+  cancelled: "cancelled",
+} as const;
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+function failureText(run: AsyncRun): string {
+  return (run.settled && resultText(run.settled.result)) || "Tool failed";
+}
+
+/** The immediate `tools/call` answer to an older client: the job handle as JSON text. */
+export function jobStarted(run: AsyncRun): CallToolResult {
+  const handle = {
+    status: "running",
+    job_id: run.id,
+    message: `Started ${run.toolName} in the background. Call get_job_result with this job_id until its status is done, error or cancelled.`,
+  };
+  return { content: [{ type: "text", text: JSON.stringify(handle) }], isError: false };
+}
+
+/** What `get_job_result` answers for `jobId`; `run` is undefined when there is no such job. */
+export function jobStatus(jobId: string, run: AsyncRun | undefined): Record<string, unknown> {
+  if (!run) return { status: "not_found", job_id: jobId };
+  const status = JOB_STATUS[run.status];
+  if (status === "done") return { status, job_id: run.id, result: run.settled?.value ?? null };
+  if (status === "error") return { status, job_id: run.id, error: failureText(run) };
+  return { status, job_id: run.id };
+}
+
+/** Seed-form creation response: exactly these fields (DECISIONS "Async tools"). */
+export function seedCreated(run: AsyncRun): Record<string, unknown> {
+  return {
+    resultType: "task",
+    taskId: run.id,
+    status: "working",
+    createdAt: iso(run.createdAt),
+    lastUpdatedAt: iso(run.createdAt),
+    ttlMs: run.ttlMs,
+    pollIntervalMs: run.pollIntervalMs,
+  };
+}
+
+/** Seed-form `tasks/get`: the call result once completed, the error once failed, a status message otherwise. */
+export function seedTask(run: AsyncRun): Record<string, unknown> {
+  const out: Record<string, unknown> = { resultType: "complete", taskId: run.id, status: run.status };
+  if (run.status === "completed" && run.settled) out.result = run.settled.result;
+  else if (run.status === "failed") out.error = { code: -32603, message: failureText(run) };
+  else out.statusMessage = STATUS_MESSAGES[run.status];
+  return out;
+}
+
+/** The MCP 2025-11-25 Task object. */
+export function mcpTask(run: AsyncRun, fresh = false): Record<string, unknown> {
+  return {
+    taskId: run.id,
+    status: fresh ? "working" : run.status,
+    statusMessage: !fresh && run.status === "failed" ? failureText(run) : STATUS_MESSAGES[fresh ? "working" : run.status],
+    createdAt: iso(run.createdAt),
+    lastUpdatedAt: iso(fresh ? run.createdAt : run.updatedAt),
+    ttl: run.ttlMs,
+    pollInterval: run.pollIntervalMs,
+  };
+}
+
+/** `tasks/result` of a terminal run: what `tools/call` would have returned, tagged with its task. */
+export function taskResult(run: AsyncRun): CallToolResult {
+  const base = run.status === "cancelled" || !run.settled ? errorResult("The task was cancelled") : run.settled.result;
+  return { ...base, _meta: { ...base._meta, [RELATED_TASK]: { taskId: run.id } } };
+}

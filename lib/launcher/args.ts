@@ -1,0 +1,83 @@
+// The start_mcp command line, parsed into a plain value. Nothing here prints or exits:
+// the CLI turns a `usage` result into stderr text and exit status 2.
+import { parseArgs } from "node:util";
+
+export type ProxyChoice = "auto" | "external" | "builtin" | "none";
+
+export interface LaunchOptions {
+  app: string;
+  host: string;
+  port: number;
+  pythonEnv: string | undefined;
+  debug: boolean;
+  proxy: ProxyChoice;
+}
+
+export type ParsedArgs =
+  | { kind: "run"; options: LaunchOptions }
+  | { kind: "help" }
+  | { kind: "usage"; message: string };
+
+export const USAGE = `usage: start_mcp --app FILE [options]
+
+Start an MCP tool server, locally or on a hub session.
+
+options:
+  -a, --app FILE          app file exporting \`server\` (.js .mjs .cjs .ts .mts)   (required)
+      --host HOST         bind address                                   (default 0.0.0.0)
+  -p, --port PORT         port in local mode                             (default $MCP_PORT or 8000)
+      --python-env NAME   run tools inside this conda environment
+      --proxy MODE        hub reverse proxy: auto | external | builtin | none  (default auto)
+      --debug             log one line per request on stderr
+  -h, --help              show this help
+`;
+
+const PROXY_CHOICES: readonly ProxyChoice[] = ["auto", "external", "builtin", "none"];
+
+function parsePort(text: string, what: string): number | string {
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) return `${what} must be a port number (0-65535)`;
+  return Number(text);
+}
+
+export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ParsedArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        app: { type: "string", short: "a" },
+        host: { type: "string" },
+        port: { type: "string", short: "p" },
+        "python-env": { type: "string" },
+        proxy: { type: "string" },
+        debug: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (err) {
+    // parseArgs messages quote the offending option, never a value.
+    return { kind: "usage", message: (err as Error).message.split("\n")[0]! };
+  }
+  if (values.help) return { kind: "help" };
+  if (!values.app) return { kind: "usage", message: "--app is required" };
+  const proxy = (values.proxy ?? "auto") as ProxyChoice;
+  if (!PROXY_CHOICES.includes(proxy)) return { kind: "usage", message: "--proxy must be one of auto, external, builtin, none" };
+  const portText = values.port ?? env.MCP_PORT ?? "8000";
+  const port = parsePort(portText, values.port === undefined && env.MCP_PORT !== undefined ? "MCP_PORT" : "--port");
+  if (typeof port === "string") return { kind: "usage", message: port };
+  if (values.host === "") return { kind: "usage", message: "--host must not be empty" };
+  if (values["python-env"] === "") return { kind: "usage", message: "--python-env must not be empty" };
+  return {
+    kind: "run",
+    options: {
+      app: values.app,
+      host: values.host ?? "0.0.0.0",
+      port,
+      pythonEnv: values["python-env"],
+      debug: values.debug ?? false,
+      proxy,
+    },
+  };
+}

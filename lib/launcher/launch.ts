@@ -1,0 +1,129 @@
+// start_mcp from parsed arguments to a clean exit: python environment, app, local or hub
+// mode, the printed lines, and shutdown on a stop request. Output goes through `io`, so
+// the CLI decides what reaches the terminal.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { RunningServer } from "../http/listen.ts";
+import { loadApp } from "./app-loader.ts";
+import { parseLauncherArgs, USAGE, type LaunchOptions } from "./args.ts";
+import { lookupConda } from "./conda.ts";
+import { detectHub, hubEnv } from "./hub.ts";
+import { hubPorts, LaunchError, startHub, type HubRun } from "./hub-mode.ts";
+import { attachRequestLog } from "./request-log.ts";
+
+export interface LauncherIo {
+  /** A line for stdout (the lines users and scripts read). */
+  out(line: string): void;
+  /** A line for stderr (diagnostics). */
+  err(line: string): void;
+  /** Resolves with the signal name when the launcher should shut down. */
+  stopRequested: Promise<string>;
+}
+
+const NAME = "start_mcp";
+
+function listenFailure(err: unknown): string {
+  const e = err as NodeJS.ErrnoException & { port?: number; address?: string };
+  if (e.code === "EADDRINUSE") return `${NAME}: port ${e.port ?? "?"} is already in use`;
+  if (e.code === "EACCES") return `${NAME}: not allowed to listen on port ${e.port ?? "?"}`;
+  if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND") return `${NAME}: cannot listen on address ${e.address ?? "?"}`;
+  if (err instanceof LaunchError) return `${NAME}: ${err.message}`;
+  throw err;
+}
+
+async function readResources(dir: string): Promise<string | null> {
+  try {
+    return await readFile(join(dir, "resources"), "utf8");
+  } catch {
+    return null;
+  }
+}
+
+type Started = { server: RunningServer; lines: string[]; notes: string[]; hub: HubRun | null };
+
+async function start(options: LaunchOptions, env: NodeJS.ProcessEnv, io: LauncherIo, app: Parameters<typeof startHub>[0]["app"]): Promise<Started | number> {
+  const found = hubEnv(env);
+  const detection = detectHub(env, found ? await readResources(found.sessionDir) : null);
+  if (detection.kind === "fallback") io.err(`${NAME}: warning: ${detection.warning}`);
+  if (detection.kind !== "hub") {
+    if (options.proxy !== "auto") io.err(`${NAME}: --proxy applies on a hub session only; ignored`);
+    const server = await app.listen({ host: options.host, port: options.port });
+    return { server, lines: [`MCP server ready at ${server.url}`, `SSE endpoint: ${server.url}sse`], notes: [], hub: null };
+  }
+  const ports = hubPorts(env);
+  if (typeof ports === "string") {
+    io.err(`${NAME}: ${ports}`);
+    return 2;
+  }
+  const hub = await startHub({
+    app,
+    hub: detection.hub,
+    host: options.host,
+    proxy: options.proxy,
+    ports,
+    debug: options.debug,
+    env,
+    onProxyOutput: (text) => {
+      for (const line of text.split(/\r?\n/)) if (line) io.err(`[proxy] ${line}`);
+    },
+  });
+  const url = detection.hub.proxyUrl;
+  return { server: hub.server, lines: [`Proxy URL : ${url}`, `MCP server ready at ${url}`, `SSE endpoint: ${url}sse`], notes: hub.notes, hub };
+}
+
+/** Runs start_mcp; resolves with the exit status once the server has stopped. */
+export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io: LauncherIo): Promise<number> {
+  const parsed = parseLauncherArgs(argv, env);
+  if (parsed.kind === "help") {
+    io.out(USAGE.trimEnd());
+    return 0;
+  }
+  if (parsed.kind === "usage") {
+    io.err(`${NAME}: ${parsed.message}`);
+    io.err(USAGE.trimEnd());
+    return 2;
+  }
+  const options = parsed.options;
+
+  if (options.pythonEnv !== undefined) {
+    const conda = await lookupConda(options.pythonEnv, env);
+    if (conda.kind === "error") {
+      io.err(`${NAME}: ${conda.message}`);
+      return 1;
+    }
+    // The server runs in this process: tools spawned from it inherit these.
+    Object.assign(env, conda.vars);
+    io.err(`${NAME}: python environment ${options.pythonEnv} (${conda.prefix})`);
+  }
+
+  const loaded = await loadApp(options.app);
+  if (loaded.kind === "error") {
+    io.err(`${NAME}: ${loaded.message}`);
+    return 1;
+  }
+  for (const note of loaded.notes) io.err(`${NAME}: ${note}`);
+
+  let started: Started | number;
+  try {
+    started = await start(options, env, io, loaded.server);
+  } catch (err) {
+    io.err(listenFailure(err));
+    return 1;
+  }
+  if (typeof started === "number") return started;
+
+  const { server, hub } = started;
+  if (options.debug) attachRequestLog(server.httpServer, (line) => io.err(line));
+  for (const note of started.notes) io.err(`${NAME}: ${note}`);
+  for (const line of started.lines) io.out(line);
+
+  const proxyGone = hub?.proxyGone?.then((code) => ({ kind: "proxy" as const, code }));
+  const stop = io.stopRequested.then((signal) => ({ kind: "signal" as const, signal }));
+  const reason = await Promise.race(proxyGone ? [stop, proxyGone] : [stop]);
+  if (reason.kind === "proxy") io.err(`${NAME}: the reverse proxy exited (code ${reason.code ?? "signal"}); stopping`);
+  else io.err(`${NAME}: ${reason.signal} received; shutting down`);
+  // Server first, so answers to running calls still travel through the proxy; then the proxy.
+  await server.close();
+  await hub?.stopProxy();
+  return reason.kind === "proxy" ? 1 : 0;
+}

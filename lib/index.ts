@@ -3,9 +3,12 @@ export { McpServer, type McpServerOptions, type HandleOptions } from "./server.t
 export type { ListenOptions, RunningServer } from "./http/listen.ts";
 export type { ToolOptions, ToolAnnotations, ToolHandler } from "./registry/tools.ts";
 export type { ResourceOptions, ResourceHandler } from "./registry/resources.ts";
+export type { ResourceTemplateOptions, ResourceTemplateHandler } from "./registry/resource-templates.ts";
 export type { PromptOptions, PromptArgument, PromptHandler, PromptMessage } from "./registry/prompts.ts";
-export type { Icon } from "./registry/common.ts";
-export type { ToolContext } from "./mcp/context.ts";
+export type { Icon, Completer, CompletionContext } from "./registry/common.ts";
+export type { ToolContext, ElicitOptions, ElicitUrlOptions, SampleOptions } from "./mcp/context.ts";
+export type { ElicitResult, UrlElicitResult, SamplingRequest, SamplingResult, SamplingMessage, Root } from "./mcp/client-features.ts";
+export { ClientRequestError, type ClientRequestFailure } from "./mcp/client-requests.ts";
 export type { Logger, ServerInfo } from "./mcp/core.ts";
 export { ToolResult, type CallToolResult, type ToolResultOptions } from "./mcp/tool-result.ts";
 export {

@@ -6,6 +6,15 @@ import { ErrorCode, failure, type JsonRpcResponse } from "./mcp/jsonrpc.ts";
 import type { Icon } from "./registry/common.ts";
 import { definePrompt, type PromptHandler, type PromptOptions, type RegisteredPrompt } from "./registry/prompts.ts";
 import { defineResource, type RegisteredResource, type ResourceHandler, type ResourceOptions } from "./registry/resources.ts";
+import {
+  defineResourceTemplate,
+  isUriTemplate,
+  type RegisteredTemplate,
+  type ResourceTemplateHandler,
+  type ResourceTemplateOptions,
+} from "./registry/resource-templates.ts";
+import { ClientRequests } from "./mcp/client-requests.ts";
+import { ResourceSubscriptions } from "./mcp/subscriptions.ts";
 import { defineTool, type RegisteredTool, type ToolHandler, type ToolKind, type ToolOptions } from "./registry/tools.ts";
 import { HttpApp } from "./http/app.ts";
 import { DEFAULT_MAX_BODY } from "./http/body.ts";
@@ -36,6 +45,8 @@ export interface McpServerOptions {
   requestTimeoutMs?: number;
   /** How long close() waits for running calls; 5 s by default. */
   closeTimeoutMs?: number;
+  /** Entries per page of `tools/list`, `resources/list` and the other lists; 100 by default. */
+  pageSize?: number;
 }
 
 export interface HandleOptions {
@@ -68,6 +79,10 @@ export class McpServer {
       tools: new Map(),
       resources: new Map(),
       prompts: new Map(),
+      templates: new Map(),
+      pageSize: options.pageSize ?? 100,
+      clientRequests: new ClientRequests(),
+      subscriptions: new ResourceSubscriptions(),
       logger: options.logger ?? silentLogger,
       facade: this,
       pathPrefix: "",
@@ -88,17 +103,63 @@ export class McpServer {
     return this.#addTool(handler, options, "async");
   }
 
-  resource(uri: string, handler: ResourceHandler, options: ResourceOptions = {}): this {
-    const resource: RegisteredResource = defineResource(uri, handler, options);
-    if (this.#core.resources.has(resource.uri)) throw new TypeError(`Resource ${resource.uri} is already registered`);
-    this.#core.resources.set(resource.uri, resource);
-    return this;
+  /**
+   * Registers a resource. A URI with `{name}` holes (`data://runs/{id}`) registers a
+   * template: its handler receives the values, `({ id }) => ...`.
+   */
+  resource(uri: string, handler: ResourceHandler | ResourceTemplateHandler, options: ResourceTemplateOptions = {}): this {
+    if (typeof uri === "string" && isUriTemplate(uri)) {
+      const template: RegisteredTemplate = defineResourceTemplate(uri, handler as ResourceTemplateHandler, options);
+      if (this.#core.templates.has(uri)) throw new TypeError(`Resource template ${uri} is already registered`);
+      this.#core.templates.set(uri, template);
+    } else {
+      const resource: RegisteredResource = defineResource(uri, handler as ResourceHandler, options);
+      if (this.#core.resources.has(resource.uri)) throw new TypeError(`Resource ${resource.uri} is already registered`);
+      this.#core.resources.set(resource.uri, resource);
+    }
+    return this.#listChanged("resources");
   }
 
   prompt(handler: PromptHandler, options: PromptOptions = {}): this {
     const prompt: RegisteredPrompt = definePrompt(handler, options);
     if (this.#core.prompts.has(prompt.name)) throw new TypeError(`Prompt ${prompt.name} is already registered`);
     this.#core.prompts.set(prompt.name, prompt);
+    return this.#listChanged("prompts");
+  }
+
+  /** Unregisters a tool; returns whether it existed. Connected clients are told the list changed. */
+  removeTool(name: string): boolean {
+    const removed = this.#core.tools.delete(name);
+    if (removed) this.#listChanged("tools");
+    return removed;
+  }
+
+  /** Unregisters a resource or resource template by its URI; returns whether it existed. */
+  removeResource(uri: string): boolean {
+    const removed = this.#core.resources.delete(uri) || this.#core.templates.delete(uri);
+    if (removed) this.#listChanged("resources");
+    return removed;
+  }
+
+  removePrompt(name: string): boolean {
+    const removed = this.#core.prompts.delete(name);
+    if (removed) this.#listChanged("prompts");
+    return removed;
+  }
+
+  /** Sends `notifications/resources/updated` to every session subscribed to `uri`. */
+  notifyResourceUpdated(uri: string): void {
+    if (!this.#sessions) return;
+    const message = { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } } as const;
+    for (const session of this.#sessions.values()) if (this.#core.subscriptions.has(session, uri)) session.send(message);
+  }
+
+  /** Tells connected sessions a list changed; before any session exists nobody needs telling. */
+  #listChanged(list: "tools" | "resources" | "prompts"): this {
+    if (this.#sessions) {
+      const message = { jsonrpc: "2.0", method: `notifications/${list}/list_changed` } as const;
+      for (const session of this.#sessions.values()) session.send(message);
+    }
     return this;
   }
 
@@ -106,7 +167,7 @@ export class McpServer {
     const tool: RegisteredTool = defineTool(handler, options, kind);
     if (this.#core.tools.has(tool.name)) throw new TypeError(`Tool ${tool.name} is already registered`);
     this.#core.tools.set(tool.name, tool);
-    return this;
+    return this.#listChanged("tools");
   }
 
   get sessions(): SessionStore {

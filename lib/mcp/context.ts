@@ -1,7 +1,47 @@
 // The context handed to context-bearing tools: who is calling, a cancellation signal,
-// and the channel back to the client for logging and progress.
+// and the channel back to the client for logging, progress, elicitation, sampling and roots.
+import { randomUUID } from "node:crypto";
+import type { SchemaObject } from "../schema/index.ts";
 import { LOG_LEVELS, type LogLevel, type Session } from "../session/session.ts";
+import {
+  checkFormSchema,
+  clientSupports,
+  formAnswer,
+  rootsAnswer,
+  samplingAnswer,
+  samplingParams,
+  timeoutMs,
+  unsupported,
+  urlAnswer,
+  type ClientFeature,
+  type ElicitResult,
+  type Root,
+  type SamplingRequest,
+  type SamplingResult,
+  type UrlElicitResult,
+} from "./client-features.ts";
+import type { ClientRequests, Send } from "./client-requests.ts";
 import type { RequestId, JsonRpcMessage } from "./jsonrpc.ts";
+
+/** Default wait for the client's answer, in seconds (interface spec, Limits 1). */
+export const DEFAULT_CLIENT_TIMEOUT_S = 60;
+
+export interface ElicitOptions {
+  /** Seconds to wait for the answer (fractions allowed); 60 by default. */
+  timeout?: number;
+}
+
+export interface ElicitUrlOptions extends ElicitOptions {
+  /** Correlates the later `notifications/elicitation/complete`; a random UUID by default. */
+  elicitationId?: string;
+}
+
+export interface SampleOptions {
+  /** Seconds to wait for the answer; 60 by default. */
+  timeout?: number;
+  /** Used when `sample` is given a plain prompt string; 1000 by default. */
+  maxTokens?: number;
+}
 
 export interface ToolContext {
   readonly sessionId: string | null;
@@ -21,6 +61,20 @@ export interface ToolContext {
   emergency(data: unknown, logger?: string): void;
   /** Sends `notifications/progress` when the request carried a progress token; never goes backwards. */
   reportProgress(progress: number, total?: number, message?: string): void;
+  /**
+   * Asks the user to fill a flat form (`elicitation/create`, form mode). Decline and cancel
+   * are ordinary answers. Throws when the client lacks the capability, on timeout, or when
+   * the session ends first.
+   */
+  elicit<T = Record<string, unknown>>(message: string, schema: SchemaObject, options?: ElicitOptions): Promise<ElicitResult<T>>;
+  /** Asks the user to open a URL (`elicitation/create`, URL mode), e.g. to sign in elsewhere. */
+  elicitUrl(message: string, url: string, options?: ElicitUrlOptions): Promise<UrlElicitResult>;
+  /** Tells the client the out-of-band step of a URL elicitation finished. */
+  completeElicitation(elicitationId: string): void;
+  /** Asks the client's model for a completion (`sampling/createMessage`). */
+  sample(request: SamplingRequest | string, options?: SampleOptions): Promise<SamplingResult>;
+  /** The client's filesystem roots (`roots/list`). */
+  listRoots(options?: { timeout?: number }): Promise<Root[]>;
 }
 
 export interface ContextInit {
@@ -29,7 +83,10 @@ export interface ContextInit {
   server: unknown;
   signal: AbortSignal;
   progressToken: string | number | undefined;
-  send(message: JsonRpcMessage): void;
+  /** May return false when no stream took the message. */
+  send: Send;
+  /** Where server-to-client requests wait; without it they are unsupported. */
+  requests?: ClientRequests;
 }
 
 const rank = (level: LogLevel): number => LOG_LEVELS.indexOf(level);
@@ -73,5 +130,44 @@ export class RequestContext implements ToolContext {
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
     this.init.send({ jsonrpc: "2.0", method: "notifications/progress", params });
+  }
+
+  async elicit<T = Record<string, unknown>>(message: string, schema: SchemaObject, options: ElicitOptions = {}): Promise<ElicitResult<T>> {
+    checkFormSchema(schema);
+    const wait = timeoutMs(options.timeout, DEFAULT_CLIENT_TIMEOUT_S);
+    const params = { mode: "form", message: String(message), requestedSchema: schema };
+    const result = await this.#ask("form elicitation", "elicitation/create", params, wait);
+    return formAnswer(result, schema) as ElicitResult<T>;
+  }
+
+  async elicitUrl(message: string, url: string, options: ElicitUrlOptions = {}): Promise<UrlElicitResult> {
+    if (typeof url !== "string" || !URL.canParse(url)) throw new TypeError("elicitUrl: url must be an absolute URL");
+    const elicitationId = options.elicitationId ?? randomUUID();
+    const wait = timeoutMs(options.timeout, DEFAULT_CLIENT_TIMEOUT_S);
+    const params = { mode: "url", message: String(message), url, elicitationId };
+    return urlAnswer(await this.#ask("URL elicitation", "elicitation/create", params, wait), elicitationId);
+  }
+
+  completeElicitation(elicitationId: string): void {
+    this.init.send({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId } });
+  }
+
+  async sample(request: SamplingRequest | string, options: SampleOptions = {}): Promise<SamplingResult> {
+    const params = samplingParams(request, options.maxTokens);
+    const wait = timeoutMs(options.timeout, DEFAULT_CLIENT_TIMEOUT_S);
+    return samplingAnswer(await this.#ask("sampling", "sampling/createMessage", params, wait));
+  }
+
+  async listRoots(options: { timeout?: number } = {}): Promise<Root[]> {
+    const wait = timeoutMs(options.timeout, DEFAULT_CLIENT_TIMEOUT_S);
+    return rootsAnswer(await this.#ask("roots", "roots/list", {}, wait));
+  }
+
+  #ask(feature: ClientFeature, method: string, params: Record<string, unknown>, wait: number): Promise<Record<string, unknown>> {
+    const { session, requests } = this.init;
+    if (!session || !requests || !clientSupports(session.clientCapabilities, feature)) {
+      return Promise.reject(unsupported(feature, session !== null));
+    }
+    return requests.request(session, this.init.send, method, params, { timeoutMs: wait, signal: this.signal });
   }
 }

@@ -2,10 +2,13 @@
 // the protocol layer never imports the HTTP layer or the public facade.
 import type { RegisteredPrompt } from "../registry/prompts.ts";
 import type { RegisteredResource } from "../registry/resources.ts";
+import type { RegisteredTemplate } from "../registry/resource-templates.ts";
 import type { RegisteredTool } from "../registry/tools.ts";
 import type { Icon } from "../registry/common.ts";
 import type { Session } from "../session/session.ts";
+import type { ClientRequests } from "./client-requests.ts";
 import type { JsonRpcMessage, RequestId } from "./jsonrpc.ts";
+import type { ResourceSubscriptions } from "./subscriptions.ts";
 
 /** Where the library reports what it does; it never writes to the console itself. */
 export interface Logger {
@@ -32,6 +35,13 @@ export interface ServerCore {
   readonly tools: Map<string, RegisteredTool>;
   readonly resources: Map<string, RegisteredResource>;
   readonly prompts: Map<string, RegisteredPrompt>;
+  /** Resource templates by URI template. */
+  readonly templates: Map<string, RegisteredTemplate>;
+  /** Most entries one page of a list method holds. */
+  readonly pageSize: number;
+  /** Server-to-client requests waiting for the client's answer. */
+  readonly clientRequests: ClientRequests;
+  readonly subscriptions: ResourceSubscriptions;
   readonly logger: Logger;
   /** The public server object, handed to tool contexts. */
   readonly facade: unknown;
@@ -46,7 +56,10 @@ export interface CallScope {
   readonly session: Session | null;
   /** Aborts when the transport loses the client and nothing else could take the result. */
   readonly signal: AbortSignal | undefined;
-  /** Sends a message related to this request (progress, logging, server requests). */
+  /**
+   * Sends a message related to this request (progress, logging, server requests). A
+   * transport may return false when no stream took it, so server requests fail at once.
+   */
   send(message: JsonRpcMessage): void;
 }
 

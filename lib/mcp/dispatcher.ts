@@ -12,6 +12,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcResponse,
 } from "./jsonrpc.ts";
+import { completionMethods } from "./methods/completion.ts";
 import { lifecycleMethods } from "./methods/lifecycle.ts";
 import { promptMethods } from "./methods/prompts.ts";
 import { resourceMethods } from "./methods/resources.ts";
@@ -42,12 +43,15 @@ const markInitialized: NotificationHandler = (_m, { session }) => {
 
 export class Dispatcher {
   readonly #core: ServerCore;
-  readonly #methods: MethodTable = { ...lifecycleMethods, ...toolMethods, ...resourceMethods, ...promptMethods };
+  readonly #methods: MethodTable = { ...lifecycleMethods, ...toolMethods, ...resourceMethods, ...promptMethods, ...completionMethods };
   readonly #notifications: Record<string, NotificationHandler> = {
     "notifications/initialized": markInitialized,
     initialized: markInitialized,
   };
-  #onResponse: ResponseHandler = () => {};
+  /** Answers to server-to-client requests settle what the tool context is waiting for. */
+  #onResponse: ResponseHandler = (message, { session }) => {
+    this.#core.clientRequests.settle(message, session);
+  };
 
   constructor(core: ServerCore) {
     this.#core = core;

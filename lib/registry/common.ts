@@ -34,3 +34,24 @@ export function withOptional<T extends object>(entry: T, extra: Record<string, u
   for (const [key, value] of Object.entries(extra)) if (value !== undefined) (entry as Record<string, unknown>)[key] = value;
   return entry;
 }
+
+/** What `completion/complete` passes a completer besides the typed text. */
+export interface CompletionContext {
+  /** Values the client already holds for the other arguments. */
+  arguments: Record<string, string>;
+}
+
+/** Suggests values for one prompt argument or template variable, best first. */
+export type Completer = (value: string, context: CompletionContext) => readonly string[] | Promise<readonly string[]>;
+
+export function checkCompleters(owner: string, complete: unknown, names: readonly string[]): ReadonlyMap<string, Completer> {
+  const out = new Map<string, Completer>();
+  if (complete === undefined) return out;
+  if (typeof complete !== "object" || complete === null) throw new TypeError(`${owner}: complete must be an object of functions`);
+  for (const [name, fn] of Object.entries(complete)) {
+    if (!names.includes(name)) throw new TypeError(`${owner}: complete names "${name}", which is not one of its arguments`);
+    if (typeof fn !== "function") throw new TypeError(`${owner}: complete.${name} must be a function`);
+    out.set(name, fn as Completer);
+  }
+  return out;
+}

@@ -1,6 +1,6 @@
 // Prompt registration: arguments declared or read from the handler's parameters, and
 // the shaping of what a prompt handler returns into messages.
-import { checkIcons, checkName, handlerName, withOptional, type Icon } from "./common.ts";
+import { checkCompleters, checkIcons, checkName, handlerName, withOptional, type Completer, type Icon } from "./common.ts";
 import { analyseHandler, invoke, type Convention } from "./convention.ts";
 
 export interface PromptArgument {
@@ -18,6 +18,8 @@ export interface PromptOptions {
   arguments?: PromptArgument[];
   icons?: Icon[];
   _meta?: Record<string, unknown>;
+  /** Suggests values for an argument (`completion/complete`). */
+  complete?: Record<string, Completer>;
 }
 
 export type PromptHandler = (...args: never[]) => unknown;
@@ -31,6 +33,7 @@ export interface RegisteredPrompt {
   readonly name: string;
   readonly arguments: PromptArgument[];
   readonly entry: Record<string, unknown>;
+  readonly completers: ReadonlyMap<string, Completer>;
   render(args: Record<string, unknown>): Promise<{ description?: string; messages: PromptMessage[] }>;
 }
 
@@ -85,10 +88,12 @@ export function definePrompt(handler: PromptHandler, options: PromptOptions): Re
     icons: checkIcons(`Prompt ${name}`, options.icons),
     _meta: options._meta,
   });
+  const completers = checkCompleters(`Prompt ${name}`, options.complete, declared.map((a) => a.name));
   return {
     name,
     arguments: declared,
     entry,
+    completers,
     render: async (args) => shapePromptResult(await invoke(handler, convention, args, undefined), description),
   };
 }

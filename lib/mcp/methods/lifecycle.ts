@@ -6,9 +6,9 @@ import { LOG_LEVELS, type ClientInfo, type LogLevel } from "../../session/sessio
 import type { MethodTable, Result } from "./types.ts";
 
 export function serverCapabilities(core: ServerCore): Result {
-  const caps: Result = { logging: {} };
+  const caps: Result = { logging: {}, completions: {} };
   if (core.tools.size) caps.tools = { listChanged: true };
-  if (core.resources.size) caps.resources = { listChanged: true };
+  if (core.resources.size || core.templates.size) caps.resources = { subscribe: true, listChanged: true };
   if (core.prompts.size) caps.prompts = { listChanged: true };
   const ext = extensions(core);
   if (Object.keys(ext).length) caps.extensions = ext;

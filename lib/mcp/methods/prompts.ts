@@ -1,9 +1,10 @@
 import { RpcError, invalidParams, quoteName } from "../errors.ts";
 import { ErrorCode, isRecord } from "../jsonrpc.ts";
+import { paginate } from "./paginate.ts";
 import type { MethodTable } from "./types.ts";
 
 export const promptMethods = {
-  "prompts/list": ({}, { core }) => ({ prompts: Array.from(core.prompts.values(), (p) => p.entry) }),
+  "prompts/list": (params, { core }) => paginate(Array.from(core.prompts.values(), (p) => p.entry), params, core.pageSize, "prompts"),
 
   async "prompts/get"(params, { core }) {
     const name = params.name;

@@ -1,7 +1,9 @@
-import type { ServerCore } from "../core.ts";
+import type { CallScope, ServerCore } from "../core.ts";
 import { RpcError, invalidParams } from "../errors.ts";
 import { ErrorCode } from "../jsonrpc.ts";
 import type { RegisteredResource } from "../../registry/resources.ts";
+import type { RegisteredTemplate } from "../../registry/resource-templates.ts";
+import { paginate } from "./paginate.ts";
 import type { MethodTable } from "./types.ts";
 
 /**
@@ -21,19 +23,68 @@ export function findResource(core: ServerCore, uri: string): RegisteredResource 
   return last ? core.resources.get(rest.slice(last.index)) : undefined;
 }
 
+type Found =
+  | { kind: "resource"; resource: RegisteredResource }
+  | { kind: "template"; template: RegisteredTemplate; uri: string; variables: Record<string, string> };
+
+/** A fixed resource wins over a template that would also fit the URI. */
+export function resolveUri(core: ServerCore, uri: string): Found | undefined {
+  const resource = findResource(core, uri);
+  if (resource) return { kind: "resource", resource };
+  for (const template of core.templates.values()) {
+    const variables = template.match(uri);
+    if (variables) return { kind: "template", template, uri, variables };
+  }
+  return undefined;
+}
+
+function uriParam(params: Record<string, unknown>): string {
+  const uri = params.uri;
+  if (typeof uri !== "string") throw invalidParams("Invalid params: uri must be a string");
+  return uri;
+}
+
+const notFound = (uri: string) => new RpcError(ErrorCode.ResourceNotFound, "Resource not found", { uri: uri.slice(0, 2048) });
+
+function needSession(scope: CallScope, method: string) {
+  if (!scope.session) throw new RpcError(ErrorCode.InvalidRequest, `${method} needs an MCP session`);
+  return scope.session;
+}
+
 export const resourceMethods = {
-  "resources/list": ({}, { core }) => ({ resources: Array.from(core.resources.values(), (r) => r.entry) }),
+  "resources/list": (params, { core }) => paginate(Array.from(core.resources.values(), (r) => r.entry), params, core.pageSize, "resources"),
+
+  "resources/templates/list": (params, { core }) =>
+    paginate(Array.from(core.templates.values(), (t) => t.entry), params, core.pageSize, "resourceTemplates"),
 
   async "resources/read"(params, { core }) {
-    const uri = params.uri;
-    if (typeof uri !== "string") throw invalidParams("Invalid params: uri must be a string");
-    const resource = findResource(core, uri);
-    if (!resource) throw new RpcError(ErrorCode.ResourceNotFound, "Resource not found", { uri: uri.slice(0, 2048) });
+    const uri = uriParam(params);
+    const found = resolveUri(core, uri);
+    if (!found) throw notFound(uri);
     try {
-      return { contents: [await resource.read()] };
+      const content = found.kind === "resource" ? await found.resource.read() : await found.template.read(found.uri, found.variables);
+      return { contents: [content] };
     } catch (err) {
-      core.logger.error("resource handler failed", { uri: resource.uri, error: err instanceof Error ? err.stack : String(err) });
+      const which = found.kind === "resource" ? found.resource.uri : found.template.uriTemplate;
+      core.logger.error("resource handler failed", { uri: which, error: err instanceof Error ? err.stack : String(err) });
       throw new RpcError(ErrorCode.InternalError, "Resource handler failed");
     }
+  },
+
+  "resources/subscribe"(params, scope) {
+    const uri = uriParam(params);
+    const session = needSession(scope, "resources/subscribe");
+    const found = resolveUri(scope.core, uri);
+    if (!found) throw notFound(uri);
+    scope.core.subscriptions.add(session, found.kind === "resource" ? found.resource.uri : found.uri);
+    return {};
+  },
+
+  "resources/unsubscribe"(params, scope) {
+    const uri = uriParam(params);
+    const session = needSession(scope, "resources/unsubscribe");
+    const found = resolveUri(scope.core, uri);
+    scope.core.subscriptions.remove(session, found?.kind === "resource" ? found.resource.uri : uri);
+    return {};
   },
 } satisfies MethodTable;

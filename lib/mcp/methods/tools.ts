@@ -1,10 +1,12 @@
 import { RequestContext } from "../context.ts";
+import type { Send } from "../client-requests.ts";
 import type { CallScope } from "../core.ts";
 import { invalidParams, quoteName } from "../errors.ts";
 import { isRecord } from "../jsonrpc.ts";
 import { runTool } from "../run-tool.ts";
 import { errorResult } from "../tool-result.ts";
 import type { RegisteredTool } from "../../registry/tools.ts";
+import { paginate } from "./paginate.ts";
 import type { MethodTable, Result } from "./types.ts";
 
 function progressToken(params: Record<string, unknown>): string | number | undefined {
@@ -22,7 +24,9 @@ export function contextFor(scope: CallScope, params: Record<string, unknown>, si
     server: scope.core.facade,
     signal,
     progressToken: progressToken(params),
-    send: (message) => scope.send(message),
+    // A transport may report false (no stream took it); the declared type says void.
+    send: (message) => (scope.send as Send)(message),
+    requests: scope.core.clientRequests,
   });
 }
 
@@ -34,7 +38,7 @@ export function lookupTool(scope: CallScope, name: unknown): RegisteredTool {
 }
 
 export const toolMethods = {
-  "tools/list": ({}, { core }) => ({ tools: Array.from(core.tools.values(), (t) => t.entry) }),
+  "tools/list": (params, { core }) => paginate(Array.from(core.tools.values(), (t) => t.entry), params, core.pageSize, "tools"),
 
   async "tools/call"(params, scope) {
     const tool = lookupTool(scope, params.name);

@@ -33,6 +33,7 @@ export type {
 } from "./mcp/jsonrpc.ts";
 export type { LogLevel } from "./session/session.ts";
 export type { SessionTableOptions } from "./session/session-table.ts";
+export type { AsyncOptions } from "./async/store.ts";
 export { compileSchema, SchemaError } from "./schema/index.ts";
 export type { JsonSchema, SchemaObject, ValidationError, ValidationResult, Validator } from "./schema/index.ts";
 export {

@@ -16,6 +16,9 @@ import {
 import { ClientRequests } from "./mcp/client-requests.ts";
 import { ResourceSubscriptions } from "./mcp/subscriptions.ts";
 import { defineTool, type RegisteredTool, type ToolHandler, type ToolKind, type ToolOptions } from "./registry/tools.ts";
+import { JOB_RESULT_TOOL, jobResultTool } from "./async/job-tool.ts";
+import { AsyncStore, type AsyncOptions } from "./async/store.ts";
+import { taskMethods } from "./mcp/methods/tasks.ts";
 import { HttpApp } from "./http/app.ts";
 import { DEFAULT_MAX_BODY } from "./http/body.ts";
 import { serve, type ListenOptions, type RunningServer } from "./http/listen.ts";
@@ -47,6 +50,8 @@ export interface McpServerOptions {
   closeTimeoutMs?: number;
   /** Entries per page of `tools/list`, `resources/list` and the other lists; 100 by default. */
   pageSize?: number;
+  /** Jobs and tasks of async tools: lifetime, caps, the REST wait. */
+  async?: AsyncOptions;
 }
 
 export interface HandleOptions {
@@ -62,6 +67,7 @@ export class McpServer {
   readonly #dispatcher: Dispatcher;
   #sessions: SessionTable | null = null;
   readonly #running = new Set<RunningServer>();
+  #asyncEnabled = false;
 
   constructor(name: string, options: McpServerOptions = {}) {
     if (typeof name !== "string" || name.trim() === "") throw new TypeError("McpServer needs a name");
@@ -83,6 +89,7 @@ export class McpServer {
       pageSize: options.pageSize ?? 100,
       clientRequests: new ClientRequests(),
       subscriptions: new ResourceSubscriptions(),
+      runs: new AsyncStore(options.async, options.logger),
       logger: options.logger ?? silentLogger,
       facade: this,
       pathPrefix: "",
@@ -166,7 +173,17 @@ export class McpServer {
   #addTool(handler: ToolHandler, options: ToolOptions, kind: ToolKind): this {
     const tool: RegisteredTool = defineTool(handler, options, kind);
     if (this.#core.tools.has(tool.name)) throw new TypeError(`Tool ${tool.name} is already registered`);
+    const firstAsync = kind === "async" && !this.#asyncEnabled;
+    if (firstAsync && (tool.name === JOB_RESULT_TOOL || this.#core.tools.has(JOB_RESULT_TOOL))) {
+      throw new TypeError(`Tool name ${JOB_RESULT_TOOL} is reserved for polling async tools`);
+    }
     this.#core.tools.set(tool.name, tool);
+    if (firstAsync) {
+      // The first async tool brings job polling and the tasks/* methods (interface spec).
+      this.#asyncEnabled = true;
+      this.#core.tools.set(JOB_RESULT_TOOL, jobResultTool(this.#core.runs));
+      this.#dispatcher.addMethods(taskMethods);
+    }
     return this.#listChanged("tools");
   }
 
@@ -202,6 +219,7 @@ export class McpServer {
         if (this.#running.size === 0) {
           this.#sessions?.close();
           this.#sessions = null;
+          this.#core.runs.close();
         }
       },
     );

@@ -61,8 +61,8 @@ function scopeForRun(scope: CallScope, run: AsyncRun): CallScope {
   return {
     ...scope,
     signal: run.signal,
-    send(message: JsonRpcMessage): void {
-      if (run.terminal) return;
+    send: (message: JsonRpcMessage) => {
+      if (run.terminal) return false;
       if (tag && "method" in message) {
         const params = message.params ?? {};
         const meta = isRecord(params._meta) ? params._meta : {};

@@ -1,6 +1,7 @@
 // Where background runs live: lookup, per-session listing, expiry on an injectable clock,
 // and the caps that keep memory bounded (DECISIONS "Async tools", STYLE habit 8).
 import { randomUUID } from "node:crypto";
+import { silentLogger, type Logger } from "../mcp/core.ts";
 import type { Session } from "../session/session.ts";
 import { AsyncRun, type RunKind, type Settled } from "./run.ts";
 
@@ -56,6 +57,7 @@ const SWEEP_EVERY_MS = 1000;
 
 export class AsyncStore {
   readonly options: ResolvedAsyncOptions;
+  readonly #logger: Logger;
   /** Insertion order is creation order: listing and eviction rely on it. */
   readonly #runs = new Map<string, AsyncRun>();
   readonly #runningBySession = new Map<string, number>();
@@ -64,8 +66,10 @@ export class AsyncStore {
   #seq = 0;
   #lastSweep = -Infinity;
 
-  constructor(options: AsyncOptions = {}) {
+  /** Run lifecycle events go to `logger` at debug level (MCP tasks, "Audit and Logging"). */
+  constructor(options: AsyncOptions = {}, logger: Logger = silentLogger) {
     this.options = resolveAsyncOptions(options);
+    this.#logger = logger;
   }
 
   now(): number {
@@ -108,12 +112,14 @@ export class AsyncStore {
     this.#runs.set(run.id, run);
     this.#count(sessionId, +1);
     if (request.session && request.how.kind === "task") this.#watch(request.session);
+    this.#logger.debug("async run started", { id: run.id, tool: run.toolName, kind: run.how.kind });
     void request
       .execute(run)
       .catch((): Settled => ({ result: { content: [{ type: "text", text: "Tool failed" }], isError: true }, value: null }))
       .then((settled) => {
         run.handlerSettled(settled, this.now());
         this.#count(sessionId, -1);
+        this.#logger.debug("async run finished", { id: run.id, tool: run.toolName, status: run.status });
       });
     return { ok: true, run };
   }
@@ -129,11 +135,18 @@ export class AsyncStore {
     return run;
   }
 
+  /** Requests cooperative cancellation; false when the run had already ended. */
+  cancel(run: AsyncRun): boolean {
+    if (!run.cancel(this.now())) return false;
+    this.#logger.debug("async run cancelled", { id: run.id, tool: run.toolName });
+    return true;
+  }
+
   /** Forgets a run (a job after its first terminal poll); a live one is cancelled first. */
   delete(id: string): void {
     const run = this.#runs.get(id);
     if (!run) return;
-    run.cancel(this.now());
+    this.cancel(run);
     this.#runs.delete(id);
   }
 
@@ -149,11 +162,9 @@ export class AsyncStore {
     return { tasks, more: false };
   }
 
-  /** Cancels every live run and forgets every record (server shutdown). */
+  /** Cancels every live run (server shutdown). Records stay until their TTL, so a job polls as cancelled. */
   close(): void {
-    const now = this.now();
-    for (const run of this.#runs.values()) run.cancel(now);
-    this.#runs.clear();
+    for (const run of this.#runs.values()) this.cancel(run);
   }
 
   /** A session's tasks can be read by nobody else once it ends, so they stop and go. */
@@ -161,10 +172,9 @@ export class AsyncStore {
     if (this.#watched.has(session)) return;
     this.#watched.add(session);
     session.onEnd(() => {
-      const now = this.now();
       for (const run of [...this.#runs.values()]) {
         if (run.sessionId !== session.id || run.how.kind !== "task") continue;
-        run.cancel(now);
+        this.cancel(run);
         this.#runs.delete(run.id);
       }
     });

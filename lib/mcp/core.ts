@@ -4,6 +4,7 @@ import type { RegisteredPrompt } from "../registry/prompts.ts";
 import type { RegisteredResource } from "../registry/resources.ts";
 import type { RegisteredTemplate } from "../registry/resource-templates.ts";
 import type { RegisteredTool } from "../registry/tools.ts";
+import type { AsyncStore } from "../async/store.ts";
 import type { Icon } from "../registry/common.ts";
 import type { Session } from "../session/session.ts";
 import type { ClientRequests } from "./client-requests.ts";
@@ -42,6 +43,8 @@ export interface ServerCore {
   /** Server-to-client requests waiting for the client's answer. */
   readonly clientRequests: ClientRequests;
   readonly subscriptions: ResourceSubscriptions;
+  /** Background runs of async tools: jobs and tasks. */
+  readonly runs: AsyncStore;
   readonly logger: Logger;
   /** The public server object, handed to tool contexts. */
   readonly facade: unknown;
@@ -79,4 +82,9 @@ export function extensions(core: ServerCore): Record<string, unknown> {
   if (hasUiApp(core)) out["io.modelcontextprotocol/ui"] = { mimeTypes: ["text/html;profile=mcp-app"] };
   if (hasAsyncTool(core)) out["io.modelcontextprotocol/tasks"] = {};
   return out;
+}
+
+/** Server `tasks` capability (MCP 2025-11-25 tasks, "Server Capabilities"), with at least one async tool. */
+export function tasksCapability(core: ServerCore): Record<string, unknown> | undefined {
+  return hasAsyncTool(core) ? { list: {}, cancel: {}, requests: { tools: { call: {} } } } : undefined;
 }

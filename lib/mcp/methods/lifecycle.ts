@@ -1,4 +1,4 @@
-import { extensions, type ServerCore } from "../core.ts";
+import { extensions, tasksCapability, type ServerCore } from "../core.ts";
 import { invalidParams, RpcError } from "../errors.ts";
 import { ErrorCode, isRecord } from "../jsonrpc.ts";
 import { negotiateVersion } from "../versions.ts";
@@ -10,6 +10,8 @@ export function serverCapabilities(core: ServerCore): Result {
   if (core.tools.size) caps.tools = { listChanged: true };
   if (core.resources.size || core.templates.size) caps.resources = { subscribe: true, listChanged: true };
   if (core.prompts.size) caps.prompts = { listChanged: true };
+  const tasks = tasksCapability(core);
+  if (tasks) caps.tasks = tasks;
   const ext = extensions(core);
   if (Object.keys(ext).length) caps.extensions = ext;
   return caps;

@@ -53,7 +53,7 @@ export const taskMethods = {
 
   "tasks/cancel"(params, scope) {
     const run = taskFor(params, scope);
-    if (!run.cancel(scope.core.runs.now())) {
+    if (!scope.core.runs.cancel(run)) {
       throw invalidParams(`Cannot cancel task: already in terminal status '${run.status}'`);
     }
     return view(run);

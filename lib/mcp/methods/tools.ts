@@ -4,6 +4,7 @@ import type { CallScope } from "../core.ts";
 import { invalidParams, quoteName } from "../errors.ts";
 import { isRecord } from "../jsonrpc.ts";
 import { runTool } from "../run-tool.ts";
+import { callAsync } from "../../async/call.ts";
 import { errorResult } from "../tool-result.ts";
 import type { RegisteredTool } from "../../registry/tools.ts";
 import { paginate } from "./paginate.ts";
@@ -44,6 +45,8 @@ export const toolMethods = {
     const tool = lookupTool(scope, params.name);
     const args = params.arguments ?? {};
     if (!isRecord(args)) throw invalidParams("Invalid params: arguments must be an object");
+    const background = callAsync(scope.core.runs, scope, tool, args, params, (s, signal) => contextFor(s, params, signal));
+    if (background) return background;
     const ctx = tool.contextBearing ? contextFor(scope, params, scope.signal ?? new AbortController().signal) : undefined;
     const outcome = await runTool(tool, args, ctx);
     return (outcome.kind === "result" ? outcome.result : errorResult(outcome.message)) as Result;

@@ -16,6 +16,8 @@ import {
 import { ClientRequests } from "./mcp/client-requests.ts";
 import { ResourceSubscriptions } from "./mcp/subscriptions.ts";
 import { defineTool, type RegisteredTool, type ToolHandler, type ToolKind, type ToolOptions } from "./registry/tools.ts";
+import type { InferShape, Shape } from "./schema/index.ts";
+import type { ToolContext } from "./mcp/context.ts";
 import { JOB_RESULT_TOOL, jobResultTool } from "./async/job-tool.ts";
 import { AsyncStore, type AsyncOptions } from "./async/store.ts";
 import { taskMethods } from "./mcp/methods/tasks.ts";
@@ -100,12 +102,18 @@ export class McpServer {
     Object.defineProperty(this, Symbol.for("hubmcp.server"), { value: true });
   }
 
+  /** Registers a tool whose arguments are built with `s`: the handler's argument is typed from `input`. */
+  tool<S extends Shape>(handler: (args: InferShape<S>, ctx: ToolContext) => unknown, options: ToolOptions & { input: S }): this;
   /** Registers a tool. Its name defaults to the function's name, its description to its doc comment. */
+  tool(handler: ToolHandler, options?: ToolOptions): this;
   tool(handler: ToolHandler, options: ToolOptions = {}): this {
     return this.#addTool(handler, options, "sync");
   }
 
+  /** Registers a long-running tool whose arguments are built with `s` (see `tool`). */
+  asyncTool<S extends Shape>(handler: (args: InferShape<S>, ctx: ToolContext) => unknown, options: ToolOptions & { input: S }): this;
   /** Registers a long-running tool: calls return a job or task handle at once. */
+  asyncTool(handler: ToolHandler, options?: ToolOptions): this;
   asyncTool(handler: ToolHandler, options: ToolOptions = {}): this {
     return this.#addTool(handler, options, "async");
   }

@@ -1,8 +1,8 @@
 // Tool registration: options checked once, schemas compiled once, the tools/list entry
 // built once, so a call pays for none of it.
-import { compileSchema, inputSchemaFromParams, SchemaError, type SchemaObject, type Validator } from "../schema/index.ts";
+import { compileSchema, inputSchemaFromParams, objectSchema, SchemaError, type SchemaObject, type Shape, type Validator } from "../schema/index.ts";
 import { checkIcons, checkName, handlerName, withOptional, type Icon } from "./common.ts";
-import { analyseHandler, invoke, type Convention } from "./convention.ts";
+import { analyseHandler, invoke, type Convention, type HandlerShape } from "./convention.ts";
 
 export interface ToolAnnotations {
   title?: string;
@@ -28,6 +28,12 @@ export interface ToolOptions {
   description?: string;
   /** Generated from the handler's parameters when absent. */
   inputSchema?: SchemaObject;
+  /**
+   * Properties built with `s` (`{a: s.number(), b: s.number().default(2)}`): generates the
+   * inputSchema, types the handler's argument, and calls the handler with the arguments
+   * object (and the context second when it declares two parameters or `context: true`).
+   */
+  input?: Shape;
   outputSchema?: SchemaObject;
   annotations?: ToolAnnotations;
   tags?: Iterable<string>;
@@ -82,12 +88,31 @@ function compileOrThrow(tool: string, which: string, schema: SchemaObject): Vali
   }
 }
 
+function builtInputSchema(tool: string, options: ToolOptions): SchemaObject {
+  if (options.inputSchema !== undefined) throw new TypeError(`Tool ${tool}: pass either input or inputSchema, not both`);
+  if (typeof options.input !== "object" || options.input === null) throw new TypeError(`Tool ${tool}: input must be an object of s.*() schemas`);
+  try {
+    return objectSchema(options.input);
+  } catch (err) {
+    throw new TypeError(`Tool ${tool}: input: ${(err as Error).message}`);
+  }
+}
+
+/** With `input` the handler always takes the arguments object; the context comes second. */
+function objectStyle(shape: HandlerShape, declared: boolean | undefined): Convention {
+  const c = shape.convention;
+  if (c.style === "object") return c;
+  const count = c.names.length + (c.contextIndex === null ? 0 : 1);
+  return { style: "object", contextIndex: (declared ?? count >= 2) ? 1 : null };
+}
+
 export function defineTool(handler: ToolHandler, options: ToolOptions, kind: ToolKind): RegisteredTool {
   if (typeof handler !== "function") throw new TypeError("A tool handler must be a function");
   const name = checkName("Tool", options.name ?? handlerName(handler));
+  const built = options.input === undefined ? undefined : builtInputSchema(name, options);
   const schemaKeys = options.inputSchema ? Object.keys((options.inputSchema.properties as object | undefined) ?? {}) : null;
   const shape = analyseHandler(handler, options.context, schemaKeys);
-  let inputSchema = options.inputSchema;
+  let inputSchema = built ?? options.inputSchema;
   if (inputSchema === undefined) {
     if (shape.params === null) {
       throw new TypeError(`Tool ${name}: cannot read the handler's parameters (${shape.unreadable}); pass an explicit inputSchema`);
@@ -99,8 +124,8 @@ export function defineTool(handler: ToolHandler, options: ToolOptions, kind: Too
   const validateOutput = outputSchema === undefined ? undefined : compileOrThrow(name, "outputSchema", outputSchema);
   const annotations = checkAnnotations(name, options.annotations);
   const description = options.description ?? shape.doc?.description ?? "";
-  const contextBearing = shape.convention.contextIndex !== null;
-  const convention: Convention = shape.convention;
+  const convention: Convention = built ? objectStyle(shape, options.context) : shape.convention;
+  const contextBearing = convention.contextIndex !== null;
   const entry = withOptional({ name } as Record<string, unknown>, {
     title: options.title,
     description: description || undefined,

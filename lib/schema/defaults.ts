@@ -1,14 +1,28 @@
-// Fills in `default` values of top-level properties that the caller left out, so the
-// handler sees what the schema promised the model.
+// Fills in `default` values of properties the caller left out, in nested objects too,
+// so the handler sees what the schema promised the model. The arguments are never
+// mutated: changed objects are copied.
+import { isPlainObject } from "./keywords/shared.ts";
 import type { JsonSchema } from "./types.ts";
 
-export function applyDefaults(schema: JsonSchema, args: Record<string, unknown>): Record<string, unknown> {
-  if (typeof schema !== "object" || typeof schema.properties !== "object" || schema.properties === null) return args;
+function fill(schema: JsonSchema, value: Record<string, unknown>): Record<string, unknown> {
+  if (typeof schema !== "object" || !isPlainObject(schema.properties)) return value;
   let out: Record<string, unknown> | null = null;
-  for (const [key, sub] of Object.entries(schema.properties as Record<string, unknown>)) {
-    if (args[key] !== undefined || typeof sub !== "object" || sub === null || !("default" in sub)) continue;
-    out ??= { ...args };
-    out[key] = structuredClone((sub as { default: unknown }).default);
+  for (const [key, sub] of Object.entries(schema.properties)) {
+    if (!isPlainObject(sub)) continue;
+    const current = value[key];
+    let next: unknown = current;
+    if (current === undefined) {
+      if (!("default" in sub)) continue;
+      next = structuredClone(sub.default);
+    }
+    if (isPlainObject(next)) next = fill(sub, next);
+    if (next === current) continue;
+    out ??= { ...value };
+    out[key] = next;
   }
-  return out ?? args;
+  return out ?? value;
+}
+
+export function applyDefaults(schema: JsonSchema, args: Record<string, unknown>): Record<string, unknown> {
+  return fill(schema, args);
 }

@@ -4,3 +4,17 @@ export { compileSchema, type CompileOptions } from "./compile.ts";
 export { applyDefaults } from "./defaults.ts";
 export { inputSchemaFromParams } from "./generate.ts";
 export { isFlatElicitationSchema } from "./elicitation.ts";
+export {
+  s,
+  objectSchema,
+  SchemaBuilder,
+  type AnySchemaBuilder,
+  type Infer,
+  type InferShape,
+  type Shape,
+  type Presence,
+  type StringOptions,
+  type NumberOptions,
+  type ArrayOptions,
+  type ObjectOptions,
+} from "./builder.ts";

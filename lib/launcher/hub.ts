@@ -42,10 +42,10 @@ export function parseResources(text: string): Map<string, string> {
 
 function hubHost(hubUrl: string): string | null {
   try {
-    return new URL(hubUrl).hostname || null;
+    // "nanohub.org" alone would parse as a scheme, so a bare host gets one first.
+    return new URL(hubUrl.includes("://") ? hubUrl : `https://${hubUrl}`).hostname || null;
   } catch {
-    const m = /^(?:[a-z][\w+.-]*:\/\/)?([^/:?#\s]+)/i.exec(hubUrl);
-    return m ? m[1]! : null;
+    return null;
   }
 }
 

@@ -1,0 +1,48 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { parseLauncherArgs, USAGE } from "../../lib/launcher/args.ts";
+
+test("defaults: host 0.0.0.0, port 8000, proxy auto", () => {
+  assert.deepEqual(parseLauncherArgs(["--app", "app.mjs"], {}), {
+    kind: "run",
+    options: { app: "app.mjs", host: "0.0.0.0", port: 8000, pythonEnv: undefined, debug: false, proxy: "auto" },
+  });
+});
+
+test("short and long options, MCP_PORT as the port default", () => {
+  assert.deepEqual(parseLauncherArgs(["-a", "x.ts", "-p", "9001", "--host", "127.0.0.1", "--debug", "--python-env", "AIIDA", "--proxy", "builtin"], {}), {
+    kind: "run",
+    options: { app: "x.ts", host: "127.0.0.1", port: 9001, pythonEnv: "AIIDA", debug: true, proxy: "builtin" },
+  });
+  const fromEnv = parseLauncherArgs(["--app=x.mjs"], { MCP_PORT: "7000" });
+  assert.equal(fromEnv.kind === "run" && fromEnv.options.port, 7000);
+  const flagWins = parseLauncherArgs(["--app=x.mjs", "--port", "0"], { MCP_PORT: "7000" });
+  assert.equal(flagWins.kind === "run" && flagWins.options.port, 0);
+});
+
+test("help wins over everything else", () => {
+  assert.deepEqual(parseLauncherArgs(["-h"], {}), { kind: "help" });
+  assert.deepEqual(parseLauncherArgs(["--app", "x", "--help"], {}), { kind: "help" });
+  assert.match(USAGE, /--app FILE/);
+  assert.match(USAGE, /--python-env NAME/);
+});
+
+test("usage errors: unknown option, missing --app, positionals, bad values", () => {
+  const cases: [string[], Record<string, string>, RegExp][] = [
+    [["--app", "x", "--frobnicate"], {}, /--frobnicate/],
+    [[], {}, /--app is required/],
+    [["--app", "x", "extra"], {}, /positional/i],
+    [["--app", "x", "--port", "http"], {}, /--port must be a port number/],
+    [["--app", "x", "--port", "70000"], {}, /--port must be a port number/],
+    [["--app", "x"], { MCP_PORT: "eighty" }, /MCP_PORT must be a port number/],
+    [["--app", "x", "--proxy", "nginx"], {}, /--proxy must be one of/],
+    [["--app", "x", "--host", ""], {}, /--host must not be empty/],
+    [["--app", "x", "--python-env", ""], {}, /--python-env must not be empty/],
+    [["--app"], {}, /argument missing|--app/],
+  ];
+  for (const [argv, env, message] of cases) {
+    const parsed = parseLauncherArgs(argv, env);
+    assert.equal(parsed.kind, "usage", argv.join(" "));
+    assert.match(parsed.kind === "usage" ? parsed.message : "", message, argv.join(" "));
+  }
+});

@@ -68,5 +68,14 @@ export function fixtureServer(async: AsyncOptions = {}, logger?: Logger): { serv
     },
     { name: "watcher", inputSchema: keyed, context: true },
   );
+  // Asks the user mid-run; its task is input_required until the answer arrives.
+  server.asyncTool(
+    async ({ key }: { key: string }, ctx: ToolContext) => {
+      gates.markStarted(key);
+      const answer = await ctx.elicit("Whom should I greet?", { type: "object", properties: { name: { type: "string" } }, required: ["name"] });
+      return answer.action === "accept" ? `hello ${String(answer.content.name)}` : `no answer (${answer.action})`;
+    },
+    { name: "asks", inputSchema: keyed, context: true },
+  );
   return { server, gates };
 }

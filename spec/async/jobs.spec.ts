@@ -21,7 +21,7 @@ describe("jobs over JSON-RPC", () => {
     const { client, running } = await serve(t);
     const { tools } = await client.result("tools/list");
     const names = tools.map((x: { name: string }) => x.name);
-    assert.deepEqual(names, ["add", "gated", "get_job_result", "fails", "watcher"]);
+    assert.deepEqual(names, ["add", "gated", "get_job_result", "fails", "watcher", "asks"]);
     const poller = tools.find((x: { name: string }) => x.name === "get_job_result");
     assert.deepEqual(poller.inputSchema.required, ["job_id"]);
     assert.equal(poller.inputSchema.properties.job_id.type, "string");
@@ -34,7 +34,7 @@ describe("jobs over JSON-RPC", () => {
     const discovery: any = await (await fetch(`${running.url}.well-known/mcp.json`)).json();
     assert.deepEqual(discovery.capabilities.extensions["io.modelcontextprotocol/tasks"], {});
     const info: any = await (await fetch(running.url)).json();
-    assert.equal(info.tools, 5);
+    assert.equal(info.tools, 6);
   });
 
   test("without an async tool there is no get_job_result, no tasks capability, no tasks/* method", async (t) => {

@@ -1,0 +1,48 @@
+// The demo's `slow_sum`: an async tool that reports progress and honours cancellation.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { server } from "../../fixtures/demo/app.ts";
+import { McpServer } from "../../lib/index.ts";
+import { openEvents } from "../helpers/rpc.ts";
+import { jobOf, RpcClient } from "./harness.ts";
+
+test("slow_sum runs as a task, reports progress per value, and sums", async (t) => {
+  const running = await server.listen({ port: 0 });
+  t.after(() => running.close());
+  const client = new RpcClient(running.url);
+  await client.initialize({ tasks: {} });
+  const events = await openEvents(`${running.url}mcp`, { "mcp-session-id": client.sessionId! });
+  t.after(() => events.close());
+  assert.equal((await events.next()).event, "endpoint");
+  const { task } = await client.result("tools/call", { name: "slow_sum", arguments: { values: "1, 2,3", delay: 0 }, task: {}, _meta: { progressToken: "s" } });
+  const progress = [];
+  for (let i = 0; i < 3; i++) progress.push(JSON.parse((await events.next()).data).params.progress);
+  assert.deepEqual(progress, [1, 2, 3]);
+  const result = await client.result("tasks/result", { taskId: task.taskId });
+  assert.equal(result.content[0].text, "6");
+});
+
+test("slow_sum as a job: bad values are an error; shutdown cancels a long sum", async () => {
+  const running = await server.listen({ port: 0 });
+  const client = new RpcClient(running.url);
+  const poll = async (id: string) => jobOf(await client.result("tools/call", { name: "get_job_result", arguments: { job_id: id } }));
+  const bad = jobOf(await client.result("tools/call", { name: "slow_sum", arguments: { values: "1,x", delay: 0 } }));
+  assert.deepEqual(await poll(bad.job_id), { status: "error", job_id: bad.job_id, error: "values must be comma-separated numbers, e.g. 1,2,3" });
+  const long = jobOf(await client.result("tools/call", { name: "slow_sum", arguments: { delay: 600 } }));
+  assert.equal((await poll(long.job_id)).status, "running");
+  await running.close();
+  const after = (await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_job_result", arguments: { job_id: long.job_id } } })) as any;
+  assert.equal(jobOf(after.result).status, "cancelled");
+});
+
+test("get_job_result is reserved once async tools exist", () => {
+  const a = new McpServer("reserved-a");
+  a.tool(() => 1, { name: "get_job_result", inputSchema: { type: "object" } });
+  assert.throws(() => a.asyncTool(() => 1, { name: "slow", inputSchema: { type: "object" } }), /reserved/);
+  const b = new McpServer("reserved-b");
+  assert.throws(() => b.asyncTool(() => 1, { name: "get_job_result", inputSchema: { type: "object" } }), /reserved/);
+  const c = new McpServer("reserved-c");
+  c.asyncTool(() => 1, { name: "slow", inputSchema: { type: "object" } });
+  assert.throws(() => c.tool(() => 1, { name: "get_job_result", inputSchema: { type: "object" } }), /already registered/);
+  c.asyncTool(() => 2, { name: "slower", inputSchema: { type: "object" } });
+});

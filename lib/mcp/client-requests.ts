@@ -69,7 +69,6 @@ export class ClientRequests {
         () => settle(() => reject(new ClientRequestError("timeout", `The client did not answer ${method} within ${options.timeoutMs / 1000} s`))),
         options.timeoutMs,
       );
-      timer.unref();
       const settle = (fn: () => void) => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", onAbort);

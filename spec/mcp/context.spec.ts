@@ -1,0 +1,111 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { RequestContext } from "../../lib/mcp/context.ts";
+import { ClientRequests, type ClientRequestError } from "../../lib/mcp/client-requests.ts";
+import type { JsonRpcMessage, JsonRpcRequest } from "../../lib/mcp/jsonrpc.ts";
+import { Session } from "../../lib/session/session.ts";
+
+const FORM = { type: "object", properties: { name: { type: "string", minLength: 1 } }, required: ["name"] } as const;
+
+/** A context whose client answers every request with `answer(request)` (undefined: never answers). */
+function setup(capabilities: Record<string, unknown> | null, answer: (r: JsonRpcRequest) => Record<string, unknown> | undefined = () => undefined) {
+  const requests = new ClientRequests();
+  const session = capabilities === null ? null : new Session("s", Date.now());
+  if (session && capabilities) session.clientCapabilities = capabilities;
+  const sent: JsonRpcMessage[] = [];
+  const ctx = new RequestContext({
+    session,
+    requestId: 7,
+    server: null,
+    signal: new AbortController().signal,
+    progressToken: undefined,
+    requests,
+    send(message) {
+      sent.push(message);
+      if ("id" in message && "method" in message) {
+        const result = answer(message);
+        if (result !== undefined) queueMicrotask(() => requests.settle({ jsonrpc: "2.0", id: message.id, result }, session));
+      }
+    },
+  });
+  return { ctx, sent, requests };
+}
+
+const code = (c: string) => (err: ClientRequestError) => err.code === c;
+
+test("elicit sends a form-mode elicitation/create and returns each ordinary answer", async () => {
+  for (const [result, expected] of [
+    [{ action: "accept", content: { name: "Ada" } }, { action: "accept", content: { name: "Ada" } }],
+    [{ action: "decline" }, { action: "decline" }],
+    [{ action: "cancel", content: { ignored: 1 } }, { action: "cancel" }],
+  ] as const) {
+    const { ctx, sent } = setup({ elicitation: {} }, () => ({ ...result }));
+    assert.deepEqual(await ctx.elicit("Your name?", FORM), expected);
+    const request = sent[0] as JsonRpcRequest;
+    assert.equal(request.method, "elicitation/create");
+    assert.deepEqual(request.params, { mode: "form", message: "Your name?", requestedSchema: FORM });
+  }
+});
+
+test("elicit rejects a nested schema at the call, before anything is sent", async () => {
+  const { ctx, sent } = setup({ elicitation: {} });
+  const nested = { type: "object", properties: { address: { type: "object", properties: {} } } };
+  await assert.rejects(ctx.elicit("Where?", nested), (err: Error) => err instanceof TypeError && /must be flat/.test(err.message));
+  await assert.rejects(ctx.elicit("Name?", FORM, { timeout: 0 }), TypeError);
+  assert.equal(sent.length, 0);
+});
+
+test("elicit checks the declared capability: {} and {form} allow forms, {url} alone does not", async () => {
+  await assert.rejects(setup({}).ctx.elicit("x", FORM), (err: ClientRequestError) => err.code === "unsupported" && /elicitation/.test(err.message));
+  await assert.rejects(setup({ elicitation: { url: {} } }).ctx.elicit("x", FORM), code("unsupported"));
+  await assert.rejects(setup(null).ctx.elicit("x", FORM), (err: ClientRequestError) => err.code === "unsupported" && /needs an MCP session/.test(err.message));
+  const both = setup({ elicitation: { form: {}, url: {} } }, () => ({ action: "decline" }));
+  assert.deepEqual(await both.ctx.elicit("x", FORM), { action: "decline" });
+});
+
+test("an accepted answer must match the schema and every answer needs a valid action", async () => {
+  await assert.rejects(setup({ elicitation: {} }, () => ({ action: "accept", content: { name: "" } })).ctx.elicit("x", FORM), code("invalid-answer"));
+  await assert.rejects(setup({ elicitation: {} }, () => ({ action: "maybe" })).ctx.elicit("x", FORM), code("invalid-answer"));
+});
+
+test("elicit gives up after its timeout in seconds", async () => {
+  const { ctx, requests } = setup({ elicitation: {} });
+  await assert.rejects(ctx.elicit("x", FORM, { timeout: 0.02 }), code("timeout"));
+  assert.equal(requests.size, 0);
+});
+
+test("elicitUrl sends URL mode with an elicitation id, and the completion notice names it", async () => {
+  const { ctx, sent } = setup({ elicitation: { url: {} } }, () => ({ action: "accept" }));
+  const answer = await ctx.elicitUrl("Sign in", "https://example.org/login", { elicitationId: "e-1" });
+  assert.deepEqual(answer, { action: "accept", elicitationId: "e-1" });
+  assert.deepEqual((sent[0] as JsonRpcRequest).params, { mode: "url", message: "Sign in", url: "https://example.org/login", elicitationId: "e-1" });
+  ctx.completeElicitation("e-1");
+  assert.deepEqual(sent[1], { jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId: "e-1" } });
+  const random = await ctx.elicitUrl("Sign in", "https://example.org/login");
+  assert.match(random.elicitationId, /^[0-9a-f-]{36}$/);
+  await assert.rejects(ctx.elicitUrl("Sign in", "not a url"), TypeError);
+  await assert.rejects(setup({ elicitation: {} }).ctx.elicitUrl("x", "https://example.org/"), code("unsupported"));
+});
+
+test("sample sends sampling/createMessage, from a string or full params, and checks the answer", async () => {
+  const reply = { role: "assistant", content: { type: "text", text: "42" }, model: "m", stopReason: "endTurn" };
+  const { ctx, sent } = setup({ sampling: {} }, () => reply);
+  assert.deepEqual(await ctx.sample("What is six times seven?"), reply);
+  assert.deepEqual((sent[0] as JsonRpcRequest).params, {
+    messages: [{ role: "user", content: { type: "text", text: "What is six times seven?" } }],
+    maxTokens: 1000,
+  });
+  const full = { messages: [{ role: "user" as const, content: { type: "text", text: "hi" } }], maxTokens: 5, temperature: 0 };
+  await ctx.sample(full, { timeout: 1 });
+  assert.deepEqual((sent[1] as JsonRpcRequest).params, full);
+  await assert.rejects(ctx.sample({ messages: "no" } as never), TypeError);
+  await assert.rejects(setup({ sampling: {} }, () => ({ role: "robot" })).ctx.sample("x"), code("invalid-answer"));
+  await assert.rejects(setup({ elicitation: {} }).ctx.sample("x"), code("unsupported"));
+});
+
+test("listRoots asks roots/list and checks the answer", async () => {
+  const roots = [{ uri: "file:///home/ada/project", name: "project" }];
+  assert.deepEqual(await setup({ roots: { listChanged: true } }, () => ({ roots })).ctx.listRoots(), roots);
+  await assert.rejects(setup({ roots: {} }, () => ({ roots: [{ name: "no uri" }] })).ctx.listRoots(), code("invalid-answer"));
+  await assert.rejects(setup({}).ctx.listRoots(), code("unsupported"));
+});

@@ -109,3 +109,31 @@ test("listRoots asks roots/list and checks the answer", async () => {
   await assert.rejects(setup({ roots: {} }, () => ({ roots: [{ name: "no uri" }] })).ctx.listRoots(), code("invalid-answer"));
   await assert.rejects(setup({}).ctx.listRoots(), code("unsupported"));
 });
+
+test("log levels honour the session's level and progress needs a token and never goes back", () => {
+  const session = new Session("s", Date.now());
+  session.logLevel = "warning";
+  const sent: JsonRpcMessage[] = [];
+  const ctx = new RequestContext({ session, requestId: 1, server: null, signal: new AbortController().signal, progressToken: "tok", send: (m) => void sent.push(m) });
+  ctx.debug("d");
+  ctx.info("i");
+  ctx.notice("n");
+  ctx.warning("w", "app");
+  ctx.error("e");
+  ctx.critical("c");
+  ctx.alert("a");
+  ctx.emergency("x");
+  assert.deepEqual(
+    sent.map((m) => ("params" in m ? m.params : null)),
+    [{ level: "warning", data: "w", logger: "app" }, { level: "error", data: "e" }, { level: "critical", data: "c" }, { level: "alert", data: "a" }, { level: "emergency", data: "x" }],
+  );
+  sent.length = 0;
+  ctx.reportProgress(1, 10, "one");
+  ctx.reportProgress(0.5);
+  ctx.reportProgress(Number.NaN);
+  ctx.reportProgress(2);
+  assert.deepEqual(sent.map((m) => ("params" in m ? m.params : null)), [{ progressToken: "tok", progress: 1, total: 10, message: "one" }, { progressToken: "tok", progress: 2 }]);
+  const quiet = new RequestContext({ session: null, requestId: null, server: null, signal: new AbortController().signal, progressToken: undefined, send: (m) => void sent.push(m) });
+  quiet.reportProgress(1);
+  assert.equal(sent.length, 2);
+});

@@ -1,0 +1,86 @@
+// Parent side of ./server-child.ts: starts a server under test in its own process and
+// reads its memory and CPU time.
+import { fork, type ChildProcess } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import type { ChildMessage, ChildRequest } from "./server-child.ts";
+import type { ServerKind } from "./servers/types.ts";
+
+export interface Stats {
+  rssMb: number;
+  heapUsedMb: number;
+  cpuMs: number;
+  sessions: number | null;
+}
+
+export interface ServerChild {
+  readonly port: number;
+  /** Memory and CPU time now; with `gc`, after a full collection. */
+  stats(gc?: boolean): Promise<Stats>;
+  stop(): Promise<void>;
+}
+
+export interface ChildOptions {
+  /** The compiled server-child script (see ./compile.ts). */
+  entry: string;
+  /** Directory for a V8 CPU profile of the child (`node --cpu-prof`). */
+  cpuProfDir?: string;
+}
+
+const MB = 1024 * 1024;
+
+function nextMessage(child: ChildProcess): Promise<ChildMessage> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null): void => reject(new Error(`bench server exited early (code ${code})`));
+    child.once("exit", onExit);
+    child.once("message", (m: ChildMessage) => {
+      child.off("exit", onExit);
+      resolve(m);
+    });
+  });
+}
+
+export async function startServer(kind: ServerKind, options: ChildOptions): Promise<ServerChild> {
+  const execArgv = ["--expose-gc"];
+  if (options.cpuProfDir) {
+    mkdirSync(options.cpuProfDir, { recursive: true });
+    execArgv.push("--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`, `--cpu-prof-name=${kind}-${Date.now()}.cpuprofile`);
+  }
+  const child = fork(options.entry, [kind], { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const first = await nextMessage(child);
+  if (first.type !== "listening") throw new Error("bench server did not report its port");
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // One request at a time: the answers carry no id.
+  let queue: Promise<unknown> = Promise.resolve();
+  const ask = (request: ChildRequest): Promise<ChildMessage> => {
+    const next = queue.then(() => {
+      const answer = nextMessage(child);
+      child.send(request);
+      return answer;
+    });
+    queue = next.catch(() => {});
+    return next;
+  };
+  return {
+    port: first.port,
+    async stats(gc = false) {
+      const m = await ask({ type: "stats", gc });
+      if (m.type !== "stats") throw new Error("unexpected answer from bench server");
+      return { rssMb: m.rssBytes / MB, heapUsedMb: m.heapUsedBytes / MB, cpuMs: m.cpuMs, sessions: m.sessions };
+    },
+    async stop() {
+      if (child.connected) child.send({ type: "stop" } satisfies ChildRequest);
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Starts servers under test from one compiled tree; `profile` asks for a CPU profile when profiling is on. */
+export interface Servers {
+  start(kind: ServerKind, profile?: boolean): Promise<ServerChild>;
+}
+
+export function serversFrom(entry: string, cpuProfDir: string | null): Servers {
+  return { start: (kind, profile = false) => startServer(kind, profile && cpuProfDir ? { entry, cpuProfDir } : { entry }) };
+}

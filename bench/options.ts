@@ -1,0 +1,70 @@
+// Command-line settings of `npm run bench`. `--quick` shortens every phase; the targets
+// and the load shape (connections, threads) stay the same.
+import { availableParallelism } from "node:os";
+import { parseArgs } from "node:util";
+import type { LoadSettings } from "./load.ts";
+import type { Slicing } from "./rows/throughput.ts";
+
+export interface BenchOptions {
+  quick: boolean;
+  load: LoadSettings;
+  slicing: Slicing;
+  /** tools/call requests before the memory row reads RSS. */
+  calls: number;
+  /** Sessions opened and left idle. */
+  sessions: number;
+  sseClients: number;
+  /** Measured broadcasts (one more warms up). */
+  broadcasts: number;
+  /** Directory for CPU profiles of the hubmcp server child, when profiling. */
+  cpuProfDir: string | null;
+  /** Where results.json goes. */
+  out: string;
+}
+
+export const USAGE = `usage: npm run bench -- [--quick] [--connections N] [--workers N] [--duration S]
+                       [--calls N] [--sessions N] [--sse-clients N] [--cpu-prof DIR] [--out FILE]`;
+
+function positive(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} needs a positive number`);
+  return n;
+}
+
+export function parseOptions(argv: string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      quick: { type: "boolean", default: false },
+      connections: { type: "string" },
+      workers: { type: "string" },
+      duration: { type: "string" },
+      calls: { type: "string" },
+      sessions: { type: "string" },
+      "sse-clients": { type: "string" },
+      "cpu-prof": { type: "string" },
+      out: { type: "string" },
+    },
+  });
+  const quick = values.quick === true;
+  const durationMs = positive("duration", values.duration, quick ? 3 : 8) * 1000;
+  const warmupMs = quick ? 500 : 1500;
+  return {
+    quick,
+    load: {
+      connections: Math.round(positive("connections", values.connections, 50)),
+      // The generator (node:http client) costs more CPU per request than a bare server, so it
+      // gets every core; the server's own CPU time per request is reported alongside.
+      workers: Math.round(positive("workers", values.workers, availableParallelism())),
+    },
+    slicing: { durationMs, sliceMs: Math.min(durationMs, quick ? 750 : 1000), warmupMs },
+    calls: Math.round(positive("calls", values.calls, 100_000)),
+    sessions: Math.round(positive("sessions", values.sessions, 10_000)),
+    sseClients: Math.round(positive("sse-clients", values["sse-clients"], 1000)),
+    broadcasts: quick ? 5 : 20,
+    cpuProfDir: values["cpu-prof"] ?? null,
+    out: values.out ?? new URL("./results.json", import.meta.url).pathname,
+  };
+}

@@ -1,0 +1,63 @@
+// Rows measured by modules other issues own: schema validation (bench/schema.ts) and
+// start-up (bench/startup.ts). Either may be missing or broken while that work is in
+// progress; the table then shows a stub row instead of failing the whole run.
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Row } from "../row.ts";
+import { atMost, TARGETS } from "../targets.ts";
+
+interface SchemaRow {
+  name: string;
+  opsPerSec: number;
+  baselineOpsPerSec: number;
+  ratio: number;
+}
+
+interface StartupRow {
+  name: string;
+  ms: number;
+}
+
+type Loaded<T> = { kind: "ok"; value: T } | { kind: "missing" } | { kind: "failed"; message: string };
+
+async function call<T>(file: string, exportName: string, quick: boolean): Promise<Loaded<T>> {
+  const url = new URL(file, import.meta.url);
+  if (!existsSync(fileURLToPath(url))) return { kind: "missing" };
+  try {
+    const mod = (await import(url.href)) as Record<string, unknown>;
+    const fn = mod[exportName];
+    if (typeof fn !== "function") return { kind: "failed", message: `${file} does not export ${exportName}()` };
+    return { kind: "ok", value: (await (fn as (o: { quick: boolean }) => unknown)({ quick })) as T };
+  } catch (err) {
+    return { kind: "failed", message: err instanceof Error ? err.message.split("\n")[0]! : String(err) };
+  }
+}
+
+function stub(name: string, loaded: Exclude<Loaded<unknown>, { kind: "ok" }>, file: string): Row {
+  const why = loaded.kind === "missing" ? `${file} not present yet` : `failed: ${loaded.message}`;
+  return { name, result: "n/a", note: why, checks: [] };
+}
+
+export async function schemaRows(quick: boolean): Promise<Row[]> {
+  const loaded = await call<SchemaRow[]>("../schema.ts", "schemaRows", quick);
+  if (loaded.kind !== "ok") return [stub("schema validation", loaded, "bench/schema.ts")];
+  return loaded.value.map((r) => ({
+    name: `schema: ${r.name}`,
+    rps: r.opsPerSec,
+    ratio: r.ratio,
+    result: `${Math.round(r.opsPerSec).toLocaleString("en-US")} ops/s`,
+    note: `validations per second; its baseline ${Math.round(r.baselineOpsPerSec).toLocaleString("en-US")} ops/s`,
+    checks: [],
+  }));
+}
+
+export async function startupRow(quick: boolean): Promise<Row> {
+  const loaded = await call<StartupRow>("../startup.ts", "startupRow", quick);
+  if (loaded.kind !== "ok") return stub("start-up", loaded, "bench/startup.ts");
+  const { name, ms } = loaded.value;
+  return {
+    name,
+    result: `${ms.toFixed(0)} ms`,
+    checks: [atMost("start-up", { value: ms, digits: 0, unit: " ms" }, TARGETS.startupMs)],
+  };
+}

@@ -1,0 +1,63 @@
+// `npm run bench [-- --quick]`: every row in one invocation, each hubmcp figure next to a
+// bare node:http baseline measured in the same run, then the table and bench/results.json.
+import { performance } from "node:perf_hooks";
+import { serversFrom } from "./child.ts";
+import { compileForBench } from "./compile.ts";
+import { LoadGenerator } from "./load.ts";
+import { parseOptions, USAGE, type BenchOptions } from "./options.ts";
+import { formatChecks, formatTable, writeResults } from "./report.ts";
+import type { Row } from "./row.ts";
+import { schemaRows, startupRow } from "./rows/external.ts";
+import { callMemoryRow, idleSessionsRow } from "./rows/memory.ts";
+import { sseRows } from "./rows/sse.ts";
+import { throughputRows } from "./rows/throughput.ts";
+
+function log(text: string): void {
+  process.stderr.write(`${text}\n`);
+}
+
+async function bench(options: BenchOptions): Promise<Row[]> {
+  const tree = compileForBench();
+  const gen = await LoadGenerator.start(options.load);
+  try {
+    const servers = serversFrom(tree.path("bench/server-child.ts"), options.cpuProfDir);
+    const rows: Row[] = [];
+    const phase = async (name: string, run: () => Promise<Row | Row[]>): Promise<void> => {
+      log(`… ${name}`);
+      const got = await run();
+      rows.push(...(Array.isArray(got) ? got : [got]));
+    };
+    await phase("request throughput", () => throughputRows(servers, gen, options.slicing));
+    await phase("memory under calls", () => callMemoryRow(servers, gen, options.calls));
+    await phase("idle sessions", () => idleSessionsRow(servers, gen, options.sessions));
+    await phase("SSE fan-out", () => sseRows(servers, options.sseClients, options.broadcasts));
+    await phase("start-up", () => startupRow(options.quick));
+    await phase("schema validation", () => schemaRows(options.quick));
+    return rows;
+  } finally {
+    await gen.close();
+    tree.remove();
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let options: BenchOptions;
+  try {
+    options = parseOptions(argv);
+  } catch (err) {
+    log(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    return 2;
+  }
+  const { connections, workers } = options.load;
+  const seconds = options.slicing.durationMs / 1000;
+  log(`hubmcp bench${options.quick ? " (quick)" : ""}: ${connections} connections, ${workers} generator threads, ${seconds} s per request row`);
+  const t0 = performance.now();
+  const rows = await bench(options);
+  const elapsed = performance.now() - t0;
+  console.log(`${formatTable(rows)}\n\n${formatChecks(rows)}`);
+  writeResults(options, rows, elapsed);
+  log(`\n${(elapsed / 1000).toFixed(1)} s; wrote ${options.out}`);
+  return 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));

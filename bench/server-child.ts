@@ -1,0 +1,39 @@
+// The process a server under test runs in, so it never shares an event loop (or a core)
+// with the load generator. Talks to ./child.ts over IPC: reports its port, then answers
+// stats requests with its own RSS and CPU time.
+import { startBaseline } from "./servers/baseline.ts";
+import { startHubmcp } from "./servers/hubmcp.ts";
+import type { BenchServer, ServerKind } from "./servers/types.ts";
+
+export type ChildRequest = { type: "stats"; gc: boolean } | { type: "stop" };
+export type ChildMessage =
+  | { type: "listening"; port: number }
+  | { type: "stats"; rssBytes: number; heapUsedBytes: number; cpuMs: number; sessions: number | null };
+
+const starters = { baseline: startBaseline, hubmcp: startHubmcp } satisfies Record<ServerKind, () => Promise<BenchServer>>;
+
+function send(message: ChildMessage): void {
+  process.send?.(message);
+}
+
+async function main(kind: ServerKind): Promise<void> {
+  const server = await starters[kind]();
+  process.on("message", (request: ChildRequest) => {
+    if (request.type === "stop") {
+      // process.exit still writes a --cpu-prof profile; a stray timer must not keep us alive.
+      void server.close().then(() => process.exit(0));
+      return;
+    }
+    // Full collection first, so "RSS" means what is still held rather than what awaits GC.
+    if (request.gc) globalThis.gc?.();
+    const cpu = process.cpuUsage();
+    const mem = process.memoryUsage();
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    send({ type: "stats", rssBytes: mem.rss, heapUsedBytes: mem.heapUsed, cpuMs, sessions: server.sessions() });
+  });
+  send({ type: "listening", port: server.port });
+}
+
+const kind = process.argv[2];
+if (kind !== "baseline" && kind !== "hubmcp") throw new Error(`unknown server kind: ${kind}`);
+await main(kind);

@@ -1,0 +1,48 @@
+// The issue's targets in one table, and the checks that compare a row against them.
+import type { Check, Row } from "./row.ts";
+
+export const TARGETS = {
+  /** tools/call req/s as a share of the baseline's. */
+  rpcRatio: 0.5,
+  /** POST /tools/<name> req/s as a share of the baseline's. */
+  restRatio: 0.6,
+  /** p99 latency at most this many times the baseline's. */
+  p99Factor: 3,
+  /** Server RSS after 100,000 calls. */
+  rssAfterMb: 100,
+  /** "Back near its start once load stops": settled RSS within this much of the start. */
+  rssSettleMb: 10,
+  /** RSS growth of 10,000 idle sessions over an empty server. */
+  idleSessionsMb: 50,
+  /** One broadcast reaching 1,000 SSE clients. */
+  broadcastMs: 50,
+  /** exec to listening for an .mjs app. */
+  startupMs: 300,
+} as const satisfies Record<string, number>;
+
+/** `value` shown with `digits` decimals and `unit`, e.g. (0.62, 2, "×") → "0.62×". */
+export interface Measure {
+  value: number;
+  digits: number;
+  unit: string;
+}
+
+const show = (m: Measure, value = m.value): string => `${value.toFixed(m.digits)}${m.unit}`;
+
+export function atLeast(what: string, m: Measure, min: number): Check {
+  return { target: `${what} ≥ ${show(m, min)}`, measured: show(m), pass: m.value >= min };
+}
+
+export function atMost(what: string, m: Measure, max: number): Check {
+  return { target: `${what} ≤ ${show(m, max)}`, measured: show(m), pass: m.value <= max };
+}
+
+/** The throughput targets of a hubmcp row against the baseline row of the same run. */
+export function throughputChecks(row: Row, baseline: Row, minRatio: number): Check[] {
+  const checks: Check[] = [];
+  if (row.ratio !== undefined) checks.push(atLeast("req/s", { value: row.ratio, digits: 2, unit: "× base" }, minRatio));
+  if (row.p99Ms !== undefined && baseline.p99Ms !== undefined) {
+    checks.push(atMost("p99", { value: row.p99Ms / baseline.p99Ms, digits: 1, unit: "× base" }, TARGETS.p99Factor));
+  }
+  return checks;
+}

@@ -113,8 +113,8 @@ export class AsyncStore {
     this.#count(sessionId, +1);
     if (request.session && request.how.kind === "task") this.#watch(request.session);
     this.#logger.debug("async run started", { id: run.id, tool: run.toolName, kind: run.how.kind });
-    void request
-      .execute(run)
+    // The executor runs the handler at once; a synchronous throw still ends as a failed run.
+    void new Promise<Settled>((resolve) => resolve(request.execute(run)))
       .catch((): Settled => ({ result: { content: [{ type: "text", text: "Tool failed" }], isError: true }, value: null }))
       .then((settled) => {
         run.handlerSettled(settled, this.now());

@@ -62,6 +62,22 @@ describe("AsyncStore transitions", () => {
     assert.deepEqual(run.settled?.result.content, [{ type: "text", text: "Tool failed" }]);
   });
 
+  test("an execute that throws synchronously is a failed run too", async () => {
+    const store = new AsyncStore();
+    const started = store.start({
+      how: { kind: "job" },
+      session: null,
+      toolName: "t",
+      execute: () => {
+        throw new Error("sync");
+      },
+    });
+    assert.ok(started.ok);
+    await started.run.whenTerminal();
+    assert.equal(started.run.status, "failed");
+    assert.equal(store.running, 0);
+  });
+
   test("working ⇄ input_required, ignored once terminal", async () => {
     const clock = manualClock();
     const store = new AsyncStore({ now: clock.now });

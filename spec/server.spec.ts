@@ -7,14 +7,14 @@ import { McpServer } from "../lib/index.ts";
 const fromSource = (src: string): ((...args: never[]) => unknown) => new Function(`return (${src})`)();
 
 async function call(server: McpServer, name: string, args: Record<string, unknown> = {}) {
-  const res = (await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } })) as {
+  const res = (await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } })) as unknown as {
     result: { content: { text: string }[]; isError: boolean };
   };
   return res.result;
 }
 
 async function listTools(server: McpServer) {
-  const res = (await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/list" })) as { result: { tools: Record<string, unknown>[] } };
+  const res = (await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/list" })) as unknown as { result: { tools: Record<string, unknown>[] } };
   return res.result.tools;
 }
 
@@ -116,7 +116,7 @@ describe("McpServer", () => {
     const server = new McpServer("s");
     server.prompt(fromSource("function greet({ name, style = 'warm' }) { /** Greets.\n @param name who to greet */ return 'Hi ' + name + ' ' + style; }"));
     assert.throws(() => server.prompt(() => "", { name: "greet" }), /already registered/);
-    const list = (await server.handle({ jsonrpc: "2.0", id: 1, method: "prompts/list" })) as { result: { prompts: unknown[] } };
+    const list = (await server.handle({ jsonrpc: "2.0", id: 1, method: "prompts/list" })) as unknown as { result: { prompts: unknown[] } };
     assert.deepEqual(list.result.prompts, [
       {
         name: "greet",
@@ -127,7 +127,7 @@ describe("McpServer", () => {
         ],
       },
     ]);
-    const got = (await server.handle({ jsonrpc: "2.0", id: 2, method: "prompts/get", params: { name: "greet", arguments: { name: "Ada" } } })) as {
+    const got = (await server.handle({ jsonrpc: "2.0", id: 2, method: "prompts/get", params: { name: "greet", arguments: { name: "Ada" } } })) as unknown as {
       result: { messages: { content: { text: string } }[] };
     };
     assert.equal(got.result.messages[0]!.content.text, "Hi Ada warm");
@@ -139,7 +139,7 @@ describe("McpServer", () => {
     assert.equal(await server.handle({ jsonrpc: "2.0", method: "notifications/initialized" }), null);
     const batch = await server.handle([{ jsonrpc: "2.0", id: 1, method: "ping" }]);
     assert.ok(Array.isArray(batch));
-    const unknown = (await server.handle({ jsonrpc: "2.0", id: 1, method: "ping" }, { sessionId: "nope" })) as { error: { code: number } };
+    const unknown = (await server.handle({ jsonrpc: "2.0", id: 1, method: "ping" }, { sessionId: "nope" })) as unknown as { error: { code: number } };
     assert.equal(unknown.error.code, -32001);
   });
 });

@@ -49,6 +49,9 @@ function makeServer(): McpServer {
   return server;
 }
 
+// eslint-style escape hatch for reading JSON bodies in assertions.
+const getJson = async (url: string): Promise<any> => (await fetch(url)).json();
+
 let running: RunningServer;
 let base: string;
 
@@ -63,7 +66,7 @@ describe("documents", () => {
     const res = await fetch(base);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get("access-control-allow-origin"), "*");
-    assert.deepEqual(await res.json(), {
+    assert.deepEqual(await (res.json() as Promise<any>), {
       name: "routes-test",
       version: "2.3.4",
       status: "running",
@@ -75,7 +78,7 @@ describe("documents", () => {
   });
 
   test("GET /.well-known/mcp.json is the discovery document", async () => {
-    const doc = await (await fetch(`${base}.well-known/mcp.json`)).json();
+    const doc = await getJson(`${base}.well-known/mcp.json`);
     assert.equal(doc.mcpVersion, "2024-11-05");
     assert.deepEqual(doc.serverInfo, { name: "routes-test", version: "2.3.4" });
     assert.deepEqual(Object.keys(doc.capabilities).sort(), ["extensions", "logging", "prompts", "resources", "tools"]);
@@ -92,7 +95,7 @@ describe("documents", () => {
     plain.resource("ui://not-html", () => "{}", { mimeType: "application/json" });
     const r = await plain.listen({ port: 0 });
     t.after(() => r.close());
-    const doc = await (await fetch(`${r.url}.well-known/mcp.json`)).json();
+    const doc = await getJson(`${r.url}.well-known/mcp.json`);
     assert.deepEqual(doc.capabilities.extensions, {});
     const init = await post(`${r.url}mcp`, rpc(1, "initialize", {}));
     assert.equal(init.json.result.capabilities.extensions, undefined);
@@ -100,7 +103,7 @@ describe("documents", () => {
   });
 
   test("GET /openapi.json describes /mcp and one path per session-free tool", async () => {
-    const doc = await (await fetch(`${base}openapi.json`)).json();
+    const doc = await getJson(`${base}openapi.json`);
     assert.equal(doc.openapi, "3.1.0");
     assert.deepEqual(doc.info, { title: "routes-test", version: "2.3.4" });
     assert.equal(doc.paths["/mcp"].get.operationId, "mcp_sse");
@@ -402,7 +405,7 @@ describe("path prefix", () => {
     const r = await makeServer().listen({ port: 0, pathPrefix: `${prefix}/` });
     t.after(() => r.close());
     assert.ok(r.url.endsWith(`${prefix}/`));
-    const info = await (await fetch(r.url)).json();
+    const info = await getJson(r.url);
     assert.equal(info.endpoints.mcp, `${prefix}/mcp`);
     assert.equal((await post(`${r.url}mcp`, rpc(1, "ping"))).status, 200);
     const events = await openEvents(`${r.url}sse`);

@@ -34,7 +34,7 @@ test("tools return every content block kind", async () => {
     content.link("x://doc", "doc", { mimeType: "text/plain", title: "Doc" }),
   ];
   server.tool(() => ({ content: blocks }), { name: "all", inputSchema: { type: "object" } });
-  const res = (await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "all" } })) as { result: { content: unknown[] } };
+  const res = (await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "all" } })) as unknown as { result: { content: unknown[] } };
   assert.deepEqual(res.result.content, [
     { type: "text", text: "t" },
     { type: "image", data: "AQID", mimeType: "image/png" },

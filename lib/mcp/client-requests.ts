@@ -64,9 +64,20 @@ export class ClientRequests {
       const { signal } = options;
       if (signal?.aborted) return reject(new ClientRequestError("cancelled", `${method} was cancelled`));
       const pendingTable = this.#tableFor(session);
-      const onAbort = () => settle(() => reject(new ClientRequestError("cancelled", `${method} was cancelled`)));
+      // A request the server stops waiting for is withdrawn, so the client can close its form
+      // (MCP basic/utilities/cancellation: the sender SHOULD notify on timeout too).
+      const withdraw = (err: ClientRequestError) =>
+        settle(() => {
+          try {
+            send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: err.message } });
+          } catch {
+            // The stream is gone; there is nobody left to tell.
+          }
+          reject(err);
+        });
+      const onAbort = () => withdraw(new ClientRequestError("cancelled", `${method} was cancelled`));
       const timer = setTimeout(
-        () => settle(() => reject(new ClientRequestError("timeout", `The client did not answer ${method} within ${options.timeoutMs / 1000} s`))),
+        () => withdraw(new ClientRequestError("timeout", `The client did not answer ${method} within ${options.timeoutMs / 1000} s`)),
         options.timeoutMs,
       );
       const settle = (fn: () => void) => {

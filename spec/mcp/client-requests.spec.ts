@@ -67,6 +67,12 @@ test("no answer in time rejects with timeout", async () => {
   const pending = requests.request(new Session("s", Date.now()), out.send, "roots/list", {}, { timeoutMs: 20 });
   await assert.rejects(pending, (err: ClientRequestError) => err.code === "timeout" && /within 0.02 s/.test(err.message));
   assert.equal(requests.size, 0);
+  // The client is told the request is withdrawn.
+  assert.deepEqual(out.sent[1], {
+    jsonrpc: "2.0",
+    method: "notifications/cancelled",
+    params: { requestId: out.sent[0]!.id, reason: "The client did not answer roots/list within 0.02 s" },
+  });
 });
 
 test("ending the session rejects what waits in it, and only that", async () => {
@@ -96,6 +102,16 @@ test("the asking call's cancellation stops the wait, before or during it", async
   ac.abort();
   await assert.rejects(pending, (e: ClientRequestError) => e.code === "cancelled");
   assert.equal(requests.size, 0);
+  assert.equal(out.sent[1]!.method, "notifications/cancelled");
+  // A stream that throws while withdrawing does not change the outcome.
+  let calls = 0;
+  const throwing = () => {
+    if (calls++ > 0) throw new Error("socket gone");
+  };
+  const again = new AbortController();
+  const third = requests.request(session, throwing, "ping", {}, { timeoutMs: 5000, signal: again.signal });
+  again.abort();
+  await assert.rejects(third, (e: ClientRequestError) => e.code === "cancelled");
 });
 
 test("a request no stream could carry fails at once", async () => {

@@ -7,7 +7,7 @@ import { numberKeywords } from "./keywords/number.ts";
 import { objectKeywords } from "./keywords/object.ts";
 import { refKeywords } from "./keywords/ref.ts";
 import { stringKeywords } from "./keywords/string.ts";
-import { typeKeywords } from "./keywords/type.ts";
+import { strictTypeOf, typeKeywords } from "./keywords/type.ts";
 import { ALWAYS, allOf, at, isPlainObject, type Check, type Compiler, type Family, type Scope } from "./keywords/shared.ts";
 import { baseOf, DEFAULT_BASE, SchemaIndex } from "./resolve.ts";
 import { SchemaError, type JsonSchema, type ValidationError, type ValidationResult, type Validator } from "./types.ts";
@@ -59,7 +59,7 @@ class Compilation implements Compiler {
     for (const keyword of UNSUPPORTED) {
       if (keyword in schema) throw new SchemaError(at(location, keyword), "is not supported");
     }
-    const scope: Scope = { schema, location, base: baseOf(schema, parentBase) };
+    const scope: Scope = { schema, location, base: baseOf(schema, parentBase), strictType: strictTypeOf(schema.type) };
     const checks: Check[] = [];
     for (const family of FAMILIES) {
       const check = family(scope, this);

@@ -67,7 +67,7 @@ test("tools/call: failing arguments give an isError result listing every path, n
   assert.equal(result.isError, true);
   assert.equal(
     result.content[0]!.text,
-    "Invalid arguments: /name: must be at least 1 characters long; /count: must be integer; /count: must be >= 0; " +
+    "Invalid arguments: /name: must be at least 1 characters long; /count: must be integer; " +
       '/options/mode: must be one of "fast", "slow"; /options/extra: is not allowed; /points/0/x: is required',
   );
   assert.ok(!result.content[0]!.text.includes(SECRET));

@@ -1,30 +1,7 @@
 // Array keywords: prefixItems, items, contains with min/maxContains, min/maxItems,
 // uniqueItems.
 import { canonicalKey, jsonEqual } from "../equal.ts";
-import { allOf, fail, nonNegativeInteger, schemaList, type Check, type Compiler, type Family, type Scope } from "./shared.ts";
-
-function items(scope: Scope, c: Compiler): Check | null {
-  const prefix = schemaList(scope, "prefixItems") ?? [];
-  const hasItems = scope.schema.items !== undefined;
-  if (prefix.length === 0 && !hasItems) return null;
-  if (Array.isArray(scope.schema.items)) fail(scope, "items", "must be a schema (use prefixItems for tuples)");
-  const heads = prefix.map((_, i) => c.member(scope, "prefixItems", i));
-  const rest = hasItems ? c.member(scope, "items") : null;
-  const k = heads.length;
-  return (v, p, e) => {
-    if (!Array.isArray(v)) return true;
-    let ok = true;
-    for (let i = 0; i < v.length; i++) {
-      const check = i < k ? heads[i]! : rest;
-      if (check === null) break;
-      if (!check(v[i], e === null ? p : `${p}/${i}`, e)) {
-        if (e === null) return false;
-        ok = false;
-      }
-    }
-    return ok;
-  };
-}
+import { allOf, fail, nonNegativeInteger, schemaList, typeError, type Check, type Compiler, type Family, type Scope } from "./shared.ts";
 
 function contains(scope: Scope, c: Compiler): Check | null {
   if (scope.schema.contains === undefined) return null;
@@ -59,16 +36,23 @@ function firstDuplicate(v: unknown[]): [number, number] | null {
   return null;
 }
 
-function sizes(scope: Scope): Check | null {
+/** Items, sizes and uniqueness in one closure; with a strict `type: "array"` the type too. */
+function elements(scope: Scope, c: Compiler, strict: boolean): Check | null {
+  const prefix = schemaList(scope, "prefixItems") ?? [];
+  const hasItems = scope.schema.items !== undefined;
+  if (Array.isArray(scope.schema.items)) fail(scope, "items", "must be a schema (use prefixItems for tuples)");
   const min = nonNegativeInteger(scope, "minItems");
   const max = nonNegativeInteger(scope, "maxItems");
   const unique = scope.schema.uniqueItems;
   if (unique !== undefined && typeof unique !== "boolean") fail(scope, "uniqueItems", "must be a boolean");
-  if (min === undefined && max === undefined && unique !== true) return null;
+  if (!strict && prefix.length === 0 && !hasItems && min === undefined && max === undefined && unique !== true) return null;
+  const heads = prefix.map((_, i) => c.member(scope, "prefixItems", i));
+  const rest = hasItems ? c.member(scope, "items") : null;
+  const k = heads.length;
   const lo = min ?? 0;
   const hi = max ?? Infinity;
   return (v, p, e) => {
-    if (!Array.isArray(v)) return true;
+    if (!Array.isArray(v)) return !strict || typeError(e, p, "array");
     let ok = true;
     if (v.length < lo) {
       if (e === null) return false;
@@ -79,6 +63,14 @@ function sizes(scope: Scope): Check | null {
       if (e === null) return false;
       ok = false;
       e.push({ path: p, message: `must have at most ${hi} items` });
+    }
+    for (let i = 0; i < v.length; i++) {
+      const check = i < k ? heads[i]! : rest;
+      if (check === null) break;
+      if (!check(v[i], e === null ? p : `${p}/${i}`, e)) {
+        if (e === null) return false;
+        ok = false;
+      }
     }
     if (unique === true) {
       const dup = firstDuplicate(v);
@@ -93,6 +85,6 @@ function sizes(scope: Scope): Check | null {
 }
 
 export const arrayKeywords: Family = (scope, c) => {
-  const present = [items(scope, c), contains(scope, c), sizes(scope)].filter((x): x is Check => x !== null);
+  const present = [elements(scope, c, scope.strictType === "array"), contains(scope, c)].filter((x): x is Check => x !== null);
   return present.length ? allOf(present) : null;
 };

@@ -15,6 +15,7 @@ import {
   type Family,
   type Scope,
 } from "./shared.ts";
+import { declaredCheck } from "./declared.ts";
 
 function stringList(scope: Scope, keyword: string, value: unknown): string[] {
   if (!Array.isArray(value) || !value.every((x) => typeof x === "string") || new Set(value).size !== value.length) {
@@ -23,35 +24,18 @@ function stringList(scope: Scope, keyword: string, value: unknown): string[] {
   return value;
 }
 
-/** `properties` and `required` in one pass over the declared names. */
-function declared(scope: Scope, c: Compiler): Check | null {
+/** `properties` and `required`; with a strict `type: "object"` the type too. */
+function declared(scope: Scope, c: Compiler, strict: boolean): Check | null {
   const props = schemaMap(scope, "properties") ?? {};
   const required = scope.schema.required === undefined ? [] : stringList(scope, "required", scope.schema.required);
   const names = [...new Set([...Object.keys(props), ...required])];
-  if (names.length === 0) return null;
-  const n = names.length;
-  const segments = names.map(escapeSegment);
-  const checks = names.map((name) => (hasOwn(props, name) ? c.member(scope, "properties", name) : null));
-  const needed = names.map((name) => required.includes(name));
-  return (v, p, e) => {
-    if (!isPlainObject(v)) return true;
-    let ok = true;
-    for (let i = 0; i < n; i++) {
-      const name = names[i]!;
-      if (hasOwn(v, name)) {
-        const check = checks[i];
-        if (check != null && !check(v[name], e === null ? p : `${p}/${segments[i]}`, e)) {
-          if (e === null) return false;
-          ok = false;
-        }
-      } else if (needed[i]) {
-        if (e === null) return false;
-        ok = false;
-        e.push({ path: `${p}/${segments[i]}`, message: "is required" });
-      }
-    }
-    return ok;
-  };
+  if (names.length === 0 && !strict) return null;
+  return declaredCheck({
+    names,
+    checks: names.map((name) => (hasOwn(props, name) ? c.member(scope, "properties", name) : null)),
+    required: names.map((name) => required.includes(name)),
+    strict,
+  });
 }
 
 /** `patternProperties` and `additionalProperties`, which both look at every key. */
@@ -154,7 +138,7 @@ function dependencies(scope: Scope, c: Compiler): Check | null {
 }
 
 export const objectKeywords: Family = (scope, c) => {
-  const checks = [declared(scope, c), undeclared(scope, c), propertyNames(scope, c), counts(scope), dependencies(scope, c)];
+  const checks = [declared(scope, c, scope.strictType === "object"), undeclared(scope, c), propertyNames(scope, c), counts(scope), dependencies(scope, c)];
   const present = checks.filter((x): x is Check => x !== null);
   return present.length ? allOf(present) : null;
 };

@@ -1,6 +1,6 @@
 // String constraints: minLength / maxLength counted in code points, and `pattern`
 // (Unicode-aware, unanchored, as ECMA-262 `test`).
-import { compilePattern, nonNegativeInteger, type Family } from "./shared.ts";
+import { compilePattern, nonNegativeInteger, typeError, type Family } from "./shared.ts";
 
 /** Length in Unicode code points: a surrogate pair counts once. */
 export function codePointLength(s: string): number {
@@ -23,12 +23,15 @@ export const stringKeywords: Family = (scope) => {
   const maxLength = nonNegativeInteger(scope, "maxLength");
   const source = scope.schema.pattern;
   const pattern = source === undefined ? undefined : compilePattern(scope, "pattern", source);
-  if (minLength === undefined && maxLength === undefined && pattern === undefined) return null;
+  const strict = scope.strictType === "string";
+  if (minLength === undefined && maxLength === undefined && pattern === undefined) {
+    return strict ? (v, p, e) => typeof v === "string" || typeError(e, p, "string") : null;
+  }
   const lo = minLength ?? 0;
   const hi = maxLength ?? Infinity;
   const patternMessage = pattern ? `must match pattern ${pattern.source}` : "";
   return (v, p, e) => {
-    if (typeof v !== "string") return true;
+    if (typeof v !== "string") return !strict || typeError(e, p, "string");
     let ok = true;
     // UTF-16 length bounds the code-point length from above (and from below by half),
     // so counting is needed only near a limit.

@@ -13,6 +13,13 @@ const TYPE_TESTS = {
 } as const satisfies Record<string, (v: unknown) => boolean>;
 
 type TypeName = keyof typeof TYPE_TESTS;
+const FAMILY_TYPES = new Set(["number", "integer", "string", "array", "object"] as const);
+
+/** The single type a keyword family can check in its own closure, if the schema has one. */
+export function strictTypeOf(type: unknown): "number" | "integer" | "string" | "array" | "object" | undefined {
+  const t = Array.isArray(type) && type.length === 1 ? type[0] : type;
+  return FAMILY_TYPES.has(t) ? (t as "number" | "integer" | "string" | "array" | "object") : undefined;
+}
 const isTypeName = (t: unknown): t is TypeName => typeof t === "string" && Object.hasOwn(TYPE_TESTS, t);
 
 function typeCheck(scope: Scope): Check | null {
@@ -22,6 +29,7 @@ function typeCheck(scope: Scope): Check | null {
   if (names.length === 0 || !names.every(isTypeName) || new Set(names).size !== names.length) {
     fail(scope, "type", `must be one of ${Object.keys(TYPE_TESTS).join(", ")}, or a list of distinct ones`);
   }
+  if (scope.strictType !== undefined) return null;
   const message = `must be ${names.join(" or ")}`;
   if (names.length === 1) {
     const test = TYPE_TESTS[names[0]!];

@@ -12,6 +12,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcResponse,
 } from "./jsonrpc.ts";
+import { InFlight } from "./inflight.ts";
 import { completionMethods } from "./methods/completion.ts";
 import { lifecycleMethods } from "./methods/lifecycle.ts";
 import { promptMethods } from "./methods/prompts.ts";
@@ -44,9 +45,15 @@ const markInitialized: NotificationHandler = (_m, { session }) => {
 export class Dispatcher {
   readonly #core: ServerCore;
   readonly #methods: MethodTable = { ...lifecycleMethods, ...toolMethods, ...resourceMethods, ...promptMethods, ...completionMethods };
+  /** Running session requests, for `notifications/cancelled` (the answer of a cancelled one is dropped). */
+  readonly inflight = new InFlight();
   readonly #notifications: Record<string, NotificationHandler> = {
     "notifications/initialized": markInitialized,
     initialized: markInitialized,
+    "notifications/cancelled": (m, { session }) => {
+      const requestId = m.params?.requestId;
+      if (session && (typeof requestId === "string" || typeof requestId === "number")) this.inflight.cancel(session, requestId);
+    },
   };
   /** Answers to server-to-client requests settle what the tool context is waiting for. */
   #onResponse: ResponseHandler = (message, { session }) => {
@@ -108,13 +115,27 @@ export class Dispatcher {
         const { id, method, params } = incoming.message;
         const fn = this.#methods[method];
         if (!fn) return failure(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method.slice(0, 128)}` });
-        const scope: CallScope = { core: this.#core, id, session: exchange.session, signal: exchange.signal, send: exchange.send };
+        // Only session requests can be cancelled; the signal stays lazy on the hot path.
+        const call = exchange.session ? this.inflight.begin(exchange.session, id, () => exchange.signal) : null;
+        const scope: CallScope = {
+          core: this.#core,
+          id,
+          session: exchange.session,
+          get signal() {
+            return call ? call.signal : exchange.signal;
+          },
+          send: exchange.send,
+        };
         try {
-          return success(id, await fn(params ?? {}, scope));
+          const result = await fn(params ?? {}, scope);
+          return call?.cancelled ? null : success(id, result);
         } catch (err) {
+          if (call?.cancelled) return null;
           if (err instanceof RpcError) return failure(id, err.toBody());
           this.#core.logger.error("method failed", { method, error: err instanceof Error ? err.stack : String(err) });
           return failure(id, { code: ErrorCode.InternalError, message: "Internal error" });
+        } finally {
+          call?.end();
         }
       }
     }

@@ -24,6 +24,7 @@ import { taskMethods } from "./mcp/methods/tasks.ts";
 import { HttpApp } from "./http/app.ts";
 import { DEFAULT_MAX_BODY } from "./http/body.ts";
 import { serve, type ListenOptions, type RunningServer } from "./http/listen.ts";
+import { hostGuard } from "./http/host-guard.ts";
 import { normalizePrefix } from "./http/request-url.ts";
 import { SessionTable, type SessionStore, type SessionTableOptions } from "./session/session-table.ts";
 
@@ -54,6 +55,14 @@ export interface McpServerOptions {
   pageSize?: number;
   /** Jobs and tasks of async tools: lifetime, caps, the REST wait. */
   async?: AsyncOptions;
+  /** DNS-rebinding guard (see HostGuardOptions); `listen()` options override these. */
+  allowedHosts?: string[];
+  allowedOrigins?: string[];
+  trustProxy?: boolean;
+  /** Events each SSE stream keeps for Last-Event-ID replay; 100 by default. */
+  replayEvents?: number;
+  /** Reconnection delay announced in each stream's priming event; 1 s by default. */
+  sseRetryMs?: number;
 }
 
 export interface HandleOptions {
@@ -207,14 +216,21 @@ export class McpServer {
     }
     this.#core.pathPrefix = prefix;
     const o = this.#options;
+    const host = options.host ?? "127.0.0.1";
     const app = new HttpApp(this.#core, this.#dispatcher, this.sessions, {
       maxBodyBytes: o.maxBodyBytes ?? DEFAULT_MAX_BODY,
       keepaliveMs: o.keepaliveMs ?? 15_000,
       maxStreamBufferBytes: o.maxStreamBufferBytes ?? 4 * 1024 * 1024,
+      guard: hostGuard(host, {
+        allowedHosts: options.allowedHosts ?? o.allowedHosts,
+        allowedOrigins: options.allowedOrigins ?? o.allowedOrigins,
+        trustProxy: options.trustProxy ?? o.trustProxy,
+      }),
+      replay: { maxEvents: o.replayEvents ?? 100, retryMs: o.sseRetryMs ?? 1000 },
     });
     const running = await serve(
       app,
-      options.host ?? "127.0.0.1",
+      host,
       options.port ?? 0,
       {
         headersTimeoutMs: o.headersTimeoutMs ?? 20_000,

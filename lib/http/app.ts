@@ -6,7 +6,11 @@ import type { Dispatcher } from "../mcp/dispatcher.ts";
 import type { JsonRpcMessage } from "../mcp/jsonrpc.ts";
 import type { SessionStore } from "../session/session-table.ts";
 import type { SessionStream } from "../session/session.ts";
-import { PREFLIGHT_HEADERS, sendError } from "./respond.ts";
+import { isSupportedVersion, SUPPORTED_VERSIONS } from "../mcp/versions.ts";
+import { ErrorCode, failure } from "../mcp/jsonrpc.ts";
+import { StreamDirectory, type ReplayLimits } from "./event-stream.ts";
+import type { HostGuard } from "./host-guard.ts";
+import { PREFLIGHT_HEADERS, sendError, sendJson } from "./respond.ts";
 import { parseRequestUrl, type RequestUrl } from "./request-url.ts";
 import { documentRoutes } from "./routes/documents.ts";
 import { messageRoutes } from "./routes/messages.ts";
@@ -20,6 +24,10 @@ export interface HttpOptions {
   keepaliveMs: number;
   /** Unread bytes a stream may hold before it is dropped; 4 MiB by default. */
   maxStreamBufferBytes: number;
+  /** DNS-rebinding check of Host and Origin; null when off. */
+  guard?: HostGuard | null;
+  /** What each resumable stream keeps for Last-Event-ID replay, and the `retry` it announces. */
+  replay?: Partial<ReplayLimits>;
 }
 
 export type RouteHandler = (app: HttpApp, req: IncomingMessage, res: ServerResponse, url: RequestUrl) => void | Promise<void>;
@@ -47,6 +55,8 @@ export class HttpApp {
   readonly options: HttpOptions;
   /** Legacy `GET /sse` streams: every POST response is also broadcast to them. */
   readonly sseStreams = new Set<SessionStream>();
+  /** Resumable streams (GET /mcp and SSE replies to POSTs) per session. */
+  readonly streams: StreamDirectory;
   #inflight = 0;
   #idle: (() => void)[] = [];
 
@@ -55,9 +65,24 @@ export class HttpApp {
     this.dispatcher = dispatcher;
     this.sessions = sessions;
     this.options = options;
+    this.streams = new StreamDirectory({ maxEvents: 100, maxBytes: 1024 * 1024, retryMs: 1000, ...options.replay });
   }
 
   readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
+    if (this.options.guard) {
+      const refused = this.options.guard(req);
+      if (refused) {
+        req.resume();
+        const message = refused === "host" ? "Forbidden: Host not allowed" : "Forbidden: Origin not allowed";
+        return sendJson(res, 403, failure(null, { code: ErrorCode.InvalidRequest, message }));
+      }
+    }
+    const version = req.headers["mcp-protocol-version"];
+    if (version !== undefined && !isSupportedVersion(version)) {
+      req.resume();
+      const message = `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_VERSIONS.join(", ")})`;
+      return sendJson(res, 400, failure(null, { code: ErrorCode.InvalidRequest, message }));
+    }
     const url = parseRequestUrl(req.url, this.core.pathPrefix);
     const route = routeFor(url.path);
     if (!route) return sendError(res, 404, "Not found");

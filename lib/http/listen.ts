@@ -11,6 +11,12 @@ export interface ListenOptions {
   port?: number;
   /** Mount path behind a proxy, e.g. "/weber/123/abc/5"; stripped from every request. */
   pathPrefix?: string;
+  /** Host names (optionally `name:port`) accepted besides loopback ones; turns the Host check on for 0.0.0.0. */
+  allowedHosts?: string[];
+  /** Browser origins accepted besides loopback ones ("*" for any); turns the Origin check on for 0.0.0.0. */
+  allowedOrigins?: string[];
+  /** Believe X-Forwarded-Host from a reverse proxy in front. */
+  trustProxy?: boolean;
 }
 
 export interface RunningServer {

@@ -51,7 +51,7 @@ export class SessionTable implements SessionStore {
 
   create(): Session | null {
     if (this.#sessions.size >= this.#max && this.sweep() === 0 && !this.#evictOldestIdle()) return null;
-    const session = new Session(newSessionId(), this.#now());
+    const session = new Session(newSessionId(), this.#now(), this.#now);
     this.#sessions.set(session.id, session);
     return session;
   }

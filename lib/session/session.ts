@@ -33,10 +33,18 @@ export class Session {
   /** Runs when the session ends, for whoever holds work tied to it. */
   readonly #onEnd: (() => void)[] = [];
 
-  constructor(id: string, now: number) {
+  readonly #clock: () => number;
+
+  constructor(id: string, now: number, clock: () => number = Date.now) {
     this.id = id;
     this.createdAt = now;
     this.lastActive = now;
+    this.#clock = clock;
+  }
+
+  /** Marks the session as used now (idle expiry counts from here), on the table's clock. */
+  touch(): void {
+    this.lastActive = this.#clock();
   }
 
   onEnd(fn: () => void): void {

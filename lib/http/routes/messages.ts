@@ -1,14 +1,13 @@
-// `POST /mcp` and `POST /`: JSON-RPC in, JSON-RPC out; `DELETE /mcp` ends a session.
+// `POST /mcp` and `POST /`: JSON-RPC in, JSON-RPC out (as JSON or an SSE stream, see
+// ../post-reply.ts); `DELETE /mcp` ends a session.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Exchange } from "../../mcp/dispatcher.ts";
 import { ErrorCode, failure, type JsonRpcResponse } from "../../mcp/jsonrpc.ts";
-import type { Session } from "../../session/session.ts";
 import type { HttpApp, RouteHandler } from "../app.ts";
+import { acceptFor } from "../accept.ts";
 import { readJsonBody } from "../body.ts";
+import { PostReply } from "../post-reply.ts";
 import { sendError, sendJson } from "../respond.ts";
 import { namedSessionId, resolveSession } from "../session-ref.ts";
-
-const ACCEPTED = { status: "accepted" } as const;
 
 function asksToInitialize(body: unknown): boolean {
   const isInit = (m: unknown): boolean => typeof m === "object" && m !== null && (m as { method?: unknown }).method === "initialize";
@@ -19,30 +18,21 @@ export function sessionNotFound(res: ServerResponse): void {
   sendJson(res, 404, failure(null, { code: ErrorCode.SessionNotFound, message: "Session not found; initialize a new session" }));
 }
 
-/** An exchange whose abort signal is made only if a tool asks for it. */
-function exchangeFor(app: HttpApp, session: Session | null, res: ServerResponse): Exchange {
-  let controller: AbortController | undefined;
-  return {
-    session,
-    send: (message) => {
-      if (session) session.send(message);
-    },
-    get signal() {
-      if (!controller) {
-        const ac = (controller = new AbortController());
-        // A client that hangs up aborts the work only when nothing else could receive the result.
-        res.once("close", () => {
-          if (!res.writableFinished && (!session || session.streams.size === 0)) ac.abort();
-        });
-      }
-      return controller.signal;
-    },
-  };
+export function notAcceptable(res: ServerResponse, wanted: string): void {
+  sendJson(res, 406, failure(null, { code: ErrorCode.InvalidRequest, message: `Not Acceptable: the Accept header must allow ${wanted}` }));
 }
 
 async function post(app: HttpApp, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
+  const accept = acceptFor(req.headers.accept);
+  if (!accept.json && !accept.sse) {
+    req.resume();
+    return notAcceptable(res, "application/json or text/event-stream");
+  }
   const ref = resolveSession(req, query, app.sessions);
-  if (ref.kind === "unknown") return sessionNotFound(res);
+  if (ref.kind === "unknown") {
+    req.resume();
+    return sessionNotFound(res);
+  }
   const body = await readJsonBody(req, app.options.maxBodyBytes);
   if (!body.ok) {
     if (body.reason === "aborted") return;
@@ -54,14 +44,12 @@ async function post(app: HttpApp, req: IncomingMessage, res: ServerResponse, que
     session = app.sessions.create();
     if (!session) return sendError(res, 503, "Too many sessions; try again later", { "retry-after": "5" });
   }
-  const outcome = await app.dispatcher.handleBody(body.empty ? null : body.value, exchangeFor(app, session, res));
-  const headers: Record<string, string> | undefined = session ? { "mcp-session-id": session.id } : undefined;
-  if (outcome.kind === "accepted") return sendJson(res, 202, ACCEPTED, headers);
-  const payload = outcome.kind === "single" ? outcome.response : outcome.responses;
-  sendJson(res, outcome.status, payload, headers);
+  const reply = new PostReply(app, res, session, accept);
+  const outcome = await app.dispatcher.handleBody(body.empty ? null : body.value, reply);
+  reply.finish(outcome, session ? { "mcp-session-id": session.id } : undefined);
   const sessionId = session?.id ?? null;
   if (outcome.kind === "single") app.broadcast(outcome.response, sessionId);
-  else for (const response of outcome.responses as JsonRpcResponse[]) app.broadcast(response, sessionId);
+  else if (outcome.kind === "batch") for (const response of outcome.responses as JsonRpcResponse[]) app.broadcast(response, sessionId);
 }
 
 export const messageRoutes = {

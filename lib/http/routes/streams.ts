@@ -1,13 +1,16 @@
 // `GET /sse` (legacy transport) and `GET /mcp` (standalone stream): each opens an event
-// stream bound to a session and tells the client where to POST.
+// stream bound to a session and tells the client where to POST. `GET /mcp` with
+// Last-Event-ID resumes the stream that event came from (MCP basic/transports).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JsonRpcMessage } from "../../mcp/jsonrpc.ts";
 import type { Session, SessionStream } from "../../session/session.ts";
 import type { HttpApp, RouteHandler } from "../app.ts";
+import { acceptFor } from "../accept.ts";
+import { parseEventId, type EventStream } from "../event-stream.ts";
 import { CORS_HEADERS, sendError } from "../respond.ts";
 import { resolveSession } from "../session-ref.ts";
 import { SseStream } from "../sse.ts";
-import { sessionNotFound } from "./messages.ts";
+import { notAcceptable, sessionNotFound } from "./messages.ts";
 
 function sessionFor(app: HttpApp, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Session | null {
   const ref = resolveSession(req, query, app.sessions);
@@ -21,40 +24,63 @@ function sessionFor(app: HttpApp, req: IncomingMessage, res: ServerResponse, que
   return session;
 }
 
-function open(app: HttpApp, res: ServerResponse, session: Session, kind: SessionStream["kind"]): SseStream {
-  const sse = new SseStream(res, {
+function openSse(app: HttpApp, res: ServerResponse, session: Session): SseStream {
+  return new SseStream(res, {
     keepaliveMs: app.options.keepaliveMs,
     maxBufferedBytes: app.options.maxStreamBufferBytes,
     headers: { ...CORS_HEADERS, "mcp-session-id": session.id },
   });
-  const stream: SessionStream = {
-    kind,
-    send: (message: JsonRpcMessage) => sse.send({ event: "message", data: JSON.stringify(message) }),
-    close: () => sse.close(),
-  };
+}
+
+/** Registers a connection with its session for as long as it is open. */
+function track(app: HttpApp, session: Session, sse: SseStream, stream: SessionStream): void {
   session.streams.add(stream);
-  if (kind === "sse") app.sseStreams.add(stream);
+  if (stream.kind === "sse") app.sseStreams.add(stream);
   sse.onClose(() => {
     session.streams.delete(stream);
     app.sseStreams.delete(stream);
-    session.lastActive = Date.now();
+    session.touch();
   });
-  return sse;
+}
+
+/** The stream a Last-Event-ID names, when this session still keeps it. */
+function resumable(app: HttpApp, req: IncomingMessage, session: Session): { stream: EventStream; after: number } | null {
+  const header = req.headers["last-event-id"];
+  if (typeof header !== "string" || header === "") return null;
+  const ref = parseEventId(header);
+  const stream = ref ? app.streams.find(session, ref.key) : undefined;
+  return stream && ref ? { stream, after: ref.seq } : null;
 }
 
 export const streamRoutes = {
   sse(app, req, res, url) {
     const session = sessionFor(app, req, res, url.query);
     if (!session) return;
-    const sse = open(app, res, session, "sse");
+    const sse = openSse(app, res, session);
+    track(app, session, sse, {
+      kind: "sse",
+      send: (message: JsonRpcMessage) => sse.send({ event: "message", data: JSON.stringify(message) }),
+      close: () => sse.close(),
+    });
     sse.send({ event: "open", data: "{}" });
     sse.send({ event: "endpoint", data: `${app.core.pathPrefix}/?session_id=${session.id}` });
   },
 
   mcp(app, req, res, url) {
+    if (!acceptFor(req.headers.accept).sse) return notAcceptable(res, "text/event-stream");
     const session = sessionFor(app, req, res, url.query);
     if (!session) return;
-    const sse = open(app, res, session, "mcp");
-    sse.send({ event: "endpoint", data: `${app.core.pathPrefix}/mcp?session_id=${session.id}` });
+    const resume = resumable(app, req, session);
+    const stream = resume?.stream ?? app.streams.create(session, "g");
+    const sse = openSse(app, res, session);
+    // A resumed POST stream only finishes its own request; it takes no other traffic.
+    if (resume && stream.key.startsWith("p")) return stream.attach(sse, resume.after);
+    // The interface spec's stream begins with `endpoint`; with an id and `retry` it also primes resumption.
+    stream.attach(sse, resume ? resume.after : null, { event: "endpoint", data: `${app.core.pathPrefix}/mcp?session_id=${session.id}` });
+    track(app, session, sse, {
+      kind: "mcp",
+      send: (message: JsonRpcMessage) => !sse.closed && stream.send(message),
+      close: () => stream.detach(),
+    });
   },
 } satisfies Record<string, RouteHandler>;

@@ -1,0 +1,79 @@
+// DNS-rebinding protection (MCP basic/transports "Security Warning", DECISIONS "Local
+// server security"): a server bound to loopback answers only requests whose Host names a
+// loopback or allowed host and whose browser Origin, if any, is local or allowed.
+import type { IncomingMessage } from "node:http";
+
+export interface HostGuardOptions {
+  /** Host names (optionally with `:port`) accepted besides loopback names. */
+  allowedHosts?: string[];
+  /** Browser origins (`https://app.example`) accepted besides loopback ones; "*" allows any. */
+  allowedOrigins?: string[];
+  /** Believe `X-Forwarded-Host` (set by a reverse proxy we sit behind). */
+  trustProxy?: boolean;
+}
+
+/** null when the request may pass, else why it may not. */
+export type HostGuard = (req: IncomingMessage) => "host" | "origin" | null;
+
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
+
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase();
+  return LOOPBACK_NAMES.has(h) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h.endsWith(".localhost");
+}
+
+/** "Host: a.b:80" → "a.b"; "[::1]:80" → "[::1]". */
+function hostname(host: string): string {
+  if (host.startsWith("[")) {
+    const end = host.indexOf("]");
+    return end === -1 ? host : host.slice(0, end + 1);
+  }
+  const colon = host.indexOf(":");
+  return colon === -1 ? host : host.slice(0, colon);
+}
+
+function originHost(origin: string): string | null {
+  try {
+    const url = new URL(origin);
+    return url.protocol === "http:" || url.protocol === "https:" ? url.hostname : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Builds the guard for a bind address; null when no check applies (0.0.0.0 with nothing configured). */
+export function hostGuard(bindHost: string, options: HostGuardOptions = {}): HostGuard | null {
+  const hosts = new Set((options.allowedHosts ?? []).map((h) => h.toLowerCase()));
+  const origins = new Set((options.allowedOrigins ?? []).map((o) => o.toLowerCase().replace(/\/+$/, "")));
+  const loopback = isLoopbackHost(bindHost);
+  const checkHost = loopback || hosts.size > 0;
+  const checkOrigin = loopback || origins.size > 0;
+  if (!checkHost && !checkOrigin) return null;
+  const anyOrigin = origins.has("*");
+  const trustProxy = options.trustProxy === true;
+
+  const hostAllowed = (raw: string): boolean => {
+    const host = raw.trim().toLowerCase();
+    const name = hostname(host);
+    return isLoopbackHost(name) || hosts.has(host) || hosts.has(name);
+  };
+  const originAllowed = (raw: string): boolean => {
+    const origin = raw.trim().toLowerCase();
+    if (anyOrigin || origins.has(origin)) return true;
+    const name = originHost(origin);
+    return name !== null && isLoopbackHost(name);
+  };
+
+  return (req) => {
+    if (checkHost) {
+      const forwarded = trustProxy ? req.headers["x-forwarded-host"] : undefined;
+      const host = typeof forwarded === "string" && forwarded ? forwarded.split(",")[0]! : req.headers.host;
+      if (!host || !hostAllowed(host)) return "host";
+    }
+    if (checkOrigin) {
+      const origin = req.headers.origin;
+      if (origin !== undefined && !originAllowed(origin)) return "origin";
+    }
+    return null;
+  };
+}

@@ -1,0 +1,175 @@
+// start_mcp in local mode, spawned as users run it (under tsx here, so no build is needed).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:net";
+import { delimiter, join } from "node:path";
+import { writeFileSync } from "node:fs";
+import { fakeConda, LIB_INDEX, ROOT, spawnCli, tempDir, writeApp } from "../support/launcher-fixtures.ts";
+import { main } from "../../cli/start_mcp.ts";
+
+const LOCAL = ["--host", "127.0.0.1", "--port", "0"];
+
+function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const e: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ["SESSION", "SESSION_ID", "SESSIONDIR", "SESSION_DIR", "MCP_PORT"]) delete e[name];
+  return { ...e, ...extra };
+}
+
+async function rpc(url: string, method: string, params: object = {}): Promise<{ result?: Record<string, unknown>; error?: unknown }> {
+  const res = await fetch(`${url}mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  return (await res.json()) as { result?: Record<string, unknown> };
+}
+
+test("main is exported and does not run on import", () => {
+  assert.equal(typeof main, "function");
+});
+
+test("--help prints usage and exits 0; usage errors exit 2 with usage on stderr", async (t) => {
+  const help = spawnCli(t, ["--help"], env());
+  assert.equal((await help.exit).code, 0);
+  assert.match(help.stdout(), /^usage: start_mcp --app FILE/);
+  for (const args of [["--app", "x.mjs", "--bogus"], [], ["--app", "x.mjs", "--port", "eighty"]]) {
+    const bad = spawnCli(t, args, env());
+    assert.equal((await bad.exit).code, 2, args.join(" "));
+    assert.match(bad.stderr(), /^start_mcp: .+\nusage: start_mcp --app FILE/);
+    assert.equal(bad.stdout(), "");
+  }
+});
+
+test("serves an .mjs app, prints the ready lines, and exits 0 on SIGTERM", async (t) => {
+  const dir = tempDir(t);
+  const app = writeApp(dir);
+  const cli = spawnCli(t, ["--app", app, ...LOCAL], env());
+  const [, url] = await cli.waitFor(/MCP server ready at (http:\/\/127\.0\.0\.1:\d+\/)\n/);
+  await cli.waitFor(/SSE endpoint: http:\/\/127\.0\.0\.1:\d+\/sse\n/);
+  assert.equal(cli.stdout(), `MCP server ready at ${url}\nSSE endpoint: ${url}sse\n`);
+  const list = await rpc(url!, "tools/list");
+  assert.deepEqual((list.result!.tools as { name: string }[]).map((x) => x.name), ["echo"]);
+  cli.child.kill("SIGTERM");
+  assert.deepEqual(await cli.exit, { code: 0, signal: null });
+  assert.match(cli.stderr(), /SIGTERM received; shutting down/);
+});
+
+test("SIGINT: open streams end, a running call still gets its answer, exit 0", async (t) => {
+  const dir = tempDir(t);
+  const app = writeApp(
+    dir,
+    "slow.mjs",
+    `server.tool(async function slow() { process.stderr.write("slow started\\n"); await new Promise((r) => setTimeout(r, 300)); return "finished"; }, { description: "Slow", inputSchema: { type: "object", properties: {} } });`,
+  );
+  const cli = spawnCli(t, ["--app", app, ...LOCAL], env());
+  const [, url] = await cli.waitFor(/ready at (\S+)\n/);
+  const stream = await fetch(`${url}sse`);
+  const reader = stream.body!.getReader();
+  await reader.read();
+  const call = fetch(`${url}tools/slow`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }).then((r) => r.json());
+  await cli.waitForErr(/slow started/);
+  cli.child.kill("SIGINT");
+  assert.deepEqual(await call, { result: "finished" });
+  for (;;) if ((await reader.read()).done) break;
+  assert.deepEqual(await cli.exit, { code: 0, signal: null });
+});
+
+test("a port in use: one line, exit 1", async (t) => {
+  const blocker = createServer();
+  await new Promise<void>((done) => blocker.listen(0, "127.0.0.1", done));
+  t.after(() => new Promise<void>((done) => blocker.close(() => done())));
+  const port = (blocker.address() as { port: number }).port;
+  const app = writeApp(tempDir(t));
+  const cli = spawnCli(t, ["--app", app, "--host", "127.0.0.1", "--port", String(port)], env());
+  assert.equal((await cli.exit).code, 1);
+  assert.equal(cli.stderr(), `start_mcp: port ${port} is already in use\n`);
+});
+
+test("MCP_PORT sets the port when --port is absent", async (t) => {
+  const blocker = createServer();
+  await new Promise<void>((done) => blocker.listen(0, "127.0.0.1", done));
+  t.after(() => new Promise<void>((done) => blocker.close(() => done())));
+  const port = (blocker.address() as { port: number }).port;
+  const cli = spawnCli(t, ["--app", writeApp(tempDir(t)), "--host", "127.0.0.1"], env({ MCP_PORT: String(port) }));
+  assert.equal((await cli.exit).code, 1);
+  assert.match(cli.stderr(), new RegExp(`port ${port} is already in use`));
+});
+
+test("an app without a server, or one that throws, exits 1 with a message naming the file", async (t) => {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, "none.mjs"), "export const tools = [];\n");
+  writeFileSync(join(dir, "throws.mjs"), "throw new Error('cannot start: missing data file');\n");
+  const none = spawnCli(t, ["--app", join(dir, "none.mjs"), ...LOCAL], env());
+  assert.equal((await none.exit).code, 1);
+  assert.match(none.stderr(), /none\.mjs does not export a McpServer as `server` \(named or default\); found exports: tools/);
+  const throws = spawnCli(t, ["--app", join(dir, "throws.mjs"), ...LOCAL], env());
+  assert.equal((await throws.exit).code, 1);
+  assert.match(throws.stderr(), /throws\.mjs failed to load:\nError: cannot start: missing data file\n\s+at /);
+  const missing = spawnCli(t, ["--app", join(dir, "nope.mjs"), ...LOCAL], env());
+  assert.equal((await missing.exit).code, 1);
+  assert.match(missing.stderr(), /app file not found/);
+});
+
+test("a TypeScript app keeps its doc-comment descriptions and resolves ./x.js to ./x.ts (the demo app)", async (t) => {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, "units.ts"), "export const unit: string = 'm';\n");
+  writeFileSync(
+    join(dir, "app.ts"),
+    `import { McpServer } from ${JSON.stringify(LIB_INDEX)};
+import { unit } from "./units.js";
+export const server = new McpServer("ts-app");
+server.tool(function length(x: number): string {
+  /** Length of x, in metres. */
+  return x + unit;
+}, { inputSchema: { type: "object", properties: { x: { type: "number" } }, required: ["x"] } });
+`,
+  );
+  const cli = spawnCli(t, ["--app", join(dir, "app.ts"), ...LOCAL], env());
+  const [, url] = await cli.waitFor(/ready at (\S+)\n/);
+  const tools = (await rpc(url!, "tools/list")).result!.tools as { name: string; description: string }[];
+  assert.deepEqual(tools.map((x) => [x.name, x.description]), [["length", "Length of x, in metres."]]);
+  const call = await rpc(url!, "tools/call", { name: "length", arguments: { x: 3 } });
+  assert.deepEqual((call.result!.content as { text: string }[])[0]!.text, "3m");
+  assert.doesNotMatch(cli.stderr(), /tsx/);
+
+  const demo = spawnCli(t, ["--app", join(ROOT, "fixtures", "demo", "app.ts"), ...LOCAL], env());
+  const [, demoUrl] = await demo.waitFor(/ready at (\S+)\n/);
+  const demoTools = (await rpc(demoUrl!, "tools/list")).result!.tools as { name: string; description?: string }[];
+  const add = demoTools.find((x) => x.name === "add");
+  assert.equal(add?.description, "Add two numbers and return the sum.");
+});
+
+test("--debug logs one line per request without cookies or queries", async (t) => {
+  const cli = spawnCli(t, ["--app", writeApp(tempDir(t)), ...LOCAL, "--debug"], env());
+  const [, url] = await cli.waitFor(/ready at (\S+)\n/);
+  await fetch(`${url}?session_id=zzz`, { headers: { cookie: "secret=1", authorization: "Bearer tok" } });
+  await cli.waitForErr(/GET \/ 200 [\d.]+ms session=zzz\n/);
+  assert.doesNotMatch(cli.stderr(), /secret|tok|session_id/);
+});
+
+test("--proxy is ignored outside a hub session, with a note", async (t) => {
+  const cli = spawnCli(t, ["--app", writeApp(tempDir(t)), ...LOCAL, "--proxy", "builtin"], env());
+  await cli.waitFor(/ready at/);
+  assert.match(cli.stderr(), /--proxy applies on a hub session only; ignored/);
+});
+
+test("--python-env puts the conda environment first on PATH for tools; missing env or conda: exit 1", async (t) => {
+  const dir = tempDir(t);
+  const conda = fakeConda(dir, ["AIIDA", "other"]);
+  const app = writeApp(
+    dir,
+    "py.mjs",
+    `import { execFileSync } from "node:child_process";
+server.tool(function which_python() { return execFileSync("python", [], { encoding: "utf8" }).trim() + " " + process.env.CONDA_DEFAULT_ENV; }, { description: "Python", inputSchema: { type: "object", properties: {} } });`,
+  );
+  const path = `${conda.bin}${delimiter}${process.env.PATH}`;
+  const cli = spawnCli(t, ["--app", app, ...LOCAL, "--python-env", "AIIDA"], env({ PATH: path }));
+  const [, url] = await cli.waitFor(/ready at (\S+)\n/);
+  const res = await fetch(`${url}tools/which_python`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } });
+  assert.deepEqual(await res.json(), { result: `python from ${join(conda.root, "envs", "AIIDA")} AIIDA` });
+  assert.match(cli.stderr(), /python environment AIIDA/);
+
+  const missing = spawnCli(t, ["--app", app, ...LOCAL, "--python-env", "nope"], env({ PATH: path }));
+  assert.equal((await missing.exit).code, 1);
+  assert.equal(missing.stderr(), 'start_mcp: conda environment "nope" not found; available: AIIDA, base, other\n');
+
+  const noConda = spawnCli(t, ["--app", app, ...LOCAL, "--python-env", "AIIDA"], env({ PATH: tempDir(t) }));
+  assert.equal((await noConda.exit).code, 1);
+  assert.match(noConda.stderr(), /no `conda` command was found on PATH/);
+});

@@ -75,6 +75,12 @@ export interface ToolContext {
   sample(request: SamplingRequest | string, options?: SampleOptions): Promise<SamplingResult>;
   /** The client's filesystem roots (`roots/list`). */
   listRoots(options?: { timeout?: number }): Promise<Root[]>;
+  /**
+   * Ends the connection carrying this call's SSE reply while the call goes on (MCP SSE
+   * polling): the client reconnects with Last-Event-ID and receives the rest. A no-op when
+   * the reply is plain JSON or there is no session.
+   */
+  closeStream(): void;
 }
 
 export interface ContextInit {
@@ -87,6 +93,7 @@ export interface ContextInit {
   send: Send;
   /** Where server-to-client requests wait; without it they are unsupported. */
   requests?: ClientRequests;
+  closeStream?: () => void;
 }
 
 const rank = (level: LogLevel): number => LOG_LEVELS.indexOf(level);
@@ -146,6 +153,10 @@ export class RequestContext implements ToolContext {
     const wait = timeoutMs(options.timeout, DEFAULT_CLIENT_TIMEOUT_S);
     const params = { mode: "url", message: String(message), url, elicitationId };
     return urlAnswer(await this.#ask("URL elicitation", "elicitation/create", params, wait), elicitationId);
+  }
+
+  closeStream(): void {
+    this.init.closeStream?.();
   }
 
   completeElicitation(elicitationId: string): void {

@@ -64,6 +64,8 @@ export interface CallScope {
    * transport may return false when no stream took it, so server requests fail at once.
    */
   send(message: JsonRpcMessage): void;
+  /** Ends this request's SSE connection but not the call (SSE polling); a no-op where unsupported. */
+  closeStream?(): void;
 }
 
 export function hasUiApp(core: ServerCore): boolean {

@@ -26,6 +26,8 @@ export interface Exchange {
   session: Session | null;
   signal?: AbortSignal;
   send(message: JsonRpcMessage): void;
+  /** Ends the request's SSE connection, not the call; the client resumes with Last-Event-ID. */
+  closeStream?(): void;
 }
 
 export type Outcome =
@@ -125,6 +127,7 @@ export class Dispatcher {
             return call ? call.signal : exchange.signal;
           },
           send: exchange.send,
+          closeStream: () => exchange.closeStream?.(),
         };
         try {
           const result = await fn(params ?? {}, scope);

@@ -28,6 +28,7 @@ export function contextFor(scope: CallScope, params: Record<string, unknown>, si
     // A transport may report false (no stream took it); the declared type says void.
     send: (message) => (scope.send as Send)(message),
     requests: scope.core.clientRequests,
+    closeStream: () => scope.closeStream?.(),
   });
 }
 

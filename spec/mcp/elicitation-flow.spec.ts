@@ -5,6 +5,7 @@ import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { server } from "../../fixtures/demo/app.ts";
 import { openEvents, post, rpc, type EventReader, type Reply } from "../helpers/rpc.ts";
+import { openSse } from "../helpers/sse-client.ts";
 
 const running = await server.listen({ host: "127.0.0.1", port: 0 });
 after(() => running.close());
@@ -147,4 +148,25 @@ test("session ended mid-wait: the pending elicitation fails at once in the handl
   const result = text(await call);
   assert.deepEqual(result, { text: "Could not ask for your name: The session ended before the client answered", isError: true });
   c.stream.close();
+});
+
+test("no stream to carry the question: the handler is told at once", async () => {
+  const init = await post(`${base}/mcp`, rpc(1, "initialize", { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "raw", version: "1" } }), JSON_ONLY);
+  const session = init.headers.get("mcp-session-id")!;
+  const reply = await post(`${base}/mcp`, rpc(2, "tools/call", { name: "ask_user", arguments: {} }), { ...JSON_ONLY, "mcp-session-id": session });
+  assert.deepEqual(text(reply), { text: "Could not ask for your name: No open stream to the client could carry elicitation/create", isError: true });
+});
+
+test("a POST that accepts SSE carries the question and then the answer on its own stream", async (t) => {
+  const both = { accept: "application/json, text/event-stream" };
+  const init = await post(`${base}/mcp`, rpc(1, "initialize", { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "raw", version: "1" } }), both);
+  const session = init.headers.get("mcp-session-id")!;
+  const call = await openSse(`${base}/mcp`, { body: rpc(2, "tools/call", { name: "ask_user", arguments: {} }), headers: { ...both, "mcp-session-id": session } });
+  t.after(() => call.close());
+  const request = await call.nextMessage();
+  assert.equal(request.method, "elicitation/create");
+  const answered = await post(`${base}/mcp`, { jsonrpc: "2.0", id: request.id, result: { action: "accept", content: { name: "Grace" } } }, { ...both, "mcp-session-id": session });
+  assert.equal(answered.status, 202);
+  const response = await call.nextMessage();
+  assert.deepEqual(response, { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "Hello, Grace!" }], isError: false } });
 });

@@ -7,7 +7,12 @@ import type { ServerKind } from "./servers/types.ts";
 
 export interface Stats {
   rssMb: number;
+  /** Live JavaScript objects. */
   heapUsedMb: number;
+  /** Heap pages V8 holds, live or not. */
+  heapTotalMb: number;
+  /** Buffers and other memory outside the heap. */
+  externalMb: number;
   cpuMs: number;
   sessions: number | null;
 }
@@ -24,6 +29,8 @@ export interface ChildOptions {
   entry: string;
   /** Directory for a V8 CPU profile of the child (`node --cpu-prof`). */
   cpuProfDir?: string;
+  /** Extra Node flags for the child, e.g. ["--max-semi-space-size=4"]. */
+  nodeFlags?: string[];
 }
 
 const MB = 1024 * 1024;
@@ -40,7 +47,7 @@ function nextMessage(child: ChildProcess): Promise<ChildMessage> {
 }
 
 export async function startServer(kind: ServerKind, options: ChildOptions): Promise<ServerChild> {
-  const execArgv = ["--expose-gc"];
+  const execArgv = ["--expose-gc", ...(options.nodeFlags ?? [])];
   if (options.cpuProfDir) {
     mkdirSync(options.cpuProfDir, { recursive: true });
     execArgv.push("--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`, `--cpu-prof-name=${kind}-${Date.now()}.cpuprofile`);
@@ -65,7 +72,14 @@ export async function startServer(kind: ServerKind, options: ChildOptions): Prom
     async stats(gc = false) {
       const m = await ask({ type: "stats", gc });
       if (m.type !== "stats") throw new Error("unexpected answer from bench server");
-      return { rssMb: m.rssBytes / MB, heapUsedMb: m.heapUsedBytes / MB, cpuMs: m.cpuMs, sessions: m.sessions };
+      return {
+        rssMb: m.rssBytes / MB,
+        heapUsedMb: m.heapUsedBytes / MB,
+        heapTotalMb: m.heapTotalBytes / MB,
+        externalMb: m.externalBytes / MB,
+        cpuMs: m.cpuMs,
+        sessions: m.sessions,
+      };
     },
     async stop() {
       if (child.connected) child.send({ type: "stop" } satisfies ChildRequest);
@@ -81,6 +95,6 @@ export interface Servers {
   start(kind: ServerKind, profile?: boolean): Promise<ServerChild>;
 }
 
-export function serversFrom(entry: string, cpuProfDir: string | null): Servers {
-  return { start: (kind, profile = false) => startServer(kind, profile && cpuProfDir ? { entry, cpuProfDir } : { entry }) };
+export function serversFrom(entry: string, cpuProfDir: string | null, nodeFlags: string[] = []): Servers {
+  return { start: (kind, profile = false) => startServer(kind, profile && cpuProfDir ? { entry, cpuProfDir, nodeFlags } : { entry, nodeFlags }) };
 }

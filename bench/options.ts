@@ -18,12 +18,15 @@ export interface BenchOptions {
   broadcasts: number;
   /** Directory for CPU profiles of the hubmcp server child, when profiling. */
   cpuProfDir: string | null;
+  /** Node flags for every server under test (both baseline and hubmcp). */
+  serverFlags: string[];
   /** Where results.json goes. */
   out: string;
 }
 
 export const USAGE = `usage: npm run bench -- [--quick] [--connections N] [--workers N] [--duration S]
-                       [--calls N] [--sessions N] [--sse-clients N] [--cpu-prof DIR] [--out FILE]`;
+                       [--calls N] [--sessions N] [--sse-clients N] [--cpu-prof DIR]
+                       [--server-flags "--max-semi-space-size=4"] [--out FILE]`;
 
 function positive(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -45,6 +48,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       sessions: { type: "string" },
       "sse-clients": { type: "string" },
       "cpu-prof": { type: "string" },
+      "server-flags": { type: "string" },
       out: { type: "string" },
     },
   });
@@ -60,11 +64,12 @@ export function parseOptions(argv: string[]): BenchOptions {
       workers: Math.round(positive("workers", values.workers, availableParallelism())),
     },
     slicing: { durationMs, sliceMs: Math.min(durationMs, quick ? 750 : 1000), warmupMs },
-    calls: Math.round(positive("calls", values.calls, 100_000)),
+    calls: Math.round(positive("calls", values.calls, quick ? 50_000 : 100_000)),
     sessions: Math.round(positive("sessions", values.sessions, 10_000)),
     sseClients: Math.round(positive("sse-clients", values["sse-clients"], 1000)),
-    broadcasts: quick ? 5 : 20,
+    broadcasts: quick ? 15 : 40,
     cpuProfDir: values["cpu-prof"] ?? null,
+    serverFlags: (values["server-flags"] ?? "").split(/\s+/).filter(Boolean),
     out: values.out ?? new URL("./results.json", import.meta.url).pathname,
   };
 }

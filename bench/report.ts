@@ -52,6 +52,7 @@ export function writeResults(options: BenchOptions, rows: Row[], elapsedMs: numb
     quick: options.quick,
     load: options.load,
     slicing: options.slicing,
+    serverFlags: options.serverFlags,
     elapsedMs: Math.round(elapsedMs),
     targets: TARGETS,
     allPass: rows.every((r) => r.checks.every((c) => c.pass)),

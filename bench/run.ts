@@ -20,7 +20,7 @@ async function bench(options: BenchOptions): Promise<Row[]> {
   const tree = compileForBench();
   const gen = await LoadGenerator.start(options.load);
   try {
-    const servers = serversFrom(tree.path("bench/server-child.ts"), options.cpuProfDir);
+    const servers = serversFrom(tree.path("bench/server-child.ts"), options.cpuProfDir, options.serverFlags);
     const rows: Row[] = [];
     const phase = async (name: string, run: () => Promise<Row | Row[]>): Promise<void> => {
       log(`… ${name}`);
@@ -50,7 +50,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   const { connections, workers } = options.load;
   const seconds = options.slicing.durationMs / 1000;
-  log(`hubmcp bench${options.quick ? " (quick)" : ""}: ${connections} connections, ${workers} generator threads, ${seconds} s per request row`);
+  const flags = options.serverFlags.length ? `, servers run with ${options.serverFlags.join(" ")}` : "";
+  log(`hubmcp bench${options.quick ? " (quick)" : ""}: ${connections} connections, ${workers} generator threads, ${seconds} s per request row${flags}`);
   const t0 = performance.now();
   const rows = await bench(options);
   const elapsed = performance.now() - t0;

@@ -8,7 +8,7 @@ import type { BenchServer, ServerKind } from "./servers/types.ts";
 export type ChildRequest = { type: "stats"; gc: boolean } | { type: "stop" };
 export type ChildMessage =
   | { type: "listening"; port: number }
-  | { type: "stats"; rssBytes: number; heapUsedBytes: number; cpuMs: number; sessions: number | null };
+  | { type: "stats"; rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number; cpuMs: number; sessions: number | null };
 
 const starters = { baseline: startBaseline, hubmcp: startHubmcp } satisfies Record<ServerKind, () => Promise<BenchServer>>;
 
@@ -29,7 +29,15 @@ async function main(kind: ServerKind): Promise<void> {
     const cpu = process.cpuUsage();
     const mem = process.memoryUsage();
     const cpuMs = (cpu.user + cpu.system) / 1000;
-    send({ type: "stats", rssBytes: mem.rss, heapUsedBytes: mem.heapUsed, cpuMs, sessions: server.sessions() });
+    send({
+      type: "stats",
+      rssBytes: mem.rss,
+      heapUsedBytes: mem.heapUsed,
+      heapTotalBytes: mem.heapTotal,
+      externalBytes: mem.external,
+      cpuMs,
+      sessions: server.sessions(),
+    });
   });
   send({ type: "listening", port: server.port });
 }

@@ -1,6 +1,7 @@
 // SSE fan-out: many legacy `GET /sse` clients, and the time one session-less POST takes to
 // reach every one of them as an `event: message` (the broadcast rule), for the bare
 // node:http baseline and for hubmcp.
+import { execFileSync } from "node:child_process";
 import { Agent, request } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { ServerChild, Servers } from "../child.ts";
@@ -59,7 +60,23 @@ async function measure(servers: Servers, kind: "baseline" | "hubmcp", clients: n
   }
 }
 
+/** The open-file limit this process (and the server child, which inherits it) runs under. */
+function fileLimit(): number {
+  try {
+    const out = execFileSync("sh", ["-c", "ulimit -n"], { encoding: "utf8" }).trim();
+    return out === "unlimited" ? Infinity : Number(out);
+  } catch {
+    return Infinity;
+  }
+}
+
 export async function sseRows(servers: Servers, clients: number, rounds: number): Promise<Row[]> {
+  // Each client holds one descriptor here and one in the server; leave room for the rest.
+  const limit = fileLimit();
+  if (limit < clients + 256) {
+    const why = `ulimit -n is ${limit}, too low for ${clients} SSE clients; raise it (e.g. \`ulimit -n ${clients * 2 + 1024}\`) and run again`;
+    return [{ name: `SSE broadcast to ${clients.toLocaleString("en-US")} clients`, result: "not run", note: why, checks: [{ target: "row measured", measured: "not run", pass: false }] }];
+  }
   const base = await measure(servers, "baseline", clients, rounds);
   const hub = await measure(servers, "hubmcp", clients, rounds);
   const label = `SSE broadcast to ${clients.toLocaleString("en-US")} clients`;

@@ -61,9 +61,8 @@ export class EventStream {
     if (afterSeq !== null) for (const k of this.#kept) if (k.seq > afterSeq) sse.send(k.event);
     sse.onClose(() => {
       if (this.#sse === sse) this.#sse = null;
-      if (this.#ended) this.#done();
     });
-    if (this.#ended) sse.close();
+    if (this.#ended) this.#finishOn(sse);
   }
 
   /** Sends an event with the next id; kept for replay. False when it could neither be sent nor kept. */
@@ -79,8 +78,15 @@ export class EventStream {
   end(): void {
     if (this.#ended) return;
     this.#ended = true;
-    if (this.#sse) this.#sse.close();
+    if (this.#sse) this.#finishOn(this.#sse);
     else if (this.#kept.length === 0) this.#done();
+  }
+
+  /** Closes the last connection; the stream is forgotten only once its end surely went out. */
+  #finishOn(sse: SseStream): void {
+    sse.close((flushed) => {
+      if (flushed) this.#done();
+    });
   }
 
   /** Closes the connection but keeps the stream, so the client polls back with Last-Event-ID. */

@@ -63,6 +63,7 @@ export class SseStream {
     this.#timer = setInterval(() => this.#write(formatComment("keepalive")), options.keepaliveMs ?? 15_000);
     this.#timer.unref();
     res.once("close", () => this.#finish());
+    if (res.destroyed) this.#finish();
   }
 
   get closed(): boolean {
@@ -82,8 +83,28 @@ export class SseStream {
     else this.#onClose.push(fn);
   }
 
-  close(): void {
-    if (this.#closed) return;
+  /**
+   * Ends the stream. `done(flushed)` says whether everything written was handed to the
+   * socket, so a caller can keep what a vanished client may still ask to have replayed.
+   */
+  close(done?: (flushed: boolean) => void): void {
+    if (this.#closed) {
+      done?.(false);
+      return;
+    }
+    if (done) {
+      const res = this.#res;
+      let called = false;
+      const once = (flushed: boolean): void => {
+        if (called) return;
+        called = true;
+        done(flushed);
+      };
+      const socket = res.socket;
+      if (!socket || socket.destroyed) once(false);
+      res.once("finish", () => once(true));
+      res.once("close", () => once(res.writableFinished));
+    }
     this.#res.end();
     this.#finish();
   }

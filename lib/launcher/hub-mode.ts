@@ -54,8 +54,17 @@ export interface HubRequest {
 /** A failure worth one line; `listen` errors (port in use) propagate as thrown errors. */
 export class LaunchError extends Error {}
 
+/**
+ * Behind a proxy the server still learns its public mount path: the proxy has already
+ * stripped it from requests (the server strips only what is present), and the paths the
+ * server advertises (the SSE `endpoint` event) then point through the proxy.
+ */
+function listenBehindProxy(req: HubRequest): Promise<RunningServer> {
+  return req.app.listen({ host: req.host, port: req.ports.serverPort, pathPrefix: req.hub.pathPrefix });
+}
+
 async function withExternal(req: HubRequest, pkg: string): Promise<HubRun> {
-  const server = await req.app.listen({ host: req.host, port: req.ports.serverPort });
+  const server = await listenBehindProxy(req);
   const command = externalProxyCommand(pkg, { listenPort: req.ports.proxyPort, forwardPort: server.port }, req.debug);
   const child: ChildProcessHandle = spawnGroup("bash", ["-lc", command], req.env, req.onProxyOutput);
   if (req.ports.proxyPort !== 0 && !(await waitForPort(req.ports.proxyPort, child.exited))) {
@@ -72,7 +81,7 @@ async function withExternal(req: HubRequest, pkg: string): Promise<HubRun> {
 }
 
 async function withBuiltin(req: HubRequest): Promise<HubRun> {
-  const server = await req.app.listen({ host: req.host, port: req.ports.serverPort });
+  const server = await listenBehindProxy(req);
   try {
     const proxy = await startReverseProxy({
       target: `http://127.0.0.1:${server.port}`,

@@ -24,7 +24,7 @@ test("main is exported and does not run on import", () => {
   assert.equal(typeof main, "function");
 });
 
-test("--help prints usage and exits 0; usage errors exit 2 with usage on stderr", async (t) => {
+test("--help prints usage and exits 0; usage errors exit 2 with usage on stderr", { timeout: 30_000 }, async (t) => {
   const help = spawnCli(t, ["--help"], env());
   assert.equal((await help.exit).code, 0);
   assert.match(help.stdout(), /^usage: start_mcp --app FILE/);
@@ -36,7 +36,7 @@ test("--help prints usage and exits 0; usage errors exit 2 with usage on stderr"
   }
 });
 
-test("serves an .mjs app, prints the ready lines, and exits 0 on SIGTERM", async (t) => {
+test("serves an .mjs app, prints the ready lines, and exits 0 on SIGTERM", { timeout: 30_000 }, async (t) => {
   const dir = tempDir(t);
   const app = writeApp(dir);
   const cli = spawnCli(t, ["--app", app, ...LOCAL], env());
@@ -50,7 +50,7 @@ test("serves an .mjs app, prints the ready lines, and exits 0 on SIGTERM", async
   assert.match(cli.stderr(), /SIGTERM received; shutting down/);
 });
 
-test("SIGINT: open streams end, a running call still gets its answer, exit 0", async (t) => {
+test("SIGINT: open streams end, a running call still gets its answer, exit 0", { timeout: 30_000 }, async (t) => {
   const dir = tempDir(t);
   const app = writeApp(
     dir,
@@ -70,7 +70,7 @@ test("SIGINT: open streams end, a running call still gets its answer, exit 0", a
   assert.deepEqual(await cli.exit, { code: 0, signal: null });
 });
 
-test("a port in use: one line, exit 1", async (t) => {
+test("a port in use: one line, exit 1", { timeout: 30_000 }, async (t) => {
   const blocker = createServer();
   await new Promise<void>((done) => blocker.listen(0, "127.0.0.1", done));
   t.after(() => new Promise<void>((done) => blocker.close(() => done())));
@@ -81,7 +81,7 @@ test("a port in use: one line, exit 1", async (t) => {
   assert.equal(cli.stderr(), `start_mcp: port ${port} is already in use\n`);
 });
 
-test("MCP_PORT sets the port when --port is absent", async (t) => {
+test("MCP_PORT sets the port when --port is absent", { timeout: 30_000 }, async (t) => {
   const blocker = createServer();
   await new Promise<void>((done) => blocker.listen(0, "127.0.0.1", done));
   t.after(() => new Promise<void>((done) => blocker.close(() => done())));
@@ -91,7 +91,7 @@ test("MCP_PORT sets the port when --port is absent", async (t) => {
   assert.match(cli.stderr(), new RegExp(`port ${port} is already in use`));
 });
 
-test("an app without a server, or one that throws, exits 1 with a message naming the file", async (t) => {
+test("an app without a server, or one that throws, exits 1 with a message naming the file", { timeout: 30_000 }, async (t) => {
   const dir = tempDir(t);
   writeFileSync(join(dir, "none.mjs"), "export const tools = [];\n");
   writeFileSync(join(dir, "throws.mjs"), "throw new Error('cannot start: missing data file');\n");
@@ -106,7 +106,7 @@ test("an app without a server, or one that throws, exits 1 with a message naming
   assert.match(missing.stderr(), /app file not found/);
 });
 
-test("a TypeScript app keeps its doc-comment descriptions and resolves ./x.js to ./x.ts (the demo app)", async (t) => {
+test("a TypeScript app keeps its doc-comment descriptions and resolves ./x.js to ./x.ts (the demo app)", { timeout: 30_000 }, async (t) => {
   const dir = tempDir(t);
   writeFileSync(join(dir, "units.ts"), "export const unit: string = 'm';\n");
   writeFileSync(
@@ -135,7 +135,7 @@ server.tool(function length(x: number): string {
   assert.equal(add?.description, "Add two numbers and return the sum.");
 });
 
-test("--debug logs one line per request without cookies or queries", async (t) => {
+test("--debug logs one line per request without cookies or queries", { timeout: 30_000 }, async (t) => {
   const cli = spawnCli(t, ["--app", writeApp(tempDir(t)), ...LOCAL, "--debug"], env());
   const [, url] = await cli.waitFor(/ready at (\S+)\n/);
   await fetch(`${url}?session_id=zzz`, { headers: { cookie: "secret=1", authorization: "Bearer tok" } });
@@ -143,13 +143,13 @@ test("--debug logs one line per request without cookies or queries", async (t) =
   assert.doesNotMatch(cli.stderr(), /secret|tok|session_id/);
 });
 
-test("--proxy is ignored outside a hub session, with a note", async (t) => {
+test("--proxy is ignored outside a hub session, with a note", { timeout: 30_000 }, async (t) => {
   const cli = spawnCli(t, ["--app", writeApp(tempDir(t)), ...LOCAL, "--proxy", "builtin"], env());
   await cli.waitFor(/ready at/);
   assert.match(cli.stderr(), /--proxy applies on a hub session only; ignored/);
 });
 
-test("--python-env puts the conda environment first on PATH for tools; missing env or conda: exit 1", async (t) => {
+test("--python-env puts the conda environment first on PATH for tools; missing env or conda: exit 1", { timeout: 30_000 }, async (t) => {
   const dir = tempDir(t);
   const conda = fakeConda(dir, ["AIIDA", "other"]);
   const app = writeApp(

@@ -1,7 +1,7 @@
 // What a tool may ask of the client mid-call (MCP 2025-11-25 client features): the
 // capability checks, the request shapes, and the checks on the answers. The waiting
 // itself is ClientRequests'; the public methods are on the tool context.
-import { compileSchema, isFlatElicitationSchema, type SchemaObject } from "../schema/index.ts";
+import { compileSchema, isFlatElicitationSchema, type SchemaObject, type Validator } from "../schema/index.ts";
 import { ClientRequestError } from "./client-requests.ts";
 import { isRecord } from "./jsonrpc.ts";
 
@@ -86,11 +86,17 @@ export function timeoutMs(timeout: number | undefined, fallbackSeconds: number):
   return Math.max(1, Math.round(timeout * 1000));
 }
 
-export function checkFormSchema(schema: SchemaObject): void {
+/** Checks the form schema at the call and compiles the check its answer must pass. */
+export function formValidator(schema: SchemaObject): Validator {
   if (!isFlatElicitationSchema(schema)) {
     throw new TypeError(
       "elicit: the form schema must be flat: {type: \"object\", properties} whose properties are strings, numbers, integers, booleans or string enums",
     );
+  }
+  try {
+    return compileSchema(schema);
+  } catch (err) {
+    throw new TypeError(`elicit: the form schema does not compile: ${(err as Error).message}`);
   }
 }
 
@@ -100,11 +106,11 @@ function action(result: Record<string, unknown>): ElicitAction {
   throw new ClientRequestError("invalid-answer", "The client's elicitation answer has no valid action");
 }
 
-export function formAnswer(result: Record<string, unknown>, schema: SchemaObject): ElicitResult {
+export function formAnswer(result: Record<string, unknown>, validate: Validator): ElicitResult {
   const which = action(result);
   if (which !== "accept") return { action: which };
   const content = result.content ?? {};
-  if (!isRecord(content) || !compileSchema(schema)(content).valid) {
+  if (!isRecord(content) || !validate(content).valid) {
     throw new ClientRequestError("invalid-answer", "The client's elicitation answer does not match the requested schema");
   }
   return { action: "accept", content };

@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { SchemaObject } from "../schema/index.ts";
 import { LOG_LEVELS, type LogLevel, type Session } from "../session/session.ts";
 import {
-  checkFormSchema,
+  formValidator,
   clientSupports,
   formAnswer,
   rootsAnswer,
@@ -140,11 +140,11 @@ export class RequestContext implements ToolContext {
   }
 
   async elicit<T = Record<string, unknown>>(message: string, schema: SchemaObject, options: ElicitOptions = {}): Promise<ElicitResult<T>> {
-    checkFormSchema(schema);
+    const validate = formValidator(schema);
     const wait = timeoutMs(options.timeout, DEFAULT_CLIENT_TIMEOUT_S);
     const params = { mode: "form", message: String(message), requestedSchema: schema };
     const result = await this.#ask("form elicitation", "elicitation/create", params, wait);
-    return formAnswer(result, schema) as ElicitResult<T>;
+    return formAnswer(result, validate) as ElicitResult<T>;
   }
 
   async elicitUrl(message: string, url: string, options: ElicitUrlOptions = {}): Promise<UrlElicitResult> {

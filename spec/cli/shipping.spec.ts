@@ -1,0 +1,121 @@
+// SLOW (a build, `npm pack`, an offline install): start_mcp as it ships. The package is
+// built into a temporary folder (the work tree's dist/ is left alone), packed, installed
+// with no network into an empty folder and run with `npx start_mcp`; a plain copy of the
+// package folder runs with `node <copy>/dist/cli/start_mcp.js`. HUBMCP_SKIP_SLOW=1 skips.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { alive, ROOT, tempDir } from "../support/launcher-fixtures.ts";
+
+const skip = process.env.HUBMCP_SKIP_SLOW === "1" ? "HUBMCP_SKIP_SLOW=1" : false;
+
+const APP = (from: string) => `import { McpServer } from ${JSON.stringify(from)};
+export const server = new McpServer("shipped", { version: "9.9.9" });
+server.tool(function add(a, b) {
+  /** Add two numbers. */
+  return a + b;
+});
+`;
+
+function quietEnv(dir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_cache: join(dir, "npm-cache"), npm_config_offline: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+  for (const name of ["SESSION", "SESSION_ID", "SESSIONDIR", "SESSION_DIR", "MCP_PORT", "NODE_OPTIONS"]) delete env[name];
+  return env;
+}
+
+interface Run {
+  ready: Promise<string>;
+  exit: Promise<number | null>;
+  output(): string;
+  stop(): void;
+}
+
+/** Runs a command in its own process group (npx starts node beneath it); t.after kills the group. */
+function run(t: { after(fn: () => unknown): void }, command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Run {
+  const child = spawn(command, args, { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let onReady: (url: string) => void;
+  const ready = new Promise<string>((resolve) => (onReady = resolve));
+  const exit = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+  const collect = (chunk: string): void => {
+    out += chunk;
+    const m = /MCP server ready at (\S+)\n/.exec(out);
+    if (m) onReady(m[1]!);
+  };
+  child.stdout.setEncoding("utf8").on("data", collect);
+  child.stderr.setEncoding("utf8").on("data", collect);
+  const group = (signal: NodeJS.Signals): void => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // gone
+    }
+  };
+  t.after(async () => {
+    if (alive(child.pid!)) {
+      group("SIGKILL");
+      await exit;
+    }
+  });
+  const readyOrExit = Promise.race([ready, exit.then((code) => Promise.reject(new Error(`exited ${code} before ready:\n${out}`)))]);
+  readyOrExit.catch(() => {}); // awaited only by runs expected to start
+  return {
+    ready: readyOrExit,
+    exit,
+    output: () => out,
+    stop: () => group("SIGTERM"),
+  };
+}
+
+async function toolNames(url: string): Promise<string[]> {
+  const res = await fetch(`${url}mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+  const body = (await res.json()) as { result: { tools: { name: string; description: string }[] } };
+  return body.result.tools.map((x) => `${x.name}: ${x.description}`);
+}
+
+test("the packed tarball installs offline into an empty folder and `npx start_mcp` serves; a plain copy runs too", { skip, timeout: 180_000 }, async (t) => {
+  const dir = tempDir(t, "hubmcp-ship-");
+  const env = quietEnv(dir);
+  const pkg = join(dir, "pkg");
+  mkdirSync(pkg);
+  for (const file of ["package.json", "README.md"]) cpSync(join(ROOT, file), join(pkg, file));
+  // Type errors are npm test's typecheck step's business; what ships is what tsc emits.
+  try {
+    execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(ROOT, "tsconfig.build.json"), "--outDir", join(pkg, "dist")], { stdio: "pipe" });
+  } catch {
+    // reported by the typecheck
+  }
+  assert.ok(existsSync(join(pkg, "dist", "cli", "start_mcp.js")), "the build emits the CLI");
+
+  execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", dir], { cwd: pkg, env, stdio: "pipe" });
+  const tarball = readdirSync(dir).find((f) => /^hubmcp-.*\.tgz$/.test(f));
+  assert.ok(tarball, "npm pack made a tarball");
+
+  const site = join(dir, "site");
+  mkdirSync(site);
+  writeFileSync(join(site, "package.json"), JSON.stringify({ name: "site", private: true, type: "module" }));
+  execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", join(dir, tarball!)], { cwd: site, env, stdio: "pipe" });
+  writeFileSync(join(site, "app.mjs"), APP("hubmcp"));
+  const viaNpx = run(t, "npx", ["--offline", "start_mcp", "--app", "app.mjs", "--host", "127.0.0.1", "--port", "0"], site, env);
+  const url = await viaNpx.ready;
+  assert.deepEqual(await toolNames(url), ["add: Add two numbers."]);
+  viaNpx.stop();
+  await viaNpx.exit;
+
+  // Installed without typescript or tsx, a .ts app gets the how-to message.
+  writeFileSync(join(site, "app.ts"), "export const x: number = 1;\n");
+  const ts = run(t, process.execPath, [join(site, "node_modules", "hubmcp", "dist", "cli", "start_mcp.js"), "--app", "app.ts", "--port", "0"], site, env);
+  assert.equal(await ts.exit, 1);
+  assert.match(ts.output(), /app\.ts is TypeScript, and this Node cannot load it: install `typescript` or `tsx`/);
+
+  const copy = join(dir, "copy");
+  cpSync(pkg, join(copy, "hubmcp"), { recursive: true });
+  writeFileSync(join(copy, "app.mjs"), APP("./hubmcp/dist/lib/index.js"));
+  const plain = run(t, process.execPath, [join(copy, "hubmcp", "dist", "cli", "start_mcp.js"), "--app", "app.mjs", "--host", "127.0.0.1", "--port", "0"], copy, env);
+  const copyUrl = await plain.ready;
+  assert.deepEqual(await toolNames(copyUrl), ["add: Add two numbers."]);
+  plain.stop();
+  assert.equal(await plain.exit, 0);
+});

@@ -11,6 +11,8 @@ export interface Stats {
   heapUsedMb: number;
   /** Heap pages V8 holds, live or not. */
   heapTotalMb: number;
+  /** Of which the young generation (new space). */
+  newSpaceMb: number;
   /** Buffers and other memory outside the heap. */
   externalMb: number;
   cpuMs: number;
@@ -76,6 +78,7 @@ export async function startServer(kind: ServerKind, options: ChildOptions): Prom
         rssMb: m.rssBytes / MB,
         heapUsedMb: m.heapUsedBytes / MB,
         heapTotalMb: m.heapTotalBytes / MB,
+        newSpaceMb: m.newSpaceBytes / MB,
         externalMb: m.externalBytes / MB,
         cpuMs: m.cpuMs,
         sessions: m.sessions,

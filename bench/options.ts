@@ -26,7 +26,7 @@ export interface BenchOptions {
 
 export const USAGE = `usage: npm run bench -- [--quick] [--connections N] [--workers N] [--duration S]
                        [--calls N] [--sessions N] [--sse-clients N] [--cpu-prof DIR]
-                       [--server-flags "--max-semi-space-size=4"] [--out FILE]`;
+                       [--server-flags="--max-semi-space-size=4"] [--out FILE]`;
 
 function positive(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;

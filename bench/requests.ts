@@ -14,17 +14,19 @@ export const INITIALIZE = JSON.stringify({
 });
 const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
 
-const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+/** What MCP clients send with every POST (MCP basic/transports); the baseline ignores it. */
+const MCP_ACCEPT = { accept: "application/json, text/event-stream" };
+const JSON_HEADERS = { "content-type": "application/json", ...MCP_ACCEPT };
 
 export const targets = {
-  callAdd: (port: number): Target => ({ port, path: "/mcp", body: CALL_ADD }),
+  callAdd: (port: number): Target => ({ port, path: "/mcp", body: CALL_ADD, headers: MCP_ACCEPT }),
   restAdd: (port: number): Target => ({ port, path: "/tools/add", body: REST_ADD }),
-  initialize: (port: number): Target => ({ port, path: "/mcp", body: INITIALIZE }),
+  initialize: (port: number): Target => ({ port, path: "/mcp", body: INITIALIZE, headers: MCP_ACCEPT }),
   sessionCallAdd: (port: number, sessionId: string): Target => ({
     port,
     path: "/mcp",
     body: CALL_ADD,
-    headers: { "mcp-session-id": sessionId, "mcp-protocol-version": PROTOCOL_VERSION },
+    headers: { ...MCP_ACCEPT, "mcp-session-id": sessionId, "mcp-protocol-version": PROTOCOL_VERSION },
   }),
 };
 

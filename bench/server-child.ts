@@ -1,6 +1,7 @@
 // The process a server under test runs in, so it never shares an event loop (or a core)
 // with the load generator. Talks to ./child.ts over IPC: reports its port, then answers
 // stats requests with its own RSS and CPU time.
+import { getHeapSpaceStatistics } from "node:v8";
 import { startBaseline } from "./servers/baseline.ts";
 import { startHubmcp } from "./servers/hubmcp.ts";
 import type { BenchServer, ServerKind } from "./servers/types.ts";
@@ -8,7 +9,7 @@ import type { BenchServer, ServerKind } from "./servers/types.ts";
 export type ChildRequest = { type: "stats"; gc: boolean } | { type: "stop" };
 export type ChildMessage =
   | { type: "listening"; port: number }
-  | { type: "stats"; rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; externalBytes: number; cpuMs: number; sessions: number | null };
+  | { type: "stats"; rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; newSpaceBytes: number; externalBytes: number; cpuMs: number; sessions: number | null };
 
 const starters = { baseline: startBaseline, hubmcp: startHubmcp } satisfies Record<ServerKind, () => Promise<BenchServer>>;
 
@@ -34,6 +35,8 @@ async function main(kind: ServerKind): Promise<void> {
       rssBytes: mem.rss,
       heapUsedBytes: mem.heapUsed,
       heapTotalBytes: mem.heapTotal,
+      // V8's young generation grows with the allocation rate; it is most of a busy server's RSS growth.
+      newSpaceBytes: getHeapSpaceStatistics().find((s) => s.space_name === "new_space")?.space_size ?? 0,
       externalBytes: mem.external,
       cpuMs,
       sessions: server.sessions(),

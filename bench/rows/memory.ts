@@ -39,6 +39,7 @@ async function withServer<T>(servers: Servers, kind: "baseline" | "hubmcp", fn: 
   }
 }
 
+const heapHeld = (t: Trace): string => `${mb(t.settled.heapTotalMb)} MB, young generation ${mb(t.settled.newSpaceMb)} MB`;
 const path = (t: Trace): string => `${mb(t.start.rssMb)} → ${mb(t.after.rssMb)} → ${mb(t.settled.rssMb)} MB`;
 
 function failed(row: Row, load: LoadResult): Row {
@@ -63,7 +64,7 @@ export async function callMemoryRow(servers: Servers, gen: LoadGenerator, calls:
       note:
         `RSS at start → after the calls → ${SETTLE_MS / 1000} s after the load stopped (start and settled after a full GC); ` +
         `live heap ${hub.start.heapUsedMb.toFixed(1)} → ${hub.settled.heapUsedMb.toFixed(1)} MB, ` +
-        `V8 heap pages held ${hub.settled.heapTotalMb.toFixed(0)} MB (baseline ${base.settled.heapTotalMb.toFixed(0)} MB)`,
+        `V8 heap held ${heapHeld(hub)} (baseline ${heapHeld(base)})`,
       checks: [
         atMost("RSS after", { value: hub.after.rssMb, digits: 0, unit: " MB" }, TARGETS.rssAfterMb),
         atMost("settled RSS − baseline's", { value: hub.settled.rssMb - base.settled.rssMb, digits: 0, unit: " MB" }, TARGETS.rssSettleMb),
@@ -92,7 +93,7 @@ export async function idleSessionsRow(servers: Servers, gen: LoadGenerator, sess
     result: `+${mb(growth)} MB RSS (baseline +${mb(baseGrowth)} MB for the same requests)`,
     note:
       `RSS after a full GC, before and after opening the sessions; live heap ${Math.round(perSession)} B per session; ` +
-      `V8 heap pages held ${hub.settled.heapTotalMb.toFixed(0)} MB (baseline ${base.settled.heapTotalMb.toFixed(0)} MB); req/s is the initialize rate`,
+      `V8 heap held ${heapHeld(hub)} (baseline ${heapHeld(base)}); req/s is the initialize rate`,
     checks: [atMost("RSS growth", { value: growth, digits: 0, unit: " MB" }, TARGETS.idleSessionsMb)],
   };
   const held = hub.settled.sessions;

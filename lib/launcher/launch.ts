@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RunningServer } from "../http/listen.ts";
-import { loadApp } from "./app-loader.ts";
+import { loadApp, type ServerLike } from "./app-loader.ts";
 import { parseLauncherArgs, USAGE, type LaunchOptions } from "./args.ts";
 import { lookupConda } from "./conda.ts";
 import { detectHub, hubEnv } from "./hub.ts";
@@ -41,7 +41,7 @@ async function readResources(dir: string): Promise<string | null> {
 
 type Started = { server: RunningServer; lines: string[]; notes: string[]; hub: HubRun | null };
 
-async function start(options: LaunchOptions, env: NodeJS.ProcessEnv, io: LauncherIo, app: Parameters<typeof startHub>[0]["app"]): Promise<Started | number> {
+async function start(options: LaunchOptions, env: NodeJS.ProcessEnv, io: LauncherIo, app: ServerLike): Promise<Started | number> {
   const found = hubEnv(env);
   const detection = detectHub(env, found ? await readResources(found.sessionDir) : null);
   if (detection.kind === "fallback") io.err(`${NAME}: warning: ${detection.warning}`);

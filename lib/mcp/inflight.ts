@@ -1,6 +1,7 @@
 // Requests of a session still being answered, so `notifications/cancelled` can find
 // them (MCP basic/utilities/cancellation): the handler's signal aborts and the answer is
-// dropped. Session-less requests are not tracked: nothing could name them later.
+// dropped; the end of the session does the same. Session-less requests are not tracked:
+// nothing could name them later.
 import type { Session } from "../session/session.ts";
 import type { RequestId } from "./jsonrpc.ts";
 
@@ -11,6 +12,7 @@ export class InFlightCall {
   readonly #outer: () => AbortSignal | undefined;
   #controller: AbortController | undefined;
   #cancelled = false;
+  #reason: Error | undefined;
 
   constructor(table: Map<RequestId, InFlightCall>, id: RequestId, outer: () => AbortSignal | undefined) {
     this.#table = table;
@@ -27,7 +29,7 @@ export class InFlightCall {
   get signal(): AbortSignal {
     if (!this.#controller) {
       const ac = (this.#controller = new AbortController());
-      if (this.#cancelled) ac.abort(new Error("The client cancelled the request"));
+      if (this.#cancelled) ac.abort(this.#reason);
       const outer = this.#outer();
       if (outer) {
         if (outer.aborted) ac.abort(outer.reason);
@@ -37,10 +39,11 @@ export class InFlightCall {
     return this.#controller.signal;
   }
 
-  cancel(): void {
+  cancel(reason = "The client cancelled the request"): void {
     if (this.#cancelled) return;
     this.#cancelled = true;
-    this.#controller?.abort(new Error("The client cancelled the request"));
+    this.#reason = new Error(reason);
+    this.#controller?.abort(this.#reason);
   }
 
   end(): void {
@@ -54,7 +57,14 @@ export class InFlight {
   /** Tracks a request of `session`; `outer` yields the transport's signal when asked. */
   begin(session: Session, id: RequestId, outer: () => AbortSignal | undefined): InFlightCall {
     let table = this.#bySession.get(session);
-    if (!table) this.#bySession.set(session, (table = new Map()));
+    if (!table) {
+      const own = (table = new Map());
+      this.#bySession.set(session, own);
+      // Nobody can receive the answers of a session that ended.
+      session.onEnd(() => {
+        for (const call of [...own.values()]) call.cancel("The session ended");
+      });
+    }
     const call = new InFlightCall(table, id, outer);
     // A reused id replaces the older entry: a later cancel can only mean the newest.
     table.set(id, call);

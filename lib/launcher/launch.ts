@@ -84,6 +84,8 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
     return 2;
   }
   const options = parsed.options;
+  // The hub's own tools (use, wrwroxy) run with the environment as it was, not the conda one.
+  const hubToolsEnv: NodeJS.ProcessEnv = { ...env };
 
   if (options.pythonEnv !== undefined) {
     const conda = await lookupConda(options.pythonEnv, env);
@@ -105,7 +107,7 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
 
   let started: Started | number;
   try {
-    started = await start(options, env, io, loaded.server);
+    started = await start(options, hubToolsEnv, io, loaded.server);
   } catch (err) {
     io.err(listenFailure(err));
     return 1;

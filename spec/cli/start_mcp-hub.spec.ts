@@ -4,8 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
-import { alive, fakeHubTools, freePort, hubSession, spawnCli, tempDir, writeApp } from "../support/launcher-fixtures.ts";
+import { delimiter, join } from "node:path";
+import { alive, fakeConda, fakeHubTools, freePort, hubSession, spawnCli, tempDir, writeApp } from "../support/launcher-fixtures.ts";
 
 const COOKIE = "weber-auth-hub=777%3Asecret";
 
@@ -193,4 +193,25 @@ test("a session without a usable resources file falls back to local mode with a 
   await cli.waitFor(/SSE endpoint: http:\/\/127\.0\.0\.1:\d+\/sse\n/);
   assert.match(cli.stderr(), /warning: hub session resources file not readable; running locally/);
   assert.doesNotMatch(cli.stdout(), /Proxy URL/);
+});
+
+test("--python-env on a hub: the server's tools get the conda environment, the reverse proxy does not", { timeout: 30_000 }, async (t) => {
+  const dir = tempDir(t);
+  const hub = hubSession(dir);
+  const tools = fakeHubTools(dir);
+  const conda = fakeConda(dir, ["AIIDA"]);
+  t.after(() => killRecorded(tools.pidFile));
+  const app = writeApp(dir, "py.mjs", `server.tool(function env_name() { return process.env.CONDA_DEFAULT_ENV; }, { description: "Env", inputSchema: { type: "object", properties: {} } });`);
+  const proxyPort = await freePort();
+  const cli = spawnCli(
+    t,
+    ["--app", app, "--python-env", "AIIDA"],
+    hubEnv({ HOME: tools.home, PATH: `${conda.bin}${delimiter}${process.env.PATH}`, SESSION: hub.SESSION, SESSIONDIR: hub.SESSIONDIR, HUBMCP_PROXY_PORT: String(proxyPort), HUBMCP_SERVER_PORT: "0" }),
+  );
+  await cli.waitFor(/SSE endpoint/);
+  const res = await fetch(`http://127.0.0.1:${proxyPort}${hub.prefix}/tools/env_name`, { method: "POST", headers: { cookie: COOKIE, "content-type": "application/json" }, body: "{}" });
+  assert.deepEqual(await res.json(), { result: "AIIDA" });
+  assert.equal(readFileSync(`${tools.pidFile}.conda`, "utf8"), "none");
+  cli.child.kill("SIGTERM");
+  assert.equal((await cli.exit).code, 0);
 });

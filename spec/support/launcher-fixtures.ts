@@ -142,6 +142,7 @@ const { writeFileSync } = require("node:fs");
 const args = process.argv.slice(2);
 writeFileSync(${JSON.stringify(argvFile)}, JSON.stringify(args));
 writeFileSync(${JSON.stringify(pidFile)}, String(process.pid));
+writeFileSync(${JSON.stringify(pidFile)} + ".conda", process.env.CONDA_DEFAULT_ENV || "none");
 const opt = (name) => args[args.indexOf(name) + 1];
 const server = createServer((req, res) => {
   const path = req.url.replace(/^\\/weber\\/[^/]+\\/[^/]+\\/[^/?]+/, "") || "/";

@@ -68,10 +68,6 @@ export class PostReply implements Exchange {
     (this.#stream ??= this.#upgrade()).detach();
   };
 
-  get upgraded(): boolean {
-    return this.#stream !== null;
-  }
-
   finish(outcome: Outcome, headers: Record<string, string> | undefined): void {
     this.#finished = true;
     // A client that accepts only SSE still gets its answer, as a one-event stream.

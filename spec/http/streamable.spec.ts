@@ -48,6 +48,15 @@ server.tool(
   },
   { inputSchema: NO_ARGS },
 );
+server.tool(
+  async function polling(_args: Record<string, unknown>, ctx: ToolContext) {
+    ctx.closeStream();
+    ctx.info("while away");
+    await gate();
+    return "polled";
+  },
+  { inputSchema: NO_ARGS },
+);
 const running = await server.listen({ port: 0 });
 after(() => running.close());
 const mcp = `${running.url}mcp`;
@@ -286,4 +295,27 @@ test("every stream gets keepalive comments", async (t) => {
   }
   await openGate();
   assert.equal((await postStream.nextMessage()).result.content[0].text, "ok");
+});
+
+test("closeStream(): the server ends the connection after the priming event; GET + Last-Event-ID collects the rest", async (t) => {
+  const session = await initialize();
+  const c = await openSse(mcp, { body: call("poll", "polling"), headers: { ...BOTH, "mcp-session-id": session } });
+  const events = await drain(c);
+  assert.equal(events.length, 1, "only the priming event before the server closed the connection");
+  assert.deepEqual([events[0]!.data, events[0]!.retry], ["", 250]);
+  await openGate();
+  const resumed = await openSse(mcp, { headers: { "mcp-session-id": session, "last-event-id": events[0]!.lastEventId } });
+  t.after(() => resumed.close());
+  const rest = await drain(resumed);
+  assert.deepEqual(
+    rest.slice(1).map((e) => JSON.parse(e.data)),
+    [
+      { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "while away" } },
+      { jsonrpc: "2.0", id: "poll", result: { content: [{ type: "text", text: "polled" }], isError: false } },
+    ],
+  );
+  // Session-less or JSON-only, closeStream() does nothing and the call answers as usual.
+  const json = post(mcp, call("poll-2", "polling"), { ...JSON_ONLY, "mcp-session-id": session });
+  await openGate();
+  assert.equal((await json).json.result.content[0].text, "polled");
 });

@@ -1,11 +1,13 @@
-// `node --import tsx bench/profile-top.ts <file.cpuprofile> [N]`: the functions with the
-// most self time in a V8 CPU profile (as written by `npm run bench -- --cpu-prof DIR`),
-// with their share of the busy (non-idle) time.
+// `node --import tsx bench/profile-top.ts <file.cpuprofile> [N] [--inclusive] [--filter TEXT]`:
+// the functions with the most self time (or, with --inclusive, time including callees) in a
+// V8 CPU profile as written by `npm run bench -- --cpu-prof DIR`, as shares of busy time.
 import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
 
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
 }
 
 interface Profile {
@@ -16,32 +18,54 @@ interface Profile {
 
 const IDLE = new Set(["(idle)", "(program)", "(garbage collector)"]);
 
-export function topSelfTime(profile: Profile, n: number): string[] {
+function label(node: ProfileNode): string {
+  const frame = node.callFrame;
+  const file = frame.url.replace(/^.*\/(lib|bench|node_modules)\//, "$1/");
+  return `${frame.functionName || "(anonymous)"}  ${file}:${frame.lineNumber + 1}`;
+}
+
+export function topFunctions(profile: Profile, n: number, inclusive: boolean, filter = ""): string[] {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const self = new Map<string, number>();
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const time = new Map<string, number>();
   let busy = 0;
   let gc = 0;
   profile.samples.forEach((id, i) => {
-    const frame = byId.get(id)!.callFrame;
+    const node = byId.get(id)!;
     const us = profile.timeDeltas[i] ?? 0;
-    if (frame.functionName === "(garbage collector)") gc += us;
-    if (IDLE.has(frame.functionName)) return;
+    if (node.callFrame.functionName === "(garbage collector)") gc += us;
+    if (IDLE.has(node.callFrame.functionName)) return;
     busy += us;
-    const file = frame.url.replace(/^.*\/(lib|bench|node_modules)\//, "$1/").replace(/^node:/, "node:");
-    const key = `${frame.functionName || "(anonymous)"}  ${file}:${frame.lineNumber + 1}`;
-    self.set(key, (self.get(key) ?? 0) + us);
+    if (!inclusive) {
+      const key = label(node);
+      time.set(key, (time.get(key) ?? 0) + us);
+      return;
+    }
+    // Each function once per sample, however deep its recursion.
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const key = label(byId.get(at)!);
+      if (!seen.has(key)) time.set(key, (time.get(key) ?? 0) + us);
+      seen.add(key);
+    }
   });
-  const lines = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, n);
+  const lines = [...time.entries()].filter(([key]) => key.includes(filter)).sort((a, b) => b[1] - a[1]).slice(0, n);
   return [
-    `busy ${(busy / 1000).toFixed(0)} ms, garbage collector ${(gc / 1000).toFixed(0)} ms`,
+    `busy ${(busy / 1000).toFixed(0)} ms, garbage collector ${(gc / 1000).toFixed(0)} ms (${inclusive ? "inclusive" : "self"} time)`,
     ...lines.map(([key, us]) => `${((100 * us) / busy).toFixed(1).padStart(5)}%  ${key}`),
   ];
 }
 
-const [file, count] = process.argv.slice(2);
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { inclusive: { type: "boolean", default: false }, filter: { type: "string", default: "" } },
+});
+const [file, count] = positionals;
 if (!file) {
-  process.stderr.write("usage: node --import tsx bench/profile-top.ts <file.cpuprofile> [N]\n");
+  process.stderr.write("usage: node --import tsx bench/profile-top.ts <file.cpuprofile> [N] [--inclusive] [--filter TEXT]\n");
   process.exitCode = 2;
 } else {
-  console.log(topSelfTime(JSON.parse(readFileSync(file, "utf8")) as Profile, Number(count ?? 30)).join("\n"));
+  const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
+  console.log(topFunctions(profile, Number(count ?? 30), values.inclusive === true, values.filter).join("\n"));
 }

@@ -11,11 +11,11 @@ export const TARGETS = {
   /** Server RSS after 100,000 calls. */
   rssAfterMb: 100,
   /**
-   * "Back near its start once load stops": Node's own RSS does not return to its start
-   * after a burst (V8 keeps its grown young generation), so settled RSS is held to the
-   * bare baseline's settled RSS after the same calls, plus this much.
+   * "Back near its start once load stops". Node's RSS does not return to its start after a
+   * burst, not even the bare baseline's (V8 keeps its grown young generation), so what must
+   * come back is the live heap after a full GC; a leak is what would keep it up.
    */
-  rssSettleMb: 10,
+  liveHeapSettleMb: 2,
   /** RSS growth of 10,000 idle sessions over an empty server. */
   idleSessionsMb: 50,
   /** One broadcast reaching 1,000 SSE clients. */

@@ -138,7 +138,7 @@ export class Dispatcher {
           this.#core.logger.error("method failed", { method, error: err instanceof Error ? err.stack : String(err) });
           return failure(id, { code: ErrorCode.InternalError, message: "Internal error" });
         } finally {
-          call?.end();
+          if (call) this.inflight.end(exchange.session!, call);
         }
       }
     }

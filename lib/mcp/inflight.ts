@@ -49,26 +49,37 @@ export class InFlightCall {
   end(): void {
     if (this.#table.get(this.#id) === this) this.#table.delete(this.#id);
   }
+
 }
 
 export class InFlight {
+  /** Only sessions with running requests have a table, so idle sessions cost nothing here. */
   readonly #bySession = new WeakMap<Session, Map<RequestId, InFlightCall>>();
+  readonly #hooked = new WeakSet<Session>();
 
   /** Tracks a request of `session`; `outer` yields the transport's signal when asked. */
   begin(session: Session, id: RequestId, outer: () => AbortSignal | undefined): InFlightCall {
     let table = this.#bySession.get(session);
     if (!table) {
-      const own = (table = new Map());
-      this.#bySession.set(session, own);
-      // Nobody can receive the answers of a session that ended.
-      session.onEnd(() => {
-        for (const call of [...own.values()]) call.cancel("The session ended");
-      });
+      this.#bySession.set(session, (table = new Map()));
+      if (!this.#hooked.has(session)) {
+        this.#hooked.add(session);
+        // Nobody can receive the answers of a session that ended.
+        session.onEnd(() => {
+          for (const call of [...(this.#bySession.get(session)?.values() ?? [])]) call.cancel("The session ended");
+        });
+      }
     }
     const call = new InFlightCall(table, id, outer);
     // A reused id replaces the older entry: a later cancel can only mean the newest.
     table.set(id, call);
     return call;
+  }
+
+  /** Ends tracking of `call`; drops the session's table once nothing runs. */
+  end(session: Session, call: InFlightCall): void {
+    call.end();
+    if (this.#bySession.get(session)?.size === 0) this.#bySession.delete(session);
   }
 
   /** Cancels the running request `id` of `session`; false when none matches. */

@@ -25,7 +25,7 @@ test("registry: lazy signals, cancel before or after the signal is read, outer a
   assert.equal(a.cancelled, true);
   assert.equal(a.signal.aborted, true, "a signal read after the cancel is already aborted");
   a.cancel();
-  a.end();
+  inflight.end(session, a);
   assert.equal(inflight.count(session), 0);
 
   const b = inflight.begin(session, 2, () => outer.signal);
@@ -37,10 +37,15 @@ test("registry: lazy signals, cancel before or after the signal is read, outer a
 
   const c = inflight.begin(session, 3, () => undefined);
   const c2 = inflight.begin(session, 3, () => undefined);
-  c.end();
+  inflight.end(session, c);
   assert.equal(inflight.count(session), 1, "the older entry's end leaves the newer one");
   inflight.cancel(session, 3);
   assert.equal([c.cancelled, c2.cancelled].join(), "false,true");
+  inflight.end(session, c2);
+  const d = inflight.begin(session, 5, () => undefined);
+  session.end();
+  assert.equal(d.cancelled, true, "the end of the session cancels what still runs");
+  assert.equal(d.signal.reason.message, "The session ended");
   assert.equal(inflight.begin(session, 4, () => AbortSignal.abort()).signal.aborted, true);
 });
 

@@ -92,7 +92,8 @@ function readField(entry: string): ParamField | null {
   // `key: target` renames; the key is what callers send.
   const colon = head.search(/:(?![^[]*\])/);
   let key = (colon === -1 ? head : head.slice(0, colon)).trim();
-  if (/^(["']).*\1$/.test(key)) key = key.slice(1, -1);
-  if (!/^[^\s[\]{}()]+$/.test(key)) return null;
+  const quoted = /^(["'])(.*)\1$/.exec(key);
+  if (quoted) key = quoted[2]!;
+  else if (!/^[^\s[\]{}()]+$/.test(key)) return null;
   return defaultSource === undefined ? { name: key } : { name: key, defaultSource };
 }

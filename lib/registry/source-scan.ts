@@ -53,11 +53,9 @@ export function matchBracket(src: string, open: number): number {
   return -1;
 }
 
-/** Split at commas that are not nested in brackets, strings or comments. */
-export function splitTopLevel(src: string): string[] {
-  const parts: string[] = [];
+/** Indices of the characters of `src` outside brackets, strings and comments (brackets excluded). */
+function* topLevel(src: string): Generator<number> {
   let depth = 0;
-  let start = 0;
   let i = 0;
   while (i < src.length) {
     const skipped = skipNonCode(src, i);
@@ -68,11 +66,19 @@ export function splitTopLevel(src: string): string[] {
     const c = src[i]!;
     if (c === "(" || c === "[" || c === "{") depth++;
     else if (c === ")" || c === "]" || c === "}") depth--;
-    else if (c === "," && depth === 0) {
-      parts.push(src.slice(start, i));
-      start = i + 1;
-    }
+    else if (depth === 0) yield i;
     i++;
+  }
+}
+
+/** Split at commas that are not nested in brackets, strings or comments. */
+export function splitTopLevel(src: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  for (const i of topLevel(src)) {
+    if (src[i] !== ",") continue;
+    parts.push(src.slice(start, i));
+    start = i + 1;
   }
   parts.push(src.slice(start));
   return parts.map((p) => p.trim()).filter((p) => p.length > 0);
@@ -98,23 +104,11 @@ export function stripComments(src: string): string {
 
 /** Index of the first top-level `=` that is an assignment (not `==`, `=>`, `>=`, ...). */
 export function topLevelAssign(src: string): number {
-  let depth = 0;
-  let i = 0;
-  while (i < src.length) {
-    const skipped = skipNonCode(src, i);
-    if (skipped !== i) {
-      i = skipped;
-      continue;
-    }
-    const c = src[i]!;
-    if (c === "(" || c === "[" || c === "{") depth++;
-    else if (c === ")" || c === "]" || c === "}") depth--;
-    else if (c === "=" && depth === 0) {
-      const prev = src[i - 1];
-      const next = src[i + 1];
-      if (next !== "=" && next !== ">" && prev !== "=" && prev !== "!" && prev !== "<" && prev !== ">") return i;
-    }
-    i++;
+  for (const i of topLevel(src)) {
+    if (src[i] !== "=") continue;
+    const prev = src[i - 1];
+    const next = src[i + 1];
+    if (next !== "=" && next !== ">" && prev !== "=" && prev !== "!" && prev !== "<" && prev !== ">") return i;
   }
   return -1;
 }

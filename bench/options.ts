@@ -53,7 +53,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     },
   });
   const quick = values.quick === true;
-  const durationMs = positive("duration", values.duration, quick ? 3 : 8) * 1000;
+  const durationMs = positive("duration", values.duration, quick ? 2 : 8) * 1000;
   const warmupMs = quick ? 500 : 1500;
   return {
     quick,
@@ -63,8 +63,8 @@ export function parseOptions(argv: string[]): BenchOptions {
       // gets every core; the server's own CPU time per request is reported alongside.
       workers: Math.round(positive("workers", values.workers, availableParallelism())),
     },
-    slicing: { durationMs, sliceMs: Math.min(durationMs, quick ? 750 : 1000), warmupMs },
-    calls: Math.round(positive("calls", values.calls, quick ? 50_000 : 100_000)),
+    slicing: { durationMs, sliceMs: Math.min(durationMs, quick ? 500 : 1000), warmupMs },
+    calls: Math.round(positive("calls", values.calls, quick ? 30_000 : 100_000)),
     sessions: Math.round(positive("sessions", values.sessions, 10_000)),
     sseClients: Math.round(positive("sse-clients", values["sse-clients"], 1000)),
     broadcasts: quick ? 15 : 40,

@@ -23,9 +23,10 @@ async function bench(options: BenchOptions): Promise<Row[]> {
     const servers = serversFrom(tree.path("bench/server-child.ts"), options.cpuProfDir, options.serverFlags);
     const rows: Row[] = [];
     const phase = async (name: string, run: () => Promise<Row | Row[]>): Promise<void> => {
-      log(`… ${name}`);
+      const t0 = performance.now();
       const got = await run();
       rows.push(...(Array.isArray(got) ? got : [got]));
+      log(`… ${name} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     };
     await phase("request throughput", () => throughputRows(servers, gen, options.slicing));
     await phase("memory under calls", () => callMemoryRow(servers, gen, options.calls));

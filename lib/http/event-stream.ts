@@ -29,6 +29,7 @@ export class EventStream {
   #sse: SseStream | null = null;
   #ended = false;
   #onDone: (() => void) | null = null;
+  #onDiscard: (() => void) | null = null;
 
   constructor(key: string, limits: ReplayLimits) {
     this.key = key;
@@ -94,12 +95,20 @@ export class EventStream {
     this.#sse?.close();
   }
 
+  /** Runs if the stream is thrown away before its end went out (its session ended). */
+  onDiscard(fn: () => void): void {
+    this.#onDiscard = fn;
+  }
+
   /** Forgets the stream entirely (session ended). */
   close(): void {
+    const discarded = !this.#ended;
     this.#ended = true;
     this.#kept.length = 0;
     this.#sse?.close();
     this.#done();
+    if (discarded) this.#onDiscard?.();
+    this.#onDiscard = null;
   }
 
   #id(seq: number): string {

@@ -23,12 +23,14 @@ export class PostReply implements Exchange {
   #stream: EventStream | null = null;
   #controller: AbortController | undefined;
   #finished = false;
+  /** Why the answer can no longer reach anyone, once that is so. */
+  #gone: Error | null = null;
 
   constructor(app: HttpApp, res: ServerResponse, session: Session | null, accept: Acceptable) {
     this.#app = app;
     this.#res = res;
     this.session = session;
-    this.#sse = accept.sse;
+    this.#sse = accept.streams;
     this.#json = accept.json;
   }
 
@@ -36,13 +38,14 @@ export class PostReply implements Exchange {
   get signal(): AbortSignal {
     if (!this.#controller) {
       const ac = (this.#controller = new AbortController());
+      if (this.#gone) ac.abort(this.#gone);
       const res = this.#res;
       const onClose = (): void => {
         if (this.#finished || res.writableFinished) return;
         const session = this.session;
         // A session's SSE reply can be resumed with Last-Event-ID; a legacy /sse stream gets the broadcast.
         if (session && (this.#stream !== null || session.streams.size > 0)) return;
-        ac.abort(new Error("The client went away"));
+        this.#abort("The client went away");
       };
       if (res.destroyed) onClose();
       else res.once("close", onClose);
@@ -82,9 +85,16 @@ export class PostReply implements Exchange {
     sendJson(this.#res, outcome.status, outcome.kind === "single" ? outcome.response : outcome.responses, headers);
   }
 
+  #abort(reason: string): void {
+    this.#gone ??= new Error(reason);
+    if (this.#controller && !this.#controller.signal.aborted) this.#controller.abort(this.#gone);
+  }
+
   #upgrade(): EventStream {
     const app = this.#app;
     const stream = app.streams.create(this.session, "p");
+    // The session ended with the call still running: its stream, and so its answer, is gone.
+    stream.onDiscard(() => this.#abort("The session ended"));
     const res = this.#res;
     if (res.destroyed || res.writableEnded) return stream;
     const headers: Record<string, string> = { ...CORS_HEADERS };

@@ -1,7 +1,6 @@
 // Requests of a session still being answered, so `notifications/cancelled` can find
 // them (MCP basic/utilities/cancellation): the handler's signal aborts and the answer is
-// dropped; the end of the session does the same. Session-less requests are not tracked:
-// nothing could name them later.
+// dropped. Session-less requests are not tracked: nothing could name them later.
 import type { Session } from "../session/session.ts";
 import type { RequestId } from "./jsonrpc.ts";
 
@@ -55,21 +54,11 @@ export class InFlightCall {
 export class InFlight {
   /** Only sessions with running requests have a table, so idle sessions cost nothing here. */
   readonly #bySession = new WeakMap<Session, Map<RequestId, InFlightCall>>();
-  readonly #hooked = new WeakSet<Session>();
 
   /** Tracks a request of `session`; `outer` yields the transport's signal when asked. */
   begin(session: Session, id: RequestId, outer: () => AbortSignal | undefined): InFlightCall {
     let table = this.#bySession.get(session);
-    if (!table) {
-      this.#bySession.set(session, (table = new Map()));
-      if (!this.#hooked.has(session)) {
-        this.#hooked.add(session);
-        // Nobody can receive the answers of a session that ended.
-        session.onEnd(() => {
-          for (const call of [...(this.#bySession.get(session)?.values() ?? [])]) call.cancel("The session ended");
-        });
-      }
-    }
+    if (!table) this.#bySession.set(session, (table = new Map()));
     const call = new InFlightCall(table, id, outer);
     // A reused id replaces the older entry: a later cancel can only mean the newest.
     table.set(id, call);

@@ -97,7 +97,7 @@ test("replay is bounded per stream and never crosses sessions", async (t) => {
   assert.equal((await foreign.nextMessage()).method, "ping", "nothing of the other session was replayed before it");
 });
 
-test("ending a session aborts its running calls, closes their POST streams and forgets what they kept", async (t) => {
+test("ending a session aborts calls whose SSE reply it took away, and forgets what their streams kept", async (t) => {
   const { server, mcp } = await start(t);
   const reasons: string[] = [];
   server.tool(

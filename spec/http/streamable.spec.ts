@@ -140,6 +140,12 @@ test("a session-less JSON-only call with related messages still answers; the mes
   const reply = await post(mcp, call(3, "chatty"), JSON_ONLY);
   assert.equal(reply.status, 200);
   assert.equal(reply.json.result.content[0].text, "done ");
+  for (const accept of ["*/*", undefined]) {
+    // curl: a wildcard (or no Accept at all) is answered with plain JSON, never a stream.
+    const res = await fetch(mcp, { method: "POST", body: JSON.stringify(call(4, "chatty")), headers: accept ? { accept } : {} });
+    assert.match(res.headers.get("content-type")!, /^application\/json/);
+    await res.body?.cancel();
+  }
 });
 
 test("Accept: missing or */* is fine, SSE-only gets a one-event stream, neither JSON nor SSE gets 406", async (t) => {

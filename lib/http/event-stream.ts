@@ -133,9 +133,9 @@ export class EventStream {
 /** Parses `<stream>.<seq>`; null for anything we did not mint. */
 export function parseEventId(id: string): { key: string; seq: number } | null {
   const dot = id.lastIndexOf(".");
-  if (dot <= 0) return null;
-  const seq = Number(id.slice(dot + 1));
-  return Number.isSafeInteger(seq) && seq >= 0 ? { key: id.slice(0, dot), seq } : null;
+  const digits = id.slice(dot + 1);
+  if (dot <= 0 || !/^\d{1,15}$/.test(digits)) return null;
+  return { key: id.slice(0, dot), seq: Number(digits) };
 }
 
 /** The resumable streams of each session, found again by the key in an event id. */
@@ -151,10 +151,6 @@ export class StreamDirectory {
     this.#maxPerSession = maxPerSession;
   }
 
-  get limits(): ReplayLimits {
-    return this.#limits;
-  }
-
   /** A new stream; registered under `session` when there is one (session-less streams cannot resume). */
   create(session: Session | null, prefix: "g" | "p"): EventStream {
     const stream = new EventStream(`${prefix}${(this.#next++).toString(36)}`, this.#limits);
@@ -168,13 +164,26 @@ export class StreamDirectory {
         own.clear();
       });
     }
-    if (table.size >= this.#maxPerSession) table.values().next().value!.close();
+    if (table.size >= this.#maxPerSession) this.#evict(table);
     table.set(stream.key, stream);
     const own = table;
     stream.onDone(() => {
       if (own.get(stream.key) === stream) own.delete(stream.key);
     });
     return stream;
+  }
+
+  /** Makes room: the oldest stream nobody is connected to, else the oldest of all. */
+  #evict(table: Map<string, EventStream>): void {
+    let victim: EventStream | undefined;
+    for (const s of table.values()) {
+      if (!s.attached) {
+        victim = s;
+        break;
+      }
+      victim ??= s;
+    }
+    victim!.close();
   }
 
   find(session: Session, key: string): EventStream | undefined {

@@ -81,16 +81,17 @@ export async function throughputRows(servers: Servers, gen: LoadGenerator, slici
       for (let i = 0; i < all.length; i++) await slice(gen, all[(round + i) % all.length]!, slicing.sliceMs);
     }
     const rows = all.map(toRow);
-    const [baseRow, ...hubRows] = rows;
-    rows[0]!.rssMb = (await base.stats()).rssMb;
+    const baseRow = rows[0]!;
+    baseRow.ratio = 1;
+    baseRow.rssMb = (await base.stats()).rssMb;
+    baseRow.note = `${rounds} slices of ${slicing.sliceMs} ms per row, interleaved with the hubmcp rows`;
     const hubRss = (await hub.stats()).rssMb;
-    baseRow!.ratio = 1;
-    for (const [i, row] of hubRows.entries()) {
+    for (let i = 1; i < rows.length; i++) {
+      const row = rows[i]!;
       row.rssMb = hubRss;
-      row.ratio = row.rps! / baseRow!.rps!;
-      row.checks.push(...throughputChecks(row, baseRow!, all[i + 1]!.minRatio!));
+      row.ratio = row.rps! / baseRow.rps!;
+      row.checks.push(...throughputChecks(row, baseRow, all[i]!.minRatio!));
     }
-    baseRow!.note = `${rounds} slices of ${slicing.sliceMs} ms per row, interleaved with the hubmcp rows`;
     return rows;
   } finally {
     await Promise.all([base.stop(), hub.stop()]);

@@ -64,11 +64,17 @@ export function hostGuard(bindHost: string, options: HostGuardOptions = {}): Hos
     return name !== null && isLoopbackHost(name);
   };
 
+  // Clients repeat one Host header; remembering the last good one keeps the hot path cheap.
+  let lastGoodHost = "";
   return (req) => {
     if (checkHost) {
       const forwarded = trustProxy ? req.headers["x-forwarded-host"] : undefined;
       const host = typeof forwarded === "string" && forwarded ? forwarded.split(",")[0]! : req.headers.host;
-      if (!host || !hostAllowed(host)) return "host";
+      if (!host) return "host";
+      if (host !== lastGoodHost) {
+        if (!hostAllowed(host)) return "host";
+        lastGoodHost = host;
+      }
     }
     if (checkOrigin) {
       const origin = req.headers.origin;

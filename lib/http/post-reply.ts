@@ -66,10 +66,10 @@ export class PostReply implements Exchange {
    * Ends the connection but not the stream (SSE polling, MCP basic/transports): the client
    * reconnects with GET and Last-Event-ID and receives the rest, response included.
    */
-  readonly closeStream = (): void => {
+  closeStream(): void {
     if (this.#finished || !this.#sse || !this.session) return;
     (this.#stream ??= this.#upgrade()).detach();
-  };
+  }
 
   finish(outcome: Outcome, headers: Record<string, string> | undefined): void {
     this.#finished = true;

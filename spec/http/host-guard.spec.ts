@@ -14,6 +14,10 @@ test("loopback binds check Host and Origin; loopback names of any port pass", ()
   }
   for (const host of ["evil.example.com", "evil.example.com:8000", "127.0.0.1.evil.com", "[::2]:80"]) assert.equal(guard(req({ host })), "host", host);
   assert.equal(guard(req({})), "host", "no Host at all");
+  assert.equal(guard(req({ host: "" })), "host", "an empty Host");
+  assert.equal(guard(req({ host: "localhost:1" })), null);
+  assert.equal(guard(req({ host: "localhost:1" })), null, "remembered");
+  assert.equal(guard(req({ host: "evil.example.com" })), "host", "and the memory lets nothing else through");
   assert.equal(guard(req({ host: "localhost", origin: "http://localhost:3000" })), null);
   assert.equal(guard(req({ host: "localhost", origin: "https://127.0.0.1" })), null);
   assert.equal(guard(req({ host: "localhost", origin: "http://[::1]:5173" })), null);

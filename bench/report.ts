@@ -1,5 +1,6 @@
 // The bench's output: one Markdown table (readable in a terminal, pasteable into the
 // README), the target checks under it, and bench/results.json.
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import type { BenchOptions } from "./options.ts";
@@ -44,9 +45,20 @@ export function formatChecks(rows: Row[]): string {
   return ["Targets:", ...lines, "", "Notes:", ...notes].join("\n");
 }
 
+/** The commit measured, with "+dirty" when the work tree differs from it. */
+function revision(): string | null {
+  try {
+    const git = (...args: string[]): string => execFileSync("git", args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return git("rev-parse", "--short", "HEAD") + (git("status", "--porcelain", "--untracked-files=no", "lib") ? "+dirty" : "");
+  } catch {
+    return null;
+  }
+}
+
 export function writeResults(options: BenchOptions, rows: Row[], elapsedMs: number): void {
   const results = {
     date: new Date().toISOString(),
+    revision: revision(),
     node: process.version,
     cpus: cpus().length,
     quick: options.quick,

@@ -16,6 +16,8 @@ export interface Stats {
   /** Buffers and other memory outside the heap. */
   externalMb: number;
   cpuMs: number;
+  /** Young-generation collections so far. */
+  scavenges: number;
   sessions: number | null;
 }
 
@@ -81,6 +83,7 @@ export async function startServer(kind: ServerKind, options: ChildOptions): Prom
         newSpaceMb: m.newSpaceBytes / MB,
         externalMb: m.externalBytes / MB,
         cpuMs: m.cpuMs,
+        scavenges: m.scavenges,
         sessions: m.sessions,
       };
     },
@@ -93,11 +96,23 @@ export async function startServer(kind: ServerKind, options: ChildOptions): Prom
   };
 }
 
-/** Starts servers under test from one compiled tree; `profile` asks for a CPU profile when profiling is on. */
-export interface Servers {
-  start(kind: ServerKind, profile?: boolean): Promise<ServerChild>;
+export interface StartOptions {
+  /** Profile this server when the run profiles (--cpu-prof). */
+  profile?: boolean;
+  /** Node flags for this server, after the run's own. */
+  nodeFlags?: string[];
 }
 
-export function serversFrom(entry: string, cpuProfDir: string | null, nodeFlags: string[] = []): Servers {
-  return { start: (kind, profile = false) => startServer(kind, profile && cpuProfDir ? { entry, cpuProfDir, nodeFlags } : { entry, nodeFlags }) };
+/** Starts servers under test from one compiled tree, with the run's Node flags. */
+export interface Servers {
+  start(kind: ServerKind, options?: StartOptions): Promise<ServerChild>;
+}
+
+export function serversFrom(entry: string, cpuProfDir: string | null, runFlags: string[] = []): Servers {
+  return {
+    start: (kind, options = {}) => {
+      const nodeFlags = [...runFlags, ...(options.nodeFlags ?? [])];
+      return startServer(kind, options.profile && cpuProfDir ? { entry, cpuProfDir, nodeFlags } : { entry, nodeFlags });
+    },
+  };
 }

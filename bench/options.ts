@@ -9,6 +9,8 @@ export interface BenchOptions {
   quick: boolean;
   load: LoadSettings;
   slicing: Slicing;
+  /** Requests per scenario when measuring allocation. */
+  allocRequests: number;
   /** tools/call requests before the memory row reads RSS. */
   calls: number;
   /** Sessions opened and left idle. */
@@ -64,6 +66,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       workers: Math.round(positive("workers", values.workers, availableParallelism())),
     },
     slicing: { durationMs, sliceMs: Math.min(durationMs, quick ? 500 : 1000), warmupMs },
+    allocRequests: quick ? 10_000 : 30_000,
     calls: Math.round(positive("calls", values.calls, quick ? 30_000 : 100_000)),
     sessions: Math.round(positive("sessions", values.sessions, 10_000)),
     sseClients: Math.round(positive("sse-clients", values["sse-clients"], 1000)),

@@ -16,6 +16,8 @@ export interface Row {
   p99Ms?: number;
   /** Server CPU time per request: efficiency even when the load generator is the bottleneck. */
   cpuUsPerReq?: number;
+  /** KB the server allocates per request (see rows/allocation.ts). */
+  allocKbPerReq?: number;
   /** The server's RSS after the row. */
   rssMb?: number;
   /** Versus the same-run baseline: req/s ratio, or baseline time over this time. */

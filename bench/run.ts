@@ -8,6 +8,7 @@ import { parseOptions, USAGE, type BenchOptions } from "./options.ts";
 import { formatChecks, formatTable, writeResults } from "./report.ts";
 import type { Row } from "./row.ts";
 import { schemaRows, startupRow } from "./rows/external.ts";
+import { allocationPerRequest } from "./rows/allocation.ts";
 import { callMemoryRow, idleSessionsRow } from "./rows/memory.ts";
 import { sseRows } from "./rows/sse.ts";
 import { throughputRows } from "./rows/throughput.ts";
@@ -29,6 +30,11 @@ async function bench(options: BenchOptions): Promise<Row[]> {
       log(`… ${name} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     };
     await phase("request throughput", () => throughputRows(servers, gen, options.slicing));
+    await phase("allocation per request", async () => {
+      const kb = await allocationPerRequest(servers, gen, options.allocRequests);
+      for (const row of rows) row.allocKbPerReq = kb.get(row.name) ?? row.allocKbPerReq;
+      return [];
+    });
     await phase("memory under calls", () => callMemoryRow(servers, gen, options.calls));
     await phase("idle sessions", () => idleSessionsRow(servers, gen, options.sessions));
     await phase("SSE fan-out", () => sseRows(servers, options.sseClients, options.broadcasts));

@@ -1,6 +1,7 @@
 // The process a server under test runs in, so it never shares an event loop (or a core)
 // with the load generator. Talks to ./child.ts over IPC: reports its port, then answers
 // stats requests with its own RSS and CPU time.
+import { constants, PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
 import { getHeapSpaceStatistics } from "node:v8";
 import { startBaseline } from "./servers/baseline.ts";
 import { startHubmcp } from "./servers/hubmcp.ts";
@@ -9,7 +10,7 @@ import type { BenchServer, ServerKind } from "./servers/types.ts";
 export type ChildRequest = { type: "stats"; gc: boolean } | { type: "stop" };
 export type ChildMessage =
   | { type: "listening"; port: number }
-  | { type: "stats"; rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; newSpaceBytes: number; externalBytes: number; cpuMs: number; sessions: number | null };
+  | { type: "stats"; rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; newSpaceBytes: number; externalBytes: number; cpuMs: number; scavenges: number; sessions: number | null };
 
 const starters = { baseline: startBaseline, hubmcp: startHubmcp } satisfies Record<ServerKind, () => Promise<BenchServer>>;
 
@@ -18,6 +19,13 @@ function send(message: ChildMessage): void {
 }
 
 async function main(kind: ServerKind): Promise<void> {
+  // With a fixed young generation, each scavenge stands for one semi-space of allocation.
+  let scavenges = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) scavenges++;
+    }
+  }).observe({ entryTypes: ["gc"] });
   const server = await starters[kind]();
   process.on("message", (request: ChildRequest) => {
     if (request.type === "stop") {
@@ -39,6 +47,7 @@ async function main(kind: ServerKind): Promise<void> {
       newSpaceBytes: getHeapSpaceStatistics().find((s) => s.space_name === "new_space")?.space_size ?? 0,
       externalBytes: mem.external,
       cpuMs,
+      scavenges,
       sessions: server.sessions(),
     });
   });

@@ -3,9 +3,10 @@
 // short slices, so noise from other work on the machine falls on every row alike.
 import type { ServerChild, Servers } from "../child.ts";
 import { combine, type LoadGenerator, type LoadResult, type Target } from "../load.ts";
-import { expectSum, openSession, probe, targets } from "../requests.ts";
+import { openSession, probe } from "../requests.ts";
 import type { Row } from "../row.ts";
-import { TARGETS, throughputChecks } from "../targets.ts";
+import { throughputChecks } from "../targets.ts";
+import { SCENARIOS, type Scenario } from "./scenarios.ts";
 
 export interface Slicing {
   /** Measured time per row, in slices of sliceMs. */
@@ -19,26 +20,11 @@ export interface Slicing {
 const SLICE_WARMUP_MS = 150;
 
 interface Lane {
-  name: string;
+  scenario: Scenario;
   server: ServerChild;
   target: Target;
-  expect: (body: unknown) => boolean;
-  /** Least req/s as a share of the baseline's; null for the baseline itself. */
-  minRatio: number | null;
   runs: LoadResult[];
   cpuMs: number;
-}
-
-function lanes(base: ServerChild, hub: ServerChild, sessionId: string): Lane[] {
-  const lane = (name: string, server: ServerChild, target: Target, expect: Lane["expect"], minRatio: number | null): Lane => ({
-    name, server, target, expect, minRatio, runs: [], cpuMs: 0,
-  });
-  return [
-    lane("baseline: bare node:http", base, targets.callAdd(base.port), expectSum.rpc, null),
-    lane("POST /mcp tools/call, no session", hub, targets.callAdd(hub.port), expectSum.rpc, TARGETS.rpcRatio),
-    lane("POST /mcp tools/call, in session", hub, targets.sessionCallAdd(hub.port, sessionId), expectSum.rpc, TARGETS.rpcRatio),
-    lane("POST /tools/add (REST)", hub, targets.restAdd(hub.port), expectSum.rest, TARGETS.restRatio),
-  ];
 }
 
 async function slice(gen: LoadGenerator, lane: Lane, durationMs: number): Promise<void> {
@@ -52,7 +38,7 @@ async function slice(gen: LoadGenerator, lane: Lane, durationMs: number): Promis
 function toRow(lane: Lane): Row {
   const all = combine(lane.runs);
   const row: Row = {
-    name: lane.name,
+    name: lane.scenario.name,
     rps: all.rps,
     p50Ms: all.p50Ms,
     p99Ms: all.p99Ms,
@@ -65,14 +51,18 @@ function toRow(lane: Lane): Row {
 
 export async function throughputRows(servers: Servers, gen: LoadGenerator, slicing: Slicing): Promise<Row[]> {
   const base = await servers.start("baseline");
-  const hub = await servers.start("hubmcp", true).catch(async (err: unknown) => {
+  const hub = await servers.start("hubmcp", { profile: true }).catch(async (err: unknown) => {
     await base.stop();
     throw err;
   });
   try {
-    const all = lanes(base, hub, await openSession(hub.port));
+    const sessionId = await openSession(hub.port);
+    const all = SCENARIOS.map((scenario): Lane => {
+      const server = scenario.kind === "baseline" ? base : hub;
+      return { scenario, server, target: scenario.target(server.port, sessionId), runs: [], cpuMs: 0 };
+    });
     for (const lane of all) {
-      await probe(lane.target, lane.expect);
+      await probe(lane.target, lane.scenario.expect);
       await gen.run(lane.target, { durationMs: slicing.warmupMs, warmupMs: 0 });
     }
     const rounds = Math.max(1, Math.round(slicing.durationMs / slicing.sliceMs));
@@ -90,7 +80,7 @@ export async function throughputRows(servers: Servers, gen: LoadGenerator, slici
       const row = rows[i]!;
       row.rssMb = hubRss;
       row.ratio = row.rps! / baseRow.rps!;
-      row.checks.push(...throughputChecks(row, baseRow, all[i]!.minRatio!));
+      row.checks.push(...throughputChecks(row, baseRow, all[i]!.scenario.minRatio!));
     }
     return rows;
   } finally {

@@ -95,17 +95,24 @@ export class HttpApp {
     if (!handler) {
       return sendError(res, 405, "Method not allowed", { allow: [...Object.keys(route), "OPTIONS"].join(", ") });
     }
-    this.#inflight++;
     let result: void | Promise<void>;
     try {
       result = handler(this, req, res, url);
     } catch (err) {
-      this.#failed(res, err);
-      return this.#settle();
+      return this.#failed(res, err);
     }
-    if (result instanceof Promise) result.catch((err: unknown) => this.#failed(res, err)).finally(() => this.#settle());
-    else this.#settle();
+    if (result instanceof Promise) result.catch((err: unknown) => this.#failed(res, err));
   };
+
+  /**
+   * Counts a running call until it settles, so close() can wait for it. Routes wrap the
+   * call itself, not the body upload before it: a client stalled mid-upload must not
+   * hold a shutdown for the whole grace period.
+   */
+  track<T>(work: Promise<T>): Promise<T> {
+    this.#inflight++;
+    return work.finally(() => this.#settle());
+  }
 
   /** Broadcast rule: a response goes to the `/sse` streams of its session, or to all of them without one. */
   broadcast(message: JsonRpcMessage, sessionId: string | null): void {
@@ -118,7 +125,7 @@ export class HttpApp {
     if (session) for (const stream of session.streams) if (stream.kind === "sse") stream.send(message);
   }
 
-  /** Resolves once no request handler is running. */
+  /** Resolves once no tracked call is running. */
   idle(): Promise<void> {
     return this.#inflight === 0 ? Promise.resolve() : new Promise((resolve) => this.#idle.push(resolve));
   }

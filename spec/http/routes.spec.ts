@@ -430,12 +430,18 @@ describe("lifecycle", () => {
     await r.close();
   });
 
-  test("a client that sends half a request and stalls does not block others", async (t) => {
-    const r = await makeServer().listen({ port: 0 });
+  // The grace period is far longer than the test's budget: if close() waited for the
+  // stalled upload, the test would time out instead of passing.
+  test("a client that stalls mid-upload neither blocks others nor holds close()", { timeout: 10_000 }, async (t) => {
+    const server = new McpServer("stall", { closeTimeoutMs: 600_000 });
+    const r = await server.listen({ port: 0 });
     const stalled = request(`${r.url}mcp`, { method: "POST", headers: { "content-length": "100" } });
     stalled.on("error", () => {});
     stalled.write('{"jsonrpc":');
     t.after(() => r.close());
     assert.equal((await post(`${r.url}mcp`, rpc(1, "ping"))).status, 200);
+    const cut = new Promise((resolve) => stalled.on("close", resolve));
+    await r.close();
+    await cut;
   });
 });

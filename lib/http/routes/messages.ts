@@ -2,6 +2,7 @@
 // ../post-reply.ts); `DELETE /mcp` ends a session.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode, failure, type JsonRpcResponse } from "../../mcp/jsonrpc.ts";
+import type { Session } from "../../session/session.ts";
 import type { HttpApp, RouteHandler } from "../app.ts";
 import { acceptFor } from "../accept.ts";
 import { readJsonBody } from "../body.ts";
@@ -44,8 +45,12 @@ async function post(app: HttpApp, req: IncomingMessage, res: ServerResponse, que
     session = app.sessions.create();
     if (!session) return sendError(res, 503, "Too many sessions; try again later", { "retry-after": "5" });
   }
-  const reply = new PostReply(app, res, session, accept);
-  const outcome = await app.dispatcher.handleBody(body.empty ? null : body.value, reply);
+  return app.track(answer(app, new PostReply(app, res, session, accept), session, body.empty ? null : body.value));
+}
+
+/** Dispatch through the written answer: close() waits for all of it. */
+async function answer(app: HttpApp, reply: PostReply, session: Session | null, message: unknown): Promise<void> {
+  const outcome = await app.dispatcher.handleBody(message, reply);
   reply.finish(outcome, session ? { "mcp-session-id": session.id } : undefined);
   const sessionId = session?.id ?? null;
   if (outcome.kind === "single") app.broadcast(outcome.response, sessionId);

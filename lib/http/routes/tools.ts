@@ -36,11 +36,15 @@ export const postTool: RouteHandler = async (app, req, res, url) => {
   }
   const args = body.empty ? {} : body.value;
   if (!isRecord(args)) return sendError(res, 400, "Body must be a JSON object of the tool's arguments");
-  if (tool.kind === "async") return runWithDeadline(app.core.runs, tool, args, res);
+  // Tracked through the written answer, so close() waits for the call but not for the upload.
+  return app.track(tool.kind === "async" ? runWithDeadline(app.core.runs, tool, args, res) : runSync(tool, args, res));
+};
+
+async function runSync(tool: RegisteredTool, args: Record<string, unknown>, res: ServerResponse): Promise<void> {
   const outcome = await runTool(tool, args, undefined);
   if (outcome.kind === "invalid-arguments") return sendError(res, 400, outcome.message);
   sendResult(res, outcome.result);
-};
+}
 
 function sendResult(res: ServerResponse, result: CallToolResult): void {
   if (result.isError) return sendError(res, 500, resultText(result) || "Tool failed");

@@ -1,0 +1,48 @@
+// Pins the public API: a new export, or a lost one, is a deliberate change made here too.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import * as hubmcp from "../lib/index.ts";
+import type * as Types from "../lib/index.ts";
+
+test("the package root exports exactly the public API", () => {
+  assert.deepEqual(Object.keys(hubmcp).sort(), [
+    "ClientRequestError",
+    "McpServer",
+    "SchemaBuilder",
+    "SchemaError",
+    "ToolResult",
+    "compileSchema",
+    "content",
+    "createProxyHandler",
+    "isFlatElicitationSchema",
+    "s",
+    "startReverseProxy",
+  ]);
+});
+
+// Type-only exports vanish at run time; naming them here makes `npm test`'s type-check pin them.
+type PublicTypes = [
+  Types.McpServerOptions, Types.HandleOptions, Types.ListenOptions, Types.RunningServer,
+  Types.ToolOptions, Types.ToolAnnotations, Types.ToolHandler, Types.ResourceOptions, Types.ResourceHandler,
+  Types.ResourceTemplateOptions, Types.ResourceTemplateHandler, Types.PromptOptions, Types.PromptArgument,
+  Types.PromptHandler, Types.PromptMessage, Types.Icon, Types.Completer, Types.CompletionContext,
+  Types.ToolContext, Types.ElicitOptions, Types.ElicitUrlOptions, Types.SampleOptions, Types.ElicitResult,
+  Types.UrlElicitResult, Types.SamplingRequest, Types.SamplingResult, Types.SamplingMessage, Types.Root,
+  Types.ClientRequestFailure, Types.Logger, Types.ServerInfo, Types.CallToolResult, Types.ToolResultOptions,
+  Types.ContentBlock, Types.TextContent, Types.ImageContent, Types.AudioContent, Types.EmbeddedResource,
+  Types.ResourceLink, Types.ResourceContents, Types.Annotations, Types.JsonRpcMessage, Types.JsonRpcRequest,
+  Types.JsonRpcNotification, Types.JsonRpcResponse, Types.JsonRpcSuccess, Types.JsonRpcFailure, Types.RequestId,
+  Types.LogLevel, Types.SessionTableOptions, Types.AsyncOptions, Types.JsonSchema, Types.SchemaObject,
+  Types.ValidationError, Types.ValidationResult, Types.Validator, Types.CompileOptions, Types.Infer<Types.AnySchemaBuilder>,
+  Types.Shape, Types.Presence, Types.StringOptions, Types.NumberOptions, Types.ArrayOptions, Types.ObjectOptions,
+  Types.ReverseProxyOptions, Types.ProxyListenOptions, Types.ProxyHandler, Types.RunningProxy,
+];
+export type { PublicTypes };
+
+test("package.json maps the root to the built entry and has no runtime dependencies", async (t) => {
+  const pkg = (await import("../package.json", { with: { type: "json" } })).default;
+  assert.deepEqual(pkg.exports["."], { types: "./dist/lib/index.d.ts", default: "./dist/lib/index.js" });
+  assert.deepEqual(pkg.bin, { start_mcp: "dist/cli/start_mcp.js" });
+  assert.equal("dependencies" in pkg, false, "hubmcp ships with no runtime dependencies");
+  t.diagnostic("dist is built by `prepare`; the shipping spec runs the built entry");
+});

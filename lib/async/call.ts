@@ -28,6 +28,11 @@ function wantsSeedTask(scope: CallScope, params: Record<string, unknown>): boole
   return scope.session !== null && hasTasksExtension(scope.session.clientCapabilities);
 }
 
+/** Whether this client can receive tasks (either form), from its call `_meta` or its session. */
+export function canReceiveTasks(scope: CallScope, params: Record<string, unknown>): boolean {
+  return wantsSeedTask(scope, params) || (scope.session !== null && isRecord(scope.session.clientCapabilities.tasks));
+}
+
 function kindOf(scope: CallScope, params: Record<string, unknown>): RunKind {
   if (isRecord(params.task)) return { kind: "task", form: "mcp" };
   if (wantsSeedTask(scope, params)) return { kind: "task", form: "seed" };

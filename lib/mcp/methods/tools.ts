@@ -4,7 +4,7 @@ import type { CallScope } from "../core.ts";
 import { invalidParams, quoteName } from "../errors.ts";
 import { isRecord } from "../jsonrpc.ts";
 import { runTool } from "../run-tool.ts";
-import { callAsync } from "../../async/call.ts";
+import { callAsync, canReceiveTasks } from "../../async/call.ts";
 import { errorResult } from "../tool-result.ts";
 import type { RegisteredTool } from "../../registry/tools.ts";
 import { paginate } from "./paginate.ts";
@@ -39,8 +39,21 @@ export function lookupTool(scope: CallScope, name: unknown): RegisteredTool {
   return tool;
 }
 
+/**
+ * A client that cannot receive tasks gets a job handle from an async tool, never its
+ * structured result; listing the outputSchema would make strict clients reject every call.
+ */
+function jobEntry(tool: RegisteredTool): Record<string, unknown> {
+  if (tool.kind !== "async" || tool.outputSchema === undefined) return tool.entry;
+  const { outputSchema: _hidden, ...entry } = tool.entry;
+  return entry;
+}
+
 export const toolMethods = {
-  "tools/list": (params, { core }) => paginate(Array.from(core.tools.values(), (t) => t.entry), params, core.pageSize, "tools"),
+  "tools/list": (params, scope) => {
+    const jobsOnly = !canReceiveTasks(scope, params);
+    return paginate(Array.from(scope.core.tools.values(), (t) => (jobsOnly ? jobEntry(t) : t.entry)), params, scope.core.pageSize, "tools");
+  },
 
   async "tools/call"(params, scope) {
     const tool = lookupTool(scope, params.name);

@@ -32,23 +32,26 @@ export function skipNonCode(src: string, i: number): number {
 
 const closers: Record<string, string> = { "(": ")", "[": "]", "{": "}" };
 
+/** Indices of the code characters of `src` from `from` on; strings, templates and comments are skipped whole. */
+function* codeIndices(src: string, from = 0): Generator<number> {
+  let i = from;
+  while (i < src.length) {
+    const skipped = skipNonCode(src, i);
+    if (skipped !== i) i = skipped;
+    else yield i++;
+  }
+}
+
 /** Index of the bracket closing the one at `open`, or -1. */
 export function matchBracket(src: string, open: number): number {
   const stack: string[] = [];
-  let i = open;
-  while (i < src.length) {
-    const skipped = skipNonCode(src, i);
-    if (skipped !== i) {
-      i = skipped;
-      continue;
-    }
+  for (const i of codeIndices(src, open)) {
     const c = src[i]!;
     if (c in closers) stack.push(closers[c]!);
     else if (c === ")" || c === "]" || c === "}") {
       if (stack.pop() !== c) return -1;
       if (stack.length === 0) return i;
     }
-    i++;
   }
   return -1;
 }
@@ -56,18 +59,11 @@ export function matchBracket(src: string, open: number): number {
 /** Indices of the characters of `src` outside brackets, strings and comments (brackets excluded). */
 function* topLevel(src: string): Generator<number> {
   let depth = 0;
-  let i = 0;
-  while (i < src.length) {
-    const skipped = skipNonCode(src, i);
-    if (skipped !== i) {
-      i = skipped;
-      continue;
-    }
+  for (const i of codeIndices(src)) {
     const c = src[i]!;
     if (c === "(" || c === "[" || c === "{") depth++;
     else if (c === ")" || c === "]" || c === "}") depth--;
     else if (depth === 0) yield i;
-    i++;
   }
 }
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { alive, ROOT, tempDir } from "../support/launcher-fixtures.ts";
+import { alive, ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
 
 const skip = process.env.HUBMCP_SKIP_SLOW === "1" ? "HUBMCP_SKIP_SLOW=1" : false;
 

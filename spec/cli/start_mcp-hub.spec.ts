@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { alive, fakeConda, fakeHubTools, freePort, hubSession, spawnCli, tempDir, writeApp } from "../support/launcher-fixtures.ts";
+import { alive, fakeConda, fakeHubTools, freePort, hubSession, spawnCli, tempDir, writeApp } from "../helpers/launcher-fixtures.ts";
 
 const COOKIE = "weber-auth-hub=777%3Asecret";
 

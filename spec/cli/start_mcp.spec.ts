@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { delimiter, join } from "node:path";
 import { writeFileSync } from "node:fs";
-import { fakeConda, LIB_INDEX, ROOT, spawnCli, tempDir, writeApp } from "../support/launcher-fixtures.ts";
+import { fakeConda, LIB_INDEX, ROOT, spawnCli, tempDir, writeApp } from "../helpers/launcher-fixtures.ts";
 import { main } from "../../cli/start_mcp.ts";
 
 const LOCAL = ["--host", "127.0.0.1", "--port", "0"];

@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { locateTsTools, prepareTypeScript, TSX_NOTE } from "../../lib/launcher/app-loader.ts";
-import { tempDir } from "../support/launcher-fixtures.ts";
+import { tempDir } from "../helpers/launcher-fixtures.ts";
 
 test("the comment-keeping hooks load a .ts file whose handler keeps its doc comment; tsx loading returns its note", async (t) => {
   const dir = tempDir(t);

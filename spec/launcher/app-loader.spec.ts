@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chooseTsStrategy, isMcpServer, loadApp, locateTsTools, pickServer, prepareTypeScript, TSX_NOTE } from "../../lib/launcher/app-loader.ts";
 import { McpServer } from "../../lib/index.ts";
-import { LIB_INDEX, tempDir, writeApp } from "../support/launcher-fixtures.ts";
+import { LIB_INDEX, tempDir, writeApp } from "../helpers/launcher-fixtures.ts";
 
 test("a server is recognised by its brand, not by instanceof", () => {
   assert.equal(isMcpServer(new McpServer("x")), true);

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { spawnGroup, waitForPort } from "../../lib/launcher/child.ts";
-import { alive, freePort } from "../support/launcher-fixtures.ts";
+import { alive, freePort } from "../helpers/launcher-fixtures.ts";
 
 test("stop() ends the whole process group, including grandchildren, and is safe twice", async (t) => {
   let output = "";

@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { delimiter, join } from "node:path";
 import { condaEnvironments, condaVars, lookupConda, resolveConda } from "../../lib/launcher/conda.ts";
-import { fakeConda, tempDir } from "../support/launcher-fixtures.ts";
+import { fakeConda, tempDir } from "../helpers/launcher-fixtures.ts";
 
 const done = (stdout: string, code = 0) => ({ kind: "done" as const, code, stdout, stderr: "" });
 

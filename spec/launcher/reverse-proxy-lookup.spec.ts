@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { compareVersions, externalProxyCommand, findExternalProxy, newestPackage } from "../../lib/launcher/reverse-proxy-lookup.ts";
-import { fakeHubTools, tempDir } from "../support/launcher-fixtures.ts";
+import { fakeHubTools, tempDir } from "../helpers/launcher-fixtures.ts";
 
 test("compareVersions orders numeric segments", () => {
   assert.ok(compareVersions("0.10", "0.9.1") > 0);

@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as hooks from "../../lib/launcher/ts-hooks.ts";
-import { tempDir } from "../support/launcher-fixtures.ts";
+import { tempDir } from "../helpers/launcher-fixtures.ts";
 
 const typescriptUrl = pathToFileURL(createRequire(import.meta.url).resolve("typescript")).href;
 

@@ -1,6 +1,6 @@
 // Runs one tool call: validate, fill defaults, call, shape, check the output. Shared by
 // `tools/call`, `POST /tools/<name>` and async jobs so they can never disagree.
-import { applyDefaults, type ValidationError } from "../schema/index.ts";
+import type { ValidationError } from "../schema/index.ts";
 import type { RegisteredTool } from "../registry/tools.ts";
 import { errorResult, shapeToolResult, type CallToolResult } from "./tool-result.ts";
 
@@ -26,7 +26,7 @@ export async function runTool(tool: RegisteredTool, args: Record<string, unknown
   if (!check.valid) return { kind: "invalid-arguments", message: describeErrors("Invalid arguments", check.errors) };
   let value: unknown;
   try {
-    value = await tool.call(applyDefaults(tool.inputSchema, args), ctx);
+    value = await tool.call(tool.fillDefaults(args), ctx);
   } catch (err) {
     return { kind: "result", result: errorResult(messageOf(err)) };
   }

@@ -1,6 +1,6 @@
 // Tool registration: options checked once, schemas compiled once, the tools/list entry
 // built once, so a call pays for none of it.
-import { compileSchema, inputSchemaFromParams, objectSchema, SchemaError, type SchemaObject, type Shape, type Validator } from "../schema/index.ts";
+import { compileDefaults, compileSchema, inputSchemaFromParams, type DefaultsFiller, objectSchema, SchemaError, type SchemaObject, type Shape, type Validator } from "../schema/index.ts";
 import { checkIcons, checkName, handlerName, withOptional, type Icon } from "./common.ts";
 import { analyseHandler, invoke, type Convention, type HandlerShape } from "./convention.ts";
 
@@ -57,6 +57,8 @@ export interface RegisteredTool {
   readonly outputSchema: SchemaObject | undefined;
   readonly tags: ReadonlySet<string>;
   readonly validateInput: Validator;
+  /** Fills in schema defaults the caller left out (compiled once). */
+  readonly fillDefaults: DefaultsFiller;
   readonly validateOutput: Validator | undefined;
   /** The entry `tools/list` sends, built once. */
   readonly entry: Record<string, unknown>;
@@ -145,6 +147,7 @@ export function defineTool(handler: ToolHandler, options: ToolOptions, kind: Too
     outputSchema,
     tags: new Set(options.tags ?? []),
     validateInput,
+    fillDefaults: compileDefaults(inputSchema),
     validateOutput,
     entry,
     call: (args, ctx) => invoke(handler, convention, args, ctx),

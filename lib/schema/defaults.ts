@@ -1,28 +1,49 @@
 // Fills in `default` values of properties the caller left out, in nested objects too,
 // so the handler sees what the schema promised the model. The arguments are never
-// mutated: changed objects are copied.
+// mutated: changed objects are copied. The plan is compiled once per schema, since it
+// runs on every call.
 import { isPlainObject } from "./keywords/shared.ts";
 import type { JsonSchema } from "./types.ts";
 
-function fill(schema: JsonSchema, value: Record<string, unknown>): Record<string, unknown> {
-  if (typeof schema !== "object" || !isPlainObject(schema.properties)) return value;
-  let out: Record<string, unknown> | null = null;
+export type DefaultsFiller = (args: Record<string, unknown>) => Record<string, unknown>;
+
+interface Slot {
+  key: string;
+  hasDefault: boolean;
+  value: unknown;
+  nested: DefaultsFiller | null;
+}
+
+const identity: DefaultsFiller = (args) => args;
+
+export function compileDefaults(schema: JsonSchema): DefaultsFiller {
+  if (typeof schema !== "object" || !isPlainObject(schema.properties)) return identity;
+  const slots: Slot[] = [];
   for (const [key, sub] of Object.entries(schema.properties)) {
     if (!isPlainObject(sub)) continue;
-    const current = value[key];
-    let next: unknown = current;
-    if (current === undefined) {
-      if (!("default" in sub)) continue;
-      next = structuredClone(sub.default);
-    }
-    if (isPlainObject(next)) next = fill(sub, next);
-    if (next === current) continue;
-    out ??= { ...value };
-    out[key] = next;
+    const nested = compileDefaults(sub);
+    const hasDefault = "default" in sub;
+    if (hasDefault || nested !== identity) slots.push({ key, hasDefault, value: sub.default, nested: nested === identity ? null : nested });
   }
-  return out ?? value;
+  if (slots.length === 0) return identity;
+  return (value) => {
+    let out: Record<string, unknown> | null = null;
+    for (const slot of slots) {
+      const current = value[slot.key];
+      let next: unknown = current;
+      if (current === undefined) {
+        if (!slot.hasDefault) continue;
+        next = structuredClone(slot.value);
+      }
+      if (slot.nested && isPlainObject(next)) next = slot.nested(next);
+      if (next === current) continue;
+      out ??= { ...value };
+      out[slot.key] = next;
+    }
+    return out ?? value;
+  };
 }
 
 export function applyDefaults(schema: JsonSchema, args: Record<string, unknown>): Record<string, unknown> {
-  return fill(schema, args);
+  return compileDefaults(schema)(args);
 }

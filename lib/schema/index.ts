@@ -1,7 +1,7 @@
 export type { JsonSchema, SchemaObject, ValidationError, ValidationResult, Validator } from "./types.ts";
 export { SchemaError } from "./types.ts";
 export { compileSchema, type CompileOptions } from "./compile.ts";
-export { applyDefaults } from "./defaults.ts";
+export { applyDefaults, compileDefaults, type DefaultsFiller } from "./defaults.ts";
 export { inputSchemaFromParams } from "./generate.ts";
 export { isFlatElicitationSchema } from "./elicitation.ts";
 export {

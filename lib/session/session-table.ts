@@ -50,7 +50,7 @@ export class SessionTable implements SessionStore {
   }
 
   create(): Session | null {
-    if (this.#sessions.size >= this.#max && this.sweep() === 0 && !this.#evictOldestIdle()) return null;
+    if (this.#sessions.size >= this.#max && !this.#makeRoom()) return null;
     const session = new Session(newSessionId(), this.#now(), this.#now);
     this.#sessions.set(session.id, session);
     return session;
@@ -86,13 +86,17 @@ export class SessionTable implements SessionStore {
     return ended;
   }
 
-  /** At the cap, the session idle longest without a stream makes room. */
-  #evictOldestIdle(): boolean {
+  /** At the cap, in one pass: end the expired sessions, or else the one idle longest without a stream. */
+  #makeRoom(): boolean {
+    const cutoff = this.#now() - this.#idleMs;
+    let ended = false;
     let oldest: Session | null = null;
     for (const session of this.#sessions.values()) {
-      if (session.streams.size === 0 && (oldest === null || session.lastActive < oldest.lastActive)) oldest = session;
+      if (session.streams.size > 0) continue;
+      if (session.lastActive <= cutoff) ended = this.delete(session.id) || ended;
+      else if (oldest === null || session.lastActive < oldest.lastActive) oldest = session;
     }
-    return oldest !== null && this.delete(oldest.id);
+    return ended || (oldest !== null && this.delete(oldest.id));
   }
 
   close(): void {

@@ -62,10 +62,20 @@ export function shapeToolResult(value: unknown): CallToolResult {
     const out: CallToolResult = { ...rest, content: content as ContentBlock[], isError: Boolean(isError ?? is_error) };
     return out;
   }
-  const text = JSON.stringify(value) ?? String(value);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    // A circular object or a nested BigInt: the thrown message would name the value's keys.
+    return errorResult(UNSENDABLE);
+  }
+  // A function or symbol has no JSON; its String() would send the handler's own source.
+  if (text === undefined) return errorResult(UNSENDABLE);
   if (isPlainObject(value)) return { content: [{ type: "text", text }], isError: false, structuredContent: value };
   return { content: [{ type: "text", text }], isError: false };
 }
+
+const UNSENDABLE = "Tool returned a value that cannot be sent as JSON";
 
 export function errorResult(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };

@@ -445,3 +445,18 @@ describe("lifecycle", () => {
     await cut;
   });
 });
+
+describe("results that cannot be sent", () => {
+  test("a circular object, a nested BigInt or a function is an isError result with a fixed text", async () => {
+    const server = new McpServer("unsendable");
+    const circular: Record<string, unknown> = { secretKey: 1 };
+    circular.self = circular;
+    server.tool(() => circular, { name: "circular" });
+    server.tool(() => ({ n: 1n }), { name: "bigint" });
+    server.tool(() => function leak() { return "source-of-the-handler"; }, { name: "fn" });
+    for (const name of ["circular", "bigint", "fn"]) {
+      const res = (await server.handle(rpc(1, "tools/call", { name, arguments: {} }))) as unknown as { result: unknown };
+      assert.deepEqual(res.result, { content: [{ type: "text", text: "Tool returned a value that cannot be sent as JSON" }], isError: true }, name);
+    }
+  });
+});

@@ -131,7 +131,7 @@ export class RequestContext implements ToolContext {
 
   reportProgress(progress: number, total?: number, message?: string): void {
     const token = this.init.progressToken;
-    if (token === undefined || !Number.isFinite(progress) || progress < this.#lastProgress) return;
+    if (token === undefined || !Number.isFinite(progress) || progress <= this.#lastProgress) return;
     this.#lastProgress = progress;
     const params: Record<string, unknown> = { progressToken: token, progress };
     if (total !== undefined) params.total = total;

@@ -130,6 +130,7 @@ test("log levels honour the session's level and progress needs a token and never
   sent.length = 0;
   ctx.reportProgress(1, 10, "one");
   ctx.reportProgress(0.5);
+  ctx.reportProgress(1); // MCP: progress must increase, so a repeat is not sent
   ctx.reportProgress(Number.NaN);
   ctx.reportProgress(2);
   assert.deepEqual(sent.map((m) => ("params" in m ? m.params : null)), [{ progressToken: "tok", progress: 1, total: 10, message: "one" }, { progressToken: "tok", progress: 2 }]);

@@ -1,6 +1,7 @@
 import type { CallScope, ServerCore } from "../core.ts";
 import { RpcError, invalidParams } from "../errors.ts";
 import { ErrorCode } from "../jsonrpc.ts";
+import { MAX_SUBSCRIPTIONS_PER_SESSION } from "../subscriptions.ts";
 import type { RegisteredResource } from "../../registry/resources.ts";
 import type { RegisteredTemplate } from "../../registry/resource-templates.ts";
 import { paginate } from "./paginate.ts";
@@ -76,7 +77,9 @@ export const resourceMethods = {
     const session = needSession(scope, "resources/subscribe");
     const found = resolveUri(scope.core, uri);
     if (!found) throw notFound(uri);
-    scope.core.subscriptions.add(session, found.kind === "resource" ? found.resource.uri : found.uri);
+    if (!scope.core.subscriptions.add(session, found.kind === "resource" ? found.resource.uri : found.uri)) {
+      throw invalidParams(`Too many subscriptions in this session (limit ${MAX_SUBSCRIPTIONS_PER_SESSION}); unsubscribe first`);
+    }
     return {};
   },
 

@@ -81,6 +81,19 @@ test("subscribing needs a session and a known URI", async (t) => {
   assert.deepEqual((await call(server, "resources/unsubscribe", { uri: "test://never-subscribed" }, session.id)).result, {});
 });
 
+test("a session may watch at most 1,000 URIs; re-subscribing one it watches is fine", async (t) => {
+  const server = fixture();
+  t.after(() => server.sessions.close());
+  const { session } = listening(server);
+  for (let i = 0; i < 1000; i++) assert.deepEqual((await call(server, "resources/subscribe", { uri: `test://items/${i}` }, session.id)).result, {});
+  assert.deepEqual((await call(server, "resources/subscribe", { uri: "test://items/7" }, session.id)).result, {});
+  const over = await call(server, "resources/subscribe", { uri: "test://items/1000" }, session.id);
+  assert.equal(over.error!.code, -32602);
+  assert.match(over.error!.message, /limit 1000/);
+  await call(server, "resources/unsubscribe", { uri: "test://items/0" }, session.id);
+  assert.deepEqual((await call(server, "resources/subscribe", { uri: "test://items/1000" }, session.id)).result, {});
+});
+
 test("adding or removing anything after sessions exist sends list_changed to each session", async (t) => {
   const server = new McpServer("changing");
   server.tool(() => 1, { name: "early", inputSchema: { type: "object" } });

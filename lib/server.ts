@@ -153,6 +153,8 @@ export class McpServer {
 
   /** Unregisters a tool; returns whether it existed. Connected clients are told the list changed. */
   removeTool(name: string): boolean {
+    // Jobs outlive the tool that started them; their poller stays as long as the server.
+    if (name === JOB_RESULT_TOOL && this.#asyncEnabled) throw new TypeError(`${JOB_RESULT_TOOL} is built in once async tools are used`);
     const removed = this.#core.tools.delete(name);
     if (removed) this.#listChanged("tools");
     return removed;

@@ -27,3 +27,12 @@ test("async outputSchema: hidden from job clients, shown to task-capable ones", 
   session.clientCapabilities = { tasks: {} };
   assert.deepEqual((await listed(server, {}, session.id)).slow, outputSchema);
 });
+
+test("the built-in get_job_result cannot be removed, so jobs of a removed tool stay pollable", () => {
+  const server = new McpServer("s");
+  server.asyncTool(async () => 1, { name: "slow", inputSchema: { type: "object" } });
+  assert.throws(() => server.removeTool("get_job_result"), /built in once async tools are used/);
+  assert.equal(server.removeTool("slow"), true);
+  server.asyncTool(async () => 2, { name: "slow2", inputSchema: { type: "object" } });
+  assert.throws(() => server.removeTool("get_job_result"), /built in/);
+});

@@ -29,7 +29,8 @@ export function compileDefaults(schema: JsonSchema): DefaultsFiller {
   return (value) => {
     let out: Record<string, unknown> | null = null;
     for (const slot of slots) {
-      const current = value[slot.key];
+      // Own properties only: `toString` or `constructor` must not read Object.prototype.
+      const current = Object.hasOwn(value, slot.key) ? value[slot.key] : undefined;
       let next: unknown = current;
       if (current === undefined) {
         if (!slot.hasDefault) continue;
@@ -38,7 +39,8 @@ export function compileDefaults(schema: JsonSchema): DefaultsFiller {
       if (slot.nested && isPlainObject(next)) next = slot.nested(next);
       if (next === current) continue;
       out ??= { ...value };
-      out[slot.key] = next;
+      // defineProperty, so a `__proto__` default becomes a property, not the prototype.
+      Object.defineProperty(out, slot.key, { value: next, enumerable: true, writable: true, configurable: true });
     }
     return out ?? value;
   };

@@ -21,7 +21,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 
 /** A string equal for exactly the JSON-equal values: lets uniqueItems use a Set. */
 export function canonicalKey(value: unknown): string {
-  if (value === null || typeof value !== "object") return typeof value === "string" ? `s${value}` : `${typeof value}:${String(value)}`;
+  if (value === null || typeof value !== "object") return typeof value === "string" ? `s${JSON.stringify(value)}` : `${typeof value}:${String(value)}`;
   if (Array.isArray(value)) return `[${value.map(canonicalKey).join(",")}]`;
   const keys = Object.keys(value).sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalKey((value as Record<string, unknown>)[k])}`).join(",")}}`;

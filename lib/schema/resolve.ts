@@ -82,7 +82,7 @@ export class SchemaIndex {
     if (resource === undefined) throw new SchemaError(refLocation, "cannot be resolved (only references within the schema are supported)");
     if (fragment === "") return resource;
     if (!fragment.startsWith("/")) {
-      const anchored = this.#byUri.get(`${doc}#${decodeURIComponent(fragment)}`);
+      const anchored = this.#byUri.get(`${doc}#${decodeRef(fragment, refLocation)}`);
       if (anchored === undefined) throw new SchemaError(refLocation, "names an anchor that does not exist");
       return anchored;
     }
@@ -95,7 +95,7 @@ export class SchemaIndex {
     let parentBase = resource.parentBase;
     let location = resource.location;
     for (const raw of pointer.slice(1).split("/")) {
-      const segment = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+      const segment = decodeRef(raw, refLocation).replace(/~1/g, "/").replace(/~0/g, "~");
       parentBase = isPlainObject(node) ? baseOf(node, parentBase) : parentBase;
       const next: unknown =
         Array.isArray(node) && /^(0|[1-9]\d*)$/.test(segment)
@@ -109,5 +109,14 @@ export class SchemaIndex {
     }
     if (typeof node !== "boolean" && !isPlainObject(node)) throw new SchemaError(refLocation, "does not point at a schema");
     return { schema: node, parentBase, location };
+  }
+}
+
+/** A `$ref` with a malformed %-escape is a schema error at the ref, not a URIError. */
+function decodeRef(text: string, refLocation: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new SchemaError(refLocation, "has a malformed %-escape");
   }
 }

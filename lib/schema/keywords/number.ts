@@ -1,12 +1,15 @@
 // Numeric bounds: minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf.
 import { fail, finiteNumber, generate, typeError, type Check, type Family } from "./shared.ts";
 
-/** Division leaves float noise (0.0075 / 0.0001 = 74.99999999999999); allow for it. */
+/**
+ * Division leaves float noise (0.0075 / 0.0001 = 74.99999999999999); allow a few ulps of
+ * the quotient, no more, so 2000000000.5 is still not a multiple of 1.
+ */
 function isMultiple(value: number, divisor: number): boolean {
+  if (Number.isInteger(value) && Number.isInteger(divisor)) return value % divisor === 0;
   const q = value / divisor;
   if (!Number.isFinite(q)) return false;
-  const r = Math.round(q);
-  return Math.abs(q - r) <= 1e-9 * Math.max(1, Math.abs(q));
+  return Math.abs(q - Math.round(q)) <= 4 * Number.EPSILON * Math.abs(q);
 }
 
 export const numberKeywords: Family = (scope) => {

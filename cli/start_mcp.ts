@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url";
 import { launch } from "../lib/launcher/launch.ts";
 
 export function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const signals = ["SIGINT", "SIGTERM"] as const;
+  // SIGHUP too: closing the terminal must stop the proxy child, which has its own session.
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
   let onSignal: (signal: NodeJS.Signals) => void = () => {};
   const stopRequested = new Promise<string>((resolve) => (onSignal = resolve));
   for (const signal of signals) process.on(signal, onSignal);

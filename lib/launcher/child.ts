@@ -20,10 +20,6 @@ export function spawnGroup(
   const child = spawn(command, [...args], { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.setEncoding("utf8").on("data", onOutput);
   child.stderr.setEncoding("utf8").on("data", onOutput);
-  const exited = new Promise<number | null>((resolve) => {
-    child.once("error", () => resolve(127));
-    child.once("exit", (code) => resolve(code));
-  });
   const signalGroup = (signal: NodeJS.Signals): void => {
     try {
       process.kill(-child.pid!, signal);
@@ -31,6 +27,13 @@ export function spawnGroup(
       // already gone
     }
   };
+  // Last resort: however this process ends (a crash included), the detached group must not outlive it.
+  const onParentExit = (): void => signalGroup("SIGTERM");
+  process.once("exit", onParentExit);
+  const exited = new Promise<number | null>((resolve) => {
+    child.once("error", () => (process.off("exit", onParentExit), resolve(127)));
+    child.once("exit", (code) => (process.off("exit", onParentExit), resolve(code)));
+  });
   let stopping: Promise<void> | null = null;
   return {
     pid: child.pid ?? -1,

@@ -114,6 +114,23 @@ test("with wrwroxy found through `use`: server behind the external proxy, every 
   assert.equal(alive(proxyPid), false, "no orphan reverse proxy");
 });
 
+test("closing the terminal (SIGHUP) stops start_mcp and its detached reverse proxy", { timeout: 30_000 }, async (t) => {
+  const dir = tempDir(t);
+  const hub = hubSession(dir);
+  const tools = fakeHubTools(dir);
+  t.after(() => killRecorded(tools.pidFile));
+  const cli = spawnCli(
+    t,
+    ["--app", writeApp(dir)],
+    hubEnv({ HOME: tools.home, SESSION: hub.SESSION, SESSIONDIR: hub.SESSIONDIR, HUBMCP_PROXY_PORT: String(await freePort()), HUBMCP_SERVER_PORT: "0" }),
+  );
+  await cli.waitFor(/SSE endpoint/);
+  const proxyPid = Number(readFileSync(tools.pidFile, "utf8"));
+  cli.child.kill("SIGHUP");
+  assert.deepEqual(await cli.exit, { code: 0, signal: null });
+  assert.equal(alive(proxyPid), false, "no orphan reverse proxy");
+});
+
 test("the external proxy exiting on its own stops start_mcp with status 1", { timeout: 30_000 }, async (t) => {
   const dir = tempDir(t);
   const hub = hubSession(dir);

@@ -61,7 +61,14 @@ let status = 1;
 try {
   await waitUntilServing(base, app);
   const run = spawn(suite, [`${base}mcp`, ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
+  // Bounded: a hung suite must fail CI, not hold it (the first run also fetches Node 22 and the suite).
+  const limitMs = Number(process.env.CONFORMANCE_TIMEOUT_MS ?? 300_000);
+  const timer = setTimeout(() => {
+    console.error(`conformance: no result after ${limitMs / 1000} s; stopping the suite`);
+    run.kill("SIGKILL");
+  }, limitMs);
   status = await new Promise((resolve) => run.once("exit", (code) => resolve(code ?? 1)));
+  clearTimeout(timer);
 } catch (err) {
   console.error(`conformance: ${err instanceof Error ? err.message : String(err)}`);
 } finally {

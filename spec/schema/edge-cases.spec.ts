@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { applyDefaults, compileSchema, SchemaError } from "../../lib/schema/index.ts";
 
-const valid = (schema: object, value: unknown): boolean => compileSchema(schema).call(null, value).valid;
+const valid = (schema: Record<string, unknown>, value: unknown): boolean => compileSchema(schema)(value).valid;
 
 test("multipleOf: float noise is forgiven, a half on a large value is not", () => {
   assert.equal(valid({ multipleOf: 0.0001 }, 0.0075), true);

@@ -1,7 +1,7 @@
 // Temporary folders, fake hub commands (use, wrwroxy, conda) and a spawned start_mcp for
 // the launcher and CLI specs. Everything made here is removed in t.after.
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -95,12 +95,19 @@ export function spawnCli(t: After, args: string[], env: NodeJS.ProcessEnv, cwd =
 }
 
 /** True while a process with this pid exists. */
+/** Whether `pid` still runs. A zombie has exited (only its reaping is pending), so it counts as dead. */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+  try {
+    // /proc/<pid>/stat: "pid (comm) S ..."; the state follows the last ")".
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return true;
   }
 }
 

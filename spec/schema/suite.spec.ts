@@ -45,7 +45,12 @@ for (const file of files) {
         const result = validate(c.data);
         if (result.valid === c.valid) totals.passed++;
         else failures.push(`${group.description} / ${c.description}: expected ${c.valid ? "valid" : "invalid"}`);
-        if (!result.valid) assert.ok(result.errors.length > 0, `${group.description} / ${c.description}: no errors listed`);
+        // "is invalid" at the root is the fallback when the error pass disagrees with the fast
+        // pass; a real failure always names its keyword.
+        if (!result.valid) {
+          const fallbackOnly = result.errors.length === 1 && result.errors[0]!.message === "is invalid" && result.errors[0]!.path === "";
+          assert.ok(!fallbackOnly, `${group.description} / ${c.description}: the error pass found nothing`);
+        }
       }
     }
     assert.deepEqual(failures, []);

@@ -129,8 +129,10 @@ export function allOf(checks: Check[]): Check {
 export function generate<F>(names: string[], values: unknown[], body: string, fallback: F): F {
   try {
     return new Function(...names, `"use strict";\n${body}`)(...values) as F;
-  } catch {
-    return fallback;
+  } catch (err) {
+    // Only a refusal to generate code falls back; a SyntaxError is our bug and must surface.
+    if (err instanceof EvalError) return fallback;
+    throw err;
   }
 }
 

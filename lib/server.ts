@@ -53,6 +53,8 @@ export interface McpServerOptions {
   closeTimeoutMs?: number;
   /** Entries per page of `tools/list`, `resources/list` and the other lists; 100 by default. */
   pageSize?: number;
+  /** Most messages one JSON-RPC batch may hold (400 beyond it); 100 by default. */
+  maxBatchSize?: number;
   /** Jobs and tasks of async tools: lifetime, caps, the REST wait. */
   async?: AsyncOptions;
   /** DNS-rebinding guard (see HostGuardOptions); `listen()` options override these. */
@@ -98,6 +100,7 @@ export class McpServer {
       prompts: new Map(),
       templates: new Map(),
       pageSize: options.pageSize ?? 100,
+      maxBatchSize: options.maxBatchSize ?? 100,
       clientRequests: new ClientRequests(),
       subscriptions: new ResourceSubscriptions(),
       runs: new AsyncStore(options.async, options.logger),

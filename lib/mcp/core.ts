@@ -40,6 +40,8 @@ export interface ServerCore {
   readonly templates: Map<string, RegisteredTemplate>;
   /** Most entries one page of a list method holds. */
   readonly pageSize: number;
+  /** Most messages one JSON-RPC batch may hold. */
+  readonly maxBatchSize: number;
   /** Server-to-client requests waiting for the client's answer. */
   readonly clientRequests: ClientRequests;
   readonly subscriptions: ResourceSubscriptions;

@@ -119,6 +119,11 @@ export class Dispatcher {
     if (body.length === 0) {
       return { kind: "single", response: failure(null, { code: ErrorCode.InvalidRequest, message: "Invalid Request: empty batch" }), status: 400 };
     }
+    // Every entry costs a promise and an answer at once: an unbounded batch is a memory bomb.
+    if (body.length > this.#core.maxBatchSize) {
+      const message = `Invalid Request: batch too large (limit ${this.#core.maxBatchSize})`;
+      return { kind: "single", response: failure(null, { code: ErrorCode.InvalidRequest, message }), status: 400 };
+    }
     const incoming = body.map(classify);
     const answers = await Promise.all(incoming.map((m) => this.handle(m, exchange)));
     const responses = answers.filter((r): r is JsonRpcResponse => r !== null);

@@ -179,6 +179,22 @@ describe("JSON-RPC over POST /mcp and POST /", () => {
     assert.equal(empty.json.error.code, -32600);
   });
 
+  test("a batch over the limit is refused whole before any entry runs", async (t) => {
+    let calls = 0;
+    const server = new McpServer("batch");
+    server.tool(() => ++calls, { name: "count", inputSchema: { type: "object" } });
+    const r = await server.listen({ port: 0 });
+    t.after(() => r.close());
+    const batch = (n: number) => Array.from({ length: n }, (_, i) => rpc(i, "tools/call", { name: "count", arguments: {} }));
+    const full = await post(`${r.url}mcp`, batch(100));
+    assert.equal(full.status, 200);
+    assert.equal(full.json.length, 100);
+    const over = await post(`${r.url}mcp`, batch(101));
+    assert.equal(over.status, 400);
+    assert.deepEqual(over.json, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: batch too large (limit 100)" } });
+    assert.equal(calls, 100, "no entry of the refused batch ran");
+  });
+
   test("bodies that are not JSON are parse errors with id null", async () => {
     for (const body of ["{not json", new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])]) {
       const res = await post(`${base}mcp`, body);

@@ -78,7 +78,7 @@ export class SessionTable implements SessionStore {
     const cutoff = this.#now() - this.#idleMs;
     let ended = 0;
     for (const session of this.#sessions.values()) {
-      if (session.streams.size === 0 && session.lastActive <= cutoff) {
+      if (!session.held && session.lastActive <= cutoff) {
         this.delete(session.id);
         ended++;
       }
@@ -92,7 +92,7 @@ export class SessionTable implements SessionStore {
     let ended = false;
     let oldest: Session | null = null;
     for (const session of this.#sessions.values()) {
-      if (session.streams.size > 0) continue;
+      if (session.held) continue;
       if (session.lastActive <= cutoff) ended = this.delete(session.id) || ended;
       else if (oldest === null || session.lastActive < oldest.lastActive) oldest = session;
     }

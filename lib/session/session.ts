@@ -42,9 +42,29 @@ export class Session {
     this.#clock = clock;
   }
 
+  /** Calls running in this session: like an open stream, they keep it from expiring. */
+  #running = 0;
+
   /** Marks the session as used now (idle expiry counts from here), on the table's clock. */
   touch(): void {
     this.lastActive = this.#clock();
+  }
+
+  /** Holds the session open for a call; the returned function releases it (once). */
+  hold(): () => void {
+    this.#running++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#running--;
+      this.touch();
+    };
+  }
+
+  /** Idle expiry may end the session only when nothing holds it: no open stream, no running call. */
+  get held(): boolean {
+    return this.streams.size > 0 || this.#running > 0;
   }
 
   onEnd(fn: () => void): void {

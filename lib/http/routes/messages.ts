@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode, failure, type JsonRpcResponse } from "../../mcp/jsonrpc.ts";
 import type { Session } from "../../session/session.ts";
+import type { Outcome } from "../../mcp/dispatcher.ts";
 import type { HttpApp, RouteHandler } from "../app.ts";
 import { acceptFor } from "../accept.ts";
 import { readJsonBody } from "../body.ts";
@@ -50,7 +51,14 @@ async function post(app: HttpApp, req: IncomingMessage, res: ServerResponse, que
 
 /** Dispatch through the written answer: close() waits for all of it. */
 async function answer(app: HttpApp, reply: PostReply, session: Session | null, message: unknown): Promise<void> {
-  const outcome = await app.dispatcher.handleBody(message, reply);
+  // A long call (its reply streaming or not) must not see its session expire under it.
+  const release = session?.hold();
+  let outcome: Outcome;
+  try {
+    outcome = await app.dispatcher.handleBody(message, reply);
+  } finally {
+    release?.();
+  }
   reply.finish(outcome, session ? { "mcp-session-id": session.id } : undefined);
   const sessionId = session?.id ?? null;
   if (outcome.kind === "single") app.broadcast(outcome.response, sessionId);

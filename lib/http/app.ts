@@ -43,6 +43,7 @@ const routes = {
 } satisfies Record<string, Route>;
 
 const TOOL_ROUTE: Route = { POST: postTool };
+const STREAM_ROUTES = new Set<Route>([routes["/mcp"], routes["/sse"]]);
 
 function routeFor(path: string): Route | undefined {
   return (routes as Record<string, Route>)[path] ?? (path.startsWith("/tools/") ? TOOL_ROUTE : undefined);
@@ -91,7 +92,8 @@ export class HttpApp {
       res.end();
       return;
     }
-    const handler = route[req.method as Method] ?? (req.method === "HEAD" ? route.GET : undefined);
+    // HEAD answers like GET for documents only: on /sse and /mcp it would mint a session and hold a stream.
+    const handler = route[req.method as Method] ?? (req.method === "HEAD" && !STREAM_ROUTES.has(route) ? route.GET : undefined);
     if (!handler) {
       return sendError(res, 405, "Method not allowed", { allow: [...Object.keys(route), "OPTIONS"].join(", ") });
     }

@@ -349,6 +349,18 @@ describe("HTTP surface", () => {
     assert.deepEqual(await wrong.json(), { error: "Method not allowed" });
   });
 
+  test("HEAD answers for documents but never opens a stream or mints a session", async (t) => {
+    const server = new McpServer("head");
+    const r = await server.listen({ port: 0 });
+    t.after(() => r.close());
+    assert.equal((await fetch(r.url, { method: "HEAD" })).status, 200);
+    for (const path of ["sse", "mcp"]) {
+      const res = await fetch(`${r.url}${path}`, { method: "HEAD" });
+      assert.equal(res.status, 405, path);
+    }
+    assert.equal(server.sessions.size, 0);
+  });
+
   test("CORS preflight allows the MCP headers", async () => {
     const res = await fetch(`${base}mcp`, { method: "OPTIONS" });
     assert.equal(res.status, 204);

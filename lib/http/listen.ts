@@ -51,6 +51,8 @@ export function serve(app: HttpApp, host: string, port: number, limits: ServeLim
     server.once("error", reject);
     server.listen(port, host, () => {
       server.off("error", reject);
+      // After listening, an accept error (EMFILE, say) must be reported, not crash the process.
+      server.on("error", (err) => app.core.logger.error("server socket error", { error: String(err) }));
       const bound = (server.address() as AddressInfo).port;
       let closing: Promise<void> | null = null;
       const close = (): Promise<void> =>

@@ -7,6 +7,7 @@ import type { TLSSocket } from "node:tls";
 import type { Logger } from "../mcp/core.ts";
 import { silentLogger } from "../mcp/core.ts";
 import { endToEnd, upstreamRequestHeaders } from "./headers.ts";
+import { CORS_HEADERS } from "../http/respond.ts";
 
 export interface ReverseProxyOptions {
   /** Upstream origin, e.g. "http://127.0.0.1:8001". Its path, if any, is prepended. */
@@ -51,7 +52,8 @@ function sendJson(res: ServerResponse, status: number, error: string): void {
     return;
   }
   const body = JSON.stringify({ error });
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  // CORS headers so a browser host can read why the upstream failed.
+  res.writeHead(status, { ...CORS_HEADERS, "content-type": "application/json", "content-length": Buffer.byteLength(body) });
   res.end(body);
 }
 
@@ -176,6 +178,8 @@ export function startReverseProxy(options: ReverseProxyOptions & ProxyListenOpti
     });
     server.listen(options.port ?? 0, host, () => {
       server.removeAllListeners("error");
+      // After listening, an accept error (EMFILE, say) must be reported, not crash the process.
+      server.on("error", (err) => (options.logger ?? silentLogger).error("proxy socket error", { error: String(err) }));
       const port = (server.address() as AddressInfo).port;
       let closing: Promise<void> | null = null;
       const close = (): Promise<void> =>

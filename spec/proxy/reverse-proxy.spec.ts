@@ -147,6 +147,7 @@ test("answers 502 JSON when the upstream is down", async (t) => {
   const res = await fetch(`${p.url}mcp`);
   assert.equal(res.status, 502);
   assert.equal(res.headers.get("content-type"), "application/json");
+  assert.equal(res.headers.get("access-control-allow-origin"), "*", "a browser host can read the failure");
   assert.deepEqual(await res.json(), { error: "Upstream unavailable" });
 });
 

@@ -121,8 +121,9 @@ export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {
     }
 
     upstream.on("response", (answer) => {
-      const type = String(answer.headers["content-type"] ?? "");
-      if (type.startsWith("text/event-stream")) clearTimeout(timer);
+      // The timeout bounds the wait for an answer: once headers arrive no 504 can be sent, and a
+      // long stream or a slow download must not be cut mid-body.
+      clearTimeout(timer);
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
       // Headers out at once, so a stream's client sees it open before the first event.
       res.flushHeaders();

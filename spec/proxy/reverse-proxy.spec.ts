@@ -151,11 +151,11 @@ test("answers 502 JSON when the upstream is down", async (t) => {
   assert.deepEqual(await res.json(), { error: "Upstream unavailable" });
 });
 
-test("answers 504 after the timeout, but an open SSE stream outlives it", async (t) => {
+test("answers 504 after the timeout, but an answer already flowing (SSE or a slow download) outlives it", async (t) => {
   let emit: (() => void) | undefined;
   const up = await upstream(t, (req, res) => {
     if (req.url === "/slow") return; // never answers
-    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.writeHead(200, { "content-type": req.url === "/sse" ? "text/event-stream" : "application/octet-stream" });
     res.write(": open\n\n");
     emit = () => res.end("data: late\n\n");
   });
@@ -170,6 +170,13 @@ test("answers 504 after the timeout, but an open SSE stream outlives it", async 
   emit!();
   const next = await reader.read();
   assert.equal(new TextDecoder().decode(next.value), "data: late\n\n");
+  const download = await fetch(`${p.url}file`);
+  const body = download.body!.getReader();
+  await body.read();
+  const anotherSlow = await fetch(`${p.url}slow`);
+  assert.equal(anotherSlow.status, 504, "the timeout passed while the download was open");
+  emit!();
+  assert.equal(new TextDecoder().decode((await body.read()).value), "data: late\n\n");
 });
 
 test("closes the upstream request when the client goes away", async (t) => {

@@ -36,7 +36,8 @@ export interface ServeLimits {
   closeTimeoutMs: number;
 }
 
-function urlHost(host: string): string {
+/** The host part of a URL reaching a server bound to `host` (a wildcard bind is reached on loopback). */
+export function urlHost(host: string): string {
   if (host === "0.0.0.0" || host === "") return "127.0.0.1";
   if (host === "::") return "[::1]";
   return host.includes(":") ? `[${host}]` : host;

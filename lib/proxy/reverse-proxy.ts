@@ -7,6 +7,8 @@ import type { TLSSocket } from "node:tls";
 import type { Logger } from "../mcp/core.ts";
 import { silentLogger } from "../mcp/core.ts";
 import { endToEnd, upstreamRequestHeaders } from "./headers.ts";
+import { urlHost } from "../http/listen.ts";
+import { normalizePrefix } from "../http/request-url.ts";
 import { CORS_HEADERS } from "../http/respond.ts";
 
 export interface ReverseProxyOptions {
@@ -71,7 +73,7 @@ export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {
   const target = new URL(options.target);
   if (target.protocol !== "http:") throw new TypeError("The reverse proxy forwards to http:// upstreams only");
   const base = target.pathname.replace(/\/+$/, "");
-  const prefix = (options.pathPrefix ?? "").replace(/\/+$/, "");
+  const prefix = normalizePrefix(options.pathPrefix);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const logger = options.logger ?? silentLogger;
   const agent = new Agent({ keepAlive: true });
@@ -160,11 +162,6 @@ export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {
   }) as ProxyHandler;
 }
 
-function urlHost(host: string): string {
-  if (host === "0.0.0.0" || host === "") return "127.0.0.1";
-  if (host === "::") return "[::1]";
-  return host.includes(":") ? `[${host}]` : host;
-}
 
 /** Runs a proxy server; resolves once it listens. */
 export function startReverseProxy(options: ReverseProxyOptions & ProxyListenOptions): Promise<RunningProxy> {
@@ -194,7 +191,7 @@ export function startReverseProxy(options: ReverseProxyOptions & ProxyListenOpti
           handler.destroy();
           await stopped;
         })());
-      const prefix = (options.pathPrefix ?? "").replace(/\/+$/, "");
+      const prefix = normalizePrefix(options.pathPrefix);
       resolve({ url: `http://${urlHost(host)}:${port}${prefix}/`, host, port, httpServer: server, close });
     });
   });

@@ -3,6 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { EventStream, parseEventId, StreamDirectory } from "../../lib/http/event-stream.ts";
+import type { SseEvent, SseStream } from "../../lib/http/sse.ts";
 import { Session } from "../../lib/session/session.ts";
 
 const limits = { maxEvents: 100, maxBytes: 1024 * 1024, retryMs: 1000 };
@@ -14,11 +15,25 @@ test("event ids: only <stream>.<seq> that we mint parse", () => {
   for (const bad of ["", ".3", "p1", "p1.", "p1.x", "p1.-1", "p1.1.5e3x", `p1.${2 ** 60}`]) assert.equal(parseEventId(bad), null, bad);
 });
 
+/** What a client reconnecting with Last-Event-ID `<key>.0` is sent: the replayed message numbers. */
+function replayed(stream: EventStream): number[] {
+  const got: SseEvent[] = [];
+  const sse = { send: (e: SseEvent) => (got.push(e), true), onClose() {}, close() {} } as unknown as SseStream;
+  stream.attach(sse, 0);
+  return got.slice(1).map((e) => (JSON.parse(e.data) as ReturnType<typeof note>).params.data);
+}
+
 test("a stream keeps its newest events within both the event and the byte bound", () => {
   const byCount = new EventStream("g0", { ...limits, maxEvents: 2 });
   for (let n = 1; n <= 5; n++) assert.equal(byCount.send(note(n)), true, "kept even with no connection");
-  const byBytes = new EventStream("g1", { ...limits, maxBytes: 150 });
+  assert.deepEqual(replayed(byCount), [4, 5]);
+  const size = JSON.stringify(note(1)).length;
+  const byBytes = new EventStream("g1", { ...limits, maxBytes: 2 * size + 1 });
   for (let n = 1; n <= 5; n++) byBytes.send(note(n));
+  assert.deepEqual(replayed(byBytes), [4, 5], "two events fit the byte bound, three do not");
+  const oneHuge = new EventStream("g2", { ...limits, maxBytes: 10 });
+  oneHuge.send(note(1));
+  assert.deepEqual(replayed(oneHuge), [1], "the newest event is kept even when it alone exceeds the bound");
   byBytes.end();
   assert.equal(byBytes.ended, true);
   assert.equal(byBytes.send(note(6)), false, "nothing goes out after the end");

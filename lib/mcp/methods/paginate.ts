@@ -1,5 +1,6 @@
 // Cursor pagination shared by every list method (MCP 2025-11-25 utilities/pagination).
-// The cursor is opaque to clients: a versioned offset, base64url-encoded.
+// The cursor is opaque to clients: a versioned position, base64url-encoded (an offset for
+// the registries, the last task's sequence number for tasks/list).
 import { invalidParams } from "../errors.ts";
 
 const PREFIX = "p1:";
@@ -8,11 +9,11 @@ export function encodeCursor(offset: number): string {
   return Buffer.from(`${PREFIX}${offset}`).toString("base64url");
 }
 
-function decodeCursor(cursor: unknown): number {
+export function decodeCursor(cursor: unknown): number {
   if (cursor === undefined || cursor === null) return 0;
   if (typeof cursor === "string" && cursor.length <= 64 && /^[A-Za-z0-9_-]+$/.test(cursor)) {
     const text = Buffer.from(cursor, "base64url").toString("utf8");
-    if (text.startsWith(PREFIX) && /^\d{1,9}$/.test(text.slice(PREFIX.length))) return Number(text.slice(PREFIX.length));
+    if (text.startsWith(PREFIX) && /^\d{1,15}$/.test(text.slice(PREFIX.length))) return Number(text.slice(PREFIX.length));
   }
   throw invalidParams("Invalid params: unknown cursor");
 }

@@ -6,6 +6,7 @@ import type { CallScope } from "../core.ts";
 import { invalidParams, RpcError } from "../errors.ts";
 import { ErrorCode } from "../jsonrpc.ts";
 import type { MethodTable, Result } from "./types.ts";
+import { decodeCursor, encodeCursor } from "./paginate.ts";
 
 const notHere = (): RpcError => new RpcError(ErrorCode.NotAvailable, "Task is not available in this session");
 
@@ -32,15 +33,6 @@ function untilTerminal(run: AsyncRun, signal: AbortSignal | undefined): Promise<
       resolve();
     });
   });
-}
-
-const encodeCursor = (seq: number): string => Buffer.from(`t${seq}`).toString("base64url");
-
-function decodeCursor(cursor: unknown): number {
-  if (cursor === undefined) return 0;
-  const text = typeof cursor === "string" ? Buffer.from(cursor, "base64url").toString() : "";
-  if (!/^t\d{1,15}$/.test(text)) throw invalidParams("Invalid params: unknown cursor");
-  return Number(text.slice(1));
 }
 
 export const taskMethods = {

@@ -5,7 +5,7 @@ import { startReverseProxy } from "../proxy/reverse-proxy.ts";
 import type { ServerLike } from "./app-loader.ts";
 import type { ProxyChoice } from "./args.ts";
 import { spawnGroup, waitForPort, type ChildProcessHandle } from "./child.ts";
-import type { HubSession } from "./hub.ts";
+import { redactCookie, type HubSession } from "./hub.ts";
 import { externalProxyCommand, findExternalProxy } from "./reverse-proxy-lookup.ts";
 
 export interface HubPorts {
@@ -105,7 +105,7 @@ async function alone(req: HubRequest): Promise<HubRun> {
   const server = await req.app.listen({ host: req.host, port: req.ports.proxyPort, pathPrefix: req.hub.pathPrefix });
   return {
     server,
-    notes: [`no reverse proxy; server on port ${server.port} strips ${req.hub.pathPrefix}`],
+    notes: [`no reverse proxy; server on port ${server.port} strips ${redactCookie(req.hub.pathPrefix)}`],
     proxyGone: null,
     stopProxy: async () => {},
   };

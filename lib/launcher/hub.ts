@@ -69,3 +69,8 @@ export function detectHub(env: Readonly<Record<string, string | undefined>>, res
     hub: { session: found.session, sessionDir: found.sessionDir, pathPrefix, proxyUrl: `https://proxy.${host}${pathPrefix}/` },
   };
 }
+
+/** The path with the file-transfer cookie of a weber prefix hidden: it is a credential, not for logs. */
+export function redactCookie(path: string): string {
+  return path.replace(/^\/weber\/([^/]+)\/[^/]+(?=\/|$)/, "/weber/$1/…");
+}

@@ -1,7 +1,8 @@
 // `--debug`: one line per request on the log (method, path, status, time, session),
 // taken from the http.Server's own events so the HTTP layer stays untouched. Bodies,
-// query strings, Authorization and Cookie are never logged.
+// query strings, Authorization, Cookie and the weber path's cookie segment are never logged.
 import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from "node:http";
+import { redactCookie } from "./hub.ts";
 
 type WriteHeadArgs = [number, (string | OutgoingHttpHeaders | unknown[])?, (OutgoingHttpHeaders | unknown[])?];
 
@@ -37,7 +38,7 @@ function sessionOf(req: IncomingMessage, res: ServerResponse, minted: string | u
 export function requestLine(req: IncomingMessage, res: ServerResponse, ms: number, minted?: string): string {
   const raw = req.url ?? "/";
   const cut = raw.search(/[?#]/);
-  const path = cut === -1 ? raw : raw.slice(0, cut);
+  const path = redactCookie(cut === -1 ? raw : raw.slice(0, cut));
   const status = res.headersSent ? String(res.statusCode) : "---";
   const ended = res.writableFinished ? "" : " (closed early)";
   return `${req.method ?? "?"} ${path} ${status} ${ms.toFixed(1)}ms session=${sessionOf(req, res, minted)}${ended}`;

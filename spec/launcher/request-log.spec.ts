@@ -1,4 +1,5 @@
 import { test } from "node:test";
+import { redactCookie } from "../../lib/launcher/hub.ts";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -90,4 +91,10 @@ test("headers set with setHeader and raw header arrays are read; a client leavin
   detach();
   await (await fetch(`${base}/set`)).text();
   assert.equal(lines.length, 3);
+});
+
+test("the cookie segment of a weber path is hidden", () => {
+  assert.equal(redactCookie("/weber/123/s3cr3t/7/mcp"), "/weber/123/…/7/mcp");
+  assert.equal(redactCookie("/weber/123/s3cr3t"), "/weber/123/…");
+  assert.equal(redactCookie("/mcp"), "/mcp");
 });

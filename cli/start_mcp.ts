@@ -8,8 +8,16 @@ import { launch } from "../lib/launcher/launch.ts";
 export function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   // SIGHUP too: closing the terminal must stop the proxy child, which has its own session.
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-  let onSignal: (signal: NodeJS.Signals) => void = () => {};
-  const stopRequested = new Promise<string>((resolve) => (onSignal = resolve));
+  let requestStop: (signal: string) => void = () => {};
+  const stopRequested = new Promise<string>((resolve) => (requestStop = resolve));
+  let received = 0;
+  // The first signal stops cleanly, once start-up (conda, `use`, the proxy, the app's import)
+  // has finished; a second one exits at once, for a start-up that hangs.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (++received === 1) return requestStop(signal);
+    process.stderr.write(`start_mcp: ${signal} again; exiting now\n`);
+    process.exit(1);
+  };
   for (const signal of signals) process.on(signal, onSignal);
   return launch(argv, env, {
     out: (line) => void process.stdout.write(`${line}\n`),

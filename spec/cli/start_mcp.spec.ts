@@ -70,6 +70,18 @@ test("SIGINT: open streams end, a running call still gets its answer, exit 0", {
   assert.deepEqual(await cli.exit, { code: 0, signal: null });
 });
 
+test("a second signal exits at once, even while the app's import hangs", { timeout: 30_000 }, async (t) => {
+  const dir = tempDir(t);
+  const app = writeApp(dir, "hangs.mjs", `process.stderr.write("importing\\n"); await new Promise((r) => setTimeout(r, 600_000));`);
+  const cli = spawnCli(t, ["--app", app, ...LOCAL], env());
+  await cli.waitForErr(/importing/);
+  // Two different signals: two pending copies of one signal may be delivered as one.
+  cli.child.kill("SIGTERM");
+  cli.child.kill("SIGINT");
+  assert.equal((await cli.exit).code, 1);
+  assert.match(cli.stderr(), /again; exiting now/);
+});
+
 test("a port in use: one line, exit 1", { timeout: 30_000 }, async (t) => {
   const blocker = createServer();
   await new Promise<void>((done) => blocker.listen(0, "127.0.0.1", done));

@@ -1,7 +1,7 @@
 // start_mcp on a hub session: a temporary SESSIONDIR with a resources file, fake `use`
 // and `wrwroxy` reached through a login shell, and every route reached through the proxy
 // path with the session Cookie. Ports are free ports given through HUBMCP_*_PORT.
-import { test } from "node:test";
+import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { delimiter, join } from "node:path";
@@ -114,7 +114,8 @@ test("with wrwroxy found through `use`: server behind the external proxy, every 
   assert.equal(alive(proxyPid), false, "no orphan reverse proxy");
 });
 
-test("closing the terminal (SIGHUP) stops start_mcp and its detached reverse proxy", { timeout: 30_000 }, async (t) => {
+/** start_mcp on a hub session behind the fake external proxy, ready; returns the CLI and the proxy's pid. */
+async function behindExternalProxy(t: TestContext) {
   const dir = tempDir(t);
   const hub = hubSession(dir);
   const tools = fakeHubTools(dir);
@@ -125,24 +126,19 @@ test("closing the terminal (SIGHUP) stops start_mcp and its detached reverse pro
     hubEnv({ HOME: tools.home, SESSION: hub.SESSION, SESSIONDIR: hub.SESSIONDIR, HUBMCP_PROXY_PORT: String(await freePort()), HUBMCP_SERVER_PORT: "0" }),
   );
   await cli.waitFor(/SSE endpoint/);
-  const proxyPid = Number(readFileSync(tools.pidFile, "utf8"));
+  return { cli, proxyPid: Number(readFileSync(tools.pidFile, "utf8")) };
+}
+
+test("closing the terminal (SIGHUP) stops start_mcp and its detached reverse proxy", { timeout: 30_000 }, async (t) => {
+  const { cli, proxyPid } = await behindExternalProxy(t);
   cli.child.kill("SIGHUP");
   assert.deepEqual(await cli.exit, { code: 0, signal: null });
   assert.equal(alive(proxyPid), false, "no orphan reverse proxy");
 });
 
 test("the external proxy exiting on its own stops start_mcp with status 1", { timeout: 30_000 }, async (t) => {
-  const dir = tempDir(t);
-  const hub = hubSession(dir);
-  const tools = fakeHubTools(dir);
-  t.after(() => killRecorded(tools.pidFile));
-  const cli = spawnCli(
-    t,
-    ["--app", writeApp(dir)],
-    hubEnv({ HOME: tools.home, SESSION: hub.SESSION, SESSIONDIR: hub.SESSIONDIR, HUBMCP_PROXY_PORT: String(await freePort()), HUBMCP_SERVER_PORT: "0" }),
-  );
-  await cli.waitFor(/SSE endpoint/);
-  process.kill(Number(readFileSync(tools.pidFile, "utf8")), "SIGTERM");
+  const { cli, proxyPid } = await behindExternalProxy(t);
+  process.kill(proxyPid, "SIGTERM");
   assert.equal((await cli.exit).code, 1);
   assert.match(cli.stderr(), /the reverse proxy exited \(code 0\); stopping/);
 });

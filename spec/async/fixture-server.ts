@@ -1,7 +1,7 @@
 // A server with async tools the specs drive by hand: each run waits on a gate named by its
 // `key` argument, and reports when it started and when its signal aborted.
 import { McpServer, type AsyncOptions, type Logger, type ToolContext } from "../../lib/index.ts";
-import { deferred, type Deferred } from "./harness.ts";
+import { deferred, RpcClient, type Deferred } from "./harness.ts";
 
 export class Gates {
   readonly #gates = new Map<string, Deferred<unknown>>();
@@ -78,4 +78,18 @@ export function fixtureServer(async: AsyncOptions = {}, logger?: Logger): { serv
     { name: "asks", inputSchema: keyed, context: true },
   );
   return { server, gates };
+}
+
+/** The fixture server on a free port, and a client initialized with `capabilities`; closed after the test. */
+export async function serveFixture(
+  t: { after(fn: () => unknown): void },
+  capabilities: Record<string, unknown>,
+  options: AsyncOptions = {},
+): Promise<{ gates: Gates; running: Awaited<ReturnType<McpServer["listen"]>>; client: RpcClient }> {
+  const { server, gates } = fixtureServer(options);
+  const running = await server.listen({ port: 0 });
+  t.after(() => running.close());
+  const client = new RpcClient(running.url);
+  await client.initialize(capabilities);
+  return { gates, running, client };
 }

@@ -4,20 +4,14 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { openEvents, post } from "../helpers/rpc.ts";
-import { fixtureServer } from "./fixture-server.ts";
+import { serveFixture } from "./fixture-server.ts";
+import type { AsyncOptions } from "../../lib/index.ts";
 import { RpcClient } from "./harness.ts";
 
 const RELATED = "io.modelcontextprotocol/related-task";
 const CAPS = { tasks: { list: {}, cancel: {}, requests: { elicitation: { create: {} } } }, elicitation: { form: {} } };
 
-async function serve(t: { after(fn: () => unknown): void }, options: Parameters<typeof fixtureServer>[0] = {}) {
-  const { server, gates } = fixtureServer(options);
-  const running = await server.listen({ port: 0 });
-  t.after(() => running.close());
-  const client = new RpcClient(running.url);
-  await client.initialize(CAPS);
-  return { gates, running, client };
-}
+const serve = (t: { after(fn: () => unknown): void }, options: AsyncOptions = {}) => serveFixture(t, CAPS, options);
 
 describe("MCP 2025-11-25 tasks", () => {
   test("a task-augmented call answers CreateTaskResult; the requested ttl is honoured", async (t) => {

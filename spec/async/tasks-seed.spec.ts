@@ -3,21 +3,15 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { openEvents } from "../helpers/rpc.ts";
-import { fixtureServer } from "./fixture-server.ts";
+import { serveFixture } from "./fixture-server.ts";
+import type { AsyncOptions } from "../../lib/index.ts";
 import { manualClock, RpcClient } from "./harness.ts";
 
 const TASKS = "io.modelcontextprotocol/tasks";
 const SEED_CAPS = { extensions: { [TASKS]: {} } };
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-async function serve(t: { after(fn: () => unknown): void }, options: Parameters<typeof fixtureServer>[0] = {}) {
-  const { server, gates } = fixtureServer(options);
-  const running = await server.listen({ port: 0 });
-  t.after(() => running.close());
-  const client = new RpcClient(running.url);
-  await client.initialize(SEED_CAPS);
-  return { gates, running, client };
-}
+const serve = (t: { after(fn: () => unknown): void }, options: AsyncOptions = {}) => serveFixture(t, SEED_CAPS, options);
 
 describe("seed-form tasks", () => {
   test("creation carries exactly the seed fields", async (t) => {

@@ -1,0 +1,52 @@
+// The seams between the gateway's parts. The gateway (routing, proxying, tool sessions)
+// and the OAuth authorization server are built separately and meet only here, so either
+// side can be replaced or tested alone. One contract spec per interface lives beside the
+// implementations (spec/gateway/*-contract.ts).
+
+/** Who a request acts for, after its bearer token was checked. */
+export interface Principal {
+  /** Account name (from `hub_gateway user add`). Tool sessions bind to this, never to token bytes. */
+  readonly user: string;
+  /** Groups as they are now; a tool's `groups` are matched against these. */
+  readonly groups: readonly string[];
+  /** How the bearer was issued. */
+  readonly kind: "api-token" | "oauth";
+  /**
+   * The resource an OAuth token was issued for (RFC 8707), e.g. `{publicUrl}/api/mcp/mcpdemo/mcp`,
+   * or undefined for a token valid across the whole hub (API tokens, OAuth tokens for the hub).
+   */
+  readonly audience?: string;
+}
+
+/**
+ * Checks a bearer token for a resource. Answers null when the token is unknown, expired,
+ * revoked, tampered with, or was issued for another resource; never throws for bad input.
+ * Implementations compare secrets in constant time and store only hashes.
+ */
+export interface TokenVerifier {
+  verify(token: string, resource: string): Promise<Principal | null>;
+}
+
+/** Accounts of the hub: created by `hub_gateway user add`, used by the login page and refresh. */
+export interface AccountDirectory {
+  /** The account when the password matches (scrypt, constant-time), else null. */
+  verifyPassword(user: string, password: string): Promise<{ user: string; groups: readonly string[] } | null>;
+  /** Current groups of an existing account, or null when it no longer exists. */
+  groupsOf(user: string): Promise<readonly string[] | null>;
+}
+
+/**
+ * Shared persistent state in the data dir. Two gateway processes on one data dir must see
+ * each other's writes, so every record is its own file (no read-modify-write of a shared
+ * file) written crash-safely (temp file + fsync + rename).
+ */
+export interface RecordStore {
+  get<T>(collection: string, id: string): Promise<T | undefined>;
+  put(collection: string, id: string, value: unknown): Promise<void>;
+  /** Creates the record only if absent; answers false when another writer got there first. */
+  create(collection: string, id: string, value: unknown): Promise<boolean>;
+  delete(collection: string, id: string): Promise<void>;
+  list<T>(collection: string): Promise<Array<{ id: string; value: T }>>;
+  /** A 32-byte secret created once per data dir (first writer wins) and shared by every process. */
+  secret(name: string): Promise<Buffer>;
+}

@@ -50,3 +50,13 @@ export interface RecordStore {
   /** A 32-byte secret created once per data dir (first writer wins) and shared by every process. */
   secret(name: string): Promise<Buffer>;
 }
+
+/**
+ * The OAuth authorization server as the gateway sees it: a set of routes on the gateway's
+ * own origin, and the verifier for the tokens it issues.
+ */
+export interface AuthorizationServer {
+  /** Serves the server's own paths; answers false (having written nothing) for any other path. */
+  handle(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): Promise<boolean>;
+  readonly verifier: TokenVerifier;
+}

@@ -1,0 +1,102 @@
+// The data dir as a RecordStore: one JSON file per record, so processes sharing the dir
+// never rewrite each other's files. Writes go to a temp file that is fsynced and renamed,
+// so a crash leaves either the old record or the new one, never half of one.
+import { randomBytes } from "node:crypto";
+import { link, mkdir, open, readFile, readdir, rename, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import type { RecordStore } from "../contracts.ts";
+import { checkCollection, decodeId, encodeId } from "./record-names.ts";
+
+const TEMP_PREFIX = ".tmp-";
+
+export class FileRecordStore implements RecordStore {
+  readonly #root: string;
+
+  constructor(root: string) {
+    this.#root = root;
+  }
+
+  async get<T>(collection: string, id: string): Promise<T | undefined> {
+    try {
+      return JSON.parse(await readFile(this.#path(collection, id), "utf8")) as T;
+    } catch (err) {
+      if (isCode(err, "ENOENT")) return undefined;
+      throw err;
+    }
+  }
+
+  async put(collection: string, id: string, value: unknown): Promise<void> {
+    const temp = await this.#writeTemp(collection, value);
+    await rename(temp, this.#path(collection, id));
+  }
+
+  async create(collection: string, id: string, value: unknown): Promise<boolean> {
+    const temp = await this.#writeTemp(collection, value);
+    try {
+      // link() fails when the name exists: an atomic create-if-absent across processes.
+      await link(temp, this.#path(collection, id));
+      return true;
+    } catch (err) {
+      if (isCode(err, "EEXIST")) return false;
+      throw err;
+    } finally {
+      await unlink(temp).catch(() => undefined);
+    }
+  }
+
+  async delete(collection: string, id: string): Promise<void> {
+    await unlink(this.#path(collection, id)).catch((err: unknown) => {
+      if (!isCode(err, "ENOENT")) throw err;
+    });
+  }
+
+  async list<T>(collection: string): Promise<Array<{ id: string; value: T }>> {
+    let names: string[];
+    try {
+      names = await readdir(join(this.#root, checkCollection(collection)));
+    } catch (err) {
+      if (isCode(err, "ENOENT")) return [];
+      throw err;
+    }
+    const out: Array<{ id: string; value: T }> = [];
+    for (const name of names) {
+      if (name.startsWith(TEMP_PREFIX) || !name.endsWith(".json")) continue;
+      const id = decodeId(name.slice(0, -".json".length));
+      if (id === undefined) continue;
+      const value = await this.get<T>(collection, id);
+      if (value !== undefined) out.push({ id, value });
+    }
+    return out;
+  }
+
+  async secret(name: string): Promise<Buffer> {
+    const existing = await this.get<{ key: string }>("secrets", name);
+    if (existing) return Buffer.from(existing.key, "base64");
+    await this.create("secrets", name, { key: randomBytes(32).toString("base64") });
+    const winner = await this.get<{ key: string }>("secrets", name);
+    if (!winner) throw new Error("secret vanished after creation");
+    return Buffer.from(winner.key, "base64");
+  }
+
+  #path(collection: string, id: string): string {
+    return join(this.#root, checkCollection(collection), `${encodeId(id)}.json`);
+  }
+
+  async #writeTemp(collection: string, value: unknown): Promise<string> {
+    const dir = join(this.#root, checkCollection(collection));
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const temp = join(dir, `${TEMP_PREFIX}${randomBytes(8).toString("hex")}`);
+    const file = await open(temp, "wx", 0o600);
+    try {
+      await file.writeFile(JSON.stringify(value));
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    return temp;
+  }
+}
+
+function isCode(err: unknown, code: string): boolean {
+  return typeof err === "object" && err !== null && (err as { code?: unknown }).code === code;
+}

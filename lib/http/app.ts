@@ -1,36 +1,24 @@
-// The node:http request listener: strips the mount prefix, answers CORS preflights,
-// and hands each request to its route. Routes live in ./routes, one concern per file.
-import type { IncomingMessage, ServerResponse } from "node:http";
+// The node:http request handler: checks Host and Origin, answers CORS preflights and hands
+// each request to its route (./routes, one concern per file). It is mountable: like an
+// Express/Connect middleware it serves `req.url` below the mount path given in `req.baseUrl`.
+import type { ServerResponse } from "node:http";
 import type { ServerCore } from "../mcp/core.ts";
 import type { Dispatcher } from "../mcp/dispatcher.ts";
-import type { JsonRpcMessage } from "../mcp/jsonrpc.ts";
+import type { AsyncStore } from "../async/store.ts";
+import type { JsonRpcMessage } from "../util/jsonrpc.ts";
 import type { SessionStore } from "../session/session-table.ts";
 import type { SessionStream } from "../session/session.ts";
 import { isSupportedVersion, SUPPORTED_VERSIONS } from "../mcp/versions.ts";
-import { ErrorCode, failure } from "../mcp/jsonrpc.ts";
-import { StreamDirectory, type ReplayLimits } from "./event-stream.ts";
-import type { HostGuard } from "./host-guard.ts";
+import { ErrorCode, failure } from "../util/jsonrpc.ts";
+import { StreamDirectory } from "./event-stream.ts";
 import { PREFLIGHT_HEADERS, sendError, sendJson } from "./respond.ts";
-import { parseRequestUrl, type RequestUrl } from "./request-url.ts";
+import { parseRequestUrl } from "./request-url.ts";
+import type { HttpOptions, HttpState, MountedRequest, RequestHandler, RouteHandler } from "./types.ts";
 import { documentRoutes } from "./routes/documents.ts";
 import { messageRoutes } from "./routes/messages.ts";
 import { streamRoutes } from "./routes/streams.ts";
 import { postTool } from "./routes/tools.ts";
 
-export interface HttpOptions {
-  /** Largest accepted request body; 16 MiB by default. */
-  maxBodyBytes: number;
-  /** Interval of the SSE keepalive comment; 15 s by default. */
-  keepaliveMs: number;
-  /** Unread bytes a stream may hold before it is dropped; 4 MiB by default. */
-  maxStreamBufferBytes: number;
-  /** DNS-rebinding check of Host and Origin; null when off. */
-  guard?: HostGuard | null;
-  /** What each resumable stream keeps for Last-Event-ID replay, and the `retry` it announces. */
-  replay?: Partial<ReplayLimits>;
-}
-
-export type RouteHandler = (app: HttpApp, req: IncomingMessage, res: ServerResponse, url: RequestUrl) => void | Promise<void>;
 type Method = "GET" | "POST" | "DELETE";
 type Route = Partial<Record<Method, RouteHandler>>;
 
@@ -49,27 +37,36 @@ function routeFor(path: string): Route | undefined {
   return (routes as Record<string, Route>)[path] ?? (path.startsWith("/tools/") ? TOOL_ROUTE : undefined);
 }
 
-export class HttpApp {
+export class HttpApp implements HttpState {
   readonly core: ServerCore;
   readonly dispatcher: Dispatcher;
   readonly sessions: SessionStore;
+  /** Background runs of async tools, for `POST /tools/<name>`. */
+  readonly runs: AsyncStore;
   readonly options: HttpOptions;
   /** Legacy `GET /sse` streams: every POST response is also broadcast to them. */
   readonly sseStreams = new Set<SessionStream>();
+  /** Every `GET /sse` and `GET /mcp` connection this app holds open, for close(). */
+  readonly openStreams = new Set<SessionStream>();
   /** Resumable streams (GET /mcp and SSE replies to POSTs) per session. */
   readonly streams: StreamDirectory;
   #inflight = 0;
   #idle: (() => void)[] = [];
 
-  constructor(core: ServerCore, dispatcher: Dispatcher, sessions: SessionStore, options: HttpOptions) {
+  constructor(core: ServerCore, dispatcher: Dispatcher, sessions: SessionStore, runs: AsyncStore, options: HttpOptions) {
     this.core = core;
     this.dispatcher = dispatcher;
     this.sessions = sessions;
+    this.runs = runs;
     this.options = options;
     this.streams = new StreamDirectory({ maxEvents: 100, maxBytes: 1024 * 1024, retryMs: 1000, ...options.replay });
   }
 
-  readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
+  readonly handle: RequestHandler = (req, res, next) => {
+    const url = parseRequestUrl(req.url, (req as MountedRequest).baseUrl);
+    const route = routeFor(url.path);
+    // Mounted in a larger app, a path that is not ours belongs to the next handler.
+    if (!route && next) return next();
     if (this.options.guard) {
       const refused = this.options.guard(req);
       if (refused) {
@@ -84,8 +81,6 @@ export class HttpApp {
       const message = `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_VERSIONS.join(", ")})`;
       return sendJson(res, 400, failure(null, { code: ErrorCode.InvalidRequest, message }));
     }
-    const url = parseRequestUrl(req.url, this.core.pathPrefix);
-    const route = routeFor(url.path);
     if (!route) return sendError(res, 404, "Not found");
     if (req.method === "OPTIONS") {
       res.writeHead(204, PREFLIGHT_HEADERS);
@@ -125,6 +120,11 @@ export class HttpApp {
     }
     const session = this.sessions.get(sessionId);
     if (session) for (const stream of session.streams) if (stream.kind === "sse") stream.send(message);
+  }
+
+  /** Ends the connections this app holds; sessions outlive them (another transport may serve them). */
+  closeStreams(): void {
+    for (const stream of [...this.openStreams]) stream.close();
   }
 
   /** Resolves once no tracked call is running. */

@@ -3,7 +3,7 @@
 // itself is ClientRequests'; the public methods are on the tool context.
 import { compileSchema, isFlatElicitationSchema, type SchemaObject, type Validator } from "../schema/index.ts";
 import { ClientRequestError } from "./client-requests.ts";
-import { isRecord } from "./jsonrpc.ts";
+import { isRecord } from "../util/guards.ts";
 
 export type ElicitAction = "accept" | "decline" | "cancel";
 

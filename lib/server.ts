@@ -44,7 +44,13 @@ export interface McpServerOptions {
   instructions?: string;
   /** Where the library reports; silent by default. */
   logger?: Logger;
+  /** Options of the built-in session table: idle expiry and the cap. */
   sessions?: SessionTableOptions;
+  /**
+   * Where sessions live, instead of the built-in table (which `sessions` configures). The
+   * server never closes a store it was given.
+   */
+  sessionStore?: SessionStore;
   /** Largest request body in bytes (413 beyond it); 16 MiB by default. */
   maxBodyBytes?: number;
   /** SSE keepalive comment interval; 15 s by default. */
@@ -89,7 +95,7 @@ export class McpServer {
   readonly #options: McpServerOptions;
   readonly #core: ServerCore;
   readonly #dispatcher: Dispatcher;
-  #sessions: SessionTable | null = null;
+  #sessions: SessionStore | null = null;
   readonly #runs: AsyncStore;
   /** Open HTTP listeners and stdio connections; the last one to close ends the sessions. */
   readonly #open = new Set<{ close(): Promise<void> }>();
@@ -224,7 +230,7 @@ export class McpServer {
   }
 
   get sessions(): SessionStore {
-    return (this.#sessions ??= new SessionTable(this.#options.sessions));
+    return (this.#sessions ??= this.#options.sessionStore ?? new SessionTable(this.#options.sessions));
   }
 
   /**
@@ -283,7 +289,7 @@ export class McpServer {
   #closed(which: { close(): Promise<void> }): void {
     this.#open.delete(which);
     if (this.#open.size > 0) return;
-    this.#sessions?.close();
+    if (this.#sessions && this.#sessions !== this.#options.sessionStore) this.#sessions.close();
     this.#sessions = null;
     this.#runs.close();
   }

@@ -1,4 +1,4 @@
-// `GET /.well-known/mcp.json` (interface spec, "Discovery document").
+// `GET /.well-known/mcp.json`: what the server offers and where, before any session.
 import { extensions, type ServerCore } from "../mcp/core.ts";
 import { DISCOVERY_VERSION } from "../mcp/versions.ts";
 

@@ -1,4 +1,4 @@
-// `GET /`: what a person or a probe sees first (DECISIONS "Server info").
+// `GET /`: what a person or a probe sees first.
 import type { ServerCore } from "../mcp/core.ts";
 
 export function serverInfoDocument(core: ServerCore, base = ""): Record<string, unknown> {

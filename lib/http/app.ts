@@ -7,7 +7,8 @@ import type { Dispatcher } from "../mcp/dispatcher.ts";
 import type { AsyncStore } from "../async/store.ts";
 import type { JsonRpcMessage } from "../util/jsonrpc.ts";
 import type { SessionStore } from "../session/session-table.ts";
-import type { SessionStream } from "../session/session.ts";
+import type { Session, SessionStream } from "../session/session.ts";
+import type { SseStream } from "./sse.ts";
 import { isSupportedVersion, SUPPORTED_VERSIONS } from "../mcp/versions.ts";
 import { ErrorCode, failure } from "../util/jsonrpc.ts";
 import { StreamDirectory } from "./event-stream.ts";
@@ -45,9 +46,9 @@ export class HttpApp implements HttpState {
   readonly runs: AsyncStore;
   readonly options: HttpOptions;
   /** Legacy `GET /sse` streams: every POST response is also broadcast to them. */
-  readonly sseStreams = new Set<SessionStream>();
+  readonly #sseStreams = new Set<SessionStream>();
   /** Every `GET /sse` and `GET /mcp` connection this app holds open, for close(). */
-  readonly openStreams = new Set<SessionStream>();
+  readonly #openStreams = new Set<SessionStream>();
   /** Resumable streams (GET /mcp and SSE replies to POSTs) per session. */
   readonly streams: StreamDirectory;
   #inflight = 0;
@@ -113,9 +114,9 @@ export class HttpApp implements HttpState {
 
   /** Broadcast rule: a response goes to the `/sse` streams of its session, or to all of them without one. */
   broadcast(message: JsonRpcMessage, sessionId: string | null): void {
-    if (this.sseStreams.size === 0) return;
+    if (this.#sseStreams.size === 0) return;
     if (sessionId === null) {
-      for (const stream of this.sseStreams) stream.send(message);
+      for (const stream of this.#sseStreams) stream.send(message);
       return;
     }
     const session = this.sessions.get(sessionId);
@@ -124,7 +125,20 @@ export class HttpApp implements HttpState {
 
   /** Ends the connections this app holds; sessions outlive them (another transport may serve them). */
   closeStreams(): void {
-    for (const stream of [...this.openStreams]) stream.close();
+    for (const stream of [...this.#openStreams]) stream.close();
+  }
+
+  /** Registers a connection with its session and this app for as long as it is open. */
+  keepStream(session: Session, stream: SessionStream, connection: SseStream): void {
+    session.streams.add(stream);
+    this.#openStreams.add(stream);
+    if (stream.kind === "sse") this.#sseStreams.add(stream);
+    connection.onClose(() => {
+      session.streams.delete(stream);
+      this.#openStreams.delete(stream);
+      this.#sseStreams.delete(stream);
+      session.touch();
+    });
   }
 
   /** Resolves once no tracked call is running. */

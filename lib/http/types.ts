@@ -4,7 +4,8 @@ import type { AsyncStore } from "../async/store.ts";
 import type { ServerCore } from "../mcp/core.ts";
 import type { Dispatcher } from "../mcp/dispatcher.ts";
 import type { SessionStore } from "../session/session-table.ts";
-import type { SessionStream } from "../session/session.ts";
+import type { Session, SessionStream } from "../session/session.ts";
+import type { SseStream } from "./sse.ts";
 import type { JsonRpcMessage } from "../util/jsonrpc.ts";
 import type { ReplayLimits, StreamDirectory } from "./event-stream.ts";
 import type { HostGuard } from "./host-guard.ts";
@@ -40,10 +41,8 @@ export interface HttpState {
   /** Background runs of async tools, for `POST /tools/<name>`. */
   readonly runs: AsyncStore;
   readonly options: HttpOptions;
-  /** Legacy `GET /sse` streams: every POST response is also broadcast to them. */
-  readonly sseStreams: Set<SessionStream>;
-  /** Every `GET /sse` and `GET /mcp` connection the app holds open, for close(). */
-  readonly openStreams: Set<SessionStream>;
+  /** Registers a `GET /sse` or `GET /mcp` connection with its session and the app while it is open. */
+  keepStream(session: Session, stream: SessionStream, connection: SseStream): void;
   /** Resumable streams (GET /mcp and SSE replies to POSTs) per session. */
   readonly streams: StreamDirectory;
   /** Counts a running call until it settles, so close() can wait for it. */

@@ -8,9 +8,9 @@ import { silentLogger, type Logger } from "../util/logger.ts";
 import { endToEnd, upstreamRequestHeaders } from "./headers.ts";
 import { urlHost } from "../http/listen.ts";
 import { normalizePrefix, stripPrefix } from "../http/request-url.ts";
+import { CORS_HEADERS } from "../http/respond.ts";
 
 export { stripPrefix };
-import { CORS_HEADERS } from "../http/respond.ts";
 
 export interface ReverseProxyOptions {
   /** Upstream origin, e.g. "http://127.0.0.1:8001". Its path, if any, is prepended. */

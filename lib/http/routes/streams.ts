@@ -32,19 +32,6 @@ function openSse(app: HttpState, res: ServerResponse, session: Session): SseStre
   });
 }
 
-/** Registers a connection with its session for as long as it is open. */
-function track(app: HttpState, session: Session, sse: SseStream, stream: SessionStream): void {
-  session.streams.add(stream);
-  app.openStreams.add(stream);
-  if (stream.kind === "sse") app.sseStreams.add(stream);
-  sse.onClose(() => {
-    session.streams.delete(stream);
-    app.openStreams.delete(stream);
-    app.sseStreams.delete(stream);
-    session.touch();
-  });
-}
-
 /** The stream a Last-Event-ID names, when this session still keeps it. */
 function resumable(app: HttpState, req: IncomingMessage, session: Session): { stream: EventStream; after: number } | null {
   const header = req.headers["last-event-id"];
@@ -59,11 +46,11 @@ export const streamRoutes = {
     const session = sessionFor(app, req, res, url.query);
     if (!session) return;
     const sse = openSse(app, res, session);
-    track(app, session, sse, {
+    app.keepStream(session, {
       kind: "sse",
       send: (message: JsonRpcMessage) => sse.send({ event: "message", data: JSON.stringify(message) }),
       close: () => sse.close(),
-    });
+    }, sse);
     sse.send({ event: "open", data: "{}" });
     sse.send({ event: "endpoint", data: `${url.base}/?session_id=${session.id}` });
   },
@@ -77,12 +64,12 @@ export const streamRoutes = {
     const sse = openSse(app, res, session);
     // A resumed POST stream only finishes its own request; it takes no other traffic.
     if (resume && stream.key.startsWith("p")) return stream.attach(sse, resume.after);
-    // The interface spec's stream begins with `endpoint`; with an id and `retry` it also primes resumption.
+    // The stream begins with `endpoint`; with an id and `retry` it also primes resumption.
     stream.attach(sse, resume ? resume.after : null, { event: "endpoint", data: `${url.base}/mcp?session_id=${session.id}` });
-    track(app, session, sse, {
+    app.keepStream(session, {
       kind: "mcp",
       send: (message: JsonRpcMessage) => !sse.closed && stream.send(message),
       close: () => stream.detach(),
-    });
+    }, sse);
   },
 } satisfies Record<string, RouteHandler>;

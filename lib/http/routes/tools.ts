@@ -1,4 +1,4 @@
-// `POST /tools/<name>`: a tool as a plain REST call (DECISIONS "POST /tools/<name>").
+// `POST /tools/<name>`: a tool as a plain REST call, for clients that do not speak MCP.
 // An async tool gets a bounded wait, then a job id to poll through `get_job_result`.
 import type { ServerResponse } from "node:http";
 import { executeTool } from "../../async/execute.ts";

@@ -8,7 +8,7 @@ import { ErrorCode, failure, type JsonRpcResponse } from "./util/jsonrpc.ts";
 import { RegistrationError } from "./util/errors.ts";
 import type { Icon } from "./registry/common.ts";
 import { definePrompt, type PromptHandler, type PromptOptions, type RegisteredPrompt } from "./registry/prompts.ts";
-import { defineResource, type RegisteredResource, type ResourceHandler, type ResourceOptions } from "./registry/resources.ts";
+import { defineResource, type RegisteredResource, type ResourceHandler } from "./registry/resources.ts";
 import {
   defineResourceTemplate,
   isUriTemplate,

@@ -11,9 +11,8 @@ import {
   type Incoming,
   type JsonRpcNotification,
   type JsonRpcResponse,
-  type RequestId,
 } from "../util/jsonrpc.ts";
-import { InFlight, type InFlightCall } from "./inflight.ts";
+import { InFlight } from "./inflight.ts";
 import { completionMethods } from "./methods/completion.ts";
 import { lifecycleMethods } from "./methods/lifecycle.ts";
 import { promptMethods } from "./methods/prompts.ts";

@@ -3,7 +3,7 @@
 // Last-Event-ID resumes the stream that event came from (MCP basic/transports).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JsonRpcMessage } from "../../util/jsonrpc.ts";
-import type { Session, SessionStream } from "../../session/session.ts";
+import type { Session } from "../../session/session.ts";
 import type { HttpState, RouteHandler } from "../types.ts";
 import { acceptFor } from "../accept.ts";
 import { parseEventId, type EventStream } from "../event-stream.ts";

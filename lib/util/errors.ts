@@ -11,12 +11,14 @@ export type RegistrationErrorCode =
   /** The handler or its options cannot be registered (bad name, schema, URI...). */
   | "HUBMCP_INVALID_DEFINITION";
 
-/** Thrown by `McpServer` registration methods; a TypeError, as before codes existed. */
+/**
+ * Thrown by `McpServer` registration methods. Still a TypeError, named so in messages and
+ * stacks as before codes existed; `code` is what a program tests.
+ */
 export class RegistrationError extends TypeError {
   readonly code: RegistrationErrorCode;
   constructor(code: RegistrationErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = "RegistrationError";
     this.code = code;
   }
 }

@@ -64,7 +64,7 @@ export class HttpApp implements HttpState {
   }
 
   readonly handle: RequestHandler = (req, res, next) => {
-    const url = parseRequestUrl(req.url, (req as MountedRequest).baseUrl);
+    const url = parseRequestUrl(req.url, mountPath(req as MountedRequest));
     const route = routeFor(url.path);
     // Mounted in a larger app, a path that is not ours belongs to the next handler.
     if (!route && next) return next();
@@ -155,4 +155,16 @@ export class HttpApp implements HttpState {
     if (!res.headersSent) sendError(res, 500, "Internal server error");
     else res.end();
   }
+}
+
+/** Where the handler is mounted: Express's `baseUrl`, else what Connect cut from `originalUrl`. */
+function mountPath(req: MountedRequest): string | undefined {
+  if (req.baseUrl !== undefined) return req.baseUrl;
+  const { originalUrl, url } = req;
+  if (originalUrl === undefined || url === undefined || originalUrl === url) return undefined;
+  const path = (u: string): string => u.split("?", 1)[0]!;
+  const whole = path(originalUrl);
+  const below = path(url);
+  if (below === "/" && !whole.endsWith("/")) return whole;
+  return whole.endsWith(below) ? whole.slice(0, whole.length - below.length) : undefined;
 }

@@ -26,8 +26,11 @@ export interface HttpOptions {
   sseHoldMs: number;
 }
 
-/** A request as Express/Connect hand it to a mounted handler: `baseUrl` is the mount path. */
-export type MountedRequest = IncomingMessage & { baseUrl?: string };
+/**
+ * A request as Express/Connect hand it to a mounted handler: the mount path is gone from
+ * `url`; Express keeps it in `baseUrl`, Connect only leaves the whole path in `originalUrl`.
+ */
+export type MountedRequest = IncomingMessage & { baseUrl?: string; originalUrl?: string };
 /** Express/Connect's `next`: called for requests this handler does not serve. */
 export type Next = (err?: unknown) => void;
 /** A node:http request listener that is also a Connect/Express middleware. */

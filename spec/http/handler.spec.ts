@@ -84,3 +84,22 @@ test("as a bare node:http listener it serves at the root and answers 404 itself;
   await missing.body?.cancel();
   assert.equal((await post(`${base}/mcp`, INIT, { origin: "https://evil.example.com" })).status, 403);
 });
+
+test("mounted the way Connect mounts (url cut, originalUrl whole, no baseUrl), it finds its mount path too", async (t) => {
+  const handler = demo().handler();
+  const mount = "/connect/tools";
+  // What connect's `app.use(mount, handler)` does to a request before calling the handler.
+  const base = await listening(t, createServer((req, res) => {
+    const original = req.url ?? "/";
+    if (!original.startsWith(mount)) return void res.writeHead(404).end();
+    Object.assign(req, { originalUrl: original, url: original.slice(mount.length) || "/" });
+    handler(req, res, () => void res.writeHead(404).end());
+  }));
+  const openapi = (await (await fetch(`${base}${mount}/openapi.json`)).json()) as { servers: unknown };
+  assert.deepEqual(openapi.servers, [{ url: mount }]);
+  const info = (await (await fetch(`${base}${mount}`)).json()) as { endpoints: { mcp: string } };
+  assert.equal(info.endpoints.mcp, `${mount}/mcp`);
+  const legacy = await openSse(`${base}${mount}/sse?x=1`);
+  t.after(() => legacy.close());
+  assert.match((await legacy.until("endpoint")).data, /^\/connect\/tools\/\?session_id=/);
+});

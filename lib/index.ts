@@ -1,6 +1,10 @@
 // The public API of hubmcp. Everything not exported here is internal.
 export { McpServer, type McpServerOptions, type HandleOptions } from "./server.ts";
-export type { ListenOptions, RunningServer } from "./http/listen.ts";
+export type { HandlerOptions, ListenOptions, RunningServer } from "./http/listen.ts";
+export type { RequestHandler, Next } from "./http/types.ts";
+export type { StdioOptions, StdioServer } from "./stdio/serve.ts";
+export { JsonRpcError, ErrorCode } from "./util/jsonrpc.ts";
+export { RegistrationError, type RegistrationErrorCode } from "./util/errors.ts";
 export type { ToolOptions, ToolAnnotations, ToolHandler } from "./registry/tools.ts";
 export type { ResourceOptions, ResourceHandler } from "./registry/resources.ts";
 export type { ResourceTemplateOptions, ResourceTemplateHandler } from "./registry/resource-templates.ts";
@@ -9,7 +13,8 @@ export type { Icon, Completer, CompletionContext } from "./registry/common.ts";
 export type { ToolContext, ElicitOptions, ElicitUrlOptions, SampleOptions } from "./mcp/context.ts";
 export type { ElicitResult, UrlElicitResult, SamplingRequest, SamplingResult, SamplingMessage, Root } from "./mcp/client-features.ts";
 export { ClientRequestError, type ClientRequestFailure } from "./mcp/client-requests.ts";
-export type { Logger, ServerInfo } from "./mcp/core.ts";
+export type { ServerInfo } from "./mcp/core.ts";
+export type { Logger } from "./util/logger.ts";
 export { ToolResult, type CallToolResult, type ToolResultOptions } from "./mcp/tool-result.ts";
 export {
   content,
@@ -30,7 +35,7 @@ export type {
   JsonRpcSuccess,
   JsonRpcFailure,
   RequestId,
-} from "./mcp/jsonrpc.ts";
+} from "./util/jsonrpc.ts";
 export type { LogLevel } from "./session/session.ts";
 export type { SessionTableOptions } from "./session/session-table.ts";
 export type { AsyncOptions } from "./async/store.ts";

@@ -1,11 +1,14 @@
-// The public facade: register tools, resources and prompts; serve them over HTTP or
-// answer JSON-RPC directly. The work happens in ./registry, ./mcp and ./http.
+// The public facade: register tools, resources and prompts; serve them over HTTP (listen,
+// or handler() inside another server), over stdio, or answer JSON-RPC directly (handle).
+// The work happens in ./registry, ./mcp, ./async, ./http and ./stdio.
 import { Dispatcher } from "./mcp/dispatcher.ts";
-import { silentLogger, type Logger, type ServerCore, type ServerInfo } from "./mcp/core.ts";
-import { ErrorCode, failure, type JsonRpcResponse } from "./mcp/jsonrpc.ts";
+import type { ServerCore, ServerInfo } from "./mcp/core.ts";
+import { silentLogger, type Logger } from "./util/logger.ts";
+import { ErrorCode, failure, type JsonRpcResponse } from "./util/jsonrpc.ts";
+import { RegistrationError } from "./util/errors.ts";
 import type { Icon } from "./registry/common.ts";
 import { definePrompt, type PromptHandler, type PromptOptions, type RegisteredPrompt } from "./registry/prompts.ts";
-import { defineResource, type RegisteredResource, type ResourceHandler, type ResourceOptions } from "./registry/resources.ts";
+import { defineResource, type RegisteredResource, type ResourceHandler } from "./registry/resources.ts";
 import {
   defineResourceTemplate,
   isUriTemplate,
@@ -19,13 +22,16 @@ import { defineTool, type RegisteredTool, type ToolHandler, type ToolKind, type 
 import type { InferShape, Shape } from "./schema/index.ts";
 import type { ToolContext } from "./mcp/context.ts";
 import { JOB_RESULT_TOOL, jobResultTool } from "./async/job-tool.ts";
+import { asyncMethods } from "./async/plugin.ts";
 import { AsyncStore, type AsyncOptions } from "./async/store.ts";
-import { taskMethods } from "./mcp/methods/tasks.ts";
+import { toolMethods } from "./mcp/methods/tools.ts";
 import { HttpApp } from "./http/app.ts";
+import type { RequestHandler } from "./http/types.ts";
 import { DEFAULT_MAX_BODY } from "./http/body.ts";
-import { serve, type ListenOptions, type RunningServer } from "./http/listen.ts";
+import { serve, type HandlerOptions, type ListenOptions, type RunningServer } from "./http/listen.ts";
 import { hostGuard } from "./http/host-guard.ts";
 import { normalizePrefix } from "./http/request-url.ts";
+import { serveStdio, type StdioOptions, type StdioServer } from "./stdio/serve.ts";
 import { SessionTable, type SessionStore, type SessionTableOptions } from "./session/session-table.ts";
 
 export interface McpServerOptions {
@@ -38,7 +44,13 @@ export interface McpServerOptions {
   instructions?: string;
   /** Where the library reports; silent by default. */
   logger?: Logger;
+  /** Options of the built-in session table: idle expiry and the cap. */
   sessions?: SessionTableOptions;
+  /**
+   * Where sessions live, instead of the built-in table (which `sessions` configures). The
+   * server never closes a store it was given.
+   */
+  sessionStore?: SessionStore;
   /** Largest request body in bytes (413 beyond it); 16 MiB by default. */
   maxBodyBytes?: number;
   /** SSE keepalive comment interval; 15 s by default. */
@@ -65,6 +77,11 @@ export interface McpServerOptions {
   replayEvents?: number;
   /** Reconnection delay announced in each stream's priming event; 1 s by default. */
   sseRetryMs?: number;
+  /**
+   * How long a POST into a legacy `/sse` session is held for its answer; past it the POST
+   * is released with 202 and the answer goes on the stream. 1 s by default.
+   */
+  sseHoldMs?: number;
 }
 
 export interface HandleOptions {
@@ -78,12 +95,14 @@ export class McpServer {
   readonly #options: McpServerOptions;
   readonly #core: ServerCore;
   readonly #dispatcher: Dispatcher;
-  #sessions: SessionTable | null = null;
-  readonly #running = new Set<RunningServer>();
+  #sessions: SessionStore | null = null;
+  readonly #runs: AsyncStore;
+  /** Open HTTP listeners and stdio connections; the last one to close ends the sessions. */
+  readonly #open = new Set<{ close(): Promise<void> }>();
   #asyncEnabled = false;
 
   constructor(name: string, options: McpServerOptions = {}) {
-    if (typeof name !== "string" || name.trim() === "") throw new TypeError("McpServer needs a name");
+    if (typeof name !== "string" || name.trim() === "") throw new RegistrationError("HUBMCP_INVALID_NAME", "McpServer needs a name");
     this.name = name;
     this.version = options.version ?? "1.0.0";
     this.#options = options;
@@ -103,11 +122,10 @@ export class McpServer {
       maxBatchSize: options.maxBatchSize ?? 100,
       clientRequests: new ClientRequests(),
       subscriptions: new ResourceSubscriptions(),
-      runs: new AsyncStore(options.async, options.logger),
       logger: options.logger ?? silentLogger,
-      facade: this,
-      pathPrefix: "",
+      server: this,
     };
+    this.#runs = new AsyncStore(options.async, options.logger);
     this.#dispatcher = new Dispatcher(this.#core);
     // start_mcp recognises a server by this brand, not instanceof: the app and the launcher
     // may load different copies of this module (source and dist).
@@ -136,20 +154,20 @@ export class McpServer {
    */
   resource(uri: string, handler: ResourceHandler | ResourceTemplateHandler, options: ResourceTemplateOptions = {}): this {
     if (typeof uri === "string" && isUriTemplate(uri)) {
-      const template: RegisteredTemplate = defineResourceTemplate(uri, handler as ResourceTemplateHandler, options);
-      if (this.#core.templates.has(uri)) throw new TypeError(`Resource template ${uri} is already registered`);
+      const template: RegisteredTemplate = defining(() => defineResourceTemplate(uri, handler as ResourceTemplateHandler, options));
+      if (this.#core.templates.has(uri)) throw duplicate(`Resource template ${uri}`);
       this.#core.templates.set(uri, template);
     } else {
-      const resource: RegisteredResource = defineResource(uri, handler as ResourceHandler, options);
-      if (this.#core.resources.has(resource.uri)) throw new TypeError(`Resource ${resource.uri} is already registered`);
+      const resource: RegisteredResource = defining(() => defineResource(uri, handler as ResourceHandler, options));
+      if (this.#core.resources.has(resource.uri)) throw duplicate(`Resource ${resource.uri}`);
       this.#core.resources.set(resource.uri, resource);
     }
     return this.#listChanged("resources");
   }
 
   prompt(handler: PromptHandler, options: PromptOptions = {}): this {
-    const prompt: RegisteredPrompt = definePrompt(handler, options);
-    if (this.#core.prompts.has(prompt.name)) throw new TypeError(`Prompt ${prompt.name} is already registered`);
+    const prompt: RegisteredPrompt = defining(() => definePrompt(handler, options));
+    if (this.#core.prompts.has(prompt.name)) throw duplicate(`Prompt ${prompt.name}`);
     this.#core.prompts.set(prompt.name, prompt);
     return this.#listChanged("prompts");
   }
@@ -157,7 +175,9 @@ export class McpServer {
   /** Unregisters a tool; returns whether it existed. Connected clients are told the list changed. */
   removeTool(name: string): boolean {
     // Jobs outlive the tool that started them; their poller stays as long as the server.
-    if (name === JOB_RESULT_TOOL && this.#asyncEnabled) throw new TypeError(`${JOB_RESULT_TOOL} is built in once async tools are used`);
+    if (name === JOB_RESULT_TOOL && this.#asyncEnabled) {
+      throw new RegistrationError("HUBMCP_RESERVED_NAME", `${JOB_RESULT_TOOL} is built in once async tools are used`);
+    }
     const removed = this.#core.tools.delete(name);
     if (removed) this.#listChanged("tools");
     return removed;
@@ -193,36 +213,65 @@ export class McpServer {
   }
 
   #addTool(handler: ToolHandler, options: ToolOptions, kind: ToolKind): this {
-    const tool: RegisteredTool = defineTool(handler, options, kind);
-    if (this.#core.tools.has(tool.name)) throw new TypeError(`Tool ${tool.name} is already registered`);
+    const tool: RegisteredTool = defining(() => defineTool(handler, options, kind));
+    if (this.#core.tools.has(tool.name)) throw duplicate(`Tool ${tool.name}`);
     const firstAsync = kind === "async" && !this.#asyncEnabled;
     if (firstAsync && (tool.name === JOB_RESULT_TOOL || this.#core.tools.has(JOB_RESULT_TOOL))) {
-      throw new TypeError(`Tool name ${JOB_RESULT_TOOL} is reserved for polling async tools`);
+      throw new RegistrationError("HUBMCP_RESERVED_NAME", `Tool name ${JOB_RESULT_TOOL} is reserved for polling async tools`);
     }
     this.#core.tools.set(tool.name, tool);
     if (firstAsync) {
-      // The first async tool brings job polling and the tasks/* methods (interface spec).
+      // The first async tool plugs in job polling, the tasks/* methods and its tools/call branch.
       this.#asyncEnabled = true;
-      this.#core.tools.set(JOB_RESULT_TOOL, jobResultTool(this.#core.runs));
-      this.#dispatcher.addMethods(taskMethods);
+      this.#core.tools.set(JOB_RESULT_TOOL, jobResultTool(this.#runs));
+      this.#dispatcher.addMethods(asyncMethods(this.#runs, toolMethods));
     }
     return this.#listChanged("tools");
   }
 
   get sessions(): SessionStore {
-    return (this.#sessions ??= new SessionTable(this.#options.sessions));
+    return (this.#sessions ??= this.#options.sessionStore ?? new SessionTable(this.#options.sessions));
   }
 
-  /** Serves over HTTP. Resolves once the socket listens. */
+  /**
+   * The HTTP routes as one request handler: a node:http listener and an Express/Connect
+   * middleware. Mounted under a path (`app.use("/tools", server.handler())`) it serves
+   * below it and names it in what it advertises; paths it does not serve go to `next`.
+   */
+  handler(options: HandlerOptions = {}): RequestHandler {
+    return this.#httpApp(null, options).handle;
+  }
+
+  /** Serves over HTTP on its own socket, through handler(). Resolves once the socket listens. */
   async listen(options: ListenOptions = {}): Promise<RunningServer> {
-    const prefix = normalizePrefix(options.pathPrefix);
-    if (this.#running.size > 0 && prefix !== this.#core.pathPrefix) {
-      throw new Error("This server already listens under another path prefix");
-    }
-    this.#core.pathPrefix = prefix;
     const o = this.#options;
     const host = options.host ?? "127.0.0.1";
-    const app = new HttpApp(this.#core, this.#dispatcher, this.sessions, {
+    const app = this.#httpApp(host, options);
+    const limits = {
+      headersTimeoutMs: o.headersTimeoutMs ?? 20_000,
+      requestTimeoutMs: o.requestTimeoutMs ?? 60_000,
+      keepAliveTimeoutMs: 5_000,
+      closeTimeoutMs: o.closeTimeoutMs ?? 5_000,
+    };
+    const running = await serve(app, host, options.port ?? 0, normalizePrefix(options.pathPrefix), limits, () => this.#closed(running));
+    this.#open.add(running);
+    return running;
+  }
+
+  /**
+   * Speaks MCP's stdio transport on this process's stdin and stdout (or the streams given):
+   * one JSON-RPC message per line, nothing else on stdout. This is how desktop assistants
+   * launch local servers. Resolves once serving; `closed` settles when stdin ends.
+   */
+  serveStdio(options: StdioOptions = {}): StdioServer {
+    const served = serveStdio(this.#dispatcher, this.sessions, this.#core.logger, options, () => this.#closed(served));
+    this.#open.add(served);
+    return served;
+  }
+
+  #httpApp(host: string | null, options: HandlerOptions): HttpApp {
+    const o = this.#options;
+    return new HttpApp(this.#core, this.#dispatcher, this.sessions, this.#runs, {
       maxBodyBytes: o.maxBodyBytes ?? DEFAULT_MAX_BODY,
       keepaliveMs: o.keepaliveMs ?? 15_000,
       maxStreamBufferBytes: o.maxStreamBufferBytes ?? 4 * 1024 * 1024,
@@ -232,28 +281,17 @@ export class McpServer {
         trustProxy: options.trustProxy ?? o.trustProxy,
       }),
       replay: { maxEvents: o.replayEvents ?? 100, retryMs: o.sseRetryMs ?? 1000 },
+      sseHoldMs: o.sseHoldMs ?? 1000,
     });
-    const running = await serve(
-      app,
-      host,
-      options.port ?? 0,
-      {
-        headersTimeoutMs: o.headersTimeoutMs ?? 20_000,
-        requestTimeoutMs: o.requestTimeoutMs ?? 60_000,
-        keepAliveTimeoutMs: 5_000,
-        closeTimeoutMs: o.closeTimeoutMs ?? 5_000,
-      },
-      () => {
-        this.#running.delete(running);
-        if (this.#running.size === 0) {
-          this.#sessions?.close();
-          this.#sessions = null;
-          this.#core.runs.close();
-        }
-      },
-    );
-    this.#running.add(running);
-    return running;
+  }
+
+  /** A listener or stdio connection ended; after the last one, sessions and runs end too. */
+  #closed(which: { close(): Promise<void> }): void {
+    this.#open.delete(which);
+    if (this.#open.size > 0) return;
+    if (this.#sessions && this.#sessions !== this.#options.sessionStore) this.#sessions.close();
+    this.#sessions = null;
+    this.#runs.close();
   }
 
   /** The JSON-RPC core without HTTP: one message or a batch in, the answer out (null for none). */
@@ -263,8 +301,21 @@ export class McpServer {
       session = this.sessions.get(options.sessionId) ?? null;
       if (!session) return failure(null, { code: ErrorCode.SessionNotFound, message: "Session not found" });
     }
-    const outcome = await this.#dispatcher.handleBody(message, { session, send: (m) => session?.send(m) });
-    if (outcome.kind === "accepted") return null;
-    return outcome.kind === "single" ? outcome.response : outcome.responses;
+    const answer = await this.#dispatcher.handle(message, { session, send: (m) => session?.send(m) ?? false });
+    return answer.reply;
   }
 }
+
+/** Runs a registry definition; its TypeError becomes a coded RegistrationError with the same message. */
+function defining<T>(define: () => T): T {
+  try {
+    return define();
+  } catch (err) {
+    if (err instanceof TypeError && !(err instanceof RegistrationError)) {
+      throw new RegistrationError("HUBMCP_INVALID_DEFINITION", err.message, { cause: err });
+    }
+    throw err;
+  }
+}
+
+const duplicate = (what: string): RegistrationError => new RegistrationError("HUBMCP_DUPLICATE", `${what} is already registered`);

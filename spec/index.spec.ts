@@ -7,7 +7,10 @@ import type * as Types from "../lib/index.ts";
 test("the package root exports exactly the public API", () => {
   assert.deepEqual(Object.keys(hubmcp).sort(), [
     "ClientRequestError",
+    "ErrorCode",
+    "JsonRpcError",
     "McpServer",
+    "RegistrationError",
     "SchemaBuilder",
     "SchemaError",
     "ToolResult",
@@ -36,6 +39,7 @@ type PublicTypes = [
   Types.ValidationError, Types.ValidationResult, Types.Validator, Types.CompileOptions, Types.Infer<Types.AnySchemaBuilder>,
   Types.Shape, Types.Presence, Types.StringOptions, Types.NumberOptions, Types.ArrayOptions, Types.ObjectOptions,
   Types.ReverseProxyOptions, Types.ProxyListenOptions, Types.ProxyHandler, Types.RunningProxy,
+  Types.HandlerOptions, Types.RequestHandler, Types.Next, Types.StdioOptions, Types.StdioServer, Types.RegistrationErrorCode,
 ];
 export type { PublicTypes };
 

@@ -21,9 +21,7 @@ function jobValue(raw: unknown, result: CallToolResult): unknown {
 }
 
 export async function executeTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: unknown): Promise<Settled> {
-  let raw: unknown;
-  const capturing: RegisteredTool = { ...tool, call: async (a, c) => (raw = await tool.call(a, c)) };
-  const outcome = await runTool(capturing, args, ctx);
+  const outcome = await runTool(tool, args, ctx);
   if (outcome.kind === "invalid-arguments") return { result: errorResult(outcome.message), value: null };
-  return { result: outcome.result, value: outcome.result.isError ? null : jobValue(raw, outcome.result) };
+  return { result: outcome.result, value: outcome.result.isError ? null : jobValue(outcome.value, outcome.result) };
 }

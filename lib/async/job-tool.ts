@@ -1,5 +1,5 @@
-// The built-in `get_job_result` tool (interface spec "Built-in tool get_job_result"),
-// registered with the first async tool. A finished job is forgotten after its first poll.
+// The built-in `get_job_result` tool, for clients that cannot receive tasks; registered
+// with the first async tool. A finished job is forgotten after its first poll.
 import { defineTool, type RegisteredTool } from "../registry/tools.ts";
 import type { AsyncStore } from "./store.ts";
 import { jobStatus } from "./views.ts";

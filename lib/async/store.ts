@@ -1,7 +1,7 @@
 // Where background runs live: lookup, per-session listing, expiry on an injectable clock,
-// and the caps that keep memory bounded (DECISIONS "Async tools", STYLE habit 8).
+// and the caps that keep memory bounded whatever clients do.
 import { randomUUID } from "node:crypto";
-import { silentLogger, type Logger } from "../mcp/core.ts";
+import { silentLogger, type Logger } from "../util/logger.ts";
 import type { Session } from "../session/session.ts";
 import { AsyncRun, type RunKind, type Settled } from "./run.ts";
 

@@ -1,6 +1,6 @@
-// How a run is reported: as a job (interface spec "Job"), as a seed-form task
-// (DECISIONS "Async tools") or as an MCP 2025-11-25 task ("Data Types"). Pure functions
-// of a run, so every method answers the same way.
+// How a run is reported: as a job (polled with get_job_result), as a seed-form task, or
+// as an MCP 2025-11-25 task (basic/utilities/tasks "Data Types"). Pure functions of a run,
+// so every method answers the same way.
 import { errorResult, resultText, type CallToolResult } from "../mcp/tool-result.ts";
 import { STATUS_MESSAGES, type AsyncRun } from "./run.ts";
 
@@ -39,7 +39,7 @@ export function jobStatus(jobId: string, run: AsyncRun | undefined): Record<stri
   return { status, job_id: run.id };
 }
 
-/** Seed-form creation response: exactly these fields (DECISIONS "Async tools"). */
+/** Seed-form creation response: exactly these fields. */
 export function seedCreated(run: AsyncRun): Record<string, unknown> {
   return {
     resultType: "task",

@@ -1,9 +1,9 @@
-// `GET /.well-known/mcp.json` (interface spec, "Discovery document").
+// `GET /.well-known/mcp.json`: what the server offers and where, before any session.
 import { extensions, type ServerCore } from "../mcp/core.ts";
 import { DISCOVERY_VERSION } from "../mcp/versions.ts";
 
-export function discoveryDocument(core: ServerCore): Record<string, unknown> {
-  const p = core.pathPrefix;
+export function discoveryDocument(core: ServerCore, base = ""): Record<string, unknown> {
+  const p = base;
   return {
     mcpVersion: DISCOVERY_VERSION,
     serverInfo: { name: core.info.name, version: core.info.version },

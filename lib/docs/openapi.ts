@@ -29,7 +29,8 @@ function toolPath(name: string, description: string, inputSchema: unknown, outpu
   };
 }
 
-export function openApiDocument(core: ServerCore): Record<string, unknown> {
+/** `base` is the mount path the server is reached under; `servers` names it. */
+export function openApiDocument(core: ServerCore, base = ""): Record<string, unknown> {
   const rpc = { type: "object", description: "A JSON-RPC 2.0 message or batch" };
   const paths: Record<string, unknown> = {
     "/mcp": {
@@ -56,7 +57,7 @@ export function openApiDocument(core: ServerCore): Record<string, unknown> {
   return {
     openapi: "3.1.0",
     info: { title: core.info.name, version: core.info.version },
-    servers: [{ url: core.pathPrefix || "/" }],
+    servers: [{ url: base || "/" }],
     paths,
   };
 }

@@ -1,8 +1,8 @@
-// `GET /`: what a person or a probe sees first (DECISIONS "Server info").
+// `GET /`: what a person or a probe sees first.
 import type { ServerCore } from "../mcp/core.ts";
 
-export function serverInfoDocument(core: ServerCore): Record<string, unknown> {
-  const p = core.pathPrefix;
+export function serverInfoDocument(core: ServerCore, base = ""): Record<string, unknown> {
+  const p = base;
   const doc: Record<string, unknown> = {
     name: core.info.name,
     version: core.info.version,

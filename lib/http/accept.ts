@@ -1,7 +1,7 @@
 // What a client's Accept header lets us answer with. MCP clients send
 // `application/json, text/event-stream`; curl sends `*/*` or nothing. Both mean "anything",
-// but only a client that names the event stream gets its POST answered as one (DECISIONS
-// "Streams"), so curl users always see plain JSON.
+// but only a client that names the event stream gets its POST answered as one, so curl
+// users always see plain JSON.
 
 export interface Acceptable {
   json: boolean;

@@ -1,36 +1,25 @@
-// The node:http request listener: strips the mount prefix, answers CORS preflights,
-// and hands each request to its route. Routes live in ./routes, one concern per file.
-import type { IncomingMessage, ServerResponse } from "node:http";
+// The node:http request handler: checks Host and Origin, answers CORS preflights and hands
+// each request to its route (./routes, one concern per file). It is mountable: like an
+// Express/Connect middleware it serves `req.url` below the mount path given in `req.baseUrl`.
+import type { ServerResponse } from "node:http";
 import type { ServerCore } from "../mcp/core.ts";
 import type { Dispatcher } from "../mcp/dispatcher.ts";
-import type { JsonRpcMessage } from "../mcp/jsonrpc.ts";
+import type { AsyncStore } from "../async/store.ts";
+import type { JsonRpcMessage } from "../util/jsonrpc.ts";
 import type { SessionStore } from "../session/session-table.ts";
-import type { SessionStream } from "../session/session.ts";
+import type { Session, SessionStream } from "../session/session.ts";
+import type { SseStream } from "./sse.ts";
 import { isSupportedVersion, SUPPORTED_VERSIONS } from "../mcp/versions.ts";
-import { ErrorCode, failure } from "../mcp/jsonrpc.ts";
-import { StreamDirectory, type ReplayLimits } from "./event-stream.ts";
-import type { HostGuard } from "./host-guard.ts";
+import { ErrorCode, failure } from "../util/jsonrpc.ts";
+import { StreamDirectory } from "./event-stream.ts";
 import { PREFLIGHT_HEADERS, sendError, sendJson } from "./respond.ts";
-import { parseRequestUrl, type RequestUrl } from "./request-url.ts";
+import { parseRequestUrl } from "./request-url.ts";
+import type { HttpOptions, HttpState, MountedRequest, RequestHandler, RouteHandler } from "./types.ts";
 import { documentRoutes } from "./routes/documents.ts";
 import { messageRoutes } from "./routes/messages.ts";
 import { streamRoutes } from "./routes/streams.ts";
 import { postTool } from "./routes/tools.ts";
 
-export interface HttpOptions {
-  /** Largest accepted request body; 16 MiB by default. */
-  maxBodyBytes: number;
-  /** Interval of the SSE keepalive comment; 15 s by default. */
-  keepaliveMs: number;
-  /** Unread bytes a stream may hold before it is dropped; 4 MiB by default. */
-  maxStreamBufferBytes: number;
-  /** DNS-rebinding check of Host and Origin; null when off. */
-  guard?: HostGuard | null;
-  /** What each resumable stream keeps for Last-Event-ID replay, and the `retry` it announces. */
-  replay?: Partial<ReplayLimits>;
-}
-
-export type RouteHandler = (app: HttpApp, req: IncomingMessage, res: ServerResponse, url: RequestUrl) => void | Promise<void>;
 type Method = "GET" | "POST" | "DELETE";
 type Route = Partial<Record<Method, RouteHandler>>;
 
@@ -49,27 +38,36 @@ function routeFor(path: string): Route | undefined {
   return (routes as Record<string, Route>)[path] ?? (path.startsWith("/tools/") ? TOOL_ROUTE : undefined);
 }
 
-export class HttpApp {
+export class HttpApp implements HttpState {
   readonly core: ServerCore;
   readonly dispatcher: Dispatcher;
   readonly sessions: SessionStore;
+  /** Background runs of async tools, for `POST /tools/<name>`. */
+  readonly runs: AsyncStore;
   readonly options: HttpOptions;
   /** Legacy `GET /sse` streams: every POST response is also broadcast to them. */
-  readonly sseStreams = new Set<SessionStream>();
+  readonly #sseStreams = new Set<SessionStream>();
+  /** Every `GET /sse` and `GET /mcp` connection this app holds open, for close(). */
+  readonly #openStreams = new Set<SessionStream>();
   /** Resumable streams (GET /mcp and SSE replies to POSTs) per session. */
   readonly streams: StreamDirectory;
   #inflight = 0;
   #idle: (() => void)[] = [];
 
-  constructor(core: ServerCore, dispatcher: Dispatcher, sessions: SessionStore, options: HttpOptions) {
+  constructor(core: ServerCore, dispatcher: Dispatcher, sessions: SessionStore, runs: AsyncStore, options: HttpOptions) {
     this.core = core;
     this.dispatcher = dispatcher;
     this.sessions = sessions;
+    this.runs = runs;
     this.options = options;
     this.streams = new StreamDirectory({ maxEvents: 100, maxBytes: 1024 * 1024, retryMs: 1000, ...options.replay });
   }
 
-  readonly listener = (req: IncomingMessage, res: ServerResponse): void => {
+  readonly handle: RequestHandler = (req, res, next) => {
+    const url = parseRequestUrl(req.url, mountPath(req as MountedRequest));
+    const route = routeFor(url.path);
+    // Mounted in a larger app, a path that is not ours belongs to the next handler.
+    if (!route && next) return next();
     if (this.options.guard) {
       const refused = this.options.guard(req);
       if (refused) {
@@ -84,8 +82,6 @@ export class HttpApp {
       const message = `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_VERSIONS.join(", ")})`;
       return sendJson(res, 400, failure(null, { code: ErrorCode.InvalidRequest, message }));
     }
-    const url = parseRequestUrl(req.url, this.core.pathPrefix);
-    const route = routeFor(url.path);
     if (!route) return sendError(res, 404, "Not found");
     if (req.method === "OPTIONS") {
       res.writeHead(204, PREFLIGHT_HEADERS);
@@ -118,13 +114,31 @@ export class HttpApp {
 
   /** Broadcast rule: a response goes to the `/sse` streams of its session, or to all of them without one. */
   broadcast(message: JsonRpcMessage, sessionId: string | null): void {
-    if (this.sseStreams.size === 0) return;
+    if (this.#sseStreams.size === 0) return;
     if (sessionId === null) {
-      for (const stream of this.sseStreams) stream.send(message);
+      for (const stream of this.#sseStreams) stream.send(message);
       return;
     }
     const session = this.sessions.get(sessionId);
     if (session) for (const stream of session.streams) if (stream.kind === "sse") stream.send(message);
+  }
+
+  /** Ends the connections this app holds; sessions outlive them (another transport may serve them). */
+  closeStreams(): void {
+    for (const stream of [...this.#openStreams]) stream.close();
+  }
+
+  /** Registers a connection with its session and this app for as long as it is open. */
+  keepStream(session: Session, stream: SessionStream, connection: SseStream): void {
+    session.streams.add(stream);
+    this.#openStreams.add(stream);
+    if (stream.kind === "sse") this.#sseStreams.add(stream);
+    connection.onClose(() => {
+      session.streams.delete(stream);
+      this.#openStreams.delete(stream);
+      this.#sseStreams.delete(stream);
+      session.touch();
+    });
   }
 
   /** Resolves once no tracked call is running. */
@@ -141,4 +155,16 @@ export class HttpApp {
     if (!res.headersSent) sendError(res, 500, "Internal server error");
     else res.end();
   }
+}
+
+/** Where the handler is mounted: Express's `baseUrl`, else what Connect cut from `originalUrl`. */
+function mountPath(req: MountedRequest): string | undefined {
+  if (req.baseUrl !== undefined) return req.baseUrl;
+  const { originalUrl, url } = req;
+  if (originalUrl === undefined || url === undefined || originalUrl === url) return undefined;
+  const path = (u: string): string => u.split("?", 1)[0]!;
+  const whole = path(originalUrl);
+  const below = path(url);
+  if (below === "/" && !whole.endsWith("/")) return whole;
+  return whole.endsWith(below) ? whole.slice(0, whole.length - below.length) : undefined;
 }

@@ -2,7 +2,7 @@
 // Redelivery"): event ids `<stream>.<seq>`, a bounded buffer of what was sent, and a
 // connection that may come and go. A client that reconnects with Last-Event-ID gets what
 // it missed on that stream and nothing from any other.
-import type { JsonRpcMessage } from "../mcp/jsonrpc.ts";
+import type { JsonRpcMessage } from "../util/jsonrpc.ts";
 import type { Session } from "../session/session.ts";
 import type { SseEvent, SseStream } from "./sse.ts";
 

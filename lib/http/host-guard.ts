@@ -1,6 +1,7 @@
-// DNS-rebinding protection (MCP basic/transports "Security Warning", DECISIONS "Local
-// server security"): a server bound to loopback answers only requests whose Host names a
-// loopback or allowed host and whose browser Origin, if any, is local or allowed.
+// DNS-rebinding and cross-site protection (MCP basic/transports "Security Warning": servers
+// MUST validate Origin). A browser Origin must be loopback or allowed, whatever the bind
+// address; requests without one (curl, SDKs, desktop hosts) pass. A server bound to
+// loopback also answers only requests whose Host names a loopback or allowed host.
 import type { IncomingMessage } from "node:http";
 
 export interface HostGuardOptions {
@@ -41,15 +42,18 @@ function originHost(origin: string): string | null {
   }
 }
 
-/** Builds the guard for a bind address; null when no check applies (0.0.0.0 with nothing configured). */
-export function hostGuard(bindHost: string, options: HostGuardOptions = {}): HostGuard | null {
+/**
+ * Builds the guard for a bind address (null when unknown: a handler mounted in another
+ * server). The Host check applies on a loopback bind or with `allowedHosts`; the Origin
+ * check always, unless `allowedOrigins` holds "*".
+ */
+export function hostGuard(bindHost: string | null, options: HostGuardOptions = {}): HostGuard | null {
   const hosts = new Set((options.allowedHosts ?? []).map((h) => h.toLowerCase()));
   const origins = new Set((options.allowedOrigins ?? []).map((o) => o.toLowerCase().replace(/\/+$/, "")));
-  const loopback = isLoopbackHost(bindHost);
-  const checkHost = loopback || hosts.size > 0;
-  const checkOrigin = loopback || origins.size > 0;
-  if (!checkHost && !checkOrigin) return null;
+  const checkHost = (bindHost !== null && isLoopbackHost(bindHost)) || hosts.size > 0;
   const anyOrigin = origins.has("*");
+  const checkOrigin = !anyOrigin;
+  if (!checkHost && !checkOrigin) return null;
   const trustProxy = options.trustProxy === true;
 
   const hostAllowed = (raw: string): boolean => {

@@ -1,22 +1,26 @@
-// Binding a socket for an HttpApp: server limits on by default, and a close that stops
-// accepting, ends streams, waits (bounded) for running calls and is safe to call twice.
-import { createServer, type Server } from "node:http";
+// Binding a socket for an HttpApp: server limits on by default, the mount prefix, and a
+// close that stops accepting, ends streams, waits (bounded) for running calls and is safe
+// to call twice.
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { HttpApp } from "./app.ts";
+import type { MountedRequest } from "./types.ts";
+import type { HostGuardOptions } from "./host-guard.ts";
+import { stripPrefix } from "./request-url.ts";
 
-export interface ListenOptions {
+/** Options of `server.handler()`: the request checks (see HostGuardOptions). */
+export interface HandlerOptions extends HostGuardOptions {}
+
+export interface ListenOptions extends HandlerOptions {
   /** Bind address; 127.0.0.1 by default (the launcher binds 0.0.0.0 on a hub). */
   host?: string;
   /** 0 picks a free port. */
   port?: number;
-  /** Mount path behind a proxy, e.g. "/weber/123/abc/5"; stripped from every request. */
+  /**
+   * Mount path behind a proxy, e.g. "/weber/123/abc/5": stripped from requests that carry
+   * it, and named in the paths the server advertises (a proxy may strip it first).
+   */
   pathPrefix?: string;
-  /** Host names (optionally `name:port`) accepted besides loopback ones; turns the Host check on for 0.0.0.0. */
-  allowedHosts?: string[];
-  /** Browser origins accepted besides loopback ones ("*" for any); turns the Origin check on for 0.0.0.0. */
-  allowedOrigins?: string[];
-  /** Believe X-Forwarded-Host from a reverse proxy in front. */
-  trustProxy?: boolean;
 }
 
 export interface RunningServer {
@@ -43,10 +47,18 @@ export function urlHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
-export function serve(app: HttpApp, host: string, port: number, limits: ServeLimits, onClose: () => void): Promise<RunningServer> {
+export function serve(app: HttpApp, host: string, port: number, prefix: string, limits: ServeLimits, onClose: () => void): Promise<RunningServer> {
+  // The prefix is mounted the way Express mounts: gone from req.url, kept in req.baseUrl.
+  const listener = (req: IncomingMessage, res: Parameters<HttpApp["handle"]>[1]): void => {
+    if (prefix) {
+      req.url = stripPrefix(req.url ?? "/", prefix);
+      (req as MountedRequest).baseUrl = prefix;
+    }
+    app.handle(req, res);
+  };
   const server = createServer(
     { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, keepAliveTimeout: limits.keepAliveTimeoutMs },
-    app.listener,
+    listener,
   );
   return new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -59,7 +71,7 @@ export function serve(app: HttpApp, host: string, port: number, limits: ServeLim
       const close = (): Promise<void> =>
         (closing ??= (async () => {
           const stopped = new Promise<void>((done) => server.close(() => done()));
-          for (const session of app.sessions.values()) for (const stream of [...session.streams]) stream.close();
+          app.closeStreams();
           let timer: NodeJS.Timeout | undefined;
           await Promise.race([app.idle(), new Promise<void>((done) => (timer = setTimeout(done, limits.closeTimeoutMs)))]);
           clearTimeout(timer);
@@ -67,7 +79,7 @@ export function serve(app: HttpApp, host: string, port: number, limits: ServeLim
           await stopped;
           onClose();
         })());
-      resolve({ url: `http://${urlHost(host)}:${bound}${app.core.pathPrefix}/`, host, port: bound, httpServer: server, close });
+      resolve({ url: `http://${urlHost(host)}:${bound}${prefix}/`, host, port: bound, httpServer: server, close });
     });
   });
 }

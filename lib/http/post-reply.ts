@@ -1,13 +1,20 @@
 // How one POST to the MCP endpoint is answered (MCP basic/transports "Sending Messages to
-// the Server", DECISIONS "Streams"): plain JSON, unless the request produces related
-// messages before its response and the client accepts text/event-stream. The switch to
-// SSE happens at the first such message, so a call that sends none stays on the JSON path.
+// the Server"): plain JSON, unless the request produces related messages before its
+// response and the client accepts text/event-stream. The switch to SSE happens at the
+// first such message, so a call that sends none stays on the JSON path.
+//
+// A POST to a legacy `/sse` session's endpoint never blocks its client: some clients send one POST
+// at a time, so a POST held while its call waits on the client (an elicitation) could never
+// be answered, and a quick call would wait behind a slow one. Such a POST is released with
+// 202 once its call sends a request to the client or outlasts a short hold; the response
+// then travels on the `/sse` stream only.
 import type { ServerResponse } from "node:http";
-import type { Exchange, Outcome } from "../mcp/dispatcher.ts";
-import type { JsonRpcMessage, JsonRpcResponse } from "../mcp/jsonrpc.ts";
+import type { Answer } from "../mcp/dispatcher.ts";
+import type { Exchange } from "../mcp/exchange.ts";
+import type { JsonRpcMessage } from "../util/jsonrpc.ts";
 import type { Session } from "../session/session.ts";
 import type { Acceptable } from "./accept.ts";
-import type { HttpApp } from "./app.ts";
+import type { HttpState } from "./types.ts";
 import type { EventStream } from "./event-stream.ts";
 import { CORS_HEADERS, sendJson } from "./respond.ts";
 import { SseStream } from "./sse.ts";
@@ -16,22 +23,32 @@ const ACCEPTED = { status: "accepted" } as const;
 
 export class PostReply implements Exchange {
   readonly session: Session | null;
-  readonly #app: HttpApp;
+  readonly #app: HttpState;
   readonly #res: ServerResponse;
   readonly #sse: boolean;
   readonly #json: boolean;
   #stream: EventStream | null = null;
   #controller: AbortController | undefined;
   #finished = false;
+  /** A legacy `/sse` session's POST: released early, its answer goes on the stream. */
+  readonly #legacy: boolean;
+  #released = false;
+  #holdTimer: NodeJS.Timeout | undefined;
   /** Why the answer can no longer reach anyone, once that is so. */
   #gone: Error | null = null;
 
-  constructor(app: HttpApp, res: ServerResponse, session: Session | null, accept: Acceptable) {
+  /** `legacyEndpoint`: the POST came to `/`, the endpoint a `/sse` stream names. */
+  constructor(app: HttpState, res: ServerResponse, session: Session | null, accept: Acceptable, legacyEndpoint: boolean) {
     this.#app = app;
     this.#res = res;
     this.session = session;
     this.#sse = accept.streams;
     this.#json = accept.json;
+    this.#legacy = legacyEndpoint && !accept.streams && session !== null && hasLegacyStream(session);
+    if (this.#legacy) {
+      this.#holdTimer = setTimeout(() => this.#release(), app.options.sseHoldMs);
+      this.#holdTimer.unref();
+    }
   }
 
   /** Made on first use. Aborts when the client hangs up and nothing else could take the result. */
@@ -55,6 +72,8 @@ export class PostReply implements Exchange {
 
   /** A message related to this request: on this POST's stream when the client accepts one. */
   readonly send = (message: JsonRpcMessage): boolean => {
+    // A request to the client means the call now waits on it: let the client's POST go.
+    if (this.#legacy && "id" in message && "method" in message) this.#release();
     if (!this.#finished && this.#sse) {
       (this.#stream ??= this.#upgrade()).send(message);
       return true;
@@ -66,23 +85,39 @@ export class PostReply implements Exchange {
    * Ends the connection but not the stream (SSE polling, MCP basic/transports): the client
    * reconnects with GET and Last-Event-ID and receives the rest, response included.
    */
-  closeStream(): void {
+  detach(): void {
+    if (this.#legacy) return this.#release();
     if (this.#finished || !this.#sse || !this.session) return;
     (this.#stream ??= this.#upgrade()).detach();
   }
 
-  finish(outcome: Outcome, headers: Record<string, string> | undefined): void {
+  /** True when the answer goes on the legacy `/sse` stream only: the POST was already released. */
+  get released(): boolean {
+    return this.#released;
+  }
+
+  finish(answer: Answer, headers: Record<string, string> | undefined): void {
     this.#finished = true;
+    clearTimeout(this.#holdTimer);
+    if (this.#released) return;
+    const { reply } = answer;
     // A client that accepts only SSE still gets its answer, as a one-event stream.
-    const stream = this.#stream ?? (!this.#json && outcome.kind !== "accepted" ? (this.#stream = this.#upgrade()) : null);
+    const stream = this.#stream ?? (!this.#json && reply !== null ? (this.#stream = this.#upgrade()) : null);
     if (stream) {
-      if (outcome.kind === "single") stream.send(outcome.response);
-      else if (outcome.kind === "batch") for (const r of outcome.responses as JsonRpcResponse[]) stream.send(r);
+      if (Array.isArray(reply)) for (const r of reply) stream.send(r);
+      else if (reply !== null) stream.send(reply);
       stream.end();
       return;
     }
-    if (outcome.kind === "accepted") return sendJson(this.#res, 202, ACCEPTED, headers);
-    sendJson(this.#res, outcome.status, outcome.kind === "single" ? outcome.response : outcome.responses, headers);
+    if (reply === null) return sendJson(this.#res, 202, ACCEPTED, headers);
+    sendJson(this.#res, answer.malformed ? 400 : 200, reply, headers);
+  }
+
+  #release(): void {
+    if (this.#released || this.#finished) return;
+    this.#released = true;
+    clearTimeout(this.#holdTimer);
+    sendJson(this.#res, 202, ACCEPTED, this.session ? { "mcp-session-id": this.session.id } : undefined);
   }
 
   #abort(reason: string): void {
@@ -107,4 +142,9 @@ export class PostReply implements Exchange {
     stream.attach(sse, null);
     return stream;
   }
+}
+
+function hasLegacyStream(session: Session): boolean {
+  for (const stream of session.streams) if (stream.kind === "sse") return true;
+  return false;
 }

@@ -1,9 +1,12 @@
-// The parts of a request URL the routes need, with the mount prefix removed.
+// The parts of a request URL the routes need. The mount path is already gone from
+// `req.url` (Express/Connect strip it; listen() strips its pathPrefix) and kept apart.
 
 export interface RequestUrl {
-  /** Path with the server's prefix stripped, always starting with "/". */
+  /** Path below the mount path, always starting with "/". */
   path: string;
   query: URLSearchParams;
+  /** The mount path ("" or "/a/b"): what advertised paths (`endpoint`, OpenAPI `servers`) start with. */
+  base: string;
 }
 
 const EMPTY = new URLSearchParams();
@@ -15,11 +18,20 @@ export function normalizePrefix(prefix: string | undefined): string {
   return trimmed === "" ? "" : trimmed.startsWith("/") ? trimmed : `/${trimmed}`;
 }
 
-export function parseRequestUrl(raw: string | undefined, prefix: string): RequestUrl {
-  const url = raw ?? "/";
+/** "/weber/1/c/7/mcp?x" with prefix "/weber/1/c/7" → "/mcp?x"; paths outside the prefix are kept. */
+export function stripPrefix(url: string, prefix: string): string {
+  if (!prefix) return url;
+  const cut = url.search(/[?#]/);
+  const path = cut === -1 ? url : url.slice(0, cut);
+  if (path !== prefix && !path.startsWith(`${prefix}/`)) return url;
+  const rest = path.slice(prefix.length) || "/";
+  return rest + (cut === -1 ? "" : url.slice(cut));
+}
+
+export function parseRequestUrl(raw: string | undefined, base: string | undefined): RequestUrl {
+  const url = raw || "/";
   const q = url.indexOf("?");
   let path = q === -1 ? url : url.slice(0, q);
-  if (prefix && (path === prefix || path.startsWith(`${prefix}/`))) path = path.slice(prefix.length) || "/";
   if (path.length > 1 && path.endsWith("/")) path = path.replace(/\/+$/, "") || "/";
-  return { path, query: q === -1 ? EMPTY : new URLSearchParams(url.slice(q + 1)) };
+  return { path, query: q === -1 ? EMPTY : new URLSearchParams(url.slice(q + 1)), base: normalizePrefix(base) };
 }

@@ -1,4 +1,5 @@
-// Writing responses. Every response carries the CORS headers (DECISIONS "Local server security").
+// Writing responses. Every response carries the CORS headers, so browser hosts can read
+// answers; the Origin check (./host-guard.ts) decides who may ask.
 import type { ServerResponse } from "node:http";
 
 export const CORS_HEADERS = {

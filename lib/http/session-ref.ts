@@ -1,4 +1,4 @@
-// Which session a request names (DECISIONS "Sessions"): the Mcp-Session-Id header, else
+// Which session a request names: the Mcp-Session-Id header, else
 // the `session_id` query parameter, else `sessionId`.
 import type { IncomingMessage } from "node:http";
 import type { Session } from "../session/session.ts";

@@ -10,6 +10,8 @@ import type { ListenOptions, RunningServer } from "../http/listen.ts";
 /** What start_mcp needs from a McpServer (from whichever copy of the library the app used). */
 export interface ServerLike {
   listen(options: ListenOptions): Promise<RunningServer>;
+  /** Absent on servers built with a hubmcp older than the stdio transport. */
+  serveStdio?(): { closed: Promise<void>; close(): Promise<void> };
 }
 
 export type AppLoad = { kind: "ok"; server: ServerLike; notes: string[] } | { kind: "error"; message: string };

@@ -11,6 +11,8 @@ export interface LaunchOptions {
   pythonEnv: string | undefined;
   debug: boolean;
   proxy: ProxyChoice;
+  /** Speak MCP over stdin/stdout instead of HTTP (how desktop assistants launch servers). */
+  stdio: boolean;
 }
 
 export type ParsedArgs =
@@ -28,6 +30,7 @@ options:
   -p, --port PORT         port in local mode                             (default $MCP_PORT or 8000)
       --python-env NAME   run tools inside this conda environment
       --proxy MODE        hub reverse proxy: auto | external | builtin | none  (default auto)
+      --stdio             speak MCP on stdin/stdout (for desktop assistants); no HTTP
       --debug             log one line per request on stderr
   -h, --help              show this help
 `;
@@ -53,6 +56,7 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
         "python-env": { type: "string" },
         proxy: { type: "string" },
         debug: { type: "boolean" },
+        stdio: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -78,6 +82,7 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
       pythonEnv: values["python-env"],
       debug: values.debug ?? false,
       proxy,
+      stdio: values.stdio ?? false,
     },
   };
 }

@@ -60,7 +60,12 @@ export class LaunchError extends Error {}
  * server advertises (the SSE `endpoint` event) then point through the proxy.
  */
 function listenBehindProxy(req: HubRequest): Promise<RunningServer> {
-  return req.app.listen({ host: req.host, port: req.ports.serverPort, pathPrefix: req.hub.pathPrefix });
+  return req.app.listen({ host: req.host, port: req.ports.serverPort, pathPrefix: req.hub.pathPrefix, allowedOrigins: proxyOrigins(req) });
+}
+
+/** Browser pages served through the hub's proxy carry its origin: the server lets them in. */
+function proxyOrigins(req: HubRequest): string[] {
+  return URL.canParse(req.hub.proxyUrl) ? [new URL(req.hub.proxyUrl).origin] : [];
 }
 
 async function withExternal(req: HubRequest, pkg: string): Promise<HubRun> {
@@ -102,7 +107,7 @@ async function withBuiltin(req: HubRequest): Promise<HubRun> {
 }
 
 async function alone(req: HubRequest): Promise<HubRun> {
-  const server = await req.app.listen({ host: req.host, port: req.ports.proxyPort, pathPrefix: req.hub.pathPrefix });
+  const server = await req.app.listen({ host: req.host, port: req.ports.proxyPort, pathPrefix: req.hub.pathPrefix, allowedOrigins: proxyOrigins(req) });
   return {
     server,
     notes: [`no reverse proxy; server on port ${server.port} strips ${redactCookie(req.hub.pathPrefix)}`],

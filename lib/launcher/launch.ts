@@ -98,12 +98,16 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
     io.err(`${NAME}: python environment ${options.pythonEnv} (${conda.prefix})`);
   }
 
+  // On stdio, stdout carries protocol messages only: whatever the app prints goes to stderr.
+  if (options.stdio) routeConsoleToStderr();
   const loaded = await loadApp(options.app);
   if (loaded.kind === "error") {
     io.err(`${NAME}: ${loaded.message}`);
     return 1;
   }
   for (const note of loaded.notes) io.err(`${NAME}: ${note}`);
+
+  if (options.stdio) return serveOnStdio(loaded.server, io);
 
   let started: Started | number;
   try {
@@ -128,4 +132,25 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
   await server.close();
   await hub?.stopProxy();
   return reason.kind === "proxy" ? 1 : 0;
+}
+
+function routeConsoleToStderr(): void {
+  const toStderr = new console.Console({ stdout: process.stderr, stderr: process.stderr });
+  for (const name of ["log", "info", "debug", "dir", "table", "trace", "warn", "error"] as const) {
+    (console as unknown as Record<string, unknown>)[name] = toStderr[name].bind(toStderr);
+  }
+}
+
+/** `--stdio`: serve until the client closes stdin or a stop signal arrives; every line for people goes to stderr. */
+async function serveOnStdio(app: ServerLike, io: LauncherIo): Promise<number> {
+  if (typeof app.serveStdio !== "function") {
+    io.err(`${NAME}: this app's hubmcp has no stdio transport; update the hubmcp it imports`);
+    return 1;
+  }
+  const served = app.serveStdio();
+  io.err(`${NAME}: MCP server ready on stdio`);
+  const reason = await Promise.race([served.closed.then(() => null), io.stopRequested]);
+  if (reason !== null) io.err(`${NAME}: ${reason} received; shutting down`);
+  await served.close();
+  return 0;
 }

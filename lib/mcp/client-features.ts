@@ -3,7 +3,7 @@
 // itself is ClientRequests'; the public methods are on the tool context.
 import { compileSchema, isFlatElicitationSchema, type SchemaObject, type Validator } from "../schema/index.ts";
 import { ClientRequestError } from "./client-requests.ts";
-import { isRecord } from "./jsonrpc.ts";
+import { isRecord } from "../util/guards.ts";
 
 export type ElicitAction = "accept" | "decline" | "cancel";
 
@@ -77,7 +77,7 @@ export function unsupported(feature: ClientFeature, hasSession: boolean): Client
   );
 }
 
-/** Seconds, as the interface spec states it, to milliseconds. */
+/** Seconds, as the public options state timeouts, to milliseconds. */
 export function timeoutMs(timeout: number | undefined, fallbackSeconds: number): number {
   if (timeout === undefined) return fallbackSeconds * 1000;
   if (typeof timeout !== "number" || !Number.isFinite(timeout) || timeout <= 0) {

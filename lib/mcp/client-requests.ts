@@ -3,7 +3,8 @@
 // of the session it arrives on, so one client can never answer for another.
 import { randomUUID } from "node:crypto";
 import type { Session } from "../session/session.ts";
-import { isRecord, type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "./jsonrpc.ts";
+import { isRecord } from "../util/guards.ts";
+import { type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../util/jsonrpc.ts";
 
 /** Why a server-to-client request did not get a usable answer. */
 export type ClientRequestFailure =

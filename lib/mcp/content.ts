@@ -1,4 +1,5 @@
-// Content blocks of MCP 2025-11-25 and small helpers that build them.
+// Content blocks of MCP 2025-11-25 (server/tools "Tool Result") and small helpers that build them.
+import { base64, type Binary } from "../util/base64.ts";
 
 export interface Annotations {
   audience?: ("user" | "assistant")[];
@@ -41,13 +42,6 @@ export interface ResourceLink extends BlockBase {
 }
 export type ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource | ResourceLink;
 
-export type Binary = Uint8Array | ArrayBuffer | string;
-
-function base64(data: Binary): string {
-  if (typeof data === "string") return data;
-  const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
-}
 
 export const content = {
   text: (text: string): TextContent => ({ type: "text", text }),
@@ -70,4 +64,3 @@ export const content = {
   }),
 } as const;
 
-export { base64 };

@@ -1,8 +1,9 @@
 // The context handed to context-bearing tools: who is calling, a cancellation signal,
-// and the channel back to the client for logging, progress, elicitation, sampling and roots.
+// and the channel back to the client for logging, progress, elicitation, sampling and roots
+// (MCP 2025-11-25 client features and server/utilities).
 import { randomUUID } from "node:crypto";
 import type { SchemaObject } from "../schema/index.ts";
-import { LOG_LEVELS, type LogLevel, type Session } from "../session/session.ts";
+import { LOG_LEVELS, type LogLevel } from "../session/session.ts";
 import {
   formValidator,
   clientSupports,
@@ -20,10 +21,11 @@ import {
   type SamplingResult,
   type UrlElicitResult,
 } from "./client-features.ts";
-import type { ClientRequests, Send } from "./client-requests.ts";
-import type { RequestId, JsonRpcMessage } from "./jsonrpc.ts";
+import type { Call } from "./exchange.ts";
+import type { RequestId } from "../util/jsonrpc.ts";
+import { isRecord } from "../util/guards.ts";
 
-/** Default wait for the client's answer, in seconds (interface spec, Limits 1). */
+/** Default wait for the client's answer, in seconds. */
 export const DEFAULT_CLIENT_TIMEOUT_S = 60;
 
 export interface ElicitOptions {
@@ -76,49 +78,57 @@ export interface ToolContext {
   /** The client's filesystem roots (`roots/list`). */
   listRoots(options?: { timeout?: number }): Promise<Root[]>;
   /**
-   * Ends the connection carrying this call's SSE reply while the call goes on (MCP SSE
-   * polling): the client reconnects with Last-Event-ID and receives the rest. A no-op when
-   * the reply is plain JSON or there is no session.
+   * Lets the call go on while the transport stops holding the client's request (MCP SSE
+   * polling: the client reconnects with Last-Event-ID and receives the rest). A no-op where
+   * the transport holds nothing: a plain JSON reply, stdio, no session.
    */
+  detach(): void;
+  /** The former name of `detach()`. */
   closeStream(): void;
 }
 
-export interface ContextInit {
-  session: Session | null;
-  requestId: RequestId | null;
-  server: unknown;
-  signal: AbortSignal;
-  progressToken: string | number | undefined;
-  /** May return false when no stream took the message. */
-  send: Send;
-  /** Where server-to-client requests wait; without it they are unsupported. */
-  requests?: ClientRequests;
-  closeStream?: () => void;
+/** How a plug-in follows a call's context without wrapping it. */
+export interface ContextHooks {
+  /** The handler started (true) or stopped (false) waiting on the client: elicitation, sampling, roots. */
+  onClientWait?(waiting: boolean): void;
+}
+
+/** The `progressToken` a request's `_meta` carries, if any. */
+export function progressTokenOf(params: Record<string, unknown>): string | number | undefined {
+  const meta = params._meta;
+  if (!isRecord(meta)) return undefined;
+  const token = meta.progressToken;
+  return typeof token === "string" || typeof token === "number" ? token : undefined;
 }
 
 const rank = (level: LogLevel): number => LOG_LEVELS.indexOf(level);
 
-export class RequestContext implements ToolContext {
+/** The ToolContext of one call, built on its Call: everything goes through the call's exchange. */
+export class Context implements ToolContext {
   readonly sessionId: string | null;
   readonly requestId: RequestId | null;
   readonly server: unknown;
   readonly signal: AbortSignal;
-  protected readonly init: ContextInit;
+  readonly #call: Call;
+  readonly #progressToken: string | number | undefined;
+  readonly #hooks: ContextHooks | undefined;
   #lastProgress = -Infinity;
 
-  constructor(init: ContextInit) {
-    this.init = init;
-    this.sessionId = init.session?.id ?? null;
-    this.requestId = init.requestId;
-    this.server = init.server;
-    this.signal = init.signal;
+  constructor(call: Call, progressToken: string | number | undefined, hooks?: ContextHooks) {
+    this.#call = call;
+    this.#progressToken = progressToken;
+    this.#hooks = hooks;
+    this.sessionId = call.session?.id ?? null;
+    this.requestId = call.id;
+    this.server = call.core.server;
+    this.signal = call.signal ?? new AbortController().signal;
   }
 
   log(level: LogLevel, data: unknown, logger?: string): void {
-    if (rank(level) < rank(this.init.session?.logLevel ?? "info")) return;
+    if (rank(level) < rank(this.#call.session?.logLevel ?? "info")) return;
     const params: Record<string, unknown> = { level, data };
     if (logger !== undefined) params.logger = logger;
-    this.init.send({ jsonrpc: "2.0", method: "notifications/message", params });
+    this.#call.send({ jsonrpc: "2.0", method: "notifications/message", params });
   }
   debug(data: unknown, logger?: string): void { this.log("debug", data, logger); }
   info(data: unknown, logger?: string): void { this.log("info", data, logger); }
@@ -130,13 +140,13 @@ export class RequestContext implements ToolContext {
   emergency(data: unknown, logger?: string): void { this.log("emergency", data, logger); }
 
   reportProgress(progress: number, total?: number, message?: string): void {
-    const token = this.init.progressToken;
+    const token = this.#progressToken;
     if (token === undefined || !Number.isFinite(progress) || progress <= this.#lastProgress) return;
     this.#lastProgress = progress;
     const params: Record<string, unknown> = { progressToken: token, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
-    this.init.send({ jsonrpc: "2.0", method: "notifications/progress", params });
+    this.#call.send({ jsonrpc: "2.0", method: "notifications/progress", params });
   }
 
   async elicit<T = Record<string, unknown>>(message: string, schema: SchemaObject, options: ElicitOptions = {}): Promise<ElicitResult<T>> {
@@ -155,12 +165,16 @@ export class RequestContext implements ToolContext {
     return urlAnswer(await this.#ask("URL elicitation", "elicitation/create", params, wait), elicitationId);
   }
 
+  detach(): void {
+    this.#call.exchange.detach?.();
+  }
+
   closeStream(): void {
-    this.init.closeStream?.();
+    this.detach();
   }
 
   completeElicitation(elicitationId: string): void {
-    this.init.send({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId } });
+    this.#call.send({ jsonrpc: "2.0", method: "notifications/elicitation/complete", params: { elicitationId } });
   }
 
   async sample(request: SamplingRequest | string, options: SampleOptions = {}): Promise<SamplingResult> {
@@ -174,11 +188,16 @@ export class RequestContext implements ToolContext {
     return rootsAnswer(await this.#ask("roots", "roots/list", {}, wait));
   }
 
-  #ask(feature: ClientFeature, method: string, params: Record<string, unknown>, wait: number): Promise<Record<string, unknown>> {
-    const { session, requests } = this.init;
-    if (!session || !requests || !clientSupports(session.clientCapabilities, feature)) {
-      return Promise.reject(unsupported(feature, session !== null));
+  async #ask(feature: ClientFeature, method: string, params: Record<string, unknown>, wait: number): Promise<Record<string, unknown>> {
+    const call = this.#call;
+    const session = call.session;
+    if (!session || !clientSupports(call.clientCapabilities, feature)) throw unsupported(feature, session !== null);
+    const hooks = this.#hooks;
+    hooks?.onClientWait?.(true);
+    try {
+      return await call.core.clientRequests.request(session, (m) => call.send(m), method, params, { timeoutMs: wait, signal: this.signal });
+    } finally {
+      hooks?.onClientWait?.(false);
     }
-    return requests.request(session, this.init.send, method, params, { timeoutMs: wait, signal: this.signal });
   }
 }

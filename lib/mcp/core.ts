@@ -1,25 +1,13 @@
-// The server state the protocol methods read. McpServer owns it; methods receive it, so
-// the protocol layer never imports the HTTP layer or the public facade.
+// The server state the protocol methods read: what is registered and the limits. McpServer
+// owns it; methods receive it through their Call, so this layer never imports a transport.
 import type { RegisteredPrompt } from "../registry/prompts.ts";
 import type { RegisteredResource } from "../registry/resources.ts";
 import type { RegisteredTemplate } from "../registry/resource-templates.ts";
 import type { RegisteredTool } from "../registry/tools.ts";
-import type { AsyncStore } from "../async/store.ts";
 import type { Icon } from "../registry/common.ts";
-import type { Session } from "../session/session.ts";
 import type { ClientRequests } from "./client-requests.ts";
-import type { JsonRpcMessage, RequestId } from "./jsonrpc.ts";
 import type { ResourceSubscriptions } from "./subscriptions.ts";
-
-/** Where the library reports what it does; it never writes to the console itself. */
-export interface Logger {
-  debug(message: string, fields?: Record<string, unknown>): void;
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
-
-export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+import type { Logger } from "../util/logger.ts";
 
 export interface ServerInfo {
   name: string;
@@ -45,29 +33,9 @@ export interface ServerCore {
   /** Server-to-client requests waiting for the client's answer. */
   readonly clientRequests: ClientRequests;
   readonly subscriptions: ResourceSubscriptions;
-  /** Background runs of async tools: jobs and tasks. */
-  readonly runs: AsyncStore;
   readonly logger: Logger;
-  /** The public server object, handed to tool contexts. */
-  readonly facade: unknown;
-  /** Path prefix the server is mounted under ("" when none); stripped from resource URIs. */
-  pathPrefix: string;
-}
-
-/** What one JSON-RPC request is handled with. */
-export interface CallScope {
-  readonly core: ServerCore;
-  readonly id: RequestId;
-  readonly session: Session | null;
-  /** Aborts when the transport loses the client and nothing else could take the result. */
-  readonly signal: AbortSignal | undefined;
-  /**
-   * Sends a message related to this request (progress, logging, server requests). A
-   * transport may return false when no stream took it, so server requests fail at once.
-   */
-  send(message: JsonRpcMessage): void;
-  /** Ends this request's SSE connection but not the call (SSE polling); a no-op where unsupported. */
-  closeStream?(): void;
+  /** The public server object, handed to tool contexts as `ctx.server`. */
+  readonly server: unknown;
 }
 
 export function hasUiApp(core: ServerCore): boolean {

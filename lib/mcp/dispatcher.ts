@@ -1,42 +1,33 @@
-// Takes parsed JSON-RPC (one message or a batch) and returns what to answer. Knows
-// nothing of HTTP: the transport supplies the session, an abort signal and a sender.
-import type { CallScope, ServerCore } from "./core.ts";
-import { RpcError } from "./errors.ts";
+// Takes parsed JSON-RPC (one message or a batch) and returns the responses owed. Knows no
+// transport: each one supplies an Exchange (./exchange.ts) and decides how to deliver.
+import type { ServerCore } from "./core.ts";
+import { Call, type Exchange } from "./exchange.ts";
 import {
   classify,
   ErrorCode,
   failure,
+  isJsonRpcError,
   success,
   type Incoming,
-  type JsonRpcMessage,
   type JsonRpcNotification,
   type JsonRpcResponse,
-  type RequestId,
-} from "./jsonrpc.ts";
-import { InFlight, type InFlightCall } from "./inflight.ts";
+} from "../util/jsonrpc.ts";
+import { InFlight } from "./inflight.ts";
 import { completionMethods } from "./methods/completion.ts";
 import { lifecycleMethods } from "./methods/lifecycle.ts";
 import { promptMethods } from "./methods/prompts.ts";
 import { resourceMethods } from "./methods/resources.ts";
 import { toolMethods } from "./methods/tools.ts";
-import type { MethodTable } from "./methods/types.ts";
-import type { Session } from "../session/session.ts";
+import type { Method, MethodTable } from "./methods/types.ts";
 
-/** What a transport hands the dispatcher besides the message. */
-export interface Exchange {
-  session: Session | null;
-  signal?: AbortSignal;
-  send(message: JsonRpcMessage): void;
-  /** Ends the request's SSE connection, not the call; the client resumes with Last-Event-ID. */
-  closeStream?(): void;
+/**
+ * What one body is answered with. `malformed` says nothing in it could be served (an
+ * invalid message, an empty or oversized batch): HTTP answers it with 400, stdio ignores it.
+ */
+export interface Answer {
+  reply: JsonRpcResponse | JsonRpcResponse[] | null;
+  malformed: boolean;
 }
-
-export type Outcome =
-  /** `status` is 400 when the body held nothing that could be served. */
-  | { kind: "single"; response: JsonRpcResponse; status: 200 | 400 }
-  | { kind: "batch"; responses: JsonRpcResponse[]; status: 200 | 400 }
-  /** Only notifications and responses: nothing to answer. */
-  | { kind: "accepted" };
 
 export type NotificationHandler = (message: JsonRpcNotification, exchange: Exchange) => void;
 export type ResponseHandler = (message: JsonRpcResponse, exchange: Exchange) => void;
@@ -45,36 +36,7 @@ const markInitialized: NotificationHandler = (_m, { session }) => {
   if (session) session.initialized = true;
 };
 
-/**
- * What a method runs with. A class, not an object literal: V8 builds a literal that has a
- * getter through its slow path on every request, which cost about 4 KB of garbage and a
- * third of hubmcp's own CPU time per tools/call (npm run bench).
- */
-class RequestScope implements CallScope {
-  readonly core: ServerCore;
-  readonly id: RequestId;
-  readonly session: Session | null;
-  readonly send: (message: JsonRpcMessage) => void;
-  readonly #exchange: Exchange;
-  readonly #call: InFlightCall | null;
-
-  constructor(core: ServerCore, id: RequestId, exchange: Exchange, call: InFlightCall | null) {
-    this.core = core;
-    this.id = id;
-    this.session = exchange.session;
-    this.send = exchange.send;
-    this.#exchange = exchange;
-    this.#call = call;
-  }
-
-  /** Made on first use: most calls never ask. */
-  get signal(): AbortSignal | undefined {
-    return this.#call ? this.#call.signal : this.#exchange.signal;
-  }
-
-  /** An own property, so a scope derived with `{ ...scope }` keeps it. */
-  readonly closeStream = (): void => this.#exchange.closeStream?.();
-}
+const NOTHING: Answer = { reply: null, malformed: false };
 
 export class Dispatcher {
   readonly #core: ServerCore;
@@ -98,9 +60,13 @@ export class Dispatcher {
     this.#core = core;
   }
 
-  /** Adds or replaces methods; later features plug in here rather than editing this file. */
+  /** Adds or replaces methods; features plug in here (async tools wrap `tools/call`) rather than editing this file. */
   addMethods(table: MethodTable): void {
     Object.assign(this.#methods, table);
+  }
+  /** The method now answering `name`, for a plug-in that wraps it. */
+  method(name: string): Method | undefined {
+    return this.#methods[name];
   }
   addNotifications(table: Record<string, NotificationHandler>): void {
     Object.assign(this.#notifications, table);
@@ -109,30 +75,31 @@ export class Dispatcher {
     this.#onResponse = handler;
   }
 
-  async handleBody(body: unknown, exchange: Exchange): Promise<Outcome> {
+  /** One message or a batch, as parsed from the wire. */
+  async handle(body: unknown, exchange: Exchange): Promise<Answer> {
     if (!Array.isArray(body)) {
       const incoming = classify(body);
-      const response = await this.handle(incoming, exchange);
-      if (response === null) return { kind: "accepted" };
-      return { kind: "single", response, status: incoming.kind === "invalid" && incoming.error.code === ErrorCode.InvalidRequest ? 400 : 200 };
+      const reply = await this.handleMessage(incoming, exchange);
+      if (reply === null) return NOTHING;
+      return { reply, malformed: incoming.kind === "invalid" && incoming.error.code === ErrorCode.InvalidRequest };
     }
     if (body.length === 0) {
-      return { kind: "single", response: failure(null, { code: ErrorCode.InvalidRequest, message: "Invalid Request: empty batch" }), status: 400 };
+      return { reply: failure(null, { code: ErrorCode.InvalidRequest, message: "Invalid Request: empty batch" }), malformed: true };
     }
     // Every entry costs a promise and an answer at once: an unbounded batch is a memory bomb.
     if (body.length > this.#core.maxBatchSize) {
       const message = `Invalid Request: batch too large (limit ${this.#core.maxBatchSize})`;
-      return { kind: "single", response: failure(null, { code: ErrorCode.InvalidRequest, message }), status: 400 };
+      return { reply: failure(null, { code: ErrorCode.InvalidRequest, message }), malformed: true };
     }
     const incoming = body.map(classify);
-    const answers = await Promise.all(incoming.map((m) => this.handle(m, exchange)));
-    const responses = answers.filter((r): r is JsonRpcResponse => r !== null);
-    if (responses.length === 0) return { kind: "accepted" };
-    return { kind: "batch", responses, status: incoming.every((m) => m.kind === "invalid") ? 400 : 200 };
+    const answers = await Promise.all(incoming.map((m) => this.handleMessage(m, exchange)));
+    const reply = answers.filter((r): r is JsonRpcResponse => r !== null);
+    if (reply.length === 0) return NOTHING;
+    return { reply, malformed: incoming.every((m) => m.kind === "invalid") };
   }
 
   /** One classified message; null when nothing is owed back. */
-  async handle(incoming: Incoming, exchange: Exchange): Promise<JsonRpcResponse | null> {
+  async handleMessage(incoming: Incoming, exchange: Exchange): Promise<JsonRpcResponse | null> {
     switch (incoming.kind) {
       case "invalid":
         return failure(incoming.id, incoming.error);
@@ -156,13 +123,12 @@ export class Dispatcher {
         if (!fn) return failure(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method.slice(0, 128)}` });
         // Only session requests can be cancelled; the signal stays lazy on the hot path.
         const call = exchange.session ? this.inflight.begin(exchange.session, id, () => exchange.signal) : null;
-        const scope = new RequestScope(this.#core, id, exchange, call);
         try {
-          const result = await fn(params ?? {}, scope);
+          const result = await fn(params ?? {}, new Call(this.#core, id, exchange, call));
           return call?.cancelled ? null : success(id, result);
         } catch (err) {
           if (call?.cancelled) return null;
-          if (err instanceof RpcError) return failure(id, err.toBody());
+          if (isJsonRpcError(err)) return failure(id, err.toBody());
           this.#core.logger.error("method failed", { method, error: err instanceof Error ? err.stack : String(err) });
           return failure(id, { code: ErrorCode.InternalError, message: "Internal error" });
         } finally {

@@ -2,7 +2,7 @@
 // them (MCP basic/utilities/cancellation): the handler's signal aborts and the answer is
 // dropped. Session-less requests are not tracked: nothing could name them later.
 import type { Session } from "../session/session.ts";
-import type { RequestId } from "./jsonrpc.ts";
+import type { RequestId } from "../util/jsonrpc.ts";
 
 /** One running request. Its AbortController is made only when someone reads `signal`. */
 export class InFlightCall {

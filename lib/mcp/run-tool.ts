@@ -6,7 +6,8 @@ import { errorResult, shapeToolResult, type CallToolResult } from "./tool-result
 
 export type ToolOutcome =
   | { kind: "invalid-arguments"; message: string }
-  | { kind: "result"; result: CallToolResult };
+  /** `value` is what the handler returned, before shaping (undefined when it threw). */
+  | { kind: "result"; result: CallToolResult; value?: unknown };
 
 export function describeErrors(prefix: string, errors: ValidationError[]): string {
   const shown = errors.slice(0, 10).map((e) => `${e.path || "(root)"}: ${e.message}`);
@@ -38,5 +39,5 @@ export async function runTool(tool: RegisteredTool, args: Record<string, unknown
     const out = tool.validateOutput(result.structuredContent);
     if (!out.valid) return { kind: "result", result: errorResult(describeErrors("Output does not match the tool's outputSchema", out.errors)) };
   }
-  return { kind: "result", result };
+  return { kind: "result", result, value };
 }

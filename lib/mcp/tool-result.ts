@@ -1,4 +1,7 @@
-// Turns whatever a tool handler returned into a CallToolResult (DECISIONS "Results").
+// Turns whatever a tool handler returned into a CallToolResult: text for scalars, JSON text
+// plus structuredContent for plain objects, content blocks as they are, an explicit result
+// as written.
+import { isPlainObject } from "../util/guards.ts";
 import type { ContentBlock } from "./content.ts";
 
 export interface CallToolResult {
@@ -31,10 +34,22 @@ export class ToolResult {
 
 const kinds = new Set(["text", "image", "audio", "resource", "resource_link"]);
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
+/** A content block as `content.*` builds it: its type and the field that type requires. */
+function isContentBlock(value: unknown): value is ContentBlock {
+  if (!isPlainObject(value)) return false;
+  switch (value.type) {
+    case "text":
+      return typeof value.text === "string";
+    case "image":
+    case "audio":
+      return typeof value.data === "string" && typeof value.mimeType === "string";
+    case "resource":
+      return isPlainObject(value.resource) && typeof value.resource.uri === "string";
+    case "resource_link":
+      return typeof value.uri === "string" && typeof value.name === "string";
+    default:
+      return false;
+  }
 }
 
 /** `{content: [...blocks], isError | is_error}` written by hand counts as an explicit result. */
@@ -57,6 +72,9 @@ export function shapeToolResult(value: unknown): CallToolResult {
     if (value.structuredContent !== undefined) out.structuredContent = value.structuredContent;
     return out;
   }
+  // `content.image(...)`, or a list of blocks: those blocks, not their JSON text.
+  if (isContentBlock(value)) return { content: [value], isError: false };
+  if (Array.isArray(value) && value.length > 0 && value.every(isContentBlock)) return { content: value, isError: false };
   if (isPlainObject(value) && isExplicit(value)) {
     const { content, is_error, isError, ...rest } = value;
     const out: CallToolResult = { ...rest, content: content as ContentBlock[], isError: Boolean(isError ?? is_error) };

@@ -3,7 +3,7 @@
 export const SUPPORTED_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const;
 export type ProtocolVersion = (typeof SUPPORTED_VERSIONS)[number];
 export const LATEST_VERSION: ProtocolVersion = "2025-11-25";
-/** The discovery document always names the first published revision (interface spec, Versioning 1). */
+/** The discovery document always names the first published revision, whatever a session negotiates. */
 export const DISCOVERY_VERSION = "2024-11-05";
 
 export function isSupportedVersion(value: unknown): value is ProtocolVersion {

@@ -4,12 +4,13 @@
 import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TLSSocket } from "node:tls";
-import type { Logger } from "../mcp/core.ts";
-import { silentLogger } from "../mcp/core.ts";
+import { silentLogger, type Logger } from "../util/logger.ts";
 import { endToEnd, upstreamRequestHeaders } from "./headers.ts";
 import { urlHost } from "../http/listen.ts";
-import { normalizePrefix } from "../http/request-url.ts";
+import { normalizePrefix, stripPrefix } from "../http/request-url.ts";
 import { CORS_HEADERS } from "../http/respond.ts";
+
+export { stripPrefix };
 
 export interface ReverseProxyOptions {
   /** Upstream origin, e.g. "http://127.0.0.1:8001". Its path, if any, is prepended. */
@@ -57,16 +58,6 @@ function sendJson(res: ServerResponse, status: number, error: string): void {
   // CORS headers so a browser host can read why the upstream failed.
   res.writeHead(status, { ...CORS_HEADERS, "content-type": "application/json", "content-length": Buffer.byteLength(body) });
   res.end(body);
-}
-
-/** "/weber/1/c/7/mcp?x" with prefix "/weber/1/c/7" → "/mcp?x"; paths outside the prefix are kept. */
-export function stripPrefix(url: string, prefix: string): string {
-  if (!prefix) return url;
-  const cut = url.search(/[?#]/);
-  const path = cut === -1 ? url : url.slice(0, cut);
-  if (path !== prefix && !path.startsWith(`${prefix}/`)) return url;
-  const rest = path.slice(prefix.length) || "/";
-  return rest + (cut === -1 ? "" : url.slice(cut));
 }
 
 export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {

@@ -1,5 +1,5 @@
 // Resource registration and the shaping of what a resource handler returns.
-import { base64 } from "../mcp/content.ts";
+import { base64 } from "../util/base64.ts";
 import { checkIcons, withOptional, type Icon } from "./common.ts";
 
 export interface ResourceOptions {

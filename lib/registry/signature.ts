@@ -1,19 +1,10 @@
 // Reads a handler's parameter list from its source text. Tools and prompts are called
 // by parameter name, as in the Python original, so the calling convention and the
 // generated input schema both come from here.
+import type { Param, ParamField } from "../schema/params.ts";
 import { matchBracket, splitTopLevel, stripComments, topLevelAssign } from "./source-scan.ts";
 
-export interface ParamField {
-  name: string;
-  /** Source text of the default value, when the parameter has one. */
-  defaultSource?: string;
-}
-
-export type Param =
-  | ({ kind: "name" } & ParamField)
-  | { kind: "object"; fields: ParamField[]; rest: boolean; defaultSource?: string }
-  | { kind: "rest"; name: string }
-  | { kind: "array" };
+export type { Param, ParamField };
 
 export type Signature =
   | { ok: true; params: Param[]; /** Body text after `{`, for the doc comment; "" for expression arrows. */ body: string }

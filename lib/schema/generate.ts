@@ -1,7 +1,7 @@
 // The inputSchema of a plain handler, read from its parameter list: names become
 // properties, a literal default gives the type and `default`, a parameter without a
 // default is required, and `@param` text becomes the description.
-import type { Param, ParamField } from "../registry/signature.ts";
+import type { Param, ParamField } from "./params.ts";
 import { parseLiteral } from "./literal.ts";
 import type { SchemaObject } from "./types.ts";
 

@@ -1,14 +1,13 @@
 // What the server remembers about one client between requests. Transport streams are
 // attached through the small SessionStream interface so this file knows no HTTP.
-import type { JsonRpcMessage } from "../mcp/jsonrpc.ts";
-import type { ProtocolVersion } from "../mcp/versions.ts";
+import type { JsonRpcMessage } from "../util/jsonrpc.ts";
 
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** A server-to-client stream: legacy `GET /sse`, or the standalone `GET /mcp`. */
+/** A server-to-client channel: legacy `GET /sse`, the standalone `GET /mcp`, or stdout. */
 export interface SessionStream {
-  readonly kind: "sse" | "mcp";
+  readonly kind: "sse" | "mcp" | "stdio";
   /** Returns false when the stream is gone or refused the message. */
   send(message: JsonRpcMessage): boolean;
   close(): void;
@@ -24,7 +23,8 @@ export class Session {
   readonly id: string;
   readonly createdAt: number;
   lastActive: number;
-  protocolVersion: ProtocolVersion | null = null;
+  /** The revision agreed in `initialize`. */
+  protocolVersion: string | null = null;
   clientInfo: ClientInfo | null = null;
   clientCapabilities: Record<string, unknown> = {};
   initialized = false;
@@ -72,11 +72,11 @@ export class Session {
   }
 
   /**
-   * Server-to-client traffic goes to one standalone `GET /mcp` stream (MCP: never the same
-   * message on two streams), else to the session's legacy `/sse` streams.
+   * Server-to-client traffic goes to one standalone stream (`GET /mcp`, stdout; MCP: never
+   * the same message on two streams), else to the session's legacy `/sse` streams.
    */
   send(message: JsonRpcMessage): boolean {
-    for (const stream of this.streams) if (stream.kind === "mcp" && stream.send(message)) return true;
+    for (const stream of this.streams) if (stream.kind !== "sse" && stream.send(message)) return true;
     let sent = false;
     for (const stream of this.streams) if (stream.kind === "sse" && stream.send(message)) sent = true;
     return sent;

@@ -46,3 +46,32 @@ test("get_job_result is reserved once async tools exist", () => {
   assert.throws(() => c.tool(() => 1, { name: "get_job_result", inputSchema: { type: "object" } }), /already registered/);
   c.asyncTool(() => 2, { name: "slower", inputSchema: { type: "object" } });
 });
+
+test("a job sends no progress on its request's token: that request was answered with the job handle", async (t) => {
+  const server = new McpServer("job-progress");
+  let finished!: () => void;
+  const done = new Promise<void>((resolve) => (finished = resolve));
+  server.asyncTool(
+    async function count(_args: Record<string, never>, ctx: import("../../lib/index.ts").ToolContext) {
+      for (let i = 1; i <= 3; i++) ctx.reportProgress(i, 3);
+      finished();
+      return "counted";
+    },
+    { inputSchema: { type: "object" }, context: true },
+  );
+  const running = await server.listen({ port: 0 });
+  t.after(() => running.close());
+  const client = new RpcClient(running.url);
+  await client.initialize();
+  const events = await openEvents(`${running.url}mcp`, { "mcp-session-id": client.sessionId! });
+  t.after(() => events.close());
+  assert.equal((await events.next()).event, "endpoint");
+  const job = jobOf(await client.result("tools/call", { name: "count", arguments: {}, _meta: { progressToken: "job" } }));
+  assert.equal(job.status, "running");
+  await done;
+  // Anything the job had sent would be on the stream before this notice.
+  server.tool(function later() {
+    return 1;
+  }, { inputSchema: { type: "object" } });
+  assert.equal(JSON.parse((await events.next()).data).method, "notifications/tools/list_changed");
+});

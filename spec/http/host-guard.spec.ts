@@ -1,4 +1,4 @@
-// DNS-rebinding protection (DECISIONS "Local server security"), as a function and over HTTP.
+// DNS-rebinding and cross-site protection, as a function and over HTTP.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { request, type IncomingMessage } from "node:http";
@@ -42,11 +42,16 @@ test("allowed hosts and origins extend the loopback set; X-Forwarded-Host only w
   assert.equal(hostGuard("127.0.0.1", { allowedOrigins: ["*"] })!(req({ host: "localhost", origin: "https://any.where" })), null);
 });
 
-test("0.0.0.0 (the hub default) has no guard unless hosts or origins are configured", () => {
-  assert.equal(hostGuard("0.0.0.0"), null);
-  assert.equal(hostGuard("::"), null);
+test("0.0.0.0 (the hub default) checks a browser Origin always, the Host only when hosts are configured", () => {
+  for (const bind of ["0.0.0.0", "::", null]) {
+    const open = hostGuard(bind)!;
+    assert.equal(open(req({ host: "hub.example.org" })), null, `${bind}: any Host without an Origin`);
+    assert.equal(open(req({ host: "hub.example.org", origin: "http://localhost:3000" })), null, `${bind}: a loopback Origin`);
+    assert.equal(open(req({ host: "hub.example.org", origin: "https://evil.example.com" })), "origin", `${bind}: a foreign Origin`);
+  }
+  assert.equal(hostGuard("0.0.0.0", { allowedOrigins: ["*"] }), null, "\"*\" turns every check off on a wildcard bind");
   const hosts = hostGuard("0.0.0.0", { allowedHosts: ["hub.example.org"] })!;
-  assert.equal(hosts(req({ host: "hub.example.org", origin: "https://evil.example.com" })), null, "only the Host check is on");
+  assert.equal(hosts(req({ host: "hub.example.org", origin: "https://evil.example.com" })), "origin");
   assert.equal(hosts(req({ host: "evil.example.com" })), "host");
   assert.equal(hosts(req({ host: "localhost:8000" })), null);
   const origins = hostGuard("0.0.0.0", { allowedOrigins: ["https://hub.example.org"] })!;
@@ -95,9 +100,17 @@ test("over HTTP: allowedHosts from the server options, overridden by listen opti
   assert.equal((await raw(b.port, { host: "tools.example.org" })).status, 403);
 });
 
-test("over HTTP: bound to 0.0.0.0 with nothing configured, any Host is served", async (t) => {
+test("over HTTP: bound to 0.0.0.0, any Host is served but a foreign browser Origin is refused", async (t) => {
   const server = new McpServer("open");
   const running = await server.listen({ host: "0.0.0.0", port: 0 });
   t.after(() => running.close());
-  assert.equal((await raw(running.port, { host: "hub.example.org", origin: "https://hub.example.org" })).status, 200);
+  assert.equal((await raw(running.port, { host: "hub.example.org" })).status, 200, "no Origin: curl, SDKs, desktop hosts");
+  assert.equal((await raw(running.port, { host: "hub.example.org", origin: `http://127.0.0.1:${running.port}` })).status, 200);
+  const page = await raw(running.port, { host: "hub.example.org", origin: "https://evil.example.com", "content-type": "text/plain" });
+  assert.equal(page.status, 403, "a web page cannot POST text/plain to a local server");
+  assert.equal(server.sessions.size, 2, "the refused request minted no session");
+  const allowed = new McpServer("hub", { allowedOrigins: ["https://hub.example.org"] });
+  const hub = await allowed.listen({ host: "0.0.0.0", port: 0 });
+  t.after(() => hub.close());
+  assert.equal((await raw(hub.port, { host: "hub.example.org", origin: "https://hub.example.org" })).status, 200);
 });

@@ -1,5 +1,4 @@
-// Every route of interface spec section A and every row of the DECISIONS error table,
-// over real sockets.
+// Every HTTP route and every error status it answers with, over real sockets.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { request } from "node:http";

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hubPorts } from "../../lib/launcher/hub-mode.ts";
+import { hubPorts, startHub } from "../../lib/launcher/hub-mode.ts";
+import { McpServer } from "../../lib/index.ts";
 
 test("hub ports are 8000 and 8001 unless HUBMCP_PROXY_PORT / HUBMCP_SERVER_PORT say otherwise", () => {
   assert.deepEqual(hubPorts({}), { proxyPort: 8000, serverPort: 8001 });
@@ -8,4 +9,27 @@ test("hub ports are 8000 and 8001 unless HUBMCP_PROXY_PORT / HUBMCP_SERVER_PORT 
   assert.deepEqual(hubPorts({ HUBMCP_PROXY_PORT: "" }), { proxyPort: 8000, serverPort: 8001 });
   assert.equal(hubPorts({ HUBMCP_PROXY_PORT: "x" }), "HUBMCP_PROXY_PORT must be a port number (0-65535)");
   assert.equal(hubPorts({ HUBMCP_SERVER_PORT: "99999" }), "HUBMCP_SERVER_PORT must be a port number (0-65535)");
+});
+
+test("on a hub the server lets in browser pages served through the proxy's origin, and no other origin", async (t) => {
+  const pathPrefix = "/weber/s1/cookie/5";
+  const run = await startHub({
+    app: new McpServer("hub-origin"),
+    hub: { session: "s1", sessionDir: "/nonexistent", pathPrefix, proxyUrl: `https://proxy.hub.example${pathPrefix}/` },
+    host: "127.0.0.1",
+    proxy: "none",
+    ports: { proxyPort: 0, serverPort: 0 },
+    debug: false,
+    env: {},
+    onProxyOutput: () => {},
+  });
+  t.after(() => run.server.close());
+  const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+  const from = async (origin: string) => {
+    const res = await fetch(`${run.server.url}mcp`, { method: "POST", headers: { "content-type": "application/json", origin }, body: JSON.stringify(init) });
+    await res.arrayBuffer();
+    return res.status;
+  };
+  assert.equal(await from("https://proxy.hub.example"), 200);
+  assert.equal(await from("https://evil.example.com"), 403);
 });

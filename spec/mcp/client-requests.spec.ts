@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ClientRequestError, ClientRequests } from "../../lib/mcp/client-requests.ts";
-import type { JsonRpcMessage, JsonRpcRequest } from "../../lib/mcp/jsonrpc.ts";
+import type { JsonRpcMessage, JsonRpcRequest } from "../../lib/util/jsonrpc.ts";
 import { Session } from "../../lib/session/session.ts";
 
 function capture() {

@@ -1,4 +1,4 @@
-// ctx.closeStream(): the tool ends its SSE reply's connection mid-call (MCP SSE polling);
+// ctx.detach() (formerly closeStream()): the tool ends its SSE reply's connection mid-call (MCP SSE polling);
 // the client resumes with GET + Last-Event-ID and receives the rest, the answer included.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -13,7 +13,7 @@ test("a closed SSE reply resumes on GET with Last-Event-ID; a JSON reply ignores
   server.tool(
     async (_args: Record<string, never>, ctx: ToolContext) => {
       ctx.info("working");
-      ctx.closeStream();
+      ctx.detach();
       await gate;
       return "done";
     },

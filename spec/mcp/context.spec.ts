@@ -1,9 +1,26 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { RequestContext } from "../../lib/mcp/context.ts";
+import { Context, type ContextHooks } from "../../lib/mcp/context.ts";
 import { ClientRequests, type ClientRequestError } from "../../lib/mcp/client-requests.ts";
-import type { JsonRpcMessage, JsonRpcRequest } from "../../lib/mcp/jsonrpc.ts";
+import type { ServerCore } from "../../lib/mcp/core.ts";
+import { Call } from "../../lib/mcp/exchange.ts";
+import type { JsonRpcMessage, JsonRpcRequest } from "../../lib/util/jsonrpc.ts";
 import { Session } from "../../lib/session/session.ts";
+
+interface ContextSetup {
+  session: Session | null;
+  progressToken?: string;
+  requests?: ClientRequests;
+  hooks?: ContextHooks;
+  send(message: JsonRpcMessage): void;
+}
+
+/** A tool context over a bare exchange: the transport is the `send` given. */
+function contextOver(o: ContextSetup): Context {
+  const core = { clientRequests: o.requests ?? new ClientRequests(), server: null } as unknown as ServerCore;
+  const exchange = { session: o.session, signal: new AbortController().signal, send: (m: JsonRpcMessage) => (o.send(m), true) };
+  return new Context(new Call(core, 7, exchange), o.progressToken, o.hooks);
+}
 
 const FORM = { type: "object", properties: { name: { type: "string", minLength: 1 } }, required: ["name"] } as const;
 
@@ -13,12 +30,8 @@ function setup(capabilities: Record<string, unknown> | null, answer: (r: JsonRpc
   const session = capabilities === null ? null : new Session("s", Date.now());
   if (session && capabilities) session.clientCapabilities = capabilities;
   const sent: JsonRpcMessage[] = [];
-  const ctx = new RequestContext({
+  const ctx = contextOver({
     session,
-    requestId: 7,
-    server: null,
-    signal: new AbortController().signal,
-    progressToken: undefined,
     requests,
     send(message) {
       sent.push(message);
@@ -114,7 +127,7 @@ test("log levels honour the session's level and progress needs a token and never
   const session = new Session("s", Date.now());
   session.logLevel = "warning";
   const sent: JsonRpcMessage[] = [];
-  const ctx = new RequestContext({ session, requestId: 1, server: null, signal: new AbortController().signal, progressToken: "tok", send: (m) => void sent.push(m) });
+  const ctx = contextOver({ session, progressToken: "tok", send: (m) => void sent.push(m) });
   ctx.debug("d");
   ctx.info("i");
   ctx.notice("n");
@@ -134,7 +147,28 @@ test("log levels honour the session's level and progress needs a token and never
   ctx.reportProgress(Number.NaN);
   ctx.reportProgress(2);
   assert.deepEqual(sent.map((m) => ("params" in m ? m.params : null)), [{ progressToken: "tok", progress: 1, total: 10, message: "one" }, { progressToken: "tok", progress: 2 }]);
-  const quiet = new RequestContext({ session: null, requestId: null, server: null, signal: new AbortController().signal, progressToken: undefined, send: (m) => void sent.push(m) });
+  const quiet = contextOver({ session: null, send: (m) => void sent.push(m) });
   quiet.reportProgress(1);
   assert.equal(sent.length, 2);
+});
+
+test("a context hook hears when the handler starts and stops waiting on the client, answered or not", async () => {
+  const requests = new ClientRequests();
+  const session = new Session("s", Date.now());
+  session.clientCapabilities = { elicitation: {} };
+  const waits: boolean[] = [];
+  const ctx = contextOver({
+    session,
+    requests,
+    hooks: { onClientWait: (waiting) => waits.push(waiting) },
+    send(message) {
+      if ("id" in message && "method" in message) {
+        queueMicrotask(() => requests.settle({ jsonrpc: "2.0", id: message.id, result: { action: "decline" } }, session));
+      }
+    },
+  });
+  assert.deepEqual(await ctx.elicit("x", FORM), { action: "decline" });
+  assert.deepEqual(waits, [true, false]);
+  await assert.rejects(ctx.sample("x"), code("unsupported"));
+  assert.deepEqual(waits, [true, false], "a refused request never waited");
 });

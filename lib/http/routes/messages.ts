@@ -1,13 +1,14 @@
 // `POST /mcp` and `POST /`: JSON-RPC in, JSON-RPC out (as JSON or an SSE stream, see
 // ../post-reply.ts); `DELETE /mcp` ends a session.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ErrorCode, failure, type JsonRpcResponse } from "../../mcp/jsonrpc.ts";
+import { ErrorCode, failure } from "../../util/jsonrpc.ts";
 import type { Session } from "../../session/session.ts";
-import type { Outcome } from "../../mcp/dispatcher.ts";
-import type { HttpApp, RouteHandler } from "../app.ts";
+import type { Answer } from "../../mcp/dispatcher.ts";
+import type { HttpState, RouteHandler } from "../types.ts";
 import { acceptFor } from "../accept.ts";
 import { readJsonBody } from "../body.ts";
 import { PostReply } from "../post-reply.ts";
+import type { RequestUrl } from "../request-url.ts";
 import { sendError, sendJson } from "../respond.ts";
 import { namedSessionId, resolveSession } from "../session-ref.ts";
 
@@ -24,7 +25,8 @@ export function notAcceptable(res: ServerResponse, wanted: string): void {
   sendJson(res, 406, failure(null, { code: ErrorCode.InvalidRequest, message: `Not Acceptable: the Accept header must allow ${wanted}` }));
 }
 
-async function post(app: HttpApp, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
+async function post(app: HttpState, req: IncomingMessage, res: ServerResponse, url: RequestUrl): Promise<void> {
+  const query = url.query;
   const accept = acceptFor(req.headers.accept);
   if (!accept.json && !accept.sse) {
     req.resume();
@@ -46,27 +48,27 @@ async function post(app: HttpApp, req: IncomingMessage, res: ServerResponse, que
     session = app.sessions.create();
     if (!session) return sendError(res, 503, "Too many sessions; try again later", { "retry-after": "5" });
   }
-  return app.track(answer(app, new PostReply(app, res, session, accept), session, body.empty ? null : body.value));
+  return app.track(answer(app, new PostReply(app, res, session, accept, url.path === "/"), session, body.empty ? null : body.value));
 }
 
 /** Dispatch through the written answer: close() waits for all of it. */
-async function answer(app: HttpApp, reply: PostReply, session: Session | null, message: unknown): Promise<void> {
+async function answer(app: HttpState, reply: PostReply, session: Session | null, message: unknown): Promise<void> {
   // A long call (its reply streaming or not) must not see its session expire under it.
   const release = session?.hold();
-  let outcome: Outcome;
+  let answer: Answer;
   try {
-    outcome = await app.dispatcher.handleBody(message, reply);
+    answer = await app.dispatcher.handle(message, reply);
   } finally {
     release?.();
   }
-  reply.finish(outcome, session ? { "mcp-session-id": session.id } : undefined);
+  reply.finish(answer, session ? { "mcp-session-id": session.id } : undefined);
   const sessionId = session?.id ?? null;
-  if (outcome.kind === "single") app.broadcast(outcome.response, sessionId);
-  else if (outcome.kind === "batch") for (const response of outcome.responses as JsonRpcResponse[]) app.broadcast(response, sessionId);
+  const responses = answer.reply === null ? [] : Array.isArray(answer.reply) ? answer.reply : [answer.reply];
+  for (const response of responses) app.broadcast(response, sessionId);
 }
 
 export const messageRoutes = {
-  post: (app, req, res, url) => post(app, req, res, url.query),
+  post: (app, req, res, url) => post(app, req, res, url),
 
   remove(app, req, res, url) {
     const id = namedSessionId(req, url.query);

@@ -2,9 +2,9 @@
 // stream bound to a session and tells the client where to POST. `GET /mcp` with
 // Last-Event-ID resumes the stream that event came from (MCP basic/transports).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { JsonRpcMessage } from "../../mcp/jsonrpc.ts";
-import type { Session, SessionStream } from "../../session/session.ts";
-import type { HttpApp, RouteHandler } from "../app.ts";
+import type { JsonRpcMessage } from "../../util/jsonrpc.ts";
+import type { Session } from "../../session/session.ts";
+import type { HttpState, RouteHandler } from "../types.ts";
 import { acceptFor } from "../accept.ts";
 import { parseEventId, type EventStream } from "../event-stream.ts";
 import { CORS_HEADERS, sendError } from "../respond.ts";
@@ -12,7 +12,7 @@ import { resolveSession } from "../session-ref.ts";
 import { SseStream } from "../sse.ts";
 import { notAcceptable, sessionNotFound } from "./messages.ts";
 
-function sessionFor(app: HttpApp, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Session | null {
+function sessionFor(app: HttpState, req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Session | null {
   const ref = resolveSession(req, query, app.sessions);
   if (ref.kind === "unknown") {
     sessionNotFound(res);
@@ -24,7 +24,7 @@ function sessionFor(app: HttpApp, req: IncomingMessage, res: ServerResponse, que
   return session;
 }
 
-function openSse(app: HttpApp, res: ServerResponse, session: Session): SseStream {
+function openSse(app: HttpState, res: ServerResponse, session: Session): SseStream {
   return new SseStream(res, {
     keepaliveMs: app.options.keepaliveMs,
     maxBufferedBytes: app.options.maxStreamBufferBytes,
@@ -32,19 +32,8 @@ function openSse(app: HttpApp, res: ServerResponse, session: Session): SseStream
   });
 }
 
-/** Registers a connection with its session for as long as it is open. */
-function track(app: HttpApp, session: Session, sse: SseStream, stream: SessionStream): void {
-  session.streams.add(stream);
-  if (stream.kind === "sse") app.sseStreams.add(stream);
-  sse.onClose(() => {
-    session.streams.delete(stream);
-    app.sseStreams.delete(stream);
-    session.touch();
-  });
-}
-
 /** The stream a Last-Event-ID names, when this session still keeps it. */
-function resumable(app: HttpApp, req: IncomingMessage, session: Session): { stream: EventStream; after: number } | null {
+function resumable(app: HttpState, req: IncomingMessage, session: Session): { stream: EventStream; after: number } | null {
   const header = req.headers["last-event-id"];
   if (typeof header !== "string" || header === "") return null;
   const ref = parseEventId(header);
@@ -57,13 +46,13 @@ export const streamRoutes = {
     const session = sessionFor(app, req, res, url.query);
     if (!session) return;
     const sse = openSse(app, res, session);
-    track(app, session, sse, {
+    app.keepStream(session, {
       kind: "sse",
       send: (message: JsonRpcMessage) => sse.send({ event: "message", data: JSON.stringify(message) }),
       close: () => sse.close(),
-    });
+    }, sse);
     sse.send({ event: "open", data: "{}" });
-    sse.send({ event: "endpoint", data: `${app.core.pathPrefix}/?session_id=${session.id}` });
+    sse.send({ event: "endpoint", data: `${url.base}/?session_id=${session.id}` });
   },
 
   mcp(app, req, res, url) {
@@ -75,12 +64,12 @@ export const streamRoutes = {
     const sse = openSse(app, res, session);
     // A resumed POST stream only finishes its own request; it takes no other traffic.
     if (resume && stream.key.startsWith("p")) return stream.attach(sse, resume.after);
-    // The interface spec's stream begins with `endpoint`; with an id and `retry` it also primes resumption.
-    stream.attach(sse, resume ? resume.after : null, { event: "endpoint", data: `${app.core.pathPrefix}/mcp?session_id=${session.id}` });
-    track(app, session, sse, {
+    // The stream begins with `endpoint`; with an id and `retry` it also primes resumption.
+    stream.attach(sse, resume ? resume.after : null, { event: "endpoint", data: `${url.base}/mcp?session_id=${session.id}` });
+    app.keepStream(session, {
       kind: "mcp",
       send: (message: JsonRpcMessage) => !sse.closed && stream.send(message),
       close: () => stream.detach(),
-    });
+    }, sse);
   },
 } satisfies Record<string, RouteHandler>;

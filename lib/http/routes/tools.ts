@@ -1,14 +1,14 @@
-// `POST /tools/<name>`: a tool as a plain REST call (DECISIONS "POST /tools/<name>").
+// `POST /tools/<name>`: a tool as a plain REST call, for clients that do not speak MCP.
 // An async tool gets a bounded wait, then a job id to poll through `get_job_result`.
 import type { ServerResponse } from "node:http";
 import { executeTool } from "../../async/execute.ts";
 import type { AsyncRun } from "../../async/run.ts";
 import type { AsyncStore } from "../../async/store.ts";
-import { isRecord } from "../../mcp/jsonrpc.ts";
+import { isRecord } from "../../util/guards.ts";
 import { describeErrors, runTool } from "../../mcp/run-tool.ts";
 import { resultText, type CallToolResult } from "../../mcp/tool-result.ts";
 import type { RegisteredTool } from "../../registry/tools.ts";
-import type { RouteHandler } from "../app.ts";
+import type { RouteHandler } from "../types.ts";
 import { readJsonBody } from "../body.ts";
 import { sendError, sendJson } from "../respond.ts";
 
@@ -37,7 +37,7 @@ export const postTool: RouteHandler = async (app, req, res, url) => {
   const args = body.empty ? {} : body.value;
   if (!isRecord(args)) return sendError(res, 400, "Body must be a JSON object of the tool's arguments");
   // Tracked through the written answer, so close() waits for the call but not for the upload.
-  return app.track(tool.kind === "async" ? runWithDeadline(app.core.runs, tool, args, res) : runSync(tool, args, res));
+  return app.track(tool.kind === "async" ? runWithDeadline(app.runs, tool, args, res) : runSync(tool, args, res));
 };
 
 async function runSync(tool: RegisteredTool, args: Record<string, unknown>, res: ServerResponse): Promise<void> {

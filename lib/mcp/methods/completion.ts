@@ -1,8 +1,9 @@
 // `completion/complete` (MCP 2025-11-25 server/utilities/completion): argument
 // suggestions from the completers registered on prompts and resource templates.
 import type { ServerCore } from "../core.ts";
-import { RpcError, invalidParams, quoteName } from "../errors.ts";
-import { ErrorCode, isRecord } from "../jsonrpc.ts";
+import { JsonRpcError, invalidParams, quoteName } from "../errors.ts";
+import { isRecord } from "../../util/guards.ts";
+import { ErrorCode, isJsonRpcError } from "../../util/jsonrpc.ts";
 import type { Completer } from "../../registry/common.ts";
 import type { MethodTable } from "./types.ts";
 
@@ -21,7 +22,7 @@ function completerFor(core: ServerCore, ref: Record<string, unknown>, argument: 
     const template = core.templates.get(ref.uri);
     if (template) return template.completers.get(argument);
     if (core.resources.has(ref.uri)) return undefined;
-    throw new RpcError(ErrorCode.ResourceNotFound, "Resource not found", { uri: ref.uri.slice(0, 2048) });
+    throw new JsonRpcError(ErrorCode.ResourceNotFound, "Resource not found", { uri: ref.uri.slice(0, 2048) });
   }
   throw invalidParams('Invalid params: ref.type must be "ref/prompt" or "ref/resource"');
 }
@@ -47,8 +48,9 @@ export const completionMethods = {
     try {
       suggested = await completer(argument.value, { arguments: contextArguments(params) });
     } catch (err) {
+      if (isJsonRpcError(err)) throw err;
       core.logger.error("completer failed", { argument: argument.name, error: err instanceof Error ? err.stack : String(err) });
-      throw new RpcError(ErrorCode.InternalError, "Completion failed");
+      throw new JsonRpcError(ErrorCode.InternalError, "Completion failed");
     }
     const all = Array.isArray(suggested) ? suggested.filter((v): v is string => typeof v === "string") : [];
     return { completion: { values: all.slice(0, MAX_VALUES), total: all.length, hasMore: all.length > MAX_VALUES } };

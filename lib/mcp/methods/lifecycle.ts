@@ -1,6 +1,7 @@
 import { extensions, tasksCapability, type ServerCore } from "../core.ts";
-import { invalidParams, RpcError } from "../errors.ts";
-import { ErrorCode, isRecord } from "../jsonrpc.ts";
+import { invalidParams, JsonRpcError } from "../errors.ts";
+import { isRecord } from "../../util/guards.ts";
+import { ErrorCode } from "../../util/jsonrpc.ts";
 import { negotiateVersion } from "../versions.ts";
 import { LOG_LEVELS, type ClientInfo, type LogLevel } from "../../session/session.ts";
 import type { MethodTable, Result } from "./types.ts";
@@ -36,7 +37,7 @@ export const lifecycleMethods = {
     if (!LOG_LEVELS.includes(params.level as LogLevel)) {
       throw invalidParams(`Invalid params: level must be one of ${LOG_LEVELS.join(", ")}`);
     }
-    if (!session) throw new RpcError(ErrorCode.InvalidRequest, "logging/setLevel needs an MCP session");
+    if (!session) throw new JsonRpcError(ErrorCode.InvalidRequest, "logging/setLevel needs an MCP session");
     session.logLevel = params.level as LogLevel;
     return {};
   },

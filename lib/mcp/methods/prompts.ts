@@ -1,5 +1,6 @@
-import { RpcError, invalidParams, quoteName } from "../errors.ts";
-import { ErrorCode, isRecord } from "../jsonrpc.ts";
+import { JsonRpcError, invalidParams, quoteName } from "../errors.ts";
+import { isRecord } from "../../util/guards.ts";
+import { ErrorCode, isJsonRpcError } from "../../util/jsonrpc.ts";
 import { paginate } from "./paginate.ts";
 import type { MethodTable } from "./types.ts";
 
@@ -21,8 +22,10 @@ export const promptMethods = {
     try {
       return await prompt.render(args);
     } catch (err) {
+      // A handler may answer "not found" or "invalid params" itself.
+      if (isJsonRpcError(err)) throw err;
       core.logger.error("prompt handler failed", { prompt: name, error: err instanceof Error ? err.stack : String(err) });
-      throw new RpcError(ErrorCode.InternalError, "Prompt handler failed");
+      throw new JsonRpcError(ErrorCode.InternalError, "Prompt handler failed");
     }
   },
 } satisfies MethodTable;

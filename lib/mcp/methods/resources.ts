@@ -1,6 +1,7 @@
-import type { CallScope, ServerCore } from "../core.ts";
-import { RpcError, invalidParams } from "../errors.ts";
-import { ErrorCode } from "../jsonrpc.ts";
+import type { ServerCore } from "../core.ts";
+import type { Call } from "../exchange.ts";
+import { JsonRpcError, invalidParams } from "../errors.ts";
+import { ErrorCode, isJsonRpcError } from "../../util/jsonrpc.ts";
 import { MAX_SUBSCRIPTIONS_PER_SESSION } from "../subscriptions.ts";
 import type { RegisteredResource } from "../../registry/resources.ts";
 import type { RegisteredTemplate } from "../../registry/resource-templates.ts";
@@ -8,17 +9,14 @@ import { paginate } from "./paginate.ts";
 import type { MethodTable } from "./types.ts";
 
 /**
- * Finds a resource by URI as a client may send it: exactly; with the server's path
- * prefix in front; or with a gateway origin glued in front of a `ui://` URI, where the
- * text from the last non-http scheme marker onward is the real URI (spec C rule 8).
+ * Finds a resource by URI as a client may send it: exactly, or with a gateway's URL glued
+ * in front of a `ui://` URI (`https://proxy.host/prefix/ui://app/page`), where the text from
+ * the last non-http scheme marker onward is the real URI.
  */
 export function findResource(core: ServerCore, uri: string): RegisteredResource | undefined {
   const exact = core.resources.get(uri);
   if (exact) return exact;
-  let rest = uri.replace(/^https?:\/\/[^/]*/i, "");
-  if (core.pathPrefix && rest.startsWith(core.pathPrefix)) rest = rest.slice(core.pathPrefix.length).replace(/^\/+/, "");
-  const direct = core.resources.get(rest);
-  if (direct) return direct;
+  const rest = uri.replace(/^https?:\/\/[^/]*/i, "");
   const markers = [...rest.matchAll(/([A-Za-z][A-Za-z0-9+.-]*):\/\//g)].filter((m) => !/^https?$/i.test(m[1]!));
   const last = markers.at(-1);
   return last ? core.resources.get(rest.slice(last.index)) : undefined;
@@ -45,10 +43,10 @@ function uriParam(params: Record<string, unknown>): string {
   return uri;
 }
 
-const notFound = (uri: string) => new RpcError(ErrorCode.ResourceNotFound, "Resource not found", { uri: uri.slice(0, 2048) });
+const notFound = (uri: string) => new JsonRpcError(ErrorCode.ResourceNotFound, "Resource not found", { uri: uri.slice(0, 2048) });
 
-function needSession(scope: CallScope, method: string) {
-  if (!scope.session) throw new RpcError(ErrorCode.InvalidRequest, `${method} needs an MCP session`);
+function needSession(scope: Call, method: string) {
+  if (!scope.session) throw new JsonRpcError(ErrorCode.InvalidRequest, `${method} needs an MCP session`);
   return scope.session;
 }
 
@@ -66,9 +64,11 @@ export const resourceMethods = {
       const content = found.kind === "resource" ? await found.resource.read() : await found.template.read(found.uri, found.variables);
       return { contents: [content] };
     } catch (err) {
+      // A handler may answer "not found" or "invalid params" itself.
+      if (isJsonRpcError(err)) throw err;
       const which = found.kind === "resource" ? found.resource.uri : found.template.uriTemplate;
       core.logger.error("resource handler failed", { uri: which, error: err instanceof Error ? err.stack : String(err) });
-      throw new RpcError(ErrorCode.InternalError, "Resource handler failed");
+      throw new JsonRpcError(ErrorCode.InternalError, "Resource handler failed");
     }
   },
 

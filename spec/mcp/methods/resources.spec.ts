@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpServer } from "../../../lib/index.ts";
-import type { JsonRpcMessage } from "../../../lib/mcp/jsonrpc.ts";
+import type { JsonRpcMessage } from "../../../lib/util/jsonrpc.ts";
 import type { Session } from "../../../lib/session/session.ts";
 
 type Answer = { result?: Record<string, any>; error?: { code: number; message: string; data?: unknown } };

@@ -1,0 +1,132 @@
+// MCP's stdio transport (MCP basic/transports "stdio"): the client launches the server and
+// they exchange JSON-RPC messages, one per line, on its stdin and stdout. Nothing else may
+// reach stdout; the library itself never writes anywhere else (logs go to the logger).
+// The whole connection is one session, so elicitation, sampling, roots, logging levels and
+// cancellation work as they do over HTTP.
+import type { Readable, Writable } from "node:stream";
+import type { Dispatcher } from "../mcp/dispatcher.ts";
+import type { Exchange } from "../mcp/exchange.ts";
+import type { Session, SessionStream } from "../session/session.ts";
+import type { SessionStore } from "../session/session-table.ts";
+import { ErrorCode, failure, type JsonRpcMessage, type JsonRpcResponse } from "../util/jsonrpc.ts";
+import type { Logger } from "../util/logger.ts";
+
+export interface StdioOptions {
+  /** Where messages arrive; process.stdin by default. */
+  input?: Readable;
+  /** Where messages go; process.stdout by default. Nothing else is ever written to it. */
+  output?: Writable;
+  /** Longest message line in bytes; a longer one is answered with a parse error and skipped. 16 MiB by default. */
+  maxLineBytes?: number;
+  /** How long close() waits for running calls once input ends; 5 s by default. */
+  closeTimeoutMs?: number;
+}
+
+export interface StdioServer {
+  /** The session the connection runs in. */
+  readonly sessionId: string;
+  /** Settles once the input ended (the client closed stdin) and running calls finished or timed out. */
+  readonly closed: Promise<void>;
+  /** Stops reading, ends the session and waits (bounded) for running calls. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+const NEWLINE = 0x0a;
+
+export function serveStdio(
+  dispatcher: Dispatcher,
+  sessions: SessionStore,
+  logger: Logger,
+  options: StdioOptions,
+  onClose: () => void,
+): StdioServer {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const maxLine = options.maxLineBytes ?? 16 * 1024 * 1024;
+  const session: Session | null = sessions.create();
+  if (!session) throw new Error("Too many sessions to serve stdio");
+  // A desktop client may stay idle for hours: the connection, not idle time, ends this session.
+  const release = session.hold();
+  const connection = new AbortController();
+  const running = new Set<Promise<void>>();
+  let ended = false;
+
+  const write = (message: JsonRpcMessage | JsonRpcResponse[]): boolean => {
+    if (ended || output.destroyed || output.writableEnded) return false;
+    // JSON.stringify escapes line breaks inside strings: one message is always one line.
+    output.write(`${JSON.stringify(message)}\n`);
+    return true;
+  };
+  const stream: SessionStream = { kind: "stdio", send: write, close: () => {} };
+  session.streams.add(stream);
+  const exchange: Exchange = { session, signal: connection.signal, send: write };
+
+  const dispatch = (line: string): void => {
+    let body: unknown;
+    try {
+      body = JSON.parse(line);
+    } catch {
+      write(failure(null, { code: ErrorCode.ParseError, message: "Parse error" }));
+      return;
+    }
+    const work = dispatcher.handle(body, exchange).then(
+      (answer) => void (answer.reply !== null && write(answer.reply)),
+      (err: unknown) => logger.error("stdio message failed", { error: err instanceof Error ? err.stack : String(err) }),
+    );
+    running.add(work);
+    void work.finally(() => running.delete(work));
+  };
+
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let skipping = false;
+  const onData = (chunk: Buffer | string): void => {
+    let data = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    for (let nl = data.indexOf(NEWLINE); nl !== -1; nl = data.indexOf(NEWLINE)) {
+      const head = data.subarray(0, nl);
+      data = data.subarray(nl + 1);
+      if (skipping) {
+        skipping = false;
+        continue;
+      }
+      const line = (pendingBytes ? Buffer.concat([...pending, head]) : head).toString("utf8").replace(/\r$/, "");
+      pending = [];
+      pendingBytes = 0;
+      if (line.trim() !== "") dispatch(line);
+    }
+    if (skipping || data.length === 0) return;
+    pending.push(data);
+    pendingBytes += data.length;
+    if (pendingBytes > maxLine) {
+      // An endless line would only grow memory: answer once, drop it through its end.
+      pending = [];
+      pendingBytes = 0;
+      skipping = true;
+      write(failure(null, { code: ErrorCode.InvalidRequest, message: `Invalid Request: message longer than ${maxLine} bytes` }));
+    }
+  };
+
+  let markClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (markClosed = resolve));
+  let closing: Promise<void> | null = null;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      input.off("data", onData);
+      connection.abort(new Error("The stdio connection closed"));
+      let timer: NodeJS.Timeout | undefined;
+      const limit = new Promise<void>((done) => (timer = setTimeout(done, options.closeTimeoutMs ?? 5000)));
+      await Promise.race([Promise.allSettled([...running]), limit]);
+      clearTimeout(timer);
+      ended = true;
+      session.streams.delete(stream);
+      release();
+      sessions.delete(session.id);
+      onClose();
+      markClosed();
+    })());
+
+  input.on("data", onData);
+  input.once("end", () => void close());
+  input.once("close", () => void close());
+  return { sessionId: session.id, closed, close };
+}

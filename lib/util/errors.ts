@@ -1,0 +1,24 @@
+// Errors a program can tell apart by `code` rather than by matching its prose, the way
+// undici and Node name theirs.
+
+export type RegistrationErrorCode =
+  /** The server was constructed without a usable name. */
+  | "HUBMCP_INVALID_NAME"
+  /** A tool, resource, template or prompt of that name or URI is already registered. */
+  | "HUBMCP_DUPLICATE"
+  /** The name is taken by a built-in (`get_job_result` once async tools exist). */
+  | "HUBMCP_RESERVED_NAME"
+  /** The handler or its options cannot be registered (bad name, schema, URI...). */
+  | "HUBMCP_INVALID_DEFINITION";
+
+/**
+ * Thrown by `McpServer` registration methods. Still a TypeError, named so in messages and
+ * stacks as before codes existed; `code` is what a program tests.
+ */
+export class RegistrationError extends TypeError {
+  readonly code: RegistrationErrorCode;
+  constructor(code: RegistrationErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}

@@ -55,10 +55,10 @@ export async function main(argv: string[]): Promise<number> {
     log(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
     return 2;
   }
-  const { connections, workers } = options.load;
+  const { connections } = options.load;
   const seconds = options.slicing.durationMs / 1000;
   const flags = options.serverFlags.length ? `, servers run with ${options.serverFlags.join(" ")}` : "";
-  log(`hubmcp bench${options.quick ? " (quick)" : ""}: ${connections} connections, ${workers} generator threads, ${seconds} s per request row${flags}`);
+  log(`hubmcp bench${options.quick ? " (quick)" : ""}: autocannon with ${connections} connections, ${seconds} s per request row${flags}`);
   const t0 = performance.now();
   const rows = await bench(options);
   const elapsed = performance.now() - t0;

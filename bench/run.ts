@@ -7,7 +7,10 @@ import { LoadGenerator } from "./load.ts";
 import { parseOptions, USAGE, type BenchOptions } from "./options.ts";
 import { formatChecks, formatTable, writeResults } from "./report.ts";
 import type { Row } from "./row.ts";
-import { schemaRows, startupRow } from "./rows/external.ts";
+import { buildPackage } from "./build.ts";
+import { schemaRows } from "./rows/external.ts";
+import { startupRows, tsAppRows } from "./rows/launcher.ts";
+import { stdioRows } from "./rows/stdio.ts";
 import { allocationPerRequest } from "./rows/allocation.ts";
 import { callMemoryRow, idleSessionsRow } from "./rows/memory.ts";
 import { sseRows } from "./rows/sse.ts";
@@ -19,6 +22,7 @@ function log(text: string): void {
 
 async function bench(options: BenchOptions): Promise<Row[]> {
   const tree = compileForBench();
+  const pkg = buildPackage();
   const gen = await LoadGenerator.start(options.load);
   try {
     const servers = serversFrom(tree.path("bench/server-child.ts"), options.cpuProfDir, options.serverFlags);
@@ -38,12 +42,15 @@ async function bench(options: BenchOptions): Promise<Row[]> {
     await phase("memory under calls", () => callMemoryRow(servers, gen, options.calls));
     await phase("idle sessions", () => idleSessionsRow(servers, gen, options.sessions));
     await phase("SSE fan-out", () => sseRows(servers, options.sseClients, options.broadcasts));
-    await phase("start-up", () => startupRow(options.quick));
+    await phase("stdio", () => stdioRows(pkg, tree.path("bench/servers/stdio-echo.ts"), options.quick));
+    await phase("start-up", () => startupRows(pkg, options.quick));
+    await phase(".ts app", () => tsAppRows(pkg, options.quick));
     await phase("schema validation", () => schemaRows(options.quick));
     return rows;
   } finally {
     await gen.close();
     tree.remove();
+    pkg.remove();
   }
 }
 

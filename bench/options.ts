@@ -61,7 +61,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       connections: Math.round(positive("connections", values.connections, 50)),
     },
     slicing: { durationMs, sliceMs: Math.min(durationMs, quick ? 500 : 1000), warmupMs },
-    allocRequests: quick ? 10_000 : 30_000,
+    allocRequests: quick ? 10_000 : 20_000,
     calls: Math.round(positive("calls", values.calls, quick ? 30_000 : 100_000)),
     sessions: Math.round(positive("sessions", values.sessions, 10_000)),
     sseClients: Math.round(positive("sse-clients", values["sse-clients"], 1000)),

@@ -104,7 +104,7 @@ export async function throughputRows(servers: Servers, gen: LoadGenerator, slici
       const row = rows[i]!;
       row.rssMb = hubRss;
       row.ratio = row.rps! / baseRow.rps!;
-      // CPU per request hardly moves with other work on the machine; req/s does.
+      // CPU per request moves less than req/s with other work on the machine.
       row.note = `server CPU per request, baseline ÷ this: ${(baseRow.cpuUsPerReq! / row.cpuUsPerReq!).toFixed(2)}× (the req/s ratio with a core to each server)`;
       row.checks.push(...throughputChecks(row, baseRow, all[i]!.scenario.minRatio!));
     }

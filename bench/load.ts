@@ -1,8 +1,10 @@
-// The load generator: node:http keep-alive agents spread over worker threads, so the
-// generator never shares an event loop with the runner (or with the server, which runs in
-// its own process). Every row uses one generator with the same settings.
-import { Worker } from "node:worker_threads";
-import type { WorkerJob, WorkerReport } from "./load-worker.ts";
+// The load generator: autocannon (an independent HTTP benchmarking client with its own
+// request writer and response parser) on the runner's thread, while every server under
+// test runs in its own process. Latencies are taken from its per-response events at
+// sub-millisecond resolution; its own histogram rounds to whole milliseconds. The CPU
+// time the generator spends is measured too, so a run can show it outpaces a bare server.
+import autocannon from "autocannon";
+import { performance } from "node:perf_hooks";
 
 export interface Target {
   port: number;
@@ -12,9 +14,8 @@ export interface Target {
 }
 
 export interface LoadSettings {
+  /** Keep-alive connections, each with one request in flight (MCP clients do not pipeline). */
   connections: number;
-  /** Generator threads (at most one per connection). */
-  workers: number;
 }
 
 export interface LoadResult {
@@ -27,6 +28,8 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   elapsedMs: number;
+  /** CPU time of the generator's process over the whole run, warm-up included. */
+  generatorCpuMs: number;
   /** Measured latencies in ms, sorted. */
   latencies: Float64Array;
 }
@@ -34,20 +37,9 @@ export interface LoadResult {
 /** What to run: for a time (after a warm-up that is not measured), or a fixed count. */
 export type LoadPlan = { durationMs: number; warmupMs: number } | { requests: number };
 
-// Worker threads do not inherit tsx's loader hooks on Node 20, so each one registers them
-// before importing the (TypeScript) worker module.
-const TSX_API = import.meta.resolve("tsx/esm/api");
-const WORKER = new URL("./load-worker.ts", import.meta.url).href;
-const BOOT = `import(${JSON.stringify(TSX_API)}).then((m) => { m.register(); return import(${JSON.stringify(WORKER)}); })`;
-
 export function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
-/** Splits n as evenly as possible into k parts. */
-function split(n: number, k: number): number[] {
-  return Array.from({ length: k }, (_, i) => Math.floor(n / k) + (i < n % k ? 1 : 0));
 }
 
 function concat(arrays: Float64Array[]): Float64Array {
@@ -60,7 +52,7 @@ function concat(arrays: Float64Array[]): Float64Array {
   return all.sort();
 }
 
-function result(latencies: Float64Array, total: number, errors: number, elapsedMs: number): LoadResult {
+function result(latencies: Float64Array, total: number, errors: number, elapsedMs: number, generatorCpuMs: number): LoadResult {
   const requests = latencies.length;
   return {
     requests,
@@ -70,83 +62,98 @@ function result(latencies: Float64Array, total: number, errors: number, elapsedM
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
     elapsedMs,
+    generatorCpuMs,
     latencies,
   };
-}
-
-function fromReports(reports: WorkerReport[]): LoadResult {
-  const measured = reports.filter((r) => r.count > 0);
-  const first = Math.min(...measured.map((r) => r.firstStart));
-  const last = Math.max(...measured.map((r) => r.lastEnd));
-  const sum = (f: (r: WorkerReport) => number): number => reports.reduce((n, r) => n + f(r), 0);
-  return result(concat(reports.map((r) => r.latencies)), sum((r) => r.total), sum((r) => r.errors), measured.length ? last - first : 0);
 }
 
 /** Several runs of one target as if they were one: latencies pooled, time summed. */
 export function combine(runs: LoadResult[]): LoadResult {
   const sum = (f: (r: LoadResult) => number): number => runs.reduce((n, r) => n + f(r), 0);
-  return result(concat(runs.map((r) => r.latencies)), sum((r) => r.total), sum((r) => r.errors), sum((r) => r.elapsedMs));
+  return result(
+    concat(runs.map((r) => r.latencies)),
+    sum((r) => r.total),
+    sum((r) => r.errors),
+    sum((r) => r.elapsedMs),
+    sum((r) => r.generatorCpuMs),
+  );
 }
 
-function boot(): Promise<Worker> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(BOOT, { eval: true });
-    worker.once("message", () => resolve(worker));
-    worker.once("error", reject);
-  });
-}
-
-function ask(worker: Worker, job: WorkerJob): Promise<WorkerReport> {
-  return new Promise((resolve, reject) => {
-    const onError = (err: Error): void => reject(err);
-    worker.once("error", onError);
-    worker.once("message", (report: WorkerReport) => {
-      worker.off("error", onError);
-      resolve(report);
-    });
-    worker.postMessage(job);
-  });
-}
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 
 export class LoadGenerator {
   readonly settings: LoadSettings;
-  readonly #workers: Worker[];
 
-  private constructor(settings: LoadSettings, workers: Worker[]) {
+  private constructor(settings: LoadSettings) {
     this.settings = settings;
-    this.#workers = workers;
   }
 
-  /** Boots the threads (at most one per connection). */
   static async start(settings: LoadSettings): Promise<LoadGenerator> {
-    const threads = Math.max(1, Math.min(settings.workers, settings.connections));
-    return new LoadGenerator(settings, await Promise.all(Array.from({ length: threads }, boot)));
+    return new LoadGenerator(settings);
   }
 
   run(target: Target, plan: LoadPlan): Promise<LoadResult> {
-    const n = this.#workers.length;
-    const connections = split(this.settings.connections, n);
-    const counts = "requests" in plan ? split(plan.requests, n) : null;
-    const now = Date.now();
-    const warmupUntil = "requests" in plan ? 0 : now + plan.warmupMs;
-    const deadline = "requests" in plan ? null : warmupUntil + plan.durationMs;
-    const jobs = this.#workers.map((worker, i) =>
-      ask(worker, {
-        host: "127.0.0.1",
-        port: target.port,
-        path: target.path,
-        headers: target.headers ?? {},
-        body: target.body,
-        connections: connections[i]!,
-        warmupUntil,
-        deadline,
-        requests: counts === null ? null : counts[i]!,
-      }),
-    );
-    return Promise.all(jobs).then(fromReports);
+    const counted = "requests" in plan;
+    const t0 = performance.now();
+    const warmupUntil = counted ? t0 : t0 + plan.warmupMs;
+    const deadline = counted ? Infinity : warmupUntil + plan.durationMs;
+    let latencies = new Float64Array(1 << 16);
+    let count = 0;
+    let total = 0;
+    let errors = 0;
+    let firstStart = Infinity;
+    let lastEnd = 0;
+    const cpu0 = cpuMs();
+    return new Promise((resolve, reject) => {
+      const instance = autocannon(
+        {
+          url: `http://127.0.0.1:${target.port}${target.path}`,
+          method: "POST",
+          headers: { ...target.headers, "content-type": "application/json" },
+          body: target.body,
+          connections: this.settings.connections,
+          pipelining: 1,
+          // Stopped by the deadline below; a short sample interval ends the run promptly after.
+          ...(counted ? { amount: plan.requests } : { duration: (plan.warmupMs + plan.durationMs) / 1000 + 5 }),
+          sampleInt: 50,
+          timeout: 10,
+        },
+        (err) => {
+          if (err) return reject(err);
+          const elapsed = Number.isFinite(firstStart) ? lastEnd - firstStart : 0;
+          resolve(result(latencies.slice(0, count).sort(), total, errors, elapsed, cpuMs() - cpu0));
+        },
+      );
+      let stopped = false;
+      instance.on("response", (_client: unknown, status: number, _bytes: number, ms: number) => {
+        const end = performance.now();
+        total++;
+        const start = end - ms;
+        if (end > deadline) {
+          if (!stopped) instance.stop();
+          stopped = true;
+          return;
+        }
+        if (start < warmupUntil) return;
+        if (status !== 200) errors++;
+        if (count === latencies.length) {
+          const grown = new Float64Array(latencies.length * 2);
+          grown.set(latencies);
+          latencies = grown;
+        }
+        latencies[count++] = ms;
+        if (start < firstStart) firstStart = start;
+        lastEnd = end;
+      });
+      instance.on("reqError", () => {
+        total++;
+        if (performance.now() >= warmupUntil) errors++;
+      });
+    });
   }
 
-  async close(): Promise<void> {
-    await Promise.all(this.#workers.map((w) => w.terminate()));
-  }
+  async close(): Promise<void> {}
 }

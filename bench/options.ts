@@ -1,6 +1,5 @@
 // Command-line settings of `npm run bench`. `--quick` shortens every phase; the targets
 // and the load shape (connections, threads) stay the same.
-import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import type { LoadSettings } from "./load.ts";
 import type { Slicing } from "./rows/throughput.ts";
@@ -26,7 +25,7 @@ export interface BenchOptions {
   out: string;
 }
 
-export const USAGE = `usage: npm run bench -- [--quick] [--connections N] [--workers N] [--duration S]
+export const USAGE = `usage: npm run bench -- [--quick] [--connections N] [--duration S]
                        [--calls N] [--sessions N] [--sse-clients N] [--cpu-prof DIR]
                        [--server-flags="--max-semi-space-size=4"] [--out FILE]`;
 
@@ -44,7 +43,6 @@ export function parseOptions(argv: string[]): BenchOptions {
     options: {
       quick: { type: "boolean", default: false },
       connections: { type: "string" },
-      workers: { type: "string" },
       duration: { type: "string" },
       calls: { type: "string" },
       sessions: { type: "string" },
@@ -61,12 +59,9 @@ export function parseOptions(argv: string[]): BenchOptions {
     quick,
     load: {
       connections: Math.round(positive("connections", values.connections, 50)),
-      // The generator (node:http client) costs more CPU per request than a bare server, so it
-      // gets every core; the server's own CPU time per request is reported alongside.
-      workers: Math.round(positive("workers", values.workers, availableParallelism())),
     },
     slicing: { durationMs, sliceMs: Math.min(durationMs, quick ? 500 : 1000), warmupMs },
-    allocRequests: quick ? 10_000 : 30_000,
+    allocRequests: quick ? 10_000 : 20_000,
     calls: Math.round(positive("calls", values.calls, quick ? 30_000 : 100_000)),
     sessions: Math.round(positive("sessions", values.sessions, 10_000)),
     sseClients: Math.round(positive("sse-clients", values["sse-clients"], 1000)),

@@ -21,6 +21,7 @@ const COLUMNS: [string, (r: Row) => string, "left" | "right"][] = [
   ["p50 ms", (r) => num(r.p50Ms, 2), "right"],
   ["p99 ms", (r) => num(r.p99Ms, 2), "right"],
   ["server CPU µs/req", (r) => num(r.cpuUsPerReq, 0), "right"],
+  ["generator CPU µs/req", (r) => num(r.generatorCpuUsPerReq, 0), "right"],
   ["alloc KB/req", (r) => num(r.allocKbPerReq, 1), "right"],
   ["RSS MB", (r) => num(r.rssMb, 0), "right"],
   ["× baseline", (r) => (r.ratio === undefined ? "" : `${num(r.ratio, 2)}×`), "right"],

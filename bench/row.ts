@@ -16,6 +16,8 @@ export interface Row {
   p99Ms?: number;
   /** Server CPU time per request: efficiency even when the load generator is the bottleneck. */
   cpuUsPerReq?: number;
+  /** The load generator's CPU time per request: below the bare server's, it outpaces that server. */
+  generatorCpuUsPerReq?: number;
   /** KB the server allocates per request (see rows/allocation.ts). */
   allocKbPerReq?: number;
   /** The server's RSS after the row. */

@@ -7,7 +7,10 @@ import { LoadGenerator } from "./load.ts";
 import { parseOptions, USAGE, type BenchOptions } from "./options.ts";
 import { formatChecks, formatTable, writeResults } from "./report.ts";
 import type { Row } from "./row.ts";
-import { schemaRows, startupRow } from "./rows/external.ts";
+import { buildPackage } from "./build.ts";
+import { schemaRows } from "./rows/external.ts";
+import { startupRows, tsAppRows } from "./rows/launcher.ts";
+import { stdioRows } from "./rows/stdio.ts";
 import { allocationPerRequest } from "./rows/allocation.ts";
 import { callMemoryRow, idleSessionsRow } from "./rows/memory.ts";
 import { sseRows } from "./rows/sse.ts";
@@ -19,6 +22,7 @@ function log(text: string): void {
 
 async function bench(options: BenchOptions): Promise<Row[]> {
   const tree = compileForBench();
+  const pkg = buildPackage();
   const gen = await LoadGenerator.start(options.load);
   try {
     const servers = serversFrom(tree.path("bench/server-child.ts"), options.cpuProfDir, options.serverFlags);
@@ -38,12 +42,15 @@ async function bench(options: BenchOptions): Promise<Row[]> {
     await phase("memory under calls", () => callMemoryRow(servers, gen, options.calls));
     await phase("idle sessions", () => idleSessionsRow(servers, gen, options.sessions));
     await phase("SSE fan-out", () => sseRows(servers, options.sseClients, options.broadcasts));
-    await phase("start-up", () => startupRow(options.quick));
+    await phase("stdio", () => stdioRows(pkg, tree.path("bench/servers/stdio-echo.ts"), options.quick));
+    await phase("start-up", () => startupRows(pkg, options.quick));
+    await phase(".ts app", () => tsAppRows(pkg, options.quick));
     await phase("schema validation", () => schemaRows(options.quick));
     return rows;
   } finally {
     await gen.close();
     tree.remove();
+    pkg.remove();
   }
 }
 
@@ -55,10 +62,10 @@ export async function main(argv: string[]): Promise<number> {
     log(`${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
     return 2;
   }
-  const { connections, workers } = options.load;
+  const { connections } = options.load;
   const seconds = options.slicing.durationMs / 1000;
   const flags = options.serverFlags.length ? `, servers run with ${options.serverFlags.join(" ")}` : "";
-  log(`hubmcp bench${options.quick ? " (quick)" : ""}: ${connections} connections, ${workers} generator threads, ${seconds} s per request row${flags}`);
+  log(`hubmcp bench${options.quick ? " (quick)" : ""}: autocannon with ${connections} connections, ${seconds} s per request row${flags}`);
   const t0 = performance.now();
   const rows = await bench(options);
   const elapsed = performance.now() - t0;

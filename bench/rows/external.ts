@@ -1,21 +1,16 @@
-// Rows measured by modules other issues own: schema validation (bench/schema.ts) and
-// start-up (bench/startup.ts). Either may be missing or broken while that work is in
-// progress; the table then shows a stub row instead of failing the whole run.
+// Rows measured by a module other work owns: schema validation (bench/schema.ts). It may
+// be missing or broken while that work is in progress; the table then shows a stub row
+// instead of failing the whole run.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Row } from "../row.ts";
-import { atLeast, atMost, TARGETS } from "../targets.ts";
+import { atLeast, TARGETS } from "../targets.ts";
 
 interface SchemaRow {
   name: string;
   opsPerSec: number;
   baselineOpsPerSec: number;
   ratio: number;
-}
-
-interface StartupRow {
-  name: string;
-  ms: number;
 }
 
 type Loaded<T> = { kind: "ok"; value: T } | { kind: "missing" } | { kind: "failed"; message: string };
@@ -50,15 +45,4 @@ export async function schemaRows(quick: boolean): Promise<Row[]> {
     note: `hand-written check of the same shape: ${opsPerSec(r.baselineOpsPerSec)} validations/s`,
     checks: [atLeast("validations/s", { value: r.ratio, digits: 2, unit: "× hand-written" }, TARGETS.schemaRatio)],
   }));
-}
-
-export async function startupRow(quick: boolean): Promise<Row> {
-  const loaded = await call<StartupRow>("../startup.ts", "startupRow", quick);
-  if (loaded.kind !== "ok") return stub("start-up", loaded, "bench/startup.ts");
-  const { name, ms } = loaded.value;
-  return {
-    name,
-    result: `${ms.toFixed(0)} ms`,
-    checks: [atMost("start-up", { value: ms, digits: 0, unit: " ms" }, TARGETS.startupMs)],
-  };
 }

@@ -18,6 +18,6 @@ export interface Scenario {
 export const SCENARIOS: readonly Scenario[] = [
   { name: "baseline: bare node:http", kind: "baseline", target: (port) => targets.callAdd(port), expect: expectSum.rpc, minRatio: null },
   { name: "POST /mcp tools/call, no session", kind: "hubmcp", target: (port) => targets.callAdd(port), expect: expectSum.rpc, minRatio: TARGETS.rpcRatio },
-  { name: "POST /mcp tools/call, in session", kind: "hubmcp", target: targets.sessionCallAdd, expect: expectSum.rpc, minRatio: TARGETS.rpcRatio },
+  { name: "POST /mcp tools/call, in session", kind: "hubmcp", target: targets.sessionCallAdd, expect: expectSum.rpc, minRatio: TARGETS.sessionRatio },
   { name: "POST /tools/add (REST)", kind: "hubmcp", target: (port) => targets.restAdd(port), expect: expectSum.rest, minRatio: TARGETS.restRatio },
 ];

@@ -65,6 +65,8 @@ export interface McpServerOptions {
   replayEvents?: number;
   /** Reconnection delay announced in each stream's priming event; 1 s by default. */
   sseRetryMs?: number;
+  /** The browser tool console at `GET /`; on by default, `false` switches it off. */
+  console?: boolean;
 }
 
 export interface HandleOptions {
@@ -232,6 +234,7 @@ export class McpServer {
         trustProxy: options.trustProxy ?? o.trustProxy,
       }),
       replay: { maxEvents: o.replayEvents ?? 100, retryMs: o.sseRetryMs ?? 1000 },
+      console: o.console ?? true,
     });
     const running = await serve(
       app,

@@ -16,6 +16,7 @@ import { documentRoutes } from "./routes/documents.ts";
 import { messageRoutes } from "./routes/messages.ts";
 import { streamRoutes } from "./routes/streams.ts";
 import { postTool } from "./routes/tools.ts";
+import { serveConsole, wantsConsolePage } from "../console/routes.ts";
 
 export interface HttpOptions {
   /** Largest accepted request body; 16 MiB by default. */
@@ -28,6 +29,8 @@ export interface HttpOptions {
   guard?: HostGuard | null;
   /** What each resumable stream keeps for Last-Event-ID replay, and the `retry` it announces. */
   replay?: Partial<ReplayLimits>;
+  /** Serve the browser tool console at `GET /` (Accept: text/html) and `console/*`; on unless false. */
+  console?: boolean;
 }
 
 export type RouteHandler = (app: HttpApp, req: IncomingMessage, res: ServerResponse, url: RequestUrl) => void | Promise<void>;
@@ -35,7 +38,11 @@ type Method = "GET" | "POST" | "DELETE";
 type Route = Partial<Record<Method, RouteHandler>>;
 
 const routes = {
-  "/": { GET: documentRoutes.info, POST: messageRoutes.post },
+  "/": {
+    GET: (app, req, res, url) =>
+      app.options.console !== false && wantsConsolePage(req.headers.accept) ? serveConsole(req, res, url.path) : documentRoutes.info(app, req, res),
+    POST: messageRoutes.post,
+  },
   "/mcp": { GET: streamRoutes.mcp, POST: messageRoutes.post, DELETE: messageRoutes.remove },
   "/sse": { GET: streamRoutes.sse },
   "/openapi.json": { GET: documentRoutes.openapi },
@@ -43,10 +50,11 @@ const routes = {
 } satisfies Record<string, Route>;
 
 const TOOL_ROUTE: Route = { POST: postTool };
+const CONSOLE_ROUTE: Route = { GET: (app, req, res, url) => (app.options.console === false ? sendError(res, 404, "Not found") : serveConsole(req, res, url.path)) };
 const STREAM_ROUTES = new Set<Route>([routes["/mcp"], routes["/sse"]]);
 
 function routeFor(path: string): Route | undefined {
-  return (routes as Record<string, Route>)[path] ?? (path.startsWith("/tools/") ? TOOL_ROUTE : undefined);
+  return (routes as Record<string, Route>)[path] ?? (path.startsWith("/tools/") ? TOOL_ROUTE : path.startsWith("/console/") ? CONSOLE_ROUTE : undefined);
 }
 
 export class HttpApp {

@@ -8,6 +8,7 @@ export const consolePage = `<!doctype html>
 <meta name="color-scheme" content="light dark">
 <meta name="referrer" content="no-referrer">
 <title>Tool console</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="console/console.css">
 <script src="console/console.js" defer></script>
 </head>
@@ -60,10 +61,3 @@ export const consolePage = `<!doctype html>
 </html>
 `;
 
-/** The document an MCP App runs in (see frame.ts). */
-export const framePage = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>Tool app</title><script src="frame.js"></script></head>
-<body></body>
-</html>
-`;

@@ -2,8 +2,8 @@
 // response carries a strict Content-Security-Policy; the app frame gets its own, sandboxed.
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { frameScript } from "./frame.ts";
-import { consolePage, framePage } from "./page.ts";
+import { framePage } from "./frame.ts";
+import { consolePage } from "./page.ts";
 import { consoleScript } from "./script.ts";
 import { consoleStyle } from "./style.ts";
 
@@ -25,7 +25,7 @@ export const CONSOLE_POLICY = [
 export const FRAME_POLICY = [
   "sandbox allow-scripts",
   "default-src 'none'",
-  "script-src 'self' 'unsafe-inline'",
+  "script-src 'unsafe-inline'",
   "style-src 'unsafe-inline'",
   "img-src data: blob:",
   "media-src data: blob:",
@@ -51,7 +51,6 @@ const ASSETS = new Map<string, Asset>([
   ["/console/console.js", asset(consoleScript, "text/javascript; charset=utf-8")],
   ["/console/console.css", asset(consoleStyle, "text/css; charset=utf-8")],
   ["/console/frame.html", asset(framePage, "text/html; charset=utf-8", FRAME_POLICY)],
-  ["/console/frame.js", asset(frameScript, "text/javascript; charset=utf-8")],
 ]);
 
 /** Bytes of the page with everything it loads (the 100 KB budget). */

@@ -12,7 +12,7 @@ const loader = `"use strict";
     document.open();
     document.write(String(event.data.html));
     document.close();
-    window.parent.postMessage({ type: "hubmcp-frame-rendered" }, "*");
+    window.parent.postMessage({ type: "hubmcp-frame-rendered", height: document.documentElement.scrollHeight }, "*");
   });
   window.parent.postMessage({ type: "hubmcp-frame-ready" }, "*");
 })();`;

@@ -122,7 +122,7 @@ test("the demo's console runs tools in a browser", { skip }, async (t) => {
       { polling: "mutation" },
     );
     assert.match(await text(page, "#tool-slow_sum .run-status"), /^Task Working/);
-    await page.screenshot({ path: join(shots, "console-progress.png") });
+    await (await page.$("#tool-slow_sum"))!.screenshot({ path: join(shots, "console-progress.png") });
     await statusIs(page, "tool-slow_sum", "Done");
     assert.equal(await text(page, "#tool-slow_sum .result pre"), "10");
     assert.equal(await page.$eval("#tool-slow_sum progress", (el) => (el as HTMLProgressElement).value), 4);
@@ -135,7 +135,7 @@ test("the demo's console runs tools in a browser", { skip }, async (t) => {
     assert.equal(await text(page, "#tool-ask_user .ask-title"), "What is your name?");
     assert.equal(await page.evaluate(() => (document.activeElement as HTMLInputElement).name), "name", "focus moves to the question");
     await page.type("#tool-ask_user form.ask input[name=name]", "Ada");
-    await page.screenshot({ path: join(shots, "console-elicitation.png") });
+    await (await page.$("#tool-ask_user"))!.screenshot({ path: join(shots, "console-elicitation.png") });
     await page.click("#tool-ask_user form.ask button.primary");
     await statusIs(page, "tool-ask_user", "Done");
     assert.equal(await text(page, "#tool-ask_user .result pre"), "Hello, Ada!");
@@ -177,17 +177,32 @@ test("the demo's console runs tools in a browser", { skip }, async (t) => {
   });
 
   await t.test("screenshots: light, dark and phone width", async () => {
-    await page.setViewport({ width: 1100, height: 900 });
-    await page.screenshot({ path: join(shots, "console-light.png"), fullPage: true });
+    // A viewport as tall as the page rather than fullPage: the sandboxed app frame runs in
+    // its own process, which fullPage captures leave blank.
+    const shoot = async (name: string, width: number, mobile = false): Promise<void> => {
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      await page.setViewport({ width, height, isMobile: mobile, deviceScaleFactor: 1 });
+      await page.screenshot({ path: join(shots, name) });
+    };
+    await page.evaluate(() => document.querySelectorAll("details.card").forEach((d) => ((d as HTMLDetailsElement).open = d.id === "tool-projectile")));
+    await shoot("console-readme.png", 1000);
+    await page.evaluate(() => document.querySelectorAll("details.card").forEach((d) => ((d as HTMLDetailsElement).open = true)));
+    await shoot("console-light.png", 1100);
     await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "dark" }]);
-    await page.screenshot({ path: join(shots, "console-dark.png"), fullPage: true });
-    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    assert.equal(background, "rgb(15, 18, 23)");
+    await shoot("console-dark.png", 1100);
+    assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), "rgb(15, 18, 23)");
     await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "light" }]);
-    await page.setViewport({ width: 390, height: 844, isMobile: true, deviceScaleFactor: 2 });
+    // A mobile viewport reloads the page.
+    await page.setViewport({ width: 390, height: 844, isMobile: true });
+    await page.waitForSelector("body[data-ready]");
+    await openCard(page, "tool-projectile");
+    await fill(page, "#tool-projectile input[name=speed]", "30");
+    await fill(page, "#tool-projectile input[name=angle]", "60");
+    await page.click("#tool-projectile button.primary");
+    await statusIs(page, "tool-projectile", "Done");
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.equal(overflow, 0, "nothing is wider than a phone screen");
-    await page.screenshot({ path: join(shots, "console-phone.png"), fullPage: true });
+    await shoot("console-phone.png", 390, true);
   });
 });
 

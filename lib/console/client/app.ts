@@ -240,7 +240,7 @@ async function boot() {
     const name = info.title || info.name || "MCP server";
     document.title = name + " · tool console";
     $("server-title").textContent = name;
-    $("server-meta").textContent = [info.name, info.version ? "v" + info.version : "", "protocol " + init.protocolVersion].filter(Boolean).join(" · ");
+    $("server-meta").textContent = [info.title ? info.name : "", info.version ? "v" + info.version : "", "protocol " + init.protocolVersion].filter(Boolean).join(" · ");
     if (init.instructions) {
       $("instructions").textContent = init.instructions;
       $("instructions").hidden = false;

@@ -86,6 +86,15 @@ function initialText(f) {
   return String(d);
 }
 
+/** Nothing entered: an optional nested object left like this is left out. */
+function isBlank(raw) {
+  if (raw === undefined || raw === null || raw === false || raw === "") return true;
+  if (typeof raw === "string") return raw.trim() === "";
+  if (Array.isArray(raw)) return raw.length === 0;
+  if (typeof raw === "object") return Object.keys(raw).every(function (k) { return isBlank(raw[k]); });
+  return false;
+}
+
 function fail(message) { return { error: message }; }
 
 /**
@@ -94,7 +103,7 @@ function fail(message) { return { error: message }; }
  */
 function parseField(f, raw) {
   if (f.kind === "boolean") return { value: raw === true };
-  if (f.kind === "object") return parseFields(f.fields, raw || {});
+  if (f.kind === "object") return !f.required && isBlank(raw) ? { omit: true } : parseFields(f.fields, raw || {});
   if (f.kind === "multi") {
     const picked = (raw || []).map(function (i) { return f.options[Number(i)].value; });
     if (picked.length === 0 && !f.required) return { omit: true };

@@ -186,18 +186,25 @@ function resultView(result, frameBase) {
 // page or the server) served with its own policy that lets the app's inline scripts run. A
 // srcdoc frame would inherit this page's policy and block them.
 const frames = new WeakMap();
-function frameEntry(source) {
-  const frame = Array.from(document.querySelectorAll("iframe.app")).find(function (f) { return f.contentWindow === source; });
-  return frame ? frames.get(frame) : undefined;
+function frameOf(source) {
+  return Array.from(document.querySelectorAll("iframe.app")).find(function (f) { return f.contentWindow === source; });
+}
+// The frame takes the height its app asks for (MCP Apps size-changed), within bounds.
+function fitFrame(frame, height) {
+  if (typeof height === "number" && height > 0) frame.style.height = Math.min(Math.max(Math.ceil(height) + 4, 80), 900) + "px";
 }
 window.addEventListener("message", function (event) {
-  const entry = frameEntry(event.source);
+  const frame = frameOf(event.source);
+  const entry = frame && frames.get(frame);
   if (!entry || !event.data || typeof event.data !== "object") return;
   if (event.data.type === "hubmcp-frame-ready") {
     event.source.postMessage({ type: "hubmcp-frame-render", html: entry.html }, "*");
   } else if (event.data.type === "hubmcp-frame-rendered") {
     entry.rendered = true;
+    fitFrame(frame, event.data.height);
     entry.queue.splice(0).forEach(function (m) { event.source.postMessage(m, "*"); });
+  } else if (event.data.jsonrpc === "2.0" && event.data.method === "ui/notifications/size-changed") {
+    fitFrame(frame, event.data.params && event.data.params.height);
   } else if (event.data.jsonrpc === "2.0" && event.data.method === "ui/initialize" && event.data.id !== undefined) {
     event.source.postMessage({ jsonrpc: "2.0", id: event.data.id, result: { protocolVersion: "2025-11-25", hostInfo: { name: "hubmcp-console", version: "1" }, hostCapabilities: {}, hostContext: {} } }, "*");
   }

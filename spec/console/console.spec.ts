@@ -5,11 +5,41 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Page } from "puppeteer-core";
 import { server as demo } from "../../fixtures/demo/app.ts";
-import { McpServer } from "../../lib/index.ts";
+import { content, McpServer, type ToolContext } from "../../lib/index.ts";
 import { startReverseProxy } from "../../lib/proxy/reverse-proxy.ts";
 import { browserSkip, launchBrowser, outputDir } from "./browser.ts";
 
 const skip = browserSkip();
+
+// Globals of the page, for the callbacks puppeteer runs there: the project compiles without
+// the DOM library, so these are typed only as far as the callbacks use them.
+interface PageElement {
+  id: string;
+  name: string;
+  value: string | number;
+  max: number;
+  open: boolean;
+  hidden: boolean;
+  checked: boolean;
+  disabled: boolean;
+  naturalWidth: number;
+  textContent: string | null;
+  selectedOptions: PageElement[];
+}
+declare const document: {
+  activeElement: PageElement;
+  body: unknown;
+  documentElement: { scrollHeight: number; scrollWidth: number; clientWidth: number };
+  querySelector(selector: string): PageElement | null;
+  querySelectorAll(selector: string): PageElement[];
+};
+declare function getComputedStyle(element: unknown): { backgroundColor: string };
+type HTMLInputElement = PageElement;
+type HTMLDetailsElement = PageElement;
+type HTMLProgressElement = PageElement;
+type HTMLButtonElement = PageElement;
+type HTMLSelectElement = PageElement;
+type HTMLImageElement = PageElement;
 
 /** A page that fails the test on any script error or blocked (CSP) load. */
 async function openConsole(t: TestContext, browser: Awaited<ReturnType<typeof launchBrowser>>, url: string): Promise<Page> {
@@ -106,7 +136,7 @@ test("the demo's console runs tools in a browser", { skip }, async (t) => {
     const frame = await page.waitForSelector("#tool-projectile iframe.app");
     assert.equal(await frame!.evaluate((el) => el.getAttribute("sandbox")), "allow-scripts");
     const app = await frame!.contentFrame();
-    await app.waitForFunction(() => document.getElementById("caption")?.textContent?.startsWith("range 40.77 m"));
+    await app.waitForFunction(() => document.querySelector("#caption")?.textContent?.startsWith("range 40.77 m"));
   });
 
   await t.test("slow_sum: a task whose progress bar moves, then its result", async () => {
@@ -116,8 +146,8 @@ test("the demo's console runs tools in a browser", { skip }, async (t) => {
     await page.click("#tool-slow_sum button.primary");
     await page.waitForFunction(
       () => {
-        const bar = document.querySelector<HTMLProgressElement>("#tool-slow_sum progress");
-        return bar !== null && !bar.hidden && bar.value > 0 && bar.value < bar.max;
+        const bar = document.querySelector("#tool-slow_sum progress");
+        return bar !== null && !bar.hidden && Number(bar.value) > 0 && Number(bar.value) < bar.max;
       },
       { polling: "mutation" },
     );
@@ -227,4 +257,77 @@ test("the console works under a path prefix and behind the reverse proxy", { ski
       assert.equal(await text(page, "#tool-double .result pre"), "42");
     });
   }
+});
+
+/** A one-sample PCM WAV file. */
+function tinyWav(): Buffer {
+  const wav = Buffer.alloc(46);
+  wav.write("RIFF", 0);
+  wav.writeUInt32LE(38, 4);
+  wav.write("WAVEfmt ", 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(8000, 24);
+  wav.writeUInt32LE(16000, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write("data", 36);
+  wav.writeUInt32LE(2, 40);
+  return wav;
+}
+
+const PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
+
+test("richer forms and results: nested objects, choices, lists, log lines, images and audio", { skip }, async (t) => {
+  const browser = await launchBrowser(t);
+  const app = new McpServer("rich");
+  app.tool(
+    (args: Record<string, unknown>) => args,
+    {
+      name: "configure",
+      inputSchema: {
+        type: "object",
+        properties: {
+          unit: { type: "string", enum: ["m", "km"], default: "km" },
+          verbose: { type: "boolean" },
+          steps: { type: "array", items: { type: "integer" } },
+          origin: { type: "object", properties: { lat: { type: "number", minimum: -90, maximum: 90 }, lon: { type: "number" } }, required: ["lat"] },
+        },
+        required: ["unit", "origin"],
+      },
+    },
+  );
+  app.tool(
+    async (_args: Record<string, unknown>, ctx: ToolContext) => {
+      ctx.info("starting", "media");
+      ctx.warning({ note: "almost done" });
+      return { content: [content.image(PIXEL, "image/png"), content.audio(tinyWav(), "audio/wav"), content.text("two media blocks")] };
+    },
+    { name: "media", inputSchema: { type: "object" }, context: true },
+  );
+  const running = await app.listen({ port: 0 });
+  t.after(() => running.close());
+  const page = await openConsole(t, browser, running.url);
+
+  await openCard(page, "tool-configure");
+  assert.equal(await page.$eval("#tool-configure select[name=unit]", (el) => (el as HTMLSelectElement).selectedOptions[0]!.textContent), "km");
+  await page.click("#tool-configure input[name=verbose]");
+  await page.type("#tool-configure textarea[name=steps]", "1\n2");
+  await page.type("#tool-configure fieldset input[name=lat]", "95");
+  await page.click("#tool-configure button.primary");
+  await page.waitForSelector("#tool-configure .form-error:not([hidden])");
+  assert.match(await text(page, "#tool-configure .form-error"), /origin\.lat \(must be at most 90\)/);
+  await fill(page, "#tool-configure fieldset input[name=lat]", "45");
+  await page.click("#tool-configure button.primary");
+  await statusIs(page, "tool-configure", "Done");
+  assert.deepEqual(JSON.parse(await text(page, "#tool-configure .result pre")), { unit: "km", verbose: true, steps: [1, 2], origin: { lat: 45 } });
+
+  await openCard(page, "tool-media");
+  await page.click("#tool-media button.primary");
+  await statusIs(page, "tool-media", "Done");
+  assert.deepEqual(await page.$$eval("#tool-media .log li", (items) => items.map((li) => li.textContent)), ["info media: starting", 'warning {"note":"almost done"}']);
+  await page.waitForFunction(() => document.querySelector("#tool-media img.media")?.naturalWidth === 1);
+  assert.match(await page.$eval("#tool-media audio", (el) => el.getAttribute("src")!), /^data:audio\/wav;base64,UklGR/);
+  assert.equal(await text(page, "#tool-media .result pre"), "two media blocks");
 });

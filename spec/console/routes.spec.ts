@@ -68,7 +68,7 @@ test("under a prefix the page is served at the prefix with a slash, and redirect
   const page = await fetch(running.url, { headers: { accept: "text/html" } });
   assert.match(await page.text(), /console\/console.css/);
   const info = await fetch(running.url.replace(/\/$/, ""));
-  assert.deepEqual((await info.json()).endpoints, { sse: "/weber/123/abc/5/sse", mcp: "/weber/123/abc/5/mcp", openapi: "/weber/123/abc/5/openapi.json" });
+  assert.deepEqual(((await info.json()) as { endpoints: unknown }).endpoints, { sse: "/weber/123/abc/5/sse", mcp: "/weber/123/abc/5/mcp", openapi: "/weber/123/abc/5/openapi.json" });
   assert.equal((await fetch(`${running.url}console/console.js`)).status, 200);
 });
 
@@ -77,6 +77,6 @@ test("console: false keeps GET / to server info and serves no assets", async (t)
   t.after(() => running.close());
   const res = await fetch(running.url, { headers: { accept: BROWSER_ACCEPT } });
   assert.equal(res.headers.get("content-type"), "application/json");
-  assert.equal((await res.json()).status, "running");
+  assert.equal(((await res.json()) as { status: string }).status, "running");
   assert.equal((await fetch(`${running.url}console/console.js`)).status, 404);
 });

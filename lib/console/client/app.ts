@@ -50,7 +50,8 @@ async function showApp(call, result) {
 function toolCard(tool) {
   const title = tool.title || (tool.annotations && tool.annotations.title) || tool.name;
   const built = buildFields(formModel(tool.inputSchema || {}), "tool-" + tool.name);
-  const output = el("div", { class: "output", "aria-live": "polite" });
+  // Not a live region: the run's own status line (role=status) announces the outcome.
+  const output = el("div", { class: "output" });
   const runButton = el("button", { type: "submit", class: "primary", text: "Run" });
   const cancelButton = el("button", { type: "button", class: "cancel", text: "Cancel", disabled: true });
   const formError = el("p", { class: "form-error", role: "alert", hidden: true });

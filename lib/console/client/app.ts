@@ -263,5 +263,7 @@ $("log-level").addEventListener("change", function () {
   if (client) client.request("logging/setLevel", { level: $("log-level").value }).catch(function (e) { say("Could not set the log level: " + e.message, "bad"); });
 });
 window.addEventListener("pagehide", function () { if (client) client.close(); });
+// Back from the page cache the session is gone: start afresh.
+window.addEventListener("pageshow", function (event) { if (event.persisted) location.reload(); });
 boot();
 `;

@@ -15,6 +15,7 @@ function createClient(endpoint, hooks) {
   let nextId = 1;
   let initParams = null;
   let streamAbort = null;
+  let listening = 0;
 
   function headers(extra) {
     const h = { "content-type": "application/json", accept: "application/json, text/event-stream" };
@@ -82,6 +83,7 @@ function createClient(endpoint, hooks) {
     if (res.status === 404 && sessionId && initParams && !retried && method !== "initialize") {
       sessionId = null;
       await initialize(initParams.request);
+      listen();
       return post(method, params, call, true);
     }
     if (method === "initialize" && res.headers.get("mcp-session-id")) sessionId = res.headers.get("mcp-session-id");
@@ -116,11 +118,13 @@ function createClient(endpoint, hooks) {
   // The GET stream: resolves once it is open (or refused); reconnects with Last-Event-ID
   // after the server's retry delay while the session lives.
   function listen() {
+    const generation = ++listening;
+    if (streamAbort) streamAbort.abort();
     return new Promise(function (ready) {
       (async function () {
         let lastEventId = "";
         let retry = 1000;
-        while (sessionId) {
+        while (sessionId && generation === listening) {
           streamAbort = new AbortController();
           try {
             const h = headers({ accept: "text/event-stream" });
@@ -152,7 +156,15 @@ function createClient(endpoint, hooks) {
     request: function (method, params, call) { return post(method, params, call, false); },
     notify: function (method, params) { return send({ jsonrpc: "2.0", method: method, params: params || {} }); },
     listen: listen,
-    close: function () { if (streamAbort) streamAbort.abort(); },
+    // Leaving the page ends the session at once rather than at its idle timeout.
+    close: function () {
+      if (streamAbort) streamAbort.abort();
+      if (!sessionId) return;
+      const h = headers();
+      delete h["content-type"];
+      sessionId = null;
+      fetch(endpoint, { method: "DELETE", headers: h, keepalive: true }).catch(function () { /* the page is going away */ });
+    },
     get sessionId() { return sessionId; },
   };
 }

@@ -306,6 +306,7 @@ test("richer forms and results: nested objects, choices, lists, log lines, image
     },
     { name: "media", inputSchema: { type: "object" }, context: true },
   );
+  app.resource("data://runs/{id}", ({ id }: { id: string }) => ({ run: id }), { name: "run", description: "One run by its id" });
   const running = await app.listen({ port: 0 });
   t.after(() => running.close());
   // Chromium logs the 404 that tells the page its session has ended.
@@ -331,6 +332,13 @@ test("richer forms and results: nested objects, choices, lists, log lines, image
   await page.waitForFunction(() => document.querySelector("#tool-media img.media")?.naturalWidth === 1);
   assert.match(await page.$eval("#tool-media audio", (el) => el.getAttribute("src")!), /^data:audio\/wav;base64,UklGR/);
   assert.equal(await text(page, "#tool-media .result pre"), "two media blocks");
+
+  await openCard(page, "template-data___runs__id_");
+  await page.type("#template-data___runs__id_ input[name=id]", "a/42");
+  await page.click("#template-data___runs__id_ button.primary");
+  await page.waitForSelector("#template-data___runs__id_ details.json");
+  assert.equal(await text(page, "#template-data___runs__id_ .uri"), "data://runs/a%2F42 application/json");
+  assert.equal(await text(page, "#template-data___runs__id_ .leaf"), 'run: "a/42"');
 
   // The session ends on the server (expiry, restart): the next call starts a new one.
   const ended = [...app.sessions.values()].map((session) => session.id);

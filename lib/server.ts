@@ -82,6 +82,8 @@ export interface McpServerOptions {
    * is released with 202 and the answer goes on the stream. 1 s by default.
    */
   sseHoldMs?: number;
+  /** The browser tool console at `GET /`; on by default, `false` switches it off. */
+  console?: boolean;
 }
 
 export interface HandleOptions {
@@ -282,6 +284,7 @@ export class McpServer {
       }),
       replay: { maxEvents: o.replayEvents ?? 100, retryMs: o.sseRetryMs ?? 1000 },
       sseHoldMs: o.sseHoldMs ?? 1000,
+      console: o.console ?? true,
     });
   }
 

@@ -18,6 +18,7 @@ const RANK: Record<string, number> = {
   mcp: 4,
   async: 5,
   docs: 6,
+  console: 6,
   http: 7,
   stdio: 7,
   proxy: 8,

@@ -19,12 +19,17 @@ import { documentRoutes } from "./routes/documents.ts";
 import { messageRoutes } from "./routes/messages.ts";
 import { streamRoutes } from "./routes/streams.ts";
 import { postTool } from "./routes/tools.ts";
+import { serveConsole, wantsConsolePage } from "../console/routes.ts";
 
 type Method = "GET" | "POST" | "DELETE";
 type Route = Partial<Record<Method, RouteHandler>>;
 
 const routes = {
-  "/": { GET: documentRoutes.info, POST: messageRoutes.post },
+  "/": {
+    GET: (app, req, res, url) =>
+      app.options.console !== false && wantsConsolePage(req.headers.accept) ? serveConsole(req, res, url.path) : documentRoutes.info(app, req, res, url),
+    POST: messageRoutes.post,
+  },
   "/mcp": { GET: streamRoutes.mcp, POST: messageRoutes.post, DELETE: messageRoutes.remove },
   "/sse": { GET: streamRoutes.sse },
   "/openapi.json": { GET: documentRoutes.openapi },
@@ -32,10 +37,11 @@ const routes = {
 } satisfies Record<string, Route>;
 
 const TOOL_ROUTE: Route = { POST: postTool };
+const CONSOLE_ROUTE: Route = { GET: (app, req, res, url) => (app.options.console === false ? sendError(res, 404, "Not found") : serveConsole(req, res, url.path)) };
 const STREAM_ROUTES = new Set<Route>([routes["/mcp"], routes["/sse"]]);
 
 function routeFor(path: string): Route | undefined {
-  return (routes as Record<string, Route>)[path] ?? (path.startsWith("/tools/") ? TOOL_ROUTE : undefined);
+  return (routes as Record<string, Route>)[path] ?? (path.startsWith("/tools/") ? TOOL_ROUTE : path.startsWith("/console/") ? CONSOLE_ROUTE : undefined);
 }
 
 export class HttpApp implements HttpState {

@@ -48,9 +48,11 @@ export function urlHost(host: string): string {
 }
 
 export function serve(app: HttpApp, host: string, port: number, prefix: string, limits: ServeLimits, onClose: () => void): Promise<RunningServer> {
-  // The prefix is mounted the way Express mounts: gone from req.url, kept in req.baseUrl.
+  // The prefix is mounted the way Express mounts: gone from req.url, kept in req.baseUrl,
+  // and the whole path left in req.originalUrl.
   const listener = (req: IncomingMessage, res: Parameters<HttpApp["handle"]>[1]): void => {
     if (prefix) {
+      (req as MountedRequest).originalUrl = req.url;
       req.url = stripPrefix(req.url ?? "/", prefix);
       (req as MountedRequest).baseUrl = prefix;
     }

@@ -24,6 +24,8 @@ export interface HttpOptions {
   replay?: Partial<ReplayLimits>;
   /** How long a POST to a legacy `/sse` session is held for its answer before it is released with 202. */
   sseHoldMs: number;
+  /** Serve the browser tool console at `GET /` (Accept: text/html) and `console/*`; on unless false. */
+  console?: boolean;
 }
 
 /**

@@ -1,0 +1,269 @@
+// Page script, part 6: start-up, the catalogue (tools, resources, templates, prompts) and
+// the wiring between forms, calls and the MCP client.
+export const appSource = String.raw`
+const scriptUrl = document.currentScript ? document.currentScript.src : location.href;
+// Relative to where this script was served, so a path prefix or a proxy in front needs no setup.
+const base = new URL("../", scriptUrl).href;
+const frameBase = new URL("console/", base).href;
+const $ = function (id) { return document.getElementById(id); };
+const globalAsks = [];
+let client = null;
+let capabilities = {};
+
+function cardId(kind, name) { return kind + "-" + String(name).replace(/[^A-Za-z0-9_-]/g, "_"); }
+
+function say(text, kind) {
+  const status = $("status");
+  status.textContent = text;
+  status.className = kind || "";
+}
+
+function badge(text) { return el("span", { class: "badge", text: text }); }
+
+function card(kind, name, title, extra, body) {
+  return el("details", { class: "card " + kind, id: cardId(kind, name) }, [
+    el("summary", null, [el("span", { class: "title", text: title }), " ", name !== title ? el("code", { text: name }) : null].concat(extra || [])),
+    el("div", { class: "card-body" }, body),
+  ]);
+}
+
+function errorView(err) {
+  return el("div", { class: "result is-error" }, [el("p", { class: "error-title", role: "alert", text: (err && err.code !== undefined ? "Error " + err.code + ": " : "Error: ") + (err && err.message ? err.message : String(err)) })]);
+}
+
+function appUri(tool) {
+  const meta = tool._meta || {};
+  const uri = (meta.ui && meta.ui.resourceUri) || meta["ui/resourceUri"];
+  return typeof uri === "string" && uri.indexOf("ui://") === 0 ? uri : null;
+}
+
+async function showApp(call, result) {
+  const uri = appUri(call.tool);
+  if (!uri || result.isError) return;
+  try {
+    const read = await client.request("resources/read", { uri: uri });
+    const html = (read.contents || []).map(function (c) { return c.text; }).filter(Boolean)[0];
+    if (html) call.view.result.appendChild(el("div", { class: "app-wrap" }, [el("h4", { text: "App" }), appFrame(frameBase, html, { input: call.input, result: result })]));
+  } catch (e) { /* the result is already shown */ }
+}
+
+function toolCard(tool) {
+  const title = tool.title || (tool.annotations && tool.annotations.title) || tool.name;
+  const built = buildFields(formModel(tool.inputSchema || {}), "tool-" + tool.name);
+  // Not a live region: the run's own status line (role=status) announces the outcome.
+  const output = el("div", { class: "output" });
+  const runButton = el("button", { type: "submit", class: "primary", text: "Run" });
+  const cancelButton = el("button", { type: "button", class: "cancel", text: "Cancel", disabled: true });
+  const formError = el("p", { class: "form-error", role: "alert", hidden: true });
+  const form = el("form", { novalidate: true, "aria-label": "Arguments of " + tool.name }, [built.node, formError, el("div", { class: "actions" }, [runButton, cancelButton])]);
+  let current = null;
+  cancelButton.addEventListener("click", function () { if (current) cancelCall(client, current); });
+  form.addEventListener("submit", async function (event) {
+    event.preventDefault();
+    const parsed = readForm(built, form);
+    formError.hidden = !parsed.errors;
+    formError.textContent = parsed.errors ? "Fix " + parsed.errors.map(function (e) { return e.path + " (" + e.message + ")"; }).join(", ") + " before running." : "";
+    if (parsed.errors || current) return;
+    const call = startCall(output, tool, parsed.value);
+    current = call;
+    runButton.disabled = true;
+    cancelButton.disabled = false;
+    const params = { name: tool.name, arguments: parsed.value, _meta: { progressToken: call.progressToken } };
+    const support = tool.execution && tool.execution.taskSupport;
+    if (support === "optional" || support === "required") params.task = {};
+    try {
+      let result = await client.request("tools/call", params, call);
+      if (result && result.task) result = await followTask(client, call, result.task);
+      else if (result && jobHandle(result)) result = await followJob(client, call, jobHandle(result));
+      if (result && !call.cancelled) {
+        setStatus(call, result.isError ? "Finished with an error" : "Done", result.isError ? "bad" : "good");
+        if (!call.view.bar.hidden && call.view.bar.hasAttribute("value")) call.view.bar.value = call.view.bar.max;
+        call.view.result.replaceChildren(resultView(result, frameBase));
+        await showApp(call, result);
+      } else setStatus(call, "Cancelled", "bad");
+    } catch (err) {
+      if (call.cancelled) setStatus(call, "Cancelled", "bad");
+      else {
+        setStatus(call, "Failed", "bad");
+        call.view.result.replaceChildren(errorView(err));
+      }
+    } finally {
+      finishCall(call);
+      current = null;
+      runButton.disabled = false;
+      cancelButton.disabled = true;
+    }
+  });
+  const badges = [];
+  if (tool.execution && tool.execution.taskSupport && tool.execution.taskSupport !== "forbidden") badges.push(badge("async"));
+  if (tool.annotations && tool.annotations.readOnlyHint) badges.push(badge("read-only"));
+  if (tool.annotations && tool.annotations.destructiveHint) badges.push(badge("destructive"));
+  if (appUri(tool)) badges.push(badge("app"));
+  return card("tool", tool.name, title, badges, [tool.description ? el("p", { class: "desc", text: tool.description }) : null, form, output]);
+}
+
+function readerCard(kind, name, title, description, fields, action) {
+  const built = buildFields(fields, kind + "-" + name);
+  const output = el("div", { class: "output", "aria-live": "polite" });
+  const form = el("form", { novalidate: true, "aria-label": title }, [built.node, el("div", { class: "actions" }, [el("button", { type: "submit", class: "primary", text: kind === "prompt" ? "Get" : "Read" })])]);
+  form.addEventListener("submit", async function (event) {
+    event.preventDefault();
+    const parsed = readForm(built, form);
+    if (parsed.errors) return;
+    output.replaceChildren(el("p", { class: "run-status busy", role: "status", text: "Loading…" }));
+    try {
+      output.replaceChildren(await action(parsed.value));
+    } catch (err) {
+      output.replaceChildren(errorView(err));
+    }
+  });
+  return card(kind, name, title, [], [description ? el("p", { class: "desc", text: description }) : null, form, output]);
+}
+
+function contentsView(read) {
+  return el("div", { class: "result" }, (read.contents || []).map(function (c) { return resourceView(c, frameBase); }));
+}
+
+function templateVars(template) {
+  const names = [];
+  template.replace(/\{[+#./;?&]?([^}]+)\}/g, function (_, list) {
+    list.split(",").forEach(function (n) { n = n.replace(/[*]|:\d+$/g, ""); if (names.indexOf(n) === -1) names.push(n); });
+    return "";
+  });
+  return names;
+}
+
+function expandTemplate(template, values) {
+  return template.replace(/\{([+#./;?&]?)([^}]+)\}/g, function (_, op, list) {
+    const parts = list.split(",").map(function (n) { return n.replace(/[*]|:\d+$/g, ""); }).filter(function (n) { return values[n] !== undefined; });
+    const enc = function (v) { return op === "+" || op === "#" ? encodeURI(String(v)) : encodeURIComponent(String(v)); };
+    if (op === "?" || op === "&") return parts.length ? op + parts.map(function (n) { return n + "=" + enc(values[n]); }).join("&") : "";
+    const sep = op === "." ? "." : op === "/" ? "/" : ",";
+    const lead = op === "+" || op === "" ? "" : op;
+    return parts.length ? lead + parts.map(function (n) { return enc(values[n]); }).join(sep) : "";
+  });
+}
+
+function promptView(got) {
+  const items = (got.messages || []).map(function (m) {
+    return el("li", null, [el("span", { class: "badge", text: m.role }), " ", contentBlock(m.content || {}, frameBase)]);
+  });
+  return el("div", { class: "result" }, [got.description ? el("p", { class: "desc", text: got.description }) : null, el("ol", { class: "messages" }, items)]);
+}
+
+async function listAll(method, key) {
+  const out = [];
+  let cursor;
+  do {
+    const page = await client.request(method, cursor ? { cursor: cursor } : {});
+    out.push.apply(out, page[key] || []);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return out;
+}
+
+function fill(sectionId, listId, nodes) {
+  $(sectionId).hidden = nodes.length === 0;
+  $(listId).replaceChildren.apply($(listId), nodes);
+}
+
+async function loadCatalogue() {
+  if (capabilities.tools) fill("tools-section", "tools", (await listAll("tools/list", "tools")).map(toolCard));
+  if (capabilities.resources) {
+    fill("resources-section", "resources", (await listAll("resources/list", "resources")).map(function (r) {
+      return readerCard("resource", r.uri, r.title || r.name || r.uri, r.description, [], function () {
+        return client.request("resources/read", { uri: r.uri }).then(contentsView);
+      });
+    }));
+    fill("templates-section", "templates", (await listAll("resources/templates/list", "resourceTemplates")).map(function (t) {
+      const fields = templateVars(t.uriTemplate).map(function (n) { return fieldModel(n, { type: "string" }, true); });
+      return readerCard("template", t.uriTemplate, t.title || t.name || t.uriTemplate, t.description, fields, function (values) {
+        return client.request("resources/read", { uri: expandTemplate(t.uriTemplate, values) }).then(contentsView);
+      });
+    }));
+  }
+  if (capabilities.prompts) {
+    fill("prompts-section", "prompts", (await listAll("prompts/list", "prompts")).map(function (p) {
+      const fields = (p.arguments || []).map(function (a) { return fieldModel(a.name, { type: "string", title: a.title, description: a.description }, !!a.required); });
+      return readerCard("prompt", p.name, p.title || p.name, p.description, fields, function (values) {
+        return client.request("prompts/get", { name: p.name, arguments: values }).then(promptView);
+      });
+    }));
+  }
+}
+
+let reloading = null;
+function reloadSoon() {
+  if (reloading) return;
+  reloading = Promise.resolve().then(loadCatalogue).catch(function (e) { say("Could not reload the lists: " + e.message, "bad"); }).then(function () { reloading = null; });
+}
+
+const hooks = {
+  onNotification: function (message, call) {
+    const params = message.params || {};
+    const target = callFor(message, call);
+    if (message.method === "notifications/progress") {
+      if (target) onProgress(target, params);
+    } else if (message.method === "notifications/message") {
+      logLine(target ? target.view.log : $("server-log"), params);
+      if (!target) $("log-section").hidden = false;
+    } else if (/^notifications\/(tools|resources|prompts)\/list_changed$/.test(message.method)) {
+      reloadSoon();
+    } else if (message.method === "notifications/tasks/status" && target && target.wake) {
+      target.wake();
+    }
+  },
+  onRequest: function (message, call) {
+    if (message.method === "ping") return {};
+    if (message.method === "elicitation/create") {
+      const target = callFor(message, call);
+      if (!target) $("asks-section").hidden = false;
+      return elicitationForm(target ? target.view.askSlot : $("asks"), message.params || {}, target ? target.asks : globalAsks);
+    }
+    const err = new Error("Method not found: " + message.method);
+    err.code = -32601;
+    throw err;
+  },
+  onError: function (err) { say("Could not answer the server: " + err.message, "bad"); },
+};
+
+async function boot() {
+  client = createClient(new URL("mcp", base).href, hooks);
+  say("Connecting…", "busy");
+  try {
+    const init = await client.initialize({
+      protocolVersion: "2025-11-25",
+      capabilities: { elicitation: { form: {}, url: {} }, tasks: {} },
+      clientInfo: { name: "hubmcp-console", title: "Tool console", version: "1.0.0" },
+    });
+    capabilities = init.capabilities || {};
+    const info = init.serverInfo || {};
+    const name = info.title || info.name || "MCP server";
+    document.title = name + " · tool console";
+    $("server-title").textContent = name;
+    $("server-meta").textContent = [info.title ? info.name : "", info.version ? "v" + info.version : "", "protocol " + init.protocolVersion].filter(Boolean).join(" · ");
+    if (init.instructions) {
+      $("instructions").textContent = init.instructions;
+      $("instructions").hidden = false;
+    }
+    if (capabilities.logging) {
+      $("log-level-row").hidden = false;
+      await client.request("logging/setLevel", { level: $("log-level").value });
+    }
+    await client.listen();
+    await loadCatalogue();
+    say("Connected", "good");
+    document.body.setAttribute("data-ready", "true");
+  } catch (err) {
+    say("Could not connect: " + (err && err.message ? err.message : String(err)), "bad");
+  }
+}
+
+$("log-level").addEventListener("change", function () {
+  if (client) client.request("logging/setLevel", { level: $("log-level").value }).catch(function (e) { say("Could not set the log level: " + e.message, "bad"); });
+});
+window.addEventListener("pagehide", function () { if (client) client.close(); });
+// Back from the page cache the session is gone: start afresh.
+window.addEventListener("pageshow", function (event) { if (event.persisted) location.reload(); });
+boot();
+`;

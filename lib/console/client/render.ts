@@ -1,0 +1,224 @@
+// Page script, part 4: DOM building: elements, forms from the form model, JSON trees,
+// content blocks, and MCP Apps (ui://) frames.
+export const renderSource = String.raw`
+let uniqueIds = 0;
+function uid(base) { return base + "-" + (++uniqueIds); }
+
+function el(tag, attrs, children) {
+  const node = document.createElement(tag);
+  if (attrs) {
+    Object.keys(attrs).forEach(function (k) {
+      const v = attrs[k];
+      if (v === undefined || v === null || v === false) return;
+      if (k === "text") node.textContent = v;
+      else if (k === "class") node.className = v;
+      else if (k.slice(0, 2) === "on") node.addEventListener(k.slice(2), v);
+      else if (v === true) node.setAttribute(k, "");
+      else node.setAttribute(k, String(v));
+    });
+  }
+  (children || []).forEach(function (c) {
+    if (c === null || c === undefined || c === false) return;
+    node.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+  });
+  return node;
+}
+
+// ---- forms ----
+
+/** Builds inputs for a form model; returns {node, read(), showErrors(errors)}. */
+function buildFields(fields, prefix) {
+  const readers = {};
+  const errorSlots = {};
+  const nodes = fields.map(function (f) {
+    const id = uid(prefix + "-" + f.name.replace(/[^A-Za-z0-9_-]/g, "_"));
+    const helpId = id + "-help";
+    const errId = id + "-error";
+    const described = (f.description ? helpId + " " : "") + errId;
+    const help = f.description ? el("p", { class: "help", id: helpId, text: f.description }) : null;
+    const error = el("p", { class: "field-error", id: errId, hidden: true });
+    const mark = f.required ? el("span", { class: "required", text: " (required)" }) : null;
+    let control;
+    if (f.kind === "object") {
+      const inner = buildFields(f.fields, id);
+      readers[f.name] = inner.read;
+      errorSlots[f.name] = { error: error, control: null, inner: inner };
+      return el("fieldset", { class: "nested", "aria-describedby": described }, [el("legend", null, [f.label, mark]), help, inner.node, error]);
+    }
+    if (f.kind === "boolean") {
+      control = el("input", { type: "checkbox", id: id, name: f.name, "aria-describedby": described, checked: f.default === true });
+      readers[f.name] = function () { return control.checked; };
+      errorSlots[f.name] = { error: error, control: control };
+      return el("div", { class: "field check" }, [control, el("label", { for: id }, [f.label, mark]), help, error]);
+    }
+    if (f.kind === "enum" || f.kind === "multi") {
+      control = el("select", { id: id, name: f.name, "aria-describedby": described, required: f.required && f.kind === "enum", multiple: f.kind === "multi" });
+      if (f.kind === "enum" && !(f.required && f.default !== undefined)) control.appendChild(el("option", { value: "", text: f.required ? "Choose…" : "(none)" }));
+      const defaults = Array.isArray(f.default) ? f.default : [f.default];
+      f.options.forEach(function (o, i) {
+        control.appendChild(el("option", { value: String(i), text: o.label, selected: defaults.some(function (d) { return d === o.value; }) }));
+      });
+      readers[f.name] = f.kind === "multi"
+        ? function () { return Array.from(control.selectedOptions).map(function (o) { return o.value; }); }
+        : function () { return control.value; };
+    } else if (f.kind === "list" || f.kind === "json") {
+      control = el("textarea", { id: id, name: f.name, rows: 3, "aria-describedby": described, required: f.required, spellcheck: "false" });
+      control.value = initialText(f);
+      readers[f.name] = function () { return control.value; };
+    } else {
+      const numeric = f.kind === "number" || f.kind === "integer";
+      const type = numeric ? "number" : f.format === "email" ? "email" : f.format === "uri" ? "url" : f.format === "date" ? "date" : "text";
+      control = el("input", {
+        id: id, name: f.name, type: type, "aria-describedby": described, required: f.required,
+        min: f.min !== undefined ? f.min : f.exclusiveMin, max: f.max !== undefined ? f.max : f.exclusiveMax,
+        step: numeric ? f.step : undefined, inputmode: numeric ? (f.kind === "integer" ? "numeric" : "decimal") : undefined,
+        minlength: f.minLength, maxlength: f.maxLength, autocomplete: "off",
+      });
+      control.value = initialText(f);
+      readers[f.name] = function () { return control.value; };
+    }
+    errorSlots[f.name] = { error: error, control: control };
+    const hint = f.kind === "list" ? el("span", { class: "hint", text: " one per line" }) : f.kind === "json" ? el("span", { class: "hint", text: " JSON" }) : null;
+    return el("div", { class: "field" }, [el("label", { for: id }, [f.label, mark, hint]), control, help, error]);
+  });
+  function read() {
+    const raws = {};
+    Object.keys(readers).forEach(function (k) { raws[k] = readers[k](); });
+    return raws;
+  }
+  function showErrors(errors) {
+    Object.keys(errorSlots).forEach(function (name) {
+      const slot = errorSlots[name];
+      const mine = (errors || []).filter(function (e) { return e.path === name; });
+      const nested = (errors || []).filter(function (e) { return e.path.indexOf(name + ".") === 0; })
+        .map(function (e) { return { path: e.path.slice(name.length + 1), message: e.message }; });
+      if (slot.inner) slot.inner.showErrors(nested);
+      slot.error.hidden = mine.length === 0;
+      slot.error.textContent = mine.length ? mine[0].message : "";
+      if (slot.control) {
+        if (mine.length) slot.control.setAttribute("aria-invalid", "true");
+        else slot.control.removeAttribute("aria-invalid");
+      }
+    });
+  }
+  return { node: el("div", { class: "fields" }, nodes), read: read, showErrors: showErrors, fields: fields };
+}
+
+/** Reads and checks a built form; shows the errors next to the fields and focuses the first. */
+function readForm(built, root) {
+  const parsed = parseFields(built.fields, built.read());
+  built.showErrors(parsed.errors || []);
+  if (parsed.errors) {
+    const first = root.querySelector("[aria-invalid=true]");
+    if (first) first.focus();
+  }
+  return parsed;
+}
+
+// ---- results ----
+
+function jsonTree(value, key, depth) {
+  const label = key === undefined ? null : el("span", { class: "key", text: key + ": " });
+  if (value !== null && typeof value === "object") {
+    const isArray = Array.isArray(value);
+    const keys = Object.keys(value);
+    const summary = el("summary", null, [label, el("span", { class: "shape", text: isArray ? "[" + keys.length + " items]" : "{" + keys.length + " keys}" })]);
+    const list = el("ul", null, keys.map(function (k) { return el("li", null, [jsonTree(value[k], isArray ? "[" + k + "]" : k, depth + 1)]); }));
+    return el("details", { class: "json", open: depth < 2 }, [summary, list]);
+  }
+  const type = value === null ? "null" : typeof value;
+  return el("span", { class: "leaf" }, [label, el("span", { class: "v-" + type, text: type === "string" ? JSON.stringify(value) : String(value) })]);
+}
+
+function dataUrl(mime, base64) { return "data:" + (mime || "application/octet-stream") + ";base64," + base64; }
+
+function isAppResource(uri, mime) {
+  return (typeof uri === "string" && uri.indexOf("ui://") === 0) || (typeof mime === "string" && mime.indexOf("text/html") === 0 && mime.indexOf("mcp-app") !== -1);
+}
+
+function textView(text, mime) {
+  if (mime && mime.indexOf("json") !== -1) {
+    try { return jsonTree(JSON.parse(text), undefined, 0); } catch (e) { /* shown as text */ }
+  }
+  return el("pre", { class: "text", text: text });
+}
+
+function resourceView(r, frameBase) {
+  const head = el("p", { class: "uri" }, [r.uri || "", r.mimeType ? el("span", { class: "mime", text: " " + r.mimeType }) : null]);
+  if (typeof r.text === "string") {
+    if (isAppResource(r.uri, r.mimeType)) return el("div", { class: "resource" }, [head, appFrame(frameBase, r.text, null)]);
+    return el("div", { class: "resource" }, [head, textView(r.text, r.mimeType)]);
+  }
+  if (typeof r.blob === "string") {
+    const mime = r.mimeType || "";
+    if (mime.indexOf("image/") === 0) return el("div", { class: "resource" }, [head, el("img", { src: dataUrl(mime, r.blob), alt: r.uri || "image" })]);
+    if (mime.indexOf("audio/") === 0) return el("div", { class: "resource" }, [head, el("audio", { controls: true, src: dataUrl(mime, r.blob) })]);
+    return el("div", { class: "resource" }, [head, el("a", { href: dataUrl(mime, r.blob), download: "resource", text: "Download" })]);
+  }
+  return el("div", { class: "resource" }, [head]);
+}
+
+function contentBlock(block, frameBase) {
+  switch (block && block.type) {
+    case "text": return textView(block.text, null);
+    case "image": return el("img", { class: "media", src: dataUrl(block.mimeType, block.data), alt: "Image result" });
+    case "audio": return el("audio", { class: "media", controls: true, src: dataUrl(block.mimeType, block.data), "aria-label": "Audio result" });
+    case "resource": return resourceView(block.resource || {}, frameBase);
+    case "resource_link": return el("p", { class: "link" }, ["Resource: ", el("code", { text: block.uri }), block.name ? " (" + block.name + ")" : ""]);
+    default: return jsonTree(block, undefined, 0);
+  }
+}
+
+/** A tool result: error banner, content blocks, structured content as a tree. */
+function resultView(result, frameBase) {
+  const parts = [];
+  if (result.isError) parts.push(el("p", { class: "error-title", role: "alert", text: "The tool reported an error" }));
+  (result.content || []).forEach(function (b) { parts.push(contentBlock(b, frameBase)); });
+  if (result.structuredContent !== undefined) {
+    parts.push(el("h4", { text: "Structured result" }), jsonTree(result.structuredContent, undefined, 0));
+  }
+  if (parts.length === 0) parts.push(el("p", { class: "muted", text: "(empty result)" }));
+  return el("div", { class: result.isError ? "result is-error" : "result" }, parts);
+}
+
+// ---- MCP Apps ----
+// The app runs in console/frame.html: a sandboxed document (opaque origin, no access to this
+// page or the server) served with its own policy that lets the app's inline scripts run. A
+// srcdoc frame would inherit this page's policy and block them.
+const frames = new WeakMap();
+function frameOf(source) {
+  return Array.from(document.querySelectorAll("iframe.app")).find(function (f) { return f.contentWindow === source; });
+}
+// The frame takes the height its app asks for (MCP Apps size-changed), within bounds.
+function fitFrame(frame, height) {
+  if (typeof height === "number" && height > 0) frame.style.height = Math.min(Math.max(Math.ceil(height) + 4, 80), 900) + "px";
+}
+window.addEventListener("message", function (event) {
+  const frame = frameOf(event.source);
+  const entry = frame && frames.get(frame);
+  if (!entry || !event.data || typeof event.data !== "object") return;
+  if (event.data.type === "hubmcp-frame-ready") {
+    event.source.postMessage({ type: "hubmcp-frame-render", html: entry.html }, "*");
+  } else if (event.data.type === "hubmcp-frame-rendered") {
+    entry.rendered = true;
+    fitFrame(frame, event.data.height);
+    entry.queue.splice(0).forEach(function (m) { event.source.postMessage(m, "*"); });
+  } else if (event.data.jsonrpc === "2.0" && event.data.method === "ui/notifications/size-changed") {
+    fitFrame(frame, event.data.params && event.data.params.height);
+  } else if (event.data.jsonrpc === "2.0" && event.data.method === "ui/initialize" && event.data.id !== undefined) {
+    event.source.postMessage({ jsonrpc: "2.0", id: event.data.id, result: { protocolVersion: "2025-11-25", hostInfo: { name: "hubmcp-console", version: "1" }, hostCapabilities: {}, hostContext: {} } }, "*");
+  }
+});
+
+/** A sandboxed frame showing an app; call.input / call.result are handed to it as MCP Apps notifications. */
+function appFrame(frameBase, html, call) {
+  const frame = el("iframe", { class: "app", sandbox: "allow-scripts", title: "Tool app", src: frameBase + "frame.html" });
+  const entry = { html: html, queue: [], rendered: false };
+  if (call) {
+    entry.queue.push({ jsonrpc: "2.0", method: "ui/notifications/tool-input", params: { arguments: call.input } });
+    entry.queue.push({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: call.result });
+  }
+  frames.set(frame, entry);
+  return frame;
+}
+`;

@@ -1,0 +1,171 @@
+// Page script, part 3: an MCP client over streamable HTTP. One session; each POST accepts
+// an event stream, whose notifications and server requests go to the call that opened it;
+// a GET stream carries what belongs to no open POST (task progress, list changes).
+export const rpcSource = String.raw`
+class RpcError extends Error {
+  constructor(error) {
+    super(error && error.message ? String(error.message) : "Unknown error");
+    this.code = error && error.code;
+    this.data = error && error.data;
+  }
+}
+
+function createClient(endpoint, hooks) {
+  let sessionId = null;
+  let nextId = 1;
+  let initParams = null;
+  let streamAbort = null;
+  let listening = 0;
+
+  function headers(extra) {
+    const h = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    if (sessionId) h["mcp-session-id"] = sessionId;
+    if (initParams) h["mcp-protocol-version"] = initParams.negotiated;
+    return Object.assign(h, extra || {});
+  }
+
+  async function readStream(res, onEvent) {
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    const parser = createSseParser(onEvent);
+    try {
+      for (;;) {
+        const chunk = await reader.read();
+        if (chunk.done) break;
+        parser.push(decoder.decode(chunk.value, { stream: true }));
+      }
+    } finally {
+      parser.end();
+    }
+    return parser;
+  }
+
+  async function httpError(res) {
+    let text = "";
+    try {
+      const body = await res.json();
+      text = (body && (body.error && body.error.message ? body.error.message : body.error)) || "";
+    } catch (e) { text = ""; }
+    return new Error("HTTP " + res.status + (text ? ": " + text : ""));
+  }
+
+  // Messages that are not the awaited response: notifications and requests from the server.
+  function route(message, call) {
+    if (message.method && message.id !== undefined) {
+      Promise.resolve(hooks.onRequest(message, call)).then(
+        function (result) { return send({ jsonrpc: "2.0", id: message.id, result: result }); },
+        function (err) {
+          const code = err && typeof err.code === "number" ? err.code : -32603;
+          return send({ jsonrpc: "2.0", id: message.id, error: { code: code, message: String(err && err.message || err) } });
+        },
+      ).catch(function (err) { hooks.onError(err); });
+    } else if (message.method) {
+      hooks.onNotification(message, call);
+    }
+  }
+
+  async function send(message) {
+    const res = await fetch(endpoint, { method: "POST", headers: headers(), body: JSON.stringify(message) });
+    if (!res.ok) throw await httpError(res);
+    if (res.body) await res.body.cancel();
+  }
+
+  async function post(method, params, call, retried) {
+    const id = nextId++;
+    if (call) call.requestId = id;
+    const res = await fetch(endpoint, {
+      method: "POST",
+      headers: headers(),
+      body: JSON.stringify({ jsonrpc: "2.0", id: id, method: method, params: params || {} }),
+      signal: call && call.abort ? call.abort.signal : undefined,
+    });
+    // An expired session: start a new one once and repeat the request.
+    if (res.status === 404 && sessionId && initParams && !retried && method !== "initialize") {
+      sessionId = null;
+      await initialize(initParams.request);
+      listen();
+      return post(method, params, call, true);
+    }
+    if (method === "initialize" && res.headers.get("mcp-session-id")) sessionId = res.headers.get("mcp-session-id");
+    const type = res.headers.get("content-type") || "";
+    let reply = null;
+    if (type.indexOf("text/event-stream") === 0) {
+      await readStream(res, function (event) {
+        if (event.event !== "message" || event.data === "") return;
+        let message;
+        try { message = JSON.parse(event.data); } catch (e) { return; }
+        if (message.id === id && !message.method) reply = message;
+        else route(message, call);
+      });
+    } else if (type.indexOf("application/json") === 0) {
+      reply = await res.json();
+      if (!res.ok && !(reply && reply.error)) throw await httpError(res);
+    } else if (!res.ok) {
+      throw await httpError(res);
+    }
+    if (!reply) throw new Error("The server closed the stream without an answer");
+    if (reply.error) throw new RpcError(reply.error);
+    return reply.result;
+  }
+
+  async function initialize(request) {
+    const result = await post("initialize", request);
+    initParams = { request: request, negotiated: result.protocolVersion };
+    await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    return result;
+  }
+
+  // The GET stream: resolves once it is open (or refused); reconnects with Last-Event-ID
+  // after the server's retry delay while the session lives.
+  function listen() {
+    const generation = ++listening;
+    if (streamAbort) streamAbort.abort();
+    return new Promise(function (ready) {
+      (async function () {
+        let lastEventId = "";
+        let retry = 1000;
+        while (sessionId && generation === listening) {
+          streamAbort = new AbortController();
+          try {
+            const h = headers({ accept: "text/event-stream" });
+            delete h["content-type"];
+            if (lastEventId) h["last-event-id"] = lastEventId;
+            const res = await fetch(endpoint, { method: "GET", headers: h, signal: streamAbort.signal });
+            if (!res.ok || !res.body) break;
+            ready(true);
+            const parser = await readStream(res, function (event) {
+              if (event.event !== "message" || event.data === "") return;
+              let message;
+              try { message = JSON.parse(event.data); } catch (e) { return; }
+              route(message, null);
+            });
+            lastEventId = parser.lastEventId;
+            if (parser.retry !== null) retry = parser.retry;
+          } catch (e) {
+            if (streamAbort.signal.aborted) break;
+          }
+          await new Promise(function (resolve) { setTimeout(resolve, retry); });
+        }
+        ready(false);
+      })();
+    });
+  }
+
+  return {
+    initialize: initialize,
+    request: function (method, params, call) { return post(method, params, call, false); },
+    notify: function (method, params) { return send({ jsonrpc: "2.0", method: method, params: params || {} }); },
+    listen: listen,
+    // Leaving the page ends the session at once rather than at its idle timeout.
+    close: function () {
+      if (streamAbort) streamAbort.abort();
+      if (!sessionId) return;
+      const h = headers();
+      delete h["content-type"];
+      sessionId = null;
+      fetch(endpoint, { method: "DELETE", headers: h, keepalive: true }).catch(function () { /* the page is going away */ });
+    },
+    get sessionId() { return sessionId; },
+  };
+}
+`;

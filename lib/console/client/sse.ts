@@ -1,0 +1,51 @@
+// Page script, part 1: the text/event-stream parser (WHATWG "Interpreting an event stream").
+// Kept free of the DOM so a unit spec can run it in Node.
+export const sseSource = String.raw`
+function createSseParser(onEvent) {
+  let buffer = "";
+  let data = [];
+  let hasData = false;
+  let eventName = "";
+  const state = { lastEventId: "", retry: null };
+  function dispatch() {
+    if (hasData) onEvent({ event: eventName || "message", data: data.join("\n"), id: state.lastEventId });
+    data = [];
+    hasData = false;
+    eventName = "";
+  }
+  function field(line) {
+    if (line === "") return dispatch();
+    if (line.charAt(0) === ":") return;
+    const colon = line.indexOf(":");
+    const name = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? "" : line.slice(colon + 1);
+    if (value.charAt(0) === " ") value = value.slice(1);
+    if (name === "data") {
+      data.push(value);
+      hasData = true;
+    } else if (name === "event") eventName = value;
+    else if (name === "id") {
+      if (value.indexOf("\u0000") === -1) state.lastEventId = value;
+    } else if (name === "retry" && /^\d+$/.test(value)) state.retry = Number(value);
+  }
+  state.push = function (chunk) {
+    buffer += chunk;
+    for (;;) {
+      const match = /\r\n|\r|\n/.exec(buffer);
+      if (!match) return;
+      // A lone CR at the end may be the first half of CRLF: wait for the next chunk.
+      if (match[0] === "\r" && match.index === buffer.length - 1) return;
+      const line = buffer.slice(0, match.index);
+      buffer = buffer.slice(match.index + match[0].length);
+      field(line);
+    }
+  };
+  // End of stream: an unterminated event is dropped, as the standard says.
+  state.end = function () {
+    buffer = "";
+    data = [];
+    hasData = false;
+  };
+  return state;
+}
+`;

@@ -101,6 +101,7 @@ export class ReplayRound {
   readonly #pending = new Map<string, InputRequest>();
   readonly #counts = new Map<InputMethod, number>();
   #onPending: (() => void) | null = null;
+  #delegate: ((request: InputRequest, key: string) => Promise<unknown>) | null = null;
 
   constructor(answers: Record<string, unknown>, clientCapabilities: CapabilityMap) {
     this.#answers = { ...answers };
@@ -118,6 +119,7 @@ export class ReplayRound {
     const key = this.keyFor(request.method, explicitKey);
     if (!clientSupports(this.#caps, request)) return Promise.reject(new MissingCapabilityError(capabilityFor(request)));
     if (Object.hasOwn(this.#answers, key)) return Promise.resolve(this.#answers[key]);
+    if (this.#delegate) return this.#delegate(request, key);
     if (this.#pending.has(key)) throw new TypeError(`Input key ${key} is asked twice in one round`);
     this.#pending.set(key, request);
     this.#onPending?.();
@@ -131,6 +133,42 @@ export class ReplayRound {
   /** Answers that were used or carried: what the next round's requestState records. */
   get answers(): Record<string, unknown> {
     return { ...this.#answers };
+  }
+
+  /**
+   * Like `run`, for tools that gather input before becoming a task: when the handler is still
+   * running one macrotask after its last answered question, with nothing unanswered, the
+   * round ends as `working` and hands back the still-running handler's promise. From then
+   * on, questions without a recorded answer go to `later` (the task's own inputs).
+   */
+  runOrPromote<T>(
+    handler: () => Promise<T>,
+    later: (request: InputRequest, key: string) => Promise<unknown>,
+  ): Promise<RoundOutcome<T> | { kind: "working"; done: Promise<T> }> {
+    let done: Promise<T> | undefined;
+    const outcome = this.run(() => (done = handler()));
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      outcome.then(
+        (value) => {
+          if (!settled) (settled = true), resolve(value);
+        },
+        (err: unknown) => {
+          if (!settled) (settled = true), reject(err);
+        },
+      );
+      // Answered questions resolve in microtasks, so by this macrotask the handler has either
+      // asked something new (the round ends with input_required) or is doing real work.
+      setImmediate(() => {
+        if (settled || this.#pending.size > 0 || !done) return;
+        settled = true;
+        this.#onPending = null;
+        this.#delegate = later;
+        // The caller owns `done` now; keep its rejection from going unhandled here.
+        done.catch(() => {});
+        resolve({ kind: "working", done });
+      });
+    });
   }
 
   /**

@@ -1,0 +1,214 @@
+// Multi-round-trip input (MCP 2026-07-28, "MRTR") by replay: a handler written against
+// `ctx.elicit`/`sample`/`listRoots` runs from the top on every round. Questions already
+// answered (recorded in the sealed requestState or sent in `inputResponses`) are answered
+// at once; the first round that asks something new ends with `input_required`, listing
+// every question asked concurrently. Pure promise logic: no transport, no clock.
+import { invalidParams, missingClientCapability, type CapabilityMap, type Era2026ErrorBody } from "./errors.ts";
+
+export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
+
+export interface InputRequest {
+  method: InputMethod;
+  params: Record<string, unknown>;
+}
+
+/** What requestState carries between rounds: the answers so far, by input key. */
+export interface ReplayState {
+  answers: Record<string, unknown>;
+}
+
+export type RoundOutcome<T> =
+  | { kind: "complete"; value: T }
+  | { kind: "input_required"; inputRequests: Record<string, InputRequest>; answers: Record<string, unknown> };
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The methods that may answer with `input_required`; every other one must not. */
+export const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
+
+/**
+ * Validates `params.inputResponses`: absent is no answers; anything but an object of objects
+ * is a protocol error (-32602). Unknown keys are kept but never looked up, so they are ignored.
+ */
+export function parseInputResponses(value: unknown): { ok: true; responses: Record<string, Record<string, unknown>> } | { ok: false; error: Era2026ErrorBody } {
+  if (value === undefined) return { ok: true, responses: {} };
+  if (!isRecord(value)) return { ok: false, error: invalidParams("Invalid params: inputResponses must be an object") };
+  for (const answer of Object.values(value)) {
+    if (!isRecord(answer)) return { ok: false, error: invalidParams("Invalid params: each input response must be an object") };
+  }
+  return { ok: true, responses: value as Record<string, Record<string, unknown>> };
+}
+
+/** The client capability an input request needs, in ClientCapabilities form. */
+export function capabilityFor(request: InputRequest): CapabilityMap {
+  switch (request.method) {
+    case "elicitation/create":
+      return request.params.mode === "url" ? { elicitation: { url: {} } } : { elicitation: {} };
+    case "sampling/createMessage":
+      return { sampling: {} };
+    case "roots/list":
+      return { roots: {} };
+  }
+}
+
+/**
+ * Whether the client declared what `request` needs. A bare `elicitation: {}` means form mode
+ * (the 2025-11-25 rule, kept); URL mode needs `elicitation.url`.
+ */
+export function clientSupports(caps: CapabilityMap, request: InputRequest): boolean {
+  switch (request.method) {
+    case "elicitation/create": {
+      const elicitation = caps.elicitation;
+      if (!isRecord(elicitation)) return false;
+      if (request.params.mode === "url") return isRecord(elicitation.url);
+      return Object.keys(elicitation).length === 0 || isRecord(elicitation.form);
+    }
+    case "sampling/createMessage":
+      return isRecord(caps.sampling);
+    case "roots/list":
+      return isRecord(caps.roots);
+  }
+}
+
+/** Thrown by `ask` when the client lacks the capability; escaping the handler, it becomes -32021. */
+export class MissingCapabilityError extends Error {
+  readonly required: CapabilityMap;
+  constructor(required: CapabilityMap) {
+    super("The client did not declare a capability this call needs");
+    this.name = "MissingCapabilityError";
+    this.required = required;
+  }
+  toBody(): Era2026ErrorBody {
+    return missingClientCapability(this.required);
+  }
+}
+
+const KIND_PREFIX: Record<InputMethod, string> = {
+  "elicitation/create": "elicitation",
+  "sampling/createMessage": "sampling",
+  "roots/list": "roots",
+};
+
+/**
+ * One round of a replayed handler. `ask` answers from `answers` or parks the question; keys
+ * are the caller's when given, else `<kind>-<n>` by call order, which is stable as long as
+ * the handler asks in the same order on every round (see the limits in the design note).
+ */
+export class ReplayRound {
+  readonly #answers: Record<string, unknown>;
+  readonly #caps: CapabilityMap;
+  readonly #pending = new Map<string, InputRequest>();
+  readonly #counts = new Map<InputMethod, number>();
+  #onPending: (() => void) | null = null;
+  #delegate: ((request: InputRequest, key: string) => Promise<unknown>) | null = null;
+
+  constructor(answers: Record<string, unknown>, clientCapabilities: CapabilityMap) {
+    this.#answers = { ...answers };
+    this.#caps = clientCapabilities;
+  }
+
+  keyFor(method: InputMethod, explicit?: string): string {
+    const n = (this.#counts.get(method) ?? 0) + 1;
+    this.#counts.set(method, n);
+    return explicit ?? `${KIND_PREFIX[method]}-${n}`;
+  }
+
+  /** The answer for `key` if there is one; otherwise a promise that never settles (the round ends first). */
+  ask(request: InputRequest, explicitKey?: string): Promise<unknown> {
+    const key = this.keyFor(request.method, explicitKey);
+    if (!clientSupports(this.#caps, request)) return Promise.reject(new MissingCapabilityError(capabilityFor(request)));
+    if (Object.hasOwn(this.#answers, key)) return Promise.resolve(this.#answers[key]);
+    if (this.#delegate) return this.#delegate(request, key);
+    if (this.#pending.has(key)) throw new TypeError(`Input key ${key} is asked twice in one round`);
+    this.#pending.set(key, request);
+    this.#onPending?.();
+    return new Promise<never>(() => {});
+  }
+
+  get pending(): ReadonlyMap<string, InputRequest> {
+    return this.#pending;
+  }
+
+  /** Answers that were used or carried: what the next round's requestState records. */
+  get answers(): Record<string, unknown> {
+    return { ...this.#answers };
+  }
+
+  /**
+   * Like `run`, for tools that gather input before becoming a task: when the handler is still
+   * running one macrotask after its last answered question, with nothing unanswered, the
+   * round ends as `working` and hands back the still-running handler's promise. From then
+   * on, questions without a recorded answer go to `later` (the task's own inputs).
+   */
+  runOrPromote<T>(
+    handler: () => Promise<T>,
+    later: (request: InputRequest, key: string) => Promise<unknown>,
+  ): Promise<RoundOutcome<T> | { kind: "working"; done: Promise<T> }> {
+    let done: Promise<T> | undefined;
+    const outcome = this.run(() => (done = handler()));
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      outcome.then(
+        (value) => {
+          if (!settled) (settled = true), resolve(value);
+        },
+        (err: unknown) => {
+          if (!settled) (settled = true), reject(err);
+        },
+      );
+      // Answered questions resolve in microtasks, so by this macrotask the handler has either
+      // asked something new (the round ends with input_required) or is doing real work.
+      setImmediate(() => {
+        if (settled || this.#pending.size > 0 || !done) return;
+        settled = true;
+        this.#onPending = null;
+        this.#delegate = later;
+        // The caller owns `done` now; keep its rejection from going unhandled here.
+        done.catch(() => {});
+        resolve({ kind: "working", done });
+      });
+    });
+  }
+
+  /**
+   * Runs `handler` to its end or until it waits on unanswered questions. Questions asked in
+   * the same turn of the event loop (Promise.all of several asks) are gathered into one
+   * result: the round ends one macrotask after the first unanswered question.
+   */
+  run<T>(handler: () => Promise<T>): Promise<RoundOutcome<T>> {
+    return new Promise<RoundOutcome<T>>((resolve, reject) => {
+      let done = false;
+      const finish = (outcome: RoundOutcome<T> | Error): void => {
+        if (done) return;
+        done = true;
+        this.#onPending = null;
+        if (outcome instanceof Error) reject(outcome);
+        else resolve(outcome);
+      };
+      this.#onPending = () => {
+        this.#onPending = null;
+        setImmediate(() => finish({ kind: "input_required", inputRequests: Object.fromEntries(this.#pending), answers: this.answers }));
+      };
+      handler().then(
+        (value) => finish({ kind: "complete", value }),
+        (err: unknown) => finish(err instanceof Error ? err : new Error(String(err))),
+      );
+    });
+  }
+}
+
+/**
+ * The answers a retry starts from: those recorded in its requestState, then the client's
+ * `inputResponses` for keys not yet recorded (a recorded answer is never replaced).
+ */
+export function mergeAnswers(recorded: Record<string, unknown> | undefined, responses: Record<string, unknown>): Record<string, unknown> {
+  return { ...responses, ...(recorded ?? {}) };
+}
+
+/** The wire result of a round that needs input. */
+export function inputRequiredResult(inputRequests: Record<string, InputRequest>, requestState?: string): Record<string, unknown> {
+  const result: Record<string, unknown> = { resultType: "input_required", inputRequests };
+  if (requestState !== undefined) result.requestState = requestState;
+  return result;
+}

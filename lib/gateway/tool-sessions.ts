@@ -185,9 +185,19 @@ export class ToolSessions {
     void this.#o.store.put(USE, key, { at: now }).catch(() => undefined);
   }
 
-  /** The upstream refused the connection: the process is gone though no exit was seen here. */
-  async unreachable(rec: ToolSessionRecord): Promise<void> {
+  /**
+   * The upstream connection failed. A tool session whose process is gone is forgotten, so
+   * the next request starts a new one; a live one (a stale pooled socket) is kept.
+   */
+  async unreachable(rec: ToolSessionRecord, code: string | undefined): Promise<void> {
     if (this.#o.config.tools[rec.tool]?.revisions[rec.revision]?.kind === "url") return;
+    const owned = this.#owned.get(rec.instance);
+    if (owned) {
+      let timer: NodeJS.Timeout | undefined;
+      const gone = await Promise.race([owned.backend.exited.then(() => true), new Promise<false>((done) => (timer = setTimeout(() => done(false), 1000)))]);
+      clearTimeout(timer);
+      if (!gone) return;
+    } else if (code !== "ECONNREFUSED") return;
     await this.#forget(sessionKey(rec.user, rec.tool, rec.revision), rec.instance);
   }
 

@@ -31,6 +31,8 @@ export interface ToolSessionsOptions {
   publicUrl: () => string;
   /** Replaceable for specs; launchBackend by default. */
   launch?: (req: LaunchRequest) => Promise<Backend>;
+  /** The environment tool session children start from. */
+  childEnv?: NodeJS.ProcessEnv;
   onEvent(event: string, fields: Record<string, unknown>): void;
 }
 
@@ -136,6 +138,7 @@ export class ToolSessions {
           instance,
           publicUrl: this.#o.publicUrl(),
           startTimeoutMs: this.#o.config.limits.startTimeoutMs,
+          env: this.#o.childEnv,
           onOutput: (line) => this.#o.onEvent("tool session output", { tool, revision, line: line.slice(0, 500) }),
         });
       } catch (err) {

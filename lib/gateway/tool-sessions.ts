@@ -151,7 +151,7 @@ export class ToolSessions {
       const ready: ToolSessionRecord = { ...record, state: "ready", since: Date.now(), url: backend.url, cookie: backend.cookie, weberPrefix: backend.weberPrefix, pid: backend.pid };
       const owned: Owned = { key, backend, stopping: false };
       this.#owned.set(instance, owned);
-      void backend.exited.then(() => this.#onExit(instance, owned));
+      void backend.exited.then(() => this.#onExit(instance, owned)).catch(() => undefined);
       if (backend.weberPrefix) await this.#o.store.put(WEBER, instance, { key });
       await this.#o.store.put(SESSIONS, key, ready);
       this.touch(key);

@@ -1,4 +1,4 @@
-// Registration rules of the public McpServer API (issue 2, point 2).
+// Registration rules of the public McpServer API.
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { McpServer } from "../lib/index.ts";

@@ -1,4 +1,4 @@
-// Seed-form tasks (interface spec "Task", DECISIONS "Async tools") end to end over HTTP:
+// Seed-form tasks (docs/decisions.md, "Async tools") end to end over HTTP:
 // creation fields, every tasks/* answer, session binding, and expiry on an injected clock.
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";

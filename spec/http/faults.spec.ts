@@ -1,4 +1,4 @@
-// Bad input and faults on the transport (issue 4): malformed bodies and answers, a client
+// Bad input and faults on the transport: malformed bodies and answers, a client
 // that never reads its stream, replay that stays bounded and inside its own session.
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// DNS-rebinding protection (DECISIONS "Local server security"), as a function and over HTTP.
+// DNS-rebinding protection (docs/decisions.md, "Local server security"), as a function and over HTTP.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { request, type IncomingMessage } from "node:http";

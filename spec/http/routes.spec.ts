@@ -1,4 +1,4 @@
-// Every route of interface spec section A and every row of the DECISIONS error table,
+// Every route the server answers and every row of the error table in docs/decisions.md,
 // over real sockets.
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";

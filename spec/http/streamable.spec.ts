@@ -1,4 +1,4 @@
-// Streamable HTTP on /mcp (MCP 2025-11-25 basic/transports, DECISIONS "Streams"): Accept
+// Streamable HTTP on /mcp (MCP 2025-11-25 basic/transports, docs/decisions.md "Streams"): Accept
 // handling, JSON or a lazily opened SSE reply, priming events, event ids, concurrent POST
 // streams, Last-Event-ID replay, the MCP-Protocol-Version check, server requests on the
 // right stream.

@@ -1,4 +1,4 @@
-// The interface spec's elicitation flow over raw HTTP against the demo's `ask_user`:
+// The elicitation flow over raw HTTP against the demo's `ask_user`:
 // GET /mcp → endpoint → initialize with the elicitation capability on that session →
 // tools/call → elicitation/create on the stream → answer POSTed with the same id → result.
 import { test, after } from "node:test";

@@ -1,4 +1,4 @@
-// Session lifetime (DECISIONS "Sessions"): ids, lookup, idle expiry and the cap on an
+// Session lifetime (docs/decisions.md, "Sessions"): ids, lookup, idle expiry and the cap on an
 // injected clock, and over HTTP: minting, the three ways to name a session, DELETE, 404,
 // capabilities kept per session, and 1,000 abandoned sessions leaving nothing behind.
 import { test } from "node:test";

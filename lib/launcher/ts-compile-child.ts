@@ -1,0 +1,21 @@
+// The short-lived process that compiles a TypeScript app for start_mcp (see ts-cache.ts):
+// argv[2] is the file URL of the `typescript` package, argv[3] a BuildRequest as JSON.
+// Prints the BuildResult as JSON on stdout and exits; the compiler's memory goes with it.
+import type * as TS from "typescript";
+import { buildApp, type BuildRequest, type BuildResult } from "./ts-build.ts";
+
+async function run(typescriptUrl: string, requestJson: string): Promise<BuildResult> {
+  const loaded = (await import(typescriptUrl)) as { default?: typeof TS } & typeof TS;
+  return buildApp(loaded.default ?? loaded, JSON.parse(requestJson) as BuildRequest);
+}
+
+const [typescriptUrl, requestJson] = process.argv.slice(2);
+if (typescriptUrl && requestJson) {
+  run(typescriptUrl, requestJson).then(
+    (result) => process.stdout.write(JSON.stringify(result)),
+    (err: unknown) => {
+      process.stdout.write(JSON.stringify({ ok: false, errors: [err instanceof Error ? err.message : String(err)] }));
+      process.exitCode = 1;
+    },
+  );
+}

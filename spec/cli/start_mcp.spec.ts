@@ -1,16 +1,20 @@
 // start_mcp in local mode, spawned as users run it (under tsx here, so no build is needed).
-import { test } from "node:test";
+import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { delimiter, join } from "node:path";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { fakeConda, LIB_INDEX, ROOT, spawnCli, tempDir, writeApp } from "../helpers/launcher-fixtures.ts";
 import { main } from "../../cli/start_mcp.ts";
 
 const LOCAL = ["--host", "127.0.0.1", "--port", "0"];
+// Compiled TypeScript apps are cached here, not in the user's cache.
+const CACHE = mkdtempSync(join(tmpdir(), "hubmcp-cache-"));
+after(() => rmSync(CACHE, { recursive: true, force: true }));
 
 function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env };
+  const e: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: CACHE };
   for (const name of ["SESSION", "SESSION_ID", "SESSIONDIR", "SESSION_DIR", "MCP_PORT"]) delete e[name];
   return { ...e, ...extra };
 }

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writ
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { isBuiltin } from "node:module";
 import { pathToFileURL } from "node:url";
-import type * as TS from "typescript";
+import type TS from "typescript";
 import { compileFile } from "./ts-compile.ts";
 
 /** Bumped whenever the output of a compile changes for the same input. */

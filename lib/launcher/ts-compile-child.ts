@@ -1,7 +1,7 @@
 // The short-lived process that compiles a TypeScript app for start_mcp (see ts-cache.ts):
 // argv[2] is the file URL of the `typescript` package, argv[3] a BuildRequest as JSON.
 // Prints the BuildResult as JSON on stdout and exits; the compiler's memory goes with it.
-import type * as TS from "typescript";
+import type TS from "typescript";
 import { buildApp, type BuildRequest, type BuildResult } from "./ts-build.ts";
 
 async function run(typescriptUrl: string, requestJson: string): Promise<BuildResult> {

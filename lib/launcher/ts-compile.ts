@@ -3,7 +3,7 @@
 // and every function with typed parameters tagged with their JSON Schema (see
 // registry/param-types.ts), since the types themselves are erased. The edits are made on
 // the source text and add no line breaks, so line numbers in stack traces stay right.
-import type * as TS from "typescript";
+import type TS from "typescript";
 import { typedFunctions } from "./ts-types.ts";
 
 type Ts = typeof TS;

@@ -2,7 +2,7 @@
 // (no type checker, so compiling stays fast): keywords, arrays, literal unions, inline
 // object types, and interfaces or type aliases declared in the same file. A type with
 // no JSON Schema equivalent accepts anything and is reported.
-import type * as TS from "typescript";
+import type TS from "typescript";
 import type { ParamTypes } from "../registry/param-types.ts";
 import type { SchemaObject } from "../schema/index.ts";
 

@@ -96,7 +96,7 @@ function compileInChild(typescriptUrl: string, request: BuildRequest): Promise<B
   // Same loader flags (tsx when running from source), minus debuggers that would clash on a port.
   const flags = [...process.execArgv.filter((f) => !f.startsWith("--inspect")), "--experimental-import-meta-resolve"];
   return new Promise((done) => {
-    const proc = spawn(process.execPath, [...flags, fileURLToPath(child), typescriptUrl, JSON.stringify(request)], { stdio: ["ignore", "pipe", "pipe"] });
+    const proc = spawn(process.execPath, [...flags, fileURLToPath(child), typescriptUrl, JSON.stringify(request)], { stdio: ["pipe", "pipe", "pipe"] });
     let out = "";
     let err = "";
     proc.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));

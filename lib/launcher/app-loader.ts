@@ -162,21 +162,23 @@ export async function loadApp(file: string, options: LoadOptions = {}): Promise<
   if (!existsSync(path) || !statSync(path).isFile()) return { kind: "error", message: `app file not found: ${file}` };
   const notes: string[] = [];
   let url = pathToFileURL(path).href;
+  let compiled = false;
   let unexpressible: string[] = [];
   if (ext === ".ts" || ext === ".mts") {
     const strategy = chooseTsStrategy(features, locateTsTools(path));
     if (strategy.kind === "compile") {
-      const compiled = await compileApp(path, strategy.typescript, options.env ?? process.env);
-      if (compiled.kind === "error") return { kind: "error", message: compiled.message };
-      url = compiled.url;
-      unexpressible = compiled.unexpressible;
+      const build = await compileApp(path, strategy.typescript, options.env ?? process.env);
+      if (build.kind === "error") return { kind: "error", message: build.message };
+      url = build.url;
+      compiled = true;
+      unexpressible = build.unexpressible;
     }
     const prepared = await prepareTypeScript(strategy, file);
     if ("error" in prepared) return { kind: "error", message: prepared.error };
     if (prepared.note) notes.push(prepared.note);
   }
   // A compiled app's imports are already rewritten; only JavaScript apps may need the hooks.
-  if (url.startsWith(pathToFileURL(path).href)) registerSelfResolution(path);
+  if (!compiled) registerSelfResolution(path);
   let mod: Record<string, unknown>;
   try {
     mod = (await import(url)) as Record<string, unknown>;

@@ -5,7 +5,7 @@
 // where it leads (a compiled sibling, a file URL, the running hubmcp), so the server
 // loads them with no module hooks.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { isBuiltin } from "node:module";
 import { pathToFileURL } from "node:url";
@@ -161,7 +161,25 @@ export function buildApp(ts: typeof TS, request: BuildRequest): BuildResult {
   const entries = join(request.cacheDir, "entries");
   mkdirSync(entries, { recursive: true });
   const indexFile = join(entries, `${request.key}.json`);
+  const previous = buildOf(indexFile);
   writeFileSync(`${indexFile}.tmp-${process.pid}`, JSON.stringify(index));
   renameSync(`${indexFile}.tmp-${process.pid}`, indexFile);
+  if (previous && previous !== build) pruneBuild(request.cacheDir, previous);
   return { ok: true, index };
+}
+
+function buildOf(indexFile: string): string | null {
+  try {
+    const build = (JSON.parse(readFileSync(indexFile, "utf8")) as { build?: unknown }).build;
+    return typeof build === "string" && /^[0-9a-f]{32}$/.test(build) ? build : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Removes a build no entry points at any more, so edits do not pile up old builds. */
+function pruneBuild(cacheDir: string, build: string): void {
+  const entries = join(cacheDir, "entries");
+  const used = readdirSync(entries).some((name) => name.endsWith(".json") && buildOf(join(entries, name)) === build);
+  if (!used) rmSync(join(cacheDir, "builds", build), { recursive: true, force: true });
 }

@@ -48,6 +48,7 @@ test("compiled once, then served from the cache until a source file changes", { 
   assert.equal(third.kind === "ok" && third.cached, false);
   assert.notEqual(third.kind === "ok" && third.url, first.url);
   assert.equal(((await import(third.kind === "ok" ? third.url : "")) as { value: number }).value, 24);
+  assert.deepEqual(readdirSync(join(dir, "cache", "hubmcp", "ts", "builds")).length, 1, "the outdated build is removed");
 });
 
 test("the cache folder falls back when the first choice is unusable", (t) => {

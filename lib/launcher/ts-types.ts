@@ -179,7 +179,8 @@ function docHost(ts: Ts, fn: TS.FunctionLikeDeclaration): TS.Node {
 }
 
 function typesOf(ts: Ts, fn: TS.FunctionLikeDeclaration, converter: Converter): TypedFunction | null {
-  const params = fn.parameters;
+  // A `this` parameter is erased: it is no argument and takes no position.
+  const params = fn.parameters.filter((p) => !(ts.isIdentifier(p.name) && p.name.text === "this"));
   if (!params.some((p) => p.type !== undefined)) return null;
   const properties: Record<string, SchemaObject> = {};
   const optional: string[] = [];

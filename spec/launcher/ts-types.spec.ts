@@ -63,7 +63,7 @@ function f(p: Point, box: { min: Point; max: Point; label: string | undefined },
 test("a destructured first parameter takes its keys from its type; ToolContext marks the context", () => {
   const [arrow, positional] = typesOf(`
 server.tool(({ x, y = 3 }: { x: number; y?: number }, ctx: ToolContext) => x * y);
-function g(a: string, c: ToolContext) {}
+function g(this: Window, a: string, c: ToolContext) {}
 `);
   assert.deepEqual(arrow!.types, { properties: { x: { type: "number" }, y: { type: "number" } }, optional: ["y"], context: 1 });
   assert.deepEqual(positional!.types, { properties: { a: { type: "string" } }, optional: [], context: 1 });

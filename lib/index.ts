@@ -1,11 +1,11 @@
 // The public API of hubmcp. Everything not exported here is internal.
-export { McpServer, type McpServerOptions, type HandleOptions } from "./server.ts";
+export { McpServer, type McpServerOptions, type HandleOptions, type ToolHandler } from "./server.ts";
 export type { HandlerOptions, ListenOptions, RunningServer } from "./http/listen.ts";
 export type { RequestHandler, Next } from "./http/types.ts";
 export type { StdioOptions, StdioServer } from "./stdio/serve.ts";
 export { JsonRpcError, ErrorCode } from "./util/jsonrpc.ts";
 export { RegistrationError, type RegistrationErrorCode } from "./util/errors.ts";
-export type { ToolOptions, ToolAnnotations, ToolHandler } from "./registry/tools.ts";
+export type { ToolOptions, ToolAnnotations } from "./registry/tools.ts";
 export type { ResourceOptions, ResourceHandler } from "./registry/resources.ts";
 export type { ResourceTemplateOptions, ResourceTemplateHandler } from "./registry/resource-templates.ts";
 export type { PromptOptions, PromptArgument, PromptHandler, PromptMessage } from "./registry/prompts.ts";

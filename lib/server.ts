@@ -18,7 +18,7 @@ import {
 } from "./registry/resource-templates.ts";
 import { ClientRequests } from "./mcp/client-requests.ts";
 import { ResourceSubscriptions } from "./mcp/subscriptions.ts";
-import { defineTool, type RegisteredTool, type ToolHandler, type ToolKind, type ToolOptions } from "./registry/tools.ts";
+import { defineTool, type AnyToolHandler, type RegisteredTool, type ToolKind, type ToolOptions } from "./registry/tools.ts";
 import type { InferShape, Shape } from "./schema/index.ts";
 import type { ToolContext } from "./mcp/context.ts";
 import { JOB_RESULT_TOOL, jobResultTool } from "./async/job-tool.ts";
@@ -91,6 +91,9 @@ export interface HandleOptions {
   sessionId?: string;
 }
 
+/** A tool handler: the arguments object (type it, or use `input`) and the context. Handlers with positional parameters are accepted too. */
+export type ToolHandler = (args: never, ctx: ToolContext) => unknown;
+
 export class McpServer {
   readonly name: string;
   readonly version: string;
@@ -138,7 +141,8 @@ export class McpServer {
   tool<S extends Shape>(handler: (args: InferShape<S>, ctx: ToolContext) => unknown, options: ToolOptions & { input: S }): this;
   /** Registers a tool. Its name defaults to the function's name, its description to its doc comment. */
   tool(handler: ToolHandler, options?: ToolOptions): this;
-  tool(handler: ToolHandler, options: ToolOptions = {}): this {
+  tool(handler: AnyToolHandler, options?: ToolOptions): this;
+  tool(handler: AnyToolHandler, options: ToolOptions = {}): this {
     return this.#addTool(handler, options, "sync");
   }
 
@@ -146,7 +150,8 @@ export class McpServer {
   asyncTool<S extends Shape>(handler: (args: InferShape<S>, ctx: ToolContext) => unknown, options: ToolOptions & { input: S }): this;
   /** Registers a long-running tool: calls return a job or task handle at once. */
   asyncTool(handler: ToolHandler, options?: ToolOptions): this;
-  asyncTool(handler: ToolHandler, options: ToolOptions = {}): this {
+  asyncTool(handler: AnyToolHandler, options?: ToolOptions): this;
+  asyncTool(handler: AnyToolHandler, options: ToolOptions = {}): this {
     return this.#addTool(handler, options, "async");
   }
 
@@ -214,7 +219,7 @@ export class McpServer {
     return this;
   }
 
-  #addTool(handler: ToolHandler, options: ToolOptions, kind: ToolKind): this {
+  #addTool(handler: AnyToolHandler, options: ToolOptions, kind: ToolKind): this {
     const tool: RegisteredTool = defining(() => defineTool(handler, options, kind));
     if (this.#core.tools.has(tool.name)) throw duplicate(`Tool ${tool.name}`);
     const firstAsync = kind === "async" && !this.#asyncEnabled;

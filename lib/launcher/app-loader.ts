@@ -1,11 +1,16 @@
 // Loads the user's app file and finds its server. TypeScript apps load through, in order:
-// Node's own type stripping; our comment-keeping hooks (./ts-hooks.ts, needs the
-// `typescript` package); tsx, which drops comments; or a message saying what to do.
+// the `typescript` compiler in a child process, cached (./ts-cache.ts: comments kept,
+// parameter types become schemas); Node's own type stripping; tsx, which drops
+// comments; or a message saying what to do. Every app may import "hubmcp" without
+// installing it (./resolve-hooks.ts).
 import { existsSync, statSync } from "node:fs";
-import { createRequire, register } from "node:module";
-import { dirname, extname, join, resolve } from "node:path";
+import * as moduleApi from "node:module";
+import { createRequire } from "node:module";
+import { extname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ListenOptions, RunningServer } from "../http/listen.ts";
+import { initialize as initializeHooks, resolveSync, type ResolveHookData } from "./resolve-hooks.ts";
+import { compileApp } from "./ts-cache.ts";
 
 /** What start_mcp needs from a McpServer (from whichever copy of the library the app used). */
 export interface ServerLike {
@@ -14,12 +19,20 @@ export interface ServerLike {
   serveStdio?(): { closed: Promise<void>; close(): Promise<void> };
 }
 
-export type AppLoad = { kind: "ok"; server: ServerLike; notes: string[] } | { kind: "error"; message: string };
+export type AppLoad =
+  | {
+      kind: "ok";
+      server: ServerLike;
+      notes: string[];
+      /** Parameters of a TypeScript app whose type has no JSON Schema equivalent (they accept anything). */
+      unexpressible: string[];
+    }
+  | { kind: "error"; message: string };
 
 export type TsStrategy =
+  /** Compiled by `typescript` in a child process, cached by content. */
+  | { kind: "compile"; typescript: string }
   | { kind: "native" }
-  /** Our hooks; tsx (when found) still compiles hubmcp's own source files, which need no comments. */
-  | { kind: "hooks"; typescript: string; tsx: string | null }
   | { kind: "tsx"; tsx: string }
   | { kind: "none" };
 
@@ -43,7 +56,7 @@ export function pickServer(mod: Record<string, unknown>, file: string): AppLoad 
   const fallback = mod.default as Record<string, unknown> | undefined;
   const candidates = [mod.server, mod.default, typeof fallback === "object" && fallback !== null ? fallback.server : undefined];
   const server = candidates.find(isMcpServer);
-  if (server) return { kind: "ok", server, notes: [] };
+  if (server) return { kind: "ok", server, notes: [], unexpressible: [] };
   const names = Object.keys(mod).filter((k) => k !== "__esModule");
   const found =
     "server" in mod
@@ -81,18 +94,12 @@ export function locateTsTools(appFile: string): { typescript: string | null; tsx
   return { typescript: ts ? pathToFileURL(ts).href : null, tsx: locateTsx(appFile) };
 }
 
+/** The compiler first: only it keeps doc comments and turns parameter types into schemas. */
 export function chooseTsStrategy(features: { typescript?: unknown }, tools: { typescript: string | null; tsx: string | null }): TsStrategy {
+  if (tools.typescript) return { kind: "compile", typescript: tools.typescript };
   if (features.typescript) return { kind: "native" };
-  if (tools.typescript) return { kind: "hooks", typescript: tools.typescript, tsx: tools.tsx };
   if (tools.tsx) return { kind: "tsx", tsx: tools.tsx };
   return { kind: "none" };
-}
-
-/** hubmcp's own `lib/` folder (source checkout), whose .ts files tsx may compile. */
-function ownSourceDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 4 && !existsSync(join(dir, "package.json")); i++) dir = dirname(dir);
-  return pathToFileURL(join(dir, "lib")).href + "/";
 }
 
 async function registerTsx(url: string): Promise<void> {
@@ -100,17 +107,12 @@ async function registerTsx(url: string): Promise<void> {
   api.register();
 }
 
-/** Installs the TypeScript loader chosen; returns a note to print, or an error message. */
+/** Installs the TypeScript loader chosen (the compile strategy needs none); a note to print, or an error message. */
 export async function prepareTypeScript(strategy: TsStrategy, file: string): Promise<{ note?: string } | { error: string }> {
   switch (strategy.kind) {
+    case "compile":
     case "native":
       return {};
-    case "hooks": {
-      if (strategy.tsx) await registerTsx(strategy.tsx);
-      const hooks = new URL(`./ts-hooks${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
-      register(hooks, { data: { typescript: strategy.typescript, delegate: strategy.tsx ? ownSourceDir() : null } });
-      return {};
-    }
     case "tsx":
       await registerTsx(strategy.tsx);
       return { note: TSX_NOTE };
@@ -123,24 +125,69 @@ export async function prepareTypeScript(strategy: TsStrategy, file: string): Pro
   }
 }
 
-export async function loadApp(file: string, features: { typescript?: unknown } = process.features as { typescript?: unknown }): Promise<AppLoad> {
+/** File URL of the running copy's public entry, where an app's `import "hubmcp"` may land. */
+export function selfUrl(): string {
+  return new URL(`../index${extname(fileURLToPath(import.meta.url))}`, import.meta.url).href;
+}
+
+let hooksRegistered = false;
+
+/** Whether `import "hubmcp"` already finds a hubmcp from the app's folder (an install, or this package itself). */
+function hubmcpResolvesFrom(appFile: string): boolean {
+  return resolveFrom(appFile, "hubmcp") !== null;
+}
+
+/** Makes `hubmcp` resolve to this copy: in-thread where Node has registerHooks, else on a loader thread. */
+function registerSelfResolution(appFile: string): void {
+  if (hooksRegistered || hubmcpResolvesFrom(appFile)) return;
+  hooksRegistered = true;
+  const data: ResolveHookData = { self: selfUrl() };
+  const inThread = (moduleApi as { registerHooks?: (hooks: { resolve: typeof resolveSync }) => unknown }).registerHooks;
+  if (typeof inThread === "function") {
+    initializeHooks(data);
+    inThread({ resolve: resolveSync });
+  } else if (typeof moduleApi.register === "function") {
+    moduleApi.register(new URL(`./resolve-hooks${extname(fileURLToPath(import.meta.url))}`, import.meta.url), { data });
+  }
+}
+
+export interface LoadOptions {
+  features?: { typescript?: unknown };
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function loadApp(file: string, options: LoadOptions = {}): Promise<AppLoad> {
+  const features = options.features ?? (process.features as { typescript?: unknown });
   const path = resolve(file);
   const ext = extname(path).toLowerCase();
   if (!EXTENSIONS.has(ext)) return { kind: "error", message: `${file}: unsupported app file type (use .js, .mjs, .cjs, .ts or .mts)` };
   if (!existsSync(path) || !statSync(path).isFile()) return { kind: "error", message: `app file not found: ${file}` };
   const notes: string[] = [];
+  let url = pathToFileURL(path).href;
+  let compiled = false;
+  let unexpressible: string[] = [];
   if (ext === ".ts" || ext === ".mts") {
-    const prepared = await prepareTypeScript(chooseTsStrategy(features, locateTsTools(path)), file);
+    const strategy = chooseTsStrategy(features, locateTsTools(path));
+    if (strategy.kind === "compile") {
+      const build = await compileApp(path, strategy.typescript, options.env ?? process.env);
+      if (build.kind === "error") return { kind: "error", message: build.message };
+      url = build.url;
+      compiled = true;
+      unexpressible = build.unexpressible;
+    }
+    const prepared = await prepareTypeScript(strategy, file);
     if ("error" in prepared) return { kind: "error", message: prepared.error };
     if (prepared.note) notes.push(prepared.note);
   }
+  // A compiled app's imports are already rewritten; only JavaScript apps may need the hooks.
+  if (!compiled) registerSelfResolution(path);
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    mod = (await import(url)) as Record<string, unknown>;
   } catch (err) {
     const detail = err instanceof Error ? (err.stack ?? `${err.name}: ${err.message}`) : String(err);
     return { kind: "error", message: `${file} failed to load:\n${detail}` };
   }
   const picked = pickServer(mod, file);
-  return picked.kind === "ok" ? { ...picked, notes } : picked;
+  return picked.kind === "ok" ? { ...picked, notes, unexpressible } : picked;
 }

@@ -1,4 +1,4 @@
-// Serving on a hub session (spec B): with the hub's reverse proxy (server on 8001, proxy
+// Serving on a hub session: with the hub's reverse proxy (server on 8001, proxy
 // on 8000), with hubmcp's own proxy, or alone on 8000 stripping the prefix itself.
 import type { RunningServer } from "../http/listen.ts";
 import { startReverseProxy } from "../proxy/reverse-proxy.ts";

@@ -1,5 +1,5 @@
-// Hub session facts from the environment and `$SESSIONDIR/resources` (DECISIONS,
-// "Launcher facts"): the proxy path `/weber/<session>/<cookie>/<port % 1000>/` and the
+// Hub session facts from the environment and `$SESSIONDIR/resources` (docs/decisions.md,
+// "Hub sessions"): the proxy path `/weber/<session>/<cookie>/<port % 1000>/` and the
 // proxy URL `https://proxy.<hub host>` + that path. Pure: the caller reads the file.
 
 export interface HubSession {

@@ -39,6 +39,14 @@ async function readResources(dir: string): Promise<string | null> {
   }
 }
 
+/** The address the socket is bound to (0.0.0.0 stays 0.0.0.0: it says who can reach the server). */
+export function boundUrl(server: RunningServer): string {
+  const address = server.httpServer.address();
+  if (address === null || typeof address === "string") return server.url;
+  const host = address.address.includes(":") ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}${new URL(server.url).pathname}`;
+}
+
 type Started = { server: RunningServer; lines: string[]; notes: string[]; hub: HubRun | null };
 
 async function start(options: LaunchOptions, env: NodeJS.ProcessEnv, io: LauncherIo, app: ServerLike): Promise<Started | number> {
@@ -48,7 +56,8 @@ async function start(options: LaunchOptions, env: NodeJS.ProcessEnv, io: Launche
   if (detection.kind !== "hub") {
     if (options.proxy !== "auto") io.err(`${NAME}: --proxy applies on a hub session only; ignored`);
     const server = await app.listen({ host: options.host, port: options.port });
-    return { server, lines: [`MCP server ready at ${server.url}`, `SSE endpoint: ${server.url}sse`], notes: [], hub: null };
+    const url = boundUrl(server);
+    return { server, lines: [`MCP server ready at ${url}`, `SSE endpoint: ${url}sse`], notes: [], hub: null };
   }
   const ports = hubPorts(env);
   if (typeof ports === "string") {
@@ -100,12 +109,16 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
 
   // On stdio, stdout carries protocol messages only: whatever the app prints goes to stderr.
   if (options.stdio) routeConsoleToStderr();
-  const loaded = await loadApp(options.app);
+  const loaded = await loadApp(options.app, { env });
   if (loaded.kind === "error") {
     io.err(`${NAME}: ${loaded.message}`);
     return 1;
   }
   for (const note of loaded.notes) io.err(`${NAME}: ${note}`);
+  if (options.debug && loaded.unexpressible.length > 0) {
+    io.err(`${NAME}: parameter types with no JSON Schema equivalent (these accept any value):`);
+    for (const entry of loaded.unexpressible) io.err(`  ${entry}`);
+  }
 
   if (options.stdio) return serveOnStdio(loaded.server, io);
 

@@ -1,5 +1,5 @@
 // Finding the hub's external reverse proxy (wrwroxy) through the `use` command, and the
-// command that starts it (DECISIONS, "Launcher facts").
+// command that starts it (docs/decisions.md, "Hub sessions").
 import { capture } from "./exec.ts";
 
 /** "0.10.2" > "0.9": numeric segments compared left to right. */

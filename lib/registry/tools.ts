@@ -3,6 +3,7 @@
 import { compileDefaults, compileSchema, inputSchemaFromParams, type DefaultsFiller, objectSchema, SchemaError, type SchemaObject, type Shape, type Validator } from "../schema/index.ts";
 import { checkIcons, checkName, handlerName, withOptional, type Icon } from "./common.ts";
 import { analyseHandler, invoke, type Convention, type HandlerShape } from "./convention.ts";
+import { readParamTypes } from "./param-types.ts";
 
 export interface ToolAnnotations {
   title?: string;
@@ -43,8 +44,11 @@ export interface ToolOptions {
   context?: boolean;
 }
 
-/** Any function; tools are called by parameter name, so their types are not inferred here. */
-export type ToolHandler = (...args: never[]) => unknown;
+/**
+ * Any function; tools are called by parameter name, so their types are not inferred here
+ * (the McpServer methods type the context; start_mcp reads a TypeScript app's parameter types).
+ */
+export type AnyToolHandler = (...args: never[]) => unknown;
 
 export type ToolKind = "sync" | "async";
 
@@ -108,24 +112,27 @@ function objectStyle(shape: HandlerShape, declared: boolean | undefined): Conven
   return { style: "object", contextIndex: (declared ?? count >= 2) ? 1 : null };
 }
 
-export function defineTool(handler: ToolHandler, options: ToolOptions, kind: ToolKind): RegisteredTool {
+export function defineTool(handler: AnyToolHandler, options: ToolOptions, kind: ToolKind): RegisteredTool {
   if (typeof handler !== "function") throw new TypeError("A tool handler must be a function");
   const name = checkName("Tool", options.name ?? handlerName(handler));
   const built = options.input === undefined ? undefined : builtInputSchema(name, options);
   const schemaKeys = options.inputSchema ? Object.keys((options.inputSchema.properties as object | undefined) ?? {}) : null;
-  const shape = analyseHandler(handler, options.context, schemaKeys);
+  const types = readParamTypes(handler);
+  // A parameter typed ToolContext is the context, whatever its name.
+  const declaredContext = options.context ?? (types?.context !== undefined ? true : undefined);
+  const shape = analyseHandler(handler, declaredContext, schemaKeys);
   let inputSchema = built ?? options.inputSchema;
   if (inputSchema === undefined) {
     if (shape.params === null) {
       throw new TypeError(`Tool ${name}: cannot read the handler's parameters (${shape.unreadable}); pass an explicit inputSchema`);
     }
-    inputSchema = inputSchemaFromParams(shape.params, shape.doc?.params ?? {});
+    inputSchema = inputSchemaFromParams(shape.params, { ...types?.params, ...shape.doc?.params }, types);
   }
   const validateInput = compileOrThrow(name, "inputSchema", inputSchema);
   const outputSchema = options.outputSchema;
   const validateOutput = outputSchema === undefined ? undefined : compileOrThrow(name, "outputSchema", outputSchema);
   const annotations = checkAnnotations(name, options.annotations);
-  const description = options.description ?? shape.doc?.description ?? "";
+  const description = options.description ?? (shape.doc?.description || types?.description) ?? "";
   const convention: Convention = built ? objectStyle(shape, options.context) : shape.convention;
   const contextBearing = convention.contextIndex !== null;
   const entry = withOptional({ name } as Record<string, unknown>, {

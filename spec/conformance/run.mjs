@@ -1,77 +1,150 @@
-// `npm run conformance`: serves fixtures/conformance/app.ts through the launcher on a free
-// loopback port, runs the official MCP conformance suite (../shared/tools/conformance,
-// which fetches its own Node 22) against /mcp, stops the server and exits with the
-// suite's status. Extra arguments go to the suite: `npm run conformance -- --scenario ping`.
+// `npm run conformance`: runs the official MCP conformance suite against
+// fixtures/conformance/app.ts served by start_mcp on loopback, and exits with the suite's
+// status. The suite (@modelcontextprotocol/conformance) needs Node 22, so both are
+// installed from npm into a cache outside the repository (the project gains no
+// dependency); the server starts while they install.
+//
+//   npm run conformance                                  # every scenario of the default suite
+//   npm run conformance -- --scenario tools-call-with-progress
+//   CONFORMANCE_VERSION=0.2.0-alpha.12 npm run conformance   # another suite version
+//
+// Environment: CONFORMANCE_VERSION (suite version), CONFORMANCE_PORT (port to serve on;
+// default: a free one), CONFORMANCE_TIMEOUT_MS (whole run), XDG_CACHE_HOME (cache root),
+// npm_config_* (passed to npm as usual). Any failure to install or start is one line on
+// stderr, exit status 1, and nothing left running.
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
-import { fileURLToPath } from "node:url";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
+export const DEFAULT_VERSION = "0.1.16";
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const suite = process.env.MCP_CONFORMANCE ?? join(root, "..", "shared", "tools", "conformance");
-const READY_TIMEOUT_MS = 30_000;
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
+function cacheDir(env, version) {
+  const base = env.XDG_CACHE_HOME || join(homedir(), ".cache");
+  return join(base, "hubmcp", `conformance-${version}`);
 }
 
-async function waitUntilServing(url, app) {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (app.exitCode !== null) throw new Error(`the app exited with status ${app.exitCode} before serving`);
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      await res.arrayBuffer();
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+/** Paths of the cached Node 22 and suite entry, installed first when missing. */
+async function install(env, version, track) {
+  const dir = cacheDir(env, version);
+  const node = join(dir, "node_modules", "node", "bin", "node");
+  const entry = join(dir, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+  if (existsSync(node) && existsSync(entry)) return { node, entry };
+  mkdirSync(dir, { recursive: true });
+  if (!existsSync(join(dir, "package.json"))) writeFileSync(join(dir, "package.json"), '{"private":true}\n');
+  const npm = track(
+    spawn("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "node@22", `@modelcontextprotocol/conformance@${version}`], {
+      cwd: dir,
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    }),
+  );
+  const output = collect(npm.stderr);
+  const code = await exited(npm);
+  if (code !== 0 || !existsSync(node) || !existsSync(entry)) {
+    throw new Error(`could not install the suite ${version} and Node 22 from npm (${lastLine(output()) || `npm exited ${code}`})`);
   }
-  throw new Error(`the app did not serve ${url} within ${READY_TIMEOUT_MS / 1000} s`);
+  return { node, entry };
 }
 
-function stop(child) {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill("SIGKILL"), 5000);
-    child.once("exit", () => {
-      clearTimeout(force);
-      resolve();
+/** Starts start_mcp on loopback; resolves with the /mcp URL from its ready line. */
+function serve(port, track) {
+  const app = track(
+    spawn(
+      process.execPath,
+      ["--import", "tsx", "cli/start_mcp.ts", "--app", "fixtures/conformance/app.ts", "--host", "127.0.0.1", "--port", String(port)],
+      { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+    ),
+  );
+  const errors = collect(app.stderr);
+  return new Promise((resolve, reject) => {
+    let out = "";
+    app.stdout.setEncoding("utf8");
+    app.stdout.on("data", (chunk) => {
+      out += chunk;
+      const ready = /ready at (http:\/\/\S+)/.exec(out);
+      if (ready) {
+        app.stdout.resume();
+        resolve(`${ready[1]}mcp`);
+      }
     });
-    child.kill("SIGTERM");
+    app.once("error", (err) => reject(new Error(`could not start the server (${err.message})`)));
+    app.once("exit", (code) => reject(new Error(`the server stopped before it was ready (${lastLine(errors()) || `status ${code}`})`)));
   });
 }
 
-const port = await freePort();
-const base = `http://127.0.0.1:${port}/`;
-const app = spawn(
-  process.execPath,
-  ["--import", "tsx", "cli/start_mcp.ts", "--app", "fixtures/conformance/app.ts", "--host", "127.0.0.1", "--port", String(port)],
-  { cwd: root, stdio: ["ignore", "ignore", "inherit"] },
-);
-let status = 1;
-try {
-  await waitUntilServing(base, app);
-  const run = spawn(suite, [`${base}mcp`, ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
-  // Bounded: a hung suite must fail CI, not hold it (the first run also fetches Node 22 and the suite).
-  const limitMs = Number(process.env.CONFORMANCE_TIMEOUT_MS ?? 300_000);
-  const timer = setTimeout(() => {
-    console.error(`conformance: no result after ${limitMs / 1000} s; stopping the suite`);
-    run.kill("SIGKILL");
-  }, limitMs);
-  status = await new Promise((resolve) => run.once("exit", (code) => resolve(code ?? 1)));
-  clearTimeout(timer);
-} catch (err) {
-  console.error(`conformance: ${err instanceof Error ? err.message : String(err)}`);
-} finally {
-  await stop(app);
+function collect(stream) {
+  let text = "";
+  stream.setEncoding("utf8");
+  stream.on("data", (chunk) => {
+    text = (text + chunk).slice(-4000);
+  });
+  return () => text;
 }
-process.exitCode = status;
+
+function lastLine(text) {
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  return (lines.at(-1) ?? "").slice(0, 300);
+}
+
+function exited(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode ?? 1);
+  return new Promise((resolve) => {
+    child.once("exit", (code) => resolve(code ?? 1));
+    child.once("error", () => resolve(127));
+  });
+}
+
+async function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const done = exited(child);
+  child.kill("SIGTERM");
+  const force = setTimeout(() => child.kill("SIGKILL"), 5000);
+  await done;
+  clearTimeout(force);
+}
+
+/** `--suite-version X` (or CONFORMANCE_VERSION) picks the suite; everything else goes to it. */
+export function parseArgs(argv, env) {
+  const rest = [];
+  let version = env.CONFORMANCE_VERSION || DEFAULT_VERSION;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--suite-version" && i + 1 < argv.length) version = argv[++i];
+    else if (argv[i].startsWith("--suite-version=")) version = argv[i].slice("--suite-version=".length);
+    else rest.push(argv[i]);
+  }
+  const picksScenarios = rest.includes("--scenario") || rest.includes("--suite");
+  return { version, suiteArgs: picksScenarios ? rest : ["--suite", "all", ...rest] };
+}
+
+export async function main(argv, env) {
+  const { version, suiteArgs } = parseArgs(argv, env);
+  const children = new Set();
+  const track = (child) => {
+    children.add(child);
+    child.once("exit", () => children.delete(child));
+    return child;
+  };
+  const limitMs = Number(env.CONFORMANCE_TIMEOUT_MS ?? 600_000);
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no result after ${limitMs / 1000} s`)), limitMs);
+  });
+  try {
+    const [url, suite] = await Promise.race([Promise.all([serve(Number(env.CONFORMANCE_PORT ?? 0), track), install(env, version, track)]), timeout]);
+    const run = track(spawn(suite.node, [suite.entry, "server", "--url", url, ...suiteArgs], { cwd: root, stdio: "inherit" }));
+    return await Promise.race([exited(run), timeout]);
+  } catch (err) {
+    process.stderr.write(`conformance: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  } finally {
+    clearTimeout(timer);
+    await Promise.all([...children].map(stop));
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  process.exitCode = await main(process.argv.slice(2), process.env);
+}

@@ -37,13 +37,15 @@ test("pickServer takes `server`, the default export, or CommonJS module.exports.
   ]);
 });
 
-test("TypeScript strategy: Node's own stripping, then our hooks, then tsx, then a message", async (t) => {
+test("TypeScript strategy: the compiler (types and comments kept), then Node's own stripping, then tsx, then a message", async (t) => {
   const both = { typescript: "file:///ts.js", tsx: "file:///tsx.mjs" };
-  assert.deepEqual(chooseTsStrategy({ typescript: "strip" }, both), { kind: "native" });
-  assert.deepEqual(chooseTsStrategy({}, both), { kind: "hooks", typescript: "file:///ts.js", tsx: "file:///tsx.mjs" });
+  assert.deepEqual(chooseTsStrategy({ typescript: "strip" }, both), { kind: "compile", typescript: "file:///ts.js" });
+  assert.deepEqual(chooseTsStrategy({}, both), { kind: "compile", typescript: "file:///ts.js" });
+  assert.deepEqual(chooseTsStrategy({ typescript: "strip" }, { typescript: null, tsx: "file:///tsx.mjs" }), { kind: "native" });
   assert.deepEqual(chooseTsStrategy({ typescript: false }, { typescript: null, tsx: "file:///tsx.mjs" }), { kind: "tsx", tsx: "file:///tsx.mjs" });
   assert.deepEqual(chooseTsStrategy({}, { typescript: null, tsx: null }), { kind: "none" });
   assert.deepEqual(await prepareTypeScript({ kind: "native" }, "a.ts"), {});
+  assert.deepEqual(await prepareTypeScript({ kind: "compile", typescript: "file:///ts.js" }, "a.ts"), {});
   const none = await prepareTypeScript({ kind: "none" }, "a.ts");
   assert.match("error" in none ? none.error : "", /a\.ts is TypeScript.*install `typescript` or `tsx`.*compile it.*\.mjs/);
   const found = locateTsTools(join(tempDir(t), "app.ts"));
@@ -75,8 +77,9 @@ test("loadApp errors: missing file, unsupported type, no server, a throwing app 
   writeFileSync(join(dir, "throws-value.mjs"), "throw 'a string';\n");
   writeFileSync(join(dir, "app.py"), "print(1)\n");
   writeFileSync(join(dir, "app.ts"), "export const x: number = 1;\n");
-  const message = async (file: string, features?: { typescript?: unknown }) => {
-    const r = await loadApp(join(dir, file), features);
+  const env = { ...process.env, XDG_CACHE_HOME: join(dir, "cache") };
+  const message = async (file: string) => {
+    const r = await loadApp(join(dir, file), { env });
     assert.equal(r.kind, "error", file);
     return r.kind === "error" ? r.message : "";
   };
@@ -86,6 +89,7 @@ test("loadApp errors: missing file, unsupported type, no server, a throwing app 
   const thrown = await message("throws.mjs");
   assert.match(thrown, /throws\.mjs failed to load:\nError: boom at load\n\s+at explode/);
   assert.match(await message("throws-value.mjs"), /failed to load:\na string/);
-  // With Node's own type stripping the file is imported as it is (here tsx, which the specs run under, compiles it).
-  assert.match(await message("app.ts", { typescript: "strip" }), /app\.ts does not export a McpServer .* found exports: x/);
+  assert.match(await message("app.ts"), /app\.ts does not export a McpServer .* found exports: x/);
+  writeFileSync(join(dir, "broken.ts"), "export const x: number = (1;\n");
+  assert.match(await message("broken.ts"), /broken\.ts failed to compile:\nbroken\.ts:1:\d+ '\)' expected/);
 });

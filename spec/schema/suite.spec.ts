@@ -1,5 +1,5 @@
 // Runs the official JSON-Schema-Test-Suite (draft2020-12) against compileSchema. The
-// suite lives beside the repository (../shared); skips come from ./suite-skips.ts only.
+// suite is vendored under fixtures/json-schema-test-suite; skips come from ./suite-skips.ts only.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -17,7 +17,7 @@ interface Group {
   tests: Case[];
 }
 
-const dir = new URL("../../../shared/json-schema-test-suite/draft2020-12/", import.meta.url);
+const dir = new URL("../../fixtures/json-schema-test-suite/draft2020-12/", import.meta.url);
 const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
 const skips: Record<string, string> = SKIPS;
 const used = new Set<string>();

@@ -1,0 +1,31 @@
+// Parameter types of a handler written in TypeScript. Types are erased at run time, so
+// start_mcp's compile step reads them from the source and attaches the result to each
+// typed function under PARAM_TYPES; registration reads it back here.
+import type { SchemaObject } from "../schema/index.ts";
+
+export const PARAM_TYPES = Symbol.for("hubmcp.paramTypes");
+
+export interface ParamTypes {
+  /** Schema per argument name as callers send it: positional names, or the keys of a destructured first parameter. */
+  properties: Record<string, SchemaObject>;
+  /** Arguments declared optional (`x?: T`, `T | undefined`). */
+  optional: string[];
+  /** Position of a parameter typed `ToolContext`, when one is. */
+  context?: number;
+  /** Text of the JSDoc comment above the function (`@param` lines removed). */
+  description?: string;
+  /** `@param` texts of that comment. */
+  params?: Record<string, string>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The types attached to `fn`, when well formed. */
+export function readParamTypes(fn: Function): ParamTypes | null {
+  const found: unknown = (fn as unknown as Record<symbol, unknown>)[PARAM_TYPES];
+  if (!isRecord(found) || !isRecord(found.properties) || !Array.isArray(found.optional)) return null;
+  if (!Object.values(found.properties).every(isRecord)) return null;
+  return found as unknown as ParamTypes;
+}

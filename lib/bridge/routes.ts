@@ -66,8 +66,12 @@ async function routeAmongTools(bridge: Bridge, call: HostCall, method: string, p
       if (typeof name !== "string") throw new BridgeRpcError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
       let target = catalog.resolve(which, name);
       if (!target) {
-        await catalog.list(which);
+        const { failed } = await catalog.list(which);
         target = catalog.resolve(which, name);
+        // A name under the prefix of a tool that cannot be listed: say why that tool is missing.
+        const down = target ? undefined : failed.find((f) => name.startsWith(`${f.upstream.label}_`));
+        if (down && which === "tools") return { content: [{ type: "text", text: bridge.explain(down.upstream, down.error) }], isError: true };
+        if (down) throw new BridgeRpcError(ErrorCode.InternalError, bridge.explain(down.upstream, down.error));
       }
       if (!target) throw new BridgeRpcError(ErrorCode.InvalidParams, `${which === "tools" ? "Unknown tool" : "Unknown prompt"}: ${name}`);
       const routed = { ...params, name: target.name };

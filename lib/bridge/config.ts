@@ -74,9 +74,14 @@ export function readBridgeConfig(env: Readonly<Record<string, string | undefined
   const entries = parseTools(env.HUB_TOOLS);
   const counts = new Map<string, number>();
   for (const { tool } of entries) counts.set(tool, (counts.get(tool) ?? 0) + 1);
+  const labels = new Set<string>();
   const tools = entries.map(({ tool, revision }): ToolTarget => {
     const query = revision === null ? "" : `?revision=${encodeURIComponent(revision)}`;
-    const label = counts.get(tool) === 1 ? tool : `${tool}_${revision ?? "default"}`;
+    const base = counts.get(tool) === 1 ? tool : `${tool}_${revision ?? "default"}`;
+    // Labels route URIs back, so they must differ even for `sim` beside `sim@default`.
+    let label = base;
+    for (let n = 2; labels.has(label); n++) label = `${base}_${n}`;
+    labels.add(label);
     return { tool, revision, label, endpoint: `${api}/api/mcp/${encodeURIComponent(tool)}/mcp${query}` };
   });
   return { token, api, tools };

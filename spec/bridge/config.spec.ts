@@ -23,6 +23,8 @@ test("HUB_API keeps its path without trailing slashes; revisions become ?revisio
 test("the same tool at two revisions gets one label per revision", () => {
   const config = readBridgeConfig({ HUB_TOKEN: "tok", HUB_TOOLS: "sim,sim@test" });
   assert.deepEqual(config.tools.map((t) => t.label), ["sim_default", "sim_test"]);
+  const twice = readBridgeConfig({ HUB_TOKEN: "tok", HUB_TOOLS: "sim,sim@default" });
+  assert.deepEqual(twice.tools.map((t) => t.label), ["sim_default", "sim_default_2"]);
 });
 
 test("bad settings are one clear line with a stable code, never echoing the token", () => {

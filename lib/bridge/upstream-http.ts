@@ -17,6 +17,8 @@ export interface ExchangeRequest {
   agent?: Agent | HttpsAgent;
   /** Each JSON-RPC message of the answer, in order. */
   onMessage(value: unknown): void;
+  /** The id of each SSE event that carried one, for resuming with Last-Event-ID. */
+  onEventId?(id: string): void;
 }
 
 export interface ExchangeResult {
@@ -61,7 +63,7 @@ function failureFor(status: number, body: string, hadSession: boolean): Upstream
   return { kind: "http", status, detail };
 }
 
-async function deliver(res: IncomingMessage, onMessage: (value: unknown) => void): Promise<void> {
+async function deliver(res: IncomingMessage, onMessage: (value: unknown) => void, onEventId?: (id: string) => void): Promise<void> {
   const type = (header(res, "content-type") ?? "").toLowerCase();
   if (type.startsWith("text/event-stream")) {
     const decoder = new StringDecoder("utf8");
@@ -69,8 +71,8 @@ async function deliver(res: IncomingMessage, onMessage: (value: unknown) => void
     try {
       for await (const chunk of res as AsyncIterable<Buffer>) {
         for (const event of reader.push(decoder.write(chunk))) {
-          if (event.event !== "message" || event.data === "") continue;
-          onMessage(JSON.parse(event.data));
+          if (event.event === "message" && event.data !== "") onMessage(JSON.parse(event.data));
+          if (event.id) onEventId?.(event.id);
         }
       }
     } catch (err) {
@@ -110,7 +112,7 @@ export function exchange(req: ExchangeRequest): Promise<ExchangeResult> {
         );
         return;
       }
-      deliver(res, req.onMessage).then(
+      deliver(res, req.onMessage, req.onEventId).then(
         () => resolve(result),
         (err: unknown) => {
           if (req.signal?.aborted) return reject(req.signal.reason);

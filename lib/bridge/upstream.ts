@@ -7,7 +7,7 @@
 import { Agent } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { JsonRpcResponse, Params, RequestId } from "../mcp/jsonrpc.ts";
-import { classify } from "../mcp/jsonrpc.ts";
+import { classify, isRecord } from "../mcp/jsonrpc.ts";
 import type { ToolTarget } from "./config.ts";
 import { isRetryable, UpstreamError, type UpstreamFailure } from "./failures.ts";
 import { exchange } from "./upstream-http.ts";
@@ -21,6 +21,9 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, initialDelayMs: 250, maxDelayMs: 2000 };
+
+/** Reconnections with Last-Event-ID for one reply before giving up on it. */
+const MAX_RESUMES = 5;
 
 export interface UpstreamContext {
   token: string;
@@ -83,21 +86,40 @@ export class Upstream {
     return this.#ready;
   }
 
-  /** Sends a request and resolves with its response (carrying the upstream id). */
+  /**
+   * Sends a request and resolves with its response. An SSE answer that ends (or breaks)
+   * before the response is resumed with Last-Event-ID (MCP basic/transports "Resumability
+   * and Redelivery"): servers close long replies on purpose, and proxies cut idle ones.
+   */
   async request(method: string, params: Params | undefined, options: { signal?: AbortSignal; onId?: (id: RequestId) => void } = {}): Promise<JsonRpcResponse> {
     await this.ready();
     const id = this.#nextId++;
     options.onId?.(id);
-    const signal = options.signal;
+    const { signal } = options;
     let response: JsonRpcResponse | null = null;
+    let lastEventId: string | null = null;
+    const onMessage = (value: unknown): void => {
+      const incoming = classify(value);
+      if (incoming.kind === "response" && incoming.message.id === id) response = incoming.message;
+      else if (isRecord(value)) this.#ctx.onServerMessage(this, value);
+    };
+    const onEventId = (eventId: string): void => void (lastEventId = eventId);
     const message = { jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) };
-    await this.#onSession(() =>
-      this.#post(message, signal, (value) => {
-        const incoming = classify(value);
-        if (incoming.kind === "response" && incoming.message.id === id) response = incoming.message;
-        else if (typeof value === "object" && value !== null && !Array.isArray(value)) this.#ctx.onServerMessage(this, value as Record<string, unknown>);
-      }),
-    );
+    try {
+      await this.#onSession(() => this.#post(message, signal, onMessage, onEventId));
+    } catch (err) {
+      if (!(err instanceof UpstreamGaveUp && err.failure.kind === "broken" && lastEventId !== null)) throw err;
+    }
+    for (let resumes = 0; !response && lastEventId !== null && resumes < MAX_RESUMES; resumes++) {
+      const from: string = lastEventId;
+      try {
+        await this.#resume(from, signal, onMessage, onEventId);
+      } catch (err) {
+        if (!(err instanceof UpstreamError)) throw err;
+        if (err.failure.kind !== "broken") throw new UpstreamGaveUp(err.failure, 1);
+      }
+      if (lastEventId === from && !response) break;
+    }
     if (!response) throw new UpstreamGaveUp({ kind: "broken", detail: "the answer carried no response" }, 1);
     return response;
   }
@@ -127,7 +149,7 @@ export class Upstream {
   async #postQuietly(message: Record<string, unknown>): Promise<void> {
     try {
       await this.#post(message, undefined, (value) => {
-        if (typeof value === "object" && value !== null && !Array.isArray(value)) this.#ctx.onServerMessage(this, value as Record<string, unknown>);
+        if (isRecord(value)) this.#ctx.onServerMessage(this, value);
       });
     } catch (err) {
       const kind = err instanceof UpstreamError ? err.failure.kind : "error";
@@ -204,7 +226,7 @@ export class Upstream {
     return headers;
   }
 
-  #post(message: Record<string, unknown>, signal: AbortSignal | undefined, onMessage: (value: unknown) => void) {
+  #post(message: Record<string, unknown>, signal: AbortSignal | undefined, onMessage: (value: unknown) => void, onEventId?: (id: string) => void) {
     return exchange({
       method: "POST",
       url: this.target.endpoint,
@@ -213,6 +235,24 @@ export class Upstream {
       signal: signal ? AbortSignal.any([signal, this.#closing.signal]) : this.#closing.signal,
       agent: this.#ctx.agent,
       onMessage,
+      onEventId,
+    });
+  }
+
+  /** Picks a reply stream up again after `lastEventId`. */
+  #resume(lastEventId: string, signal: AbortSignal | undefined, onMessage: (value: unknown) => void, onEventId: (id: string) => void) {
+    const headers = this.#headers(this.#sessionId);
+    headers.accept = "text/event-stream";
+    headers["last-event-id"] = lastEventId;
+    delete headers["content-type"];
+    return exchange({
+      method: "GET",
+      url: this.target.endpoint,
+      headers,
+      signal: signal ? AbortSignal.any([signal, this.#closing.signal]) : this.#closing.signal,
+      agent: this.#ctx.agent,
+      onMessage,
+      onEventId,
     });
   }
 
@@ -235,7 +275,7 @@ export class Upstream {
       signal: AbortSignal.any([controller.signal, this.#closing.signal]),
       agent: this.#ctx.agent,
       onMessage: (value) => {
-        if (typeof value === "object" && value !== null && !Array.isArray(value)) this.#ctx.onServerMessage(this, value as Record<string, unknown>);
+        if (isRecord(value)) this.#ctx.onServerMessage(this, value);
       },
     }).catch(() => {
       // A 405 (no standalone stream offered), the session ending or closing: nothing to do.

@@ -118,6 +118,14 @@ test("a request the tool withdraws (elicitation timeout) is cancelled under the 
   assert.deepEqual((await h.request("ping")).result, {});
 });
 
+test("a reply whose connection the tool server ends mid-call is resumed with Last-Event-ID", async (t) => {
+  const h = await host(t, "lab");
+  const reply = await h.request("tools/call", { name: "polled", arguments: {} });
+  assert.equal(reply.result.content[0].text, "still answered");
+  const logs = h.sent.filter((m) => m.method === "notifications/message").map((m) => m.params.data);
+  assert.deepEqual(logs, ["before the break", "after the break"]);
+});
+
 test("bad input from the host gets a JSON-RPC error and never stops the bridge", async (t) => {
   const h = await host(t, "mcpdemo,lab");
   h.bridge.receive({ jsonrpc: "1.0", id: 5, method: "ping" });

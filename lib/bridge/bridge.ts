@@ -43,7 +43,6 @@ export class Bridge {
   /** Tools that failed to initialise; when one comes back, the host is told its lists changed. */
   readonly down = new Set<Upstream>();
   #nextHostId = 1;
-  #initialized = false;
   /** Failure messages already logged, so a tool that stays down does not flood stderr. */
   readonly #logged = new Set<string>();
 
@@ -60,15 +59,11 @@ export class Bridge {
       log: (line: string) => this.#log(line),
     };
     this.upstreams = config.tools.map((target) => new Upstream(target, context));
-    this.catalog = new Catalog(this.upstreams, async (upstream, method, params) => this.resultOf(upstream, await upstream.request(method, params)));
+    this.catalog = new Catalog(this.upstreams, (upstream, method, params) => this.ask(null, upstream, method, params));
   }
 
   get single(): boolean {
     return this.upstreams.length === 1;
-  }
-
-  get initialized(): boolean {
-    return this.#initialized;
   }
 
   /** One message from the host. Never throws. */
@@ -106,10 +101,10 @@ export class Bridge {
     });
   }
 
-  /** A response's result, or throws its error as a JSON-RPC failure to pass on. */
-  resultOf(upstream: Upstream, response: JsonRpcResponse): Record<string, unknown> {
+  /** Like forward, answering the result; a JSON-RPC error from the tool is thrown as ToolRpcError to pass on. */
+  async ask(call: HostCall | null, upstream: Upstream, method: string, params: Params | undefined): Promise<Record<string, unknown>> {
+    const response = await this.forward(call, upstream, method, params);
     if ("error" in response) throw new ToolRpcError(response.error);
-    void upstream;
     return response.result;
   }
 
@@ -130,10 +125,6 @@ export class Bridge {
 
   notifyHost(method: string, params?: Params): void {
     this.#send({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
-  }
-
-  markInitialized(): void {
-    this.#initialized = true;
   }
 
   async #answer(request: JsonRpcRequest): Promise<void> {

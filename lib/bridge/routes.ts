@@ -4,7 +4,7 @@
 // sent to all. `initialize` and `ping` are answered here in both cases.
 import type { JsonRpcRequest, Params } from "../mcp/jsonrpc.ts";
 import { ErrorCode, isRecord } from "../mcp/jsonrpc.ts";
-import { BridgeRpcError, type Bridge, type HostCall } from "./bridge.ts";
+import { BridgeRpcError, ToolRpcError, type Bridge, type HostCall } from "./bridge.ts";
 import { LIST_METHODS, rewriteResultUris } from "./catalog.ts";
 import { mergedInitializeResult } from "./merge.ts";
 import type { Upstream } from "./upstream.ts";
@@ -18,14 +18,13 @@ export async function routeRequest(bridge: Bridge, call: HostCall, request: Json
   if (bridge.single) {
     const upstream = bridge.upstreams[0]!;
     if (request.method === "tools/call") return callTool(bridge, call, upstream, params);
-    return bridge.resultOf(upstream, await bridge.forward(call, upstream, request.method, request.params));
+    return bridge.ask(call, upstream, request.method, request.params);
   }
   return routeAmongTools(bridge, call, request.method, params);
 }
 
 async function initialize(bridge: Bridge, params: Params): Promise<Result> {
   const settled = await Promise.allSettled(bridge.upstreams.map((u) => u.start(params)));
-  bridge.markInitialized();
   const ready: Array<{ upstream: Upstream; result: Result }> = [];
   const problems = new Set<string>();
   settled.forEach((s, i) => {
@@ -43,9 +42,9 @@ async function initialize(bridge: Bridge, params: Params): Promise<Result> {
 async function callTool(bridge: Bridge, call: HostCall, upstream: Upstream, params: Params): Promise<Result> {
   let result: Result;
   try {
-    result = bridge.resultOf(upstream, await bridge.forward(call, upstream, "tools/call", params));
+    result = await bridge.ask(call, upstream, "tools/call", params);
   } catch (err) {
-    if (call.abort.signal.aborted || err instanceof BridgeRpcError || (err as { code?: unknown }).code === "BRIDGE_TOOL_RPC") throw err;
+    if (call.abort.signal.aborted || err instanceof BridgeRpcError || err instanceof ToolRpcError) throw err;
     return { content: [{ type: "text", text: bridge.explain(upstream, err) }], isError: true };
   }
   if (bridge.single) return result;
@@ -76,14 +75,14 @@ async function routeAmongTools(bridge: Bridge, call: HostCall, method: string, p
       if (!target) throw new BridgeRpcError(ErrorCode.InvalidParams, `${which === "tools" ? "Unknown tool" : "Unknown prompt"}: ${name}`);
       const routed = { ...params, name: target.name };
       if (which === "tools") return callTool(bridge, call, target.upstream, routed);
-      return bridge.resultOf(target.upstream, await bridge.forward(call, target.upstream, method, routed));
+      return bridge.ask(call, target.upstream, method, routed);
     }
     case "resources/read":
     case "resources/subscribe":
     case "resources/unsubscribe": {
       const target = typeof params.uri === "string" ? catalog.resolveUri(params.uri) : undefined;
       if (!target) throw new BridgeRpcError(ErrorCode.ResourceNotFound, "Resource not found");
-      const result = bridge.resultOf(target.upstream, await bridge.forward(call, target.upstream, method, { ...params, uri: target.uri }));
+      const result = await bridge.ask(call, target.upstream, method, { ...params, uri: target.uri });
       return rewriteResultUris(target.upstream.label, result);
     }
     case "completion/complete": {
@@ -93,7 +92,7 @@ async function routeAmongTools(bridge: Bridge, call: HostCall, method: string, p
       const upstream = prompt?.upstream ?? resource?.upstream;
       if (!upstream) throw new BridgeRpcError(ErrorCode.InvalidParams, "Invalid params: unknown completion reference");
       const routedRef = prompt ? { ...ref, name: prompt.name } : { ...ref, uri: resource!.uri };
-      return bridge.resultOf(upstream, await bridge.forward(call, upstream, method, { ...params, ref: routedRef }));
+      return bridge.ask(call, upstream, method, { ...params, ref: routedRef });
     }
     case "logging/setLevel":
       await Promise.allSettled(bridge.upstreams.filter((u) => u.initResult).map((u) => bridge.forward(null, u, method, params)));
@@ -104,10 +103,10 @@ async function routeAmongTools(bridge: Bridge, call: HostCall, method: string, p
     case "tasks/update": {
       const upstream = typeof params.taskId === "string" ? bridge.tasks.get(params.taskId) : undefined;
       if (!upstream) throw new BridgeRpcError(ErrorCode.InvalidParams, "Unknown task");
-      return bridge.resultOf(upstream, await bridge.forward(call, upstream, method, params));
+      return bridge.ask(call, upstream, method, params);
     }
     case "tasks/list": {
-      const lists = await Promise.allSettled(bridge.upstreams.filter((u) => u.initResult).map(async (u) => ({ u, r: bridge.resultOf(u, await bridge.forward(null, u, method, {})) })));
+      const lists = await Promise.allSettled(bridge.upstreams.filter((u) => u.initResult).map(async (u) => ({ u, r: await bridge.ask(null, u, method, {}) })));
       const tasks: unknown[] = [];
       for (const s of lists) {
         if (s.status !== "fulfilled" || !Array.isArray(s.value.r.tasks)) continue;

@@ -10,7 +10,6 @@ import {
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   ProgressNotificationSchema,
-  ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { server as demo } from "../../fixtures/demo/app.ts";
 import { server as lab } from "../../fixtures/bridge/lab.ts";

@@ -77,3 +77,9 @@ export async function post(url: string, token: string | undefined, body: string,
 export function pidsIn(file: string): number[] {
   return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).map(Number) : [];
 }
+
+/** A response's JSON body, loosely typed for assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function json(res: Response): Promise<any> {
+  return res.json();
+}

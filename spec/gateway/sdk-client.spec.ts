@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { ElicitRequestSchema, ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { startHarness } from "./helpers.ts";
+import { json, startHarness } from "./helpers.ts";
 
 const TASKS = { "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
 const Any = z.object({}).passthrough();
@@ -88,7 +88,7 @@ test("SDK clients through the gateway to the demo app", { timeout: 90_000 }, asy
       headers: { ...bearer, "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "slow_sum", arguments: {}, _meta: TASKS } }),
     });
-    const body = await res.json();
+    const body = await json(res);
     assert.match(body.error.message, /Task-capable async tool calls require an MCP session/);
   });
 
@@ -101,7 +101,7 @@ test("SDK clients through the gateway to the demo app", { timeout: 90_000 }, asy
   });
 
   await t.test("SSEClientTransport via GET …/sse and the session proxy path", async () => {
-    const info = await (await fetch(`${h.base}/api/mcp/mcpdemo/sse`, { headers: bearer })).json();
+    const info = await json(await fetch(`${h.base}/api/mcp/mcpdemo/sse`, { headers: bearer }));
     assert.match(info.sse_endpoint, new RegExp(`^${h.base}/weber/[0-9a-f]{32}/[0-9a-f]+/\\d+/sse$`));
     assert.match(info.cookie_header, /^hubmcp-session=[0-9a-f]{32}%3A[A-Za-z0-9_-]+$/);
     const withCookie = (url: string | URL, init?: RequestInit): Promise<Response> =>

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { connect } from "node:net";
-import { fake, post, rpc, startHarness, type Harness } from "./helpers.ts";
+import { fake, post, rpc, startHarness, type Harness, json } from "./helpers.ts";
 
 const CONFIG = {
   tools: {
@@ -37,7 +37,7 @@ test("gateway routes, auth and rewriting", async (t) => {
     assert.equal(res.status, 401);
     assertCors(res);
     assert.equal(res.headers.get("www-authenticate"), `Bearer resource_metadata="${h.base}/api/mcp/fake/mcp/.well-known/oauth-protected-resource"`);
-    assert.equal((await res.json()).error, "unauthorized");
+    assert.equal((await json(res)).error, "unauthorized");
   });
 
   await t.test("a bad or revoked token: 401 invalid_token; the token is never logged", async () => {
@@ -62,7 +62,7 @@ test("gateway routes, auth and rewriting", async (t) => {
       const res = await fetch(`${h.base}${path}`);
       assert.equal(res.status, 200);
       assertCors(res);
-      const body = await res.json();
+      const body = await json(res);
       assert.equal(body.resource, `${h.base}/api/mcp/fake/mcp`);
       assert.deepEqual(body.authorization_servers, [`${h.base}/authorize`]);
     }
@@ -72,7 +72,7 @@ test("gateway routes, auth and rewriting", async (t) => {
     const res = await post(`${h.base}/api/mcp/staffonly/mcp`, h.tokens.alice, rpc("ping"));
     assert.equal(res.status, 403);
     assertCors(res);
-    assert.deepEqual((await res.json()).required_groups, ["staff"]);
+    assert.deepEqual((await json(res)).required_groups, ["staff"]);
     const ok = await post(`${h.base}/api/mcp/staffonly/mcp`, h.tokens.carol, rpc("ping"));
     assert.equal(ok.status, 200);
     await ok.text();
@@ -85,7 +85,7 @@ test("gateway routes, auth and rewriting", async (t) => {
     const res = await post(mcp, h.tokens.alice, rpc("seen"), { "mcp-session-id": id });
     assertCors(res);
     assert.equal(res.headers.get("mcp-session-id"), id);
-    const seen = (await res.json()).result;
+    const seen = (await json(res)).result;
     assert.match(seen.session, /^up-\d+$/);
     assert.equal(seen.authorization, null);
     assert.equal(seen.cookie, "hubsess=abc%3Adef");
@@ -102,16 +102,16 @@ test("gateway routes, auth and rewriting", async (t) => {
 
   await t.test("ping becomes {}; other answers keep their bytes", async () => {
     const ping = await post(mcp, h.tokens.alice, rpc("ping", {}, 7));
-    assert.deepEqual(await ping.json(), { jsonrpc: "2.0", id: 7, result: {} });
+    assert.deepEqual(await json(ping), { jsonrpc: "2.0", id: 7, result: {} });
     const empty = await post(mcp, h.tokens.alice, rpc("empty", {}, 8));
     assert.equal(await empty.text(), '{"jsonrpc":"2.0","id":8,"result":{"items":[],"map":{}}}');
   });
 
   await t.test("resource URIs go out prefixed and come back stripped", async () => {
     const prefix = `${h.base}/api/mcp/fake/`;
-    const list = await (await post(mcp, h.tokens.alice, rpc("resources/list"))).json();
+    const list = await json(await post(mcp, h.tokens.alice, rpc("resources/list")));
     assert.equal(list.result.resources[0].uri, `${prefix}ui://fake/page`);
-    const read = await (await post(mcp, h.tokens.alice, rpc("resources/read", { uri: `${prefix}ui://fake/page` }))).json();
+    const read = await json(await post(mcp, h.tokens.alice, rpc("resources/read", { uri: `${prefix}ui://fake/page` })));
     assert.equal(read.result.contents[0].uri, `${prefix}ui://fake/page`);
   });
 
@@ -122,29 +122,29 @@ test("gateway routes, auth and rewriting", async (t) => {
   });
 
   await t.test("?revision= picks a revision; an unknown one is 404 JSON", async () => {
-    const dev = await (await post(`${mcp}?revision=dev`, h.tokens.alice, rpc("seen"))).json();
+    const dev = await json(await post(`${mcp}?revision=dev`, h.tokens.alice, rpc("seen")));
     assert.equal(dev.result.env.revision, "dev");
     const res = await post(`${mcp}?revision=nope`, h.tokens.alice, rpc("seen"));
     assert.equal(res.status, 404);
     assertCors(res);
-    assert.equal((await res.json()).error, "unknown_revision");
+    assert.equal((await json(res)).error, "unknown_revision");
   });
 
   await t.test("bootstrap GET /api/mcp/{tool}: endpoints and a usable session", async () => {
     const res = await fetch(`${h.base}/api/mcp/fake`, { headers: { authorization: `Bearer ${h.tokens.alice}` } });
     assert.equal(res.status, 200);
-    const body = await res.json();
+    const body = await json(res);
     assert.equal(body.tool, "fake");
     assert.equal(body.revision, "default");
     assert.equal(body.endpoints.mcp, `${h.base}/api/mcp/fake/mcp`);
     const onPath = await post(`${h.base}/api/mcp/fake/${body.session}`, h.tokens.alice, rpc("seen"));
-    assert.match((await onPath.json()).result.session, /^up-\d+$/);
+    assert.match((await json(onPath)).result.session, /^up-\d+$/);
   });
 
   await t.test("POST /api/mcp/{tool} without a session mints one", async () => {
     const res = await post(`${h.base}/api/mcp/fake`, h.tokens.alice, rpc("seen"));
     assert.match(res.headers.get("mcp-session-id")!, /^g1\./);
-    assert.match((await res.json()).result.session, /^up-\d+$/);
+    assert.match((await json(res)).result.session, /^up-\d+$/);
   });
 
   await t.test("GET …/mcp without a session: one complete SSE body whose endpoint works", async () => {
@@ -155,7 +155,7 @@ test("gateway routes, auth and rewriting", async (t) => {
     const text = await res.text();
     const m = /event: endpoint\ndata: (\/api\/mcp\/fake\/mcp\?session_id=\S+)/.exec(text);
     assert.ok(m, text);
-    const seen = await (await post(`${h.base}${m[1]}`, h.tokens.alice, rpc("seen"))).json();
+    const seen = await json(await post(`${h.base}${m[1]}`, h.tokens.alice, rpc("seen")));
     assert.match(seen.result.session, /^up-\d+$/);
   });
 
@@ -182,13 +182,13 @@ test("gateway routes, auth and rewriting", async (t) => {
 
   await t.test("REST tool route and openapi.json pass through", async () => {
     const rest = await post(`${h.base}/api/mcp/fake/tools/add`, h.tokens.alice, '{"a":1}');
-    assert.equal((await rest.json()).result, "add");
+    assert.equal((await json(rest)).result, "add");
     const doc = await fetch(`${h.base}/api/mcp/fake/openapi.json`, { headers: { authorization: `Bearer ${h.tokens.alice}` } });
-    assert.equal((await doc.json()).openapi, "3.1.0");
+    assert.equal((await json(doc)).openapi, "3.1.0");
   });
 
   await t.test("sse connection info for a command revision names its URL and cookie", async () => {
-    const info = await (await fetch(`${h.base}/api/mcp/fake/sse`, { headers: { authorization: `Bearer ${h.tokens.alice}` } })).json();
+    const info = await json(await fetch(`${h.base}/api/mcp/fake/sse`, { headers: { authorization: `Bearer ${h.tokens.alice}` } }));
     assert.match(info.sse_endpoint, /^http:\/\/127\.0\.0\.1:\d+\/sse$/);
     assert.equal(info.cookie_header, "hubsess=abc%3Adef");
   });
@@ -219,9 +219,10 @@ test("gateway routes, auth and rewriting", async (t) => {
         socket.on("close", () => resolve(text));
       });
     const bearer = `Authorization: Bearer ${h.tokens.alice}\r\nConnection: close\r\n`;
-    assert.match(await raw(`GET /api/mcp/fake/../../etc/passwd HTTP/1.1\r\nHost: x\r\n${bearer}\r\n`), /^HTTP\/1\.1 400[\s\S]*access-control-allow-origin: \*/);
-    assert.match(await raw(`GET /api/mcp/fake/%2e%2e/mcp HTTP/1.1\r\nHost: x\r\n${bearer}\r\n`), /^HTTP\/1\.1 400/);
-    assert.match(await raw(`GET /api/mcp/fake/mcp HTTP/1.1\r\nHost: x\r\nX-Bad: a\rb\r\n\r\n`), /^HTTP\/1\.1 400/);
+    assert.match(await raw(`GET /api/mcp/fake/../../etc/passwd HTTP/1.1\r\nHost: 127.0.0.1\r\n${bearer}\r\n`), /^HTTP\/1\.1 400[\s\S]*access-control-allow-origin: \*/);
+    assert.match(await raw(`GET /api/mcp/fake/%2e%2e/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${bearer}\r\n`), /^HTTP\/1\.1 400/);
+    assert.match(await raw(`GET /api/mcp/fake/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Bad: a\rb\r\n\r\n`), /^HTTP\/1\.1 400/);
+    assert.match(await raw(`GET /healthz HTTP/1.1\r\nHost: evil.example.com\r\nOrigin: http://evil.example.com\r\nConnection: close\r\n\r\n`), /^HTTP\/1\.1 403/);
     const still = await post(mcp, h.tokens.alice, rpc("ping"));
     assert.equal(still.status, 200);
     await still.text();
@@ -229,7 +230,7 @@ test("gateway routes, auth and rewriting", async (t) => {
 
   await t.test("healthz, metrics and the access log", async () => {
     const health = await fetch(`${h.base}/healthz`);
-    assert.equal((await health.json()).status, "ok");
+    assert.equal((await json(health)).status, "ok");
     const metrics = await (await fetch(`${h.base}/metrics`)).text();
     assert.match(metrics, /hubmcp_gateway_requests_total\{tool="fake",status="200"\} \d+/);
     assert.match(metrics, /hubmcp_gateway_upstream_seconds_bucket\{le="\+Inf"\} \d+/);

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FAKE_TOOL, post, pidsIn, rpc, startHarness } from "./helpers.ts";
+import { FAKE_TOOL, post, pidsIn, rpc, startHarness, json } from "./helpers.ts";
 import { alive } from "../helpers/launcher-fixtures.ts";
 
 function pidFile(t: { after(fn: () => unknown): void }): string {
@@ -28,13 +28,13 @@ test("caps: one session per user here, then 503 with Retry-After", async (t) => 
   assert.equal(capped.status, 503);
   assert.equal(capped.headers.get("retry-after"), "30");
   assert.equal(capped.headers.get("access-control-allow-origin"), "*");
-  assert.equal((await capped.json()).error, "too_many_user_sessions");
+  assert.equal((await json(capped)).error, "too_many_user_sessions");
   const other = await post(mcp, h.tokens.bob, rpc("ping"));
   assert.equal(other.status, 200);
   await other.text();
   const total = await post(mcp, h.tokens.carol, rpc("ping"));
   assert.equal(total.status, 503);
-  assert.equal((await total.json()).error, "too_many_sessions");
+  assert.equal((await json(total)).error, "too_many_sessions");
 });
 
 test("a crashed tool session gives one 502, then a fresh session; old session ids end", async (t) => {
@@ -47,7 +47,7 @@ test("a crashed tool session gives one 502, then a fresh session; old session id
   const crash = await post(mcp, h.tokens.alice, rpc("crash"), { "mcp-session-id": id });
   assert.equal(crash.status, 502);
   assert.equal(crash.headers.get("access-control-allow-origin"), "*");
-  assert.equal((await crash.json()).error, "upstream_unavailable");
+  assert.equal((await json(crash)).error, "upstream_unavailable");
   const next = await post(mcp, h.tokens.alice, rpc("ping"));
   assert.equal(next.status, 200);
   await next.text();
@@ -67,7 +67,7 @@ test("a crash between requests is reported once as 502", async (t) => {
   await h.waitForLog(/tool session crashed/);
   const reported = await post(mcp, h.tokens.alice, rpc("ping"));
   assert.equal(reported.status, 502);
-  assert.equal((await reported.json()).error, "tool_session_crashed");
+  assert.equal((await json(reported)).error, "tool_session_crashed");
   const fresh = await post(mcp, h.tokens.alice, rpc("ping"));
   assert.equal(fresh.status, 200);
   await fresh.text();
@@ -78,7 +78,7 @@ test("a tool session that never becomes ready is killed and reported", async (t)
   const h = await startHarness(t, { tools: { slow: { revisions: { default: tracked(pids, "never-ready") } } }, limits: { startSeconds: 1 } });
   const res = await post(`${h.base}/api/mcp/slow/mcp`, h.tokens.alice, rpc("ping"));
   assert.equal(res.status, 504);
-  assert.equal((await res.json()).error, "tool_session_not_ready");
+  assert.equal((await json(res)).error, "tool_session_not_ready");
   const [pid] = pidsIn(pids);
   assert.ok(pid && !alive(pid));
   assert.ok(h.logs.some((l) => l.includes("never_ready")));

@@ -126,6 +126,27 @@ test("a reply whose connection the tool server ends mid-call is resumed with Las
   assert.deepEqual(logs, ["before the break", "after the break"]);
 });
 
+test("a tool's list change reaches the host, and its new tool is callable under the prefix", async (t) => {
+  const h = await host(t, "mcpdemo,lab");
+  const grown = await h.request("tools/call", { name: "lab_grow", arguments: {} });
+  const name = grown.result.content[0].text as string;
+  await h.next((m) => m.method === "notifications/tools/list_changed");
+  const names = (await h.request("tools/list")).result.tools.map((x: Message) => x.name);
+  assert.ok(names.includes(`lab_${name}`), names.join());
+  assert.equal((await h.request("tools/call", { name: `lab_${name}`, arguments: {} })).result.content[0].text, name);
+});
+
+test("an async tool called without task capability answers a job, polled through the prefixed get_job_result", async (t) => {
+  const h = await host(t, "mcpdemo,lab");
+  const started = await h.request("tools/call", { name: "mcpdemo_slow_sum", arguments: { values: "2,3", delay: 0.02 } });
+  const job = JSON.parse(started.result.content[0].text);
+  assert.equal(job.status, "running");
+  let polled: Message;
+  do polled = JSON.parse((await h.request("tools/call", { name: "mcpdemo_get_job_result", arguments: { job_id: job.job_id } })).result.content[0].text);
+  while (polled.status === "running");
+  assert.deepEqual([polled.status, polled.result], ["done", 5]);
+});
+
 test("bad input from the host gets a JSON-RPC error and never stops the bridge", async (t) => {
   const h = await host(t, "mcpdemo,lab");
   h.bridge.receive({ jsonrpc: "1.0", id: 5, method: "ping" });

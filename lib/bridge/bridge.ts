@@ -3,7 +3,8 @@
 // ways: each upstream request gets the bridge's own id, and each request a tool sends to
 // the host (elicitation, sampling, roots) gets a fresh host-facing id, so a host answer,
 // a cancellation or a progress update reaches exactly the request it belongs to.
-import { Agent } from "node:http";
+import { Agent as HttpAgent } from "node:http";
+import { Agent as HttpsAgent } from "node:https";
 import type { JsonRpcRequest, JsonRpcResponse, Params, RequestId } from "../mcp/jsonrpc.ts";
 import { classify, ErrorCode, failure, isRecord, success } from "../mcp/jsonrpc.ts";
 import { Catalog } from "./catalog.ts";
@@ -34,7 +35,7 @@ export class Bridge {
   readonly version: string;
   readonly #send: (message: unknown) => void;
   readonly #log: (line: string) => void;
-  readonly #agent = new Agent({ keepAlive: true });
+  readonly #agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
   readonly #hostCalls = new Map<string, HostCall>();
   /** Host-facing id of a tool's request → the tool and its own id. */
   readonly #toolRequests = new Map<number, { upstream: Upstream; id: RequestId }>();
@@ -54,7 +55,7 @@ export class Bridge {
     const context = {
       token: config.token,
       retry: options.retry ?? DEFAULT_RETRY,
-      agent: this.#agent,
+      agents: this.#agents,
       onServerMessage: (upstream: Upstream, message: Record<string, unknown>) => this.#fromTool(upstream, message),
       log: (line: string) => this.#log(line),
     };
@@ -87,7 +88,8 @@ export class Bridge {
   async close(): Promise<void> {
     for (const call of this.#hostCalls.values()) call.abort.abort(new Error("closing"));
     await Promise.all(this.upstreams.map((u) => u.close()));
-    this.#agent.destroy();
+    this.#agents.http.destroy();
+    this.#agents.https.destroy();
   }
 
   /** Sends a request to one tool on behalf of the host's call, so cancellation can find it. */

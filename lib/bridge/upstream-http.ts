@@ -14,11 +14,17 @@ export interface ExchangeRequest {
   headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
-  agent?: Agent | HttpsAgent;
+  /** Connection pools; the one matching the URL's scheme is used. */
+  agents?: Agents;
   /** Each JSON-RPC message of the answer, in order. */
   onMessage(value: unknown): void;
   /** The id of each SSE event that carried one, for resuming with Last-Event-ID. */
   onEventId?(id: string): void;
+}
+
+export interface Agents {
+  http: Agent;
+  https: HttpsAgent;
 }
 
 export interface ExchangeResult {
@@ -96,12 +102,14 @@ async function deliver(res: IncomingMessage, onMessage: (value: unknown) => void
 /** Runs one exchange. Rejects with UpstreamError, or with the signal's reason when aborted. */
 export function exchange(req: ExchangeRequest): Promise<ExchangeResult> {
   const url = new URL(req.url);
-  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  const secure = url.protocol === "https:";
+  const send = secure ? httpsRequest : httpRequest;
+  const agent = secure ? req.agents?.https : req.agents?.http;
   const headers: Record<string, string> = { ...req.headers };
   if (req.body !== undefined) headers["content-length"] = String(Buffer.byteLength(req.body));
   return new Promise<ExchangeResult>((resolve, reject) => {
     let answered = false;
-    const outgoing = send(url, { method: req.method, headers, signal: req.signal, agent: req.agent as Agent | undefined }, (res) => {
+    const outgoing = send(url, { method: req.method, headers, signal: req.signal, agent }, (res) => {
       answered = true;
       const status = res.statusCode ?? 0;
       const result: ExchangeResult = { status, sessionId: header(res, "mcp-session-id"), protocolVersion: header(res, "mcp-protocol-version") };

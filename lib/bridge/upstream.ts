@@ -4,13 +4,12 @@
 // receives (notifications, server-to-client requests) to `onServerMessage`, and recovers:
 // a 404 on its session re-initialises once and repeats the request; 502/503/504/429 and
 // network errors are retried with exponential backoff up to a bound.
-import { Agent } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { JsonRpcResponse, Params, RequestId } from "../mcp/jsonrpc.ts";
 import { classify, isRecord } from "../mcp/jsonrpc.ts";
 import type { ToolTarget } from "./config.ts";
 import { isRetryable, UpstreamError, type UpstreamFailure } from "./failures.ts";
-import { exchange } from "./upstream-http.ts";
+import { exchange, type Agents } from "./upstream-http.ts";
 
 export interface RetryPolicy {
   /** Tries in all, the first included. */
@@ -28,7 +27,7 @@ const MAX_RESUMES = 5;
 export interface UpstreamContext {
   token: string;
   retry: RetryPolicy;
-  agent: Agent;
+  agents: Agents;
   /** A notification or request from the tool that is not the response to one of ours. */
   onServerMessage(upstream: Upstream, message: Record<string, unknown>): void;
   log(line: string): void;
@@ -143,7 +142,7 @@ export class Upstream {
     this.#sessionId = null;
     if (!sessionId) return;
     const timeout = AbortSignal.timeout(2000);
-    await exchange({ method: "DELETE", url: this.target.endpoint, headers: this.#headers(sessionId), signal: timeout, agent: this.#ctx.agent, onMessage: () => {} }).catch(() => {});
+    await exchange({ method: "DELETE", url: this.target.endpoint, headers: this.#headers(sessionId), signal: timeout, agents: this.#ctx.agents, onMessage: () => {} }).catch(() => {});
   }
 
   async #postQuietly(message: Record<string, unknown>): Promise<void> {
@@ -233,7 +232,7 @@ export class Upstream {
       headers: this.#headers(this.#sessionId),
       body: JSON.stringify(message),
       signal: signal ? AbortSignal.any([signal, this.#closing.signal]) : this.#closing.signal,
-      agent: this.#ctx.agent,
+      agents: this.#ctx.agents,
       onMessage,
       onEventId,
     });
@@ -250,7 +249,7 @@ export class Upstream {
       url: this.target.endpoint,
       headers,
       signal: signal ? AbortSignal.any([signal, this.#closing.signal]) : this.#closing.signal,
-      agent: this.#ctx.agent,
+      agents: this.#ctx.agents,
       onMessage,
       onEventId,
     });
@@ -273,7 +272,7 @@ export class Upstream {
       url: this.target.endpoint,
       headers,
       signal: AbortSignal.any([controller.signal, this.#closing.signal]),
-      agent: this.#ctx.agent,
+      agents: this.#ctx.agents,
       onMessage: (value) => {
         if (isRecord(value)) this.#ctx.onServerMessage(this, value);
       },

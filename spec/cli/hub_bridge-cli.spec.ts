@@ -3,9 +3,14 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { createProxyHandler } from "../../lib/proxy/reverse-proxy.ts";
 import { server as demo } from "../../fixtures/demo/app.ts";
 import { serveApps, type StandIn } from "../bridge/stand-in-gateway.ts";
-import { BRIDGE_CLI, bridgeEnv } from "../bridge/bridge-client.ts";
+import { BRIDGE_CLI, bridgeEnv, spawnBridge } from "../bridge/bridge-client.ts";
 import { main } from "../../cli/hub_bridge.ts";
 
 let hub: StandIn;
@@ -71,4 +76,16 @@ test("raw stdio: a line that is not JSON gets a parse error, a batch is answered
   assert.deepEqual(lines.slice(1).map((l) => l.id).sort(), [1, 2]);
   child.stdin.end();
   assert.equal(await new Promise<number | null>((done) => child.on("close", done)), 0);
+});
+
+test("an https HUB_API works (the certificate trusted through NODE_EXTRA_CA_CERTS)", { timeout: 30_000 }, async (t) => {
+  const tls = (name: string): string => fileURLToPath(new URL(`../../fixtures/bridge/tls/${name}`, import.meta.url));
+  const front = createHttpsServer({ key: readFileSync(tls("key.pem")), cert: readFileSync(tls("cert.pem")) }, createProxyHandler({ target: hub.url }));
+  await new Promise<void>((done) => front.listen(0, "127.0.0.1", done));
+  t.after(() => new Promise<void>((done) => (front.closeAllConnections(), front.close(() => done()))));
+  const url = `https://127.0.0.1:${(front.address() as AddressInfo).port}`;
+  const bridge = spawnBridge(t, { ...env("mcpdemo"), HUB_API: url, NODE_EXTRA_CA_CERTS: tls("cert.pem") });
+  await bridge.client.connect(bridge.transport);
+  const sum = await bridge.client.callTool({ name: "add", arguments: { a: 20, b: 22 } });
+  assert.deepEqual(sum.content, [{ type: "text", text: "42" }]);
 });

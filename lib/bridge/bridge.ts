@@ -10,7 +10,7 @@ import { classify, ErrorCode, failure, isRecord, success } from "../mcp/jsonrpc.
 import { Catalog } from "./catalog.ts";
 import type { BridgeConfig } from "./config.ts";
 import { describeFailure, UpstreamError } from "./failures.ts";
-import { prefixUri } from "./naming.ts";
+import { exposeUri } from "./naming.ts";
 import { routeRequest } from "./routes.ts";
 import { DEFAULT_RETRY, Upstream, UpstreamGaveUp, type RetryPolicy } from "./upstream.ts";
 
@@ -205,7 +205,7 @@ export class Bridge {
       case "notifications/message":
         return { ...params, logger: typeof params.logger === "string" ? `${upstream.label}/${params.logger}` : upstream.label };
       case "notifications/resources/updated":
-        return typeof params.uri === "string" ? { ...params, uri: prefixUri(upstream.label, params.uri) } : params;
+        return typeof params.uri === "string" ? { ...params, uri: exposeUri(upstream.target, params.uri) } : params;
       case "notifications/tasks/status":
         if (typeof params.taskId === "string") this.tasks.set(params.taskId, upstream);
         return params;

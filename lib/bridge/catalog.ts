@@ -3,7 +3,8 @@
 // listing is left out of that list (and logged) so the others stay usable.
 import type { Params } from "../mcp/jsonrpc.ts";
 import { isRecord } from "../mcp/jsonrpc.ts";
-import { assignNames, prefixUri, unprefixUri, type Origin } from "./naming.ts";
+import type { ToolTarget } from "./config.ts";
+import { assignNames, exposeUri, unprefixUri, type Origin } from "./naming.ts";
 import type { Upstream } from "./upstream.ts";
 
 export type ListKind = "tools" | "prompts" | "resources" | "resourceTemplates";
@@ -33,29 +34,29 @@ export interface Listed {
 
 const MAX_PAGES = 100;
 
-function rewriteMeta(label: string, meta: unknown): unknown {
+function rewriteMeta(target: ToolTarget, meta: unknown): unknown {
   if (!isRecord(meta)) return meta;
   const out: Record<string, unknown> = { ...meta };
-  if (typeof out["ui/resourceUri"] === "string") out["ui/resourceUri"] = prefixUri(label, out["ui/resourceUri"]);
-  if (isRecord(out.ui) && typeof out.ui.resourceUri === "string") out.ui = { ...out.ui, resourceUri: prefixUri(label, out.ui.resourceUri) };
+  if (typeof out["ui/resourceUri"] === "string") out["ui/resourceUri"] = exposeUri(target, out["ui/resourceUri"]);
+  if (isRecord(out.ui) && typeof out.ui.resourceUri === "string") out.ui = { ...out.ui, resourceUri: exposeUri(target, out.ui.resourceUri) };
   return out;
 }
 
 /** Resource links and embedded resources in a tool result, and `contents` of a read, get their exposed URIs. */
-export function rewriteResultUris(label: string, result: Record<string, unknown>): Record<string, unknown> {
+export function rewriteResultUris(target: ToolTarget, result: Record<string, unknown>): Record<string, unknown> {
   const out = { ...result };
   if (Array.isArray(out.content)) {
     out.content = out.content.map((block: unknown) => {
       if (!isRecord(block)) return block;
-      if (block.type === "resource_link" && typeof block.uri === "string") return { ...block, uri: prefixUri(label, block.uri) };
+      if (block.type === "resource_link" && typeof block.uri === "string") return { ...block, uri: exposeUri(target, block.uri) };
       if (block.type === "resource" && isRecord(block.resource) && typeof block.resource.uri === "string") {
-        return { ...block, resource: { ...block.resource, uri: prefixUri(label, block.resource.uri) } };
+        return { ...block, resource: { ...block.resource, uri: exposeUri(target, block.resource.uri) } };
       }
       return block;
     });
   }
   if (Array.isArray(out.contents)) {
-    out.contents = out.contents.map((item: unknown) => (isRecord(item) && typeof item.uri === "string" ? { ...item, uri: prefixUri(label, item.uri) } : item));
+    out.contents = out.contents.map((item: unknown) => (isRecord(item) && typeof item.uri === "string" ? { ...item, uri: exposeUri(target, item.uri) } : item));
   }
   return out;
 }
@@ -123,14 +124,16 @@ export class Catalog {
     // Names are assigned in HUB_TOOLS order whatever order the answers came in.
     const ordered = this.#upstreams.flatMap((u) => perTool.filter((p) => p.upstream === u));
     if (kind === "tools" || kind === "prompts") {
-      const origins = ordered.flatMap(({ upstream, items }) => items.filter((i) => typeof i.name === "string").map((i) => ({ label: upstream.label, name: i.name as string, item: i })));
+      const origins = ordered.flatMap(({ upstream, items }) =>
+        items.filter((i) => typeof i.name === "string").map((i) => ({ label: upstream.label, name: i.name as string, item: i, target: upstream.target })),
+      );
       const names = assignNames(origins);
       const fresh = new Map<string, Origin>();
       const out: Record<string, unknown>[] = [];
       for (const [exposed, origin] of names) {
-        const { item, label } = origin as Origin & { item: Record<string, unknown> };
+        const { item, label, target } = origin as Origin & { item: Record<string, unknown>; target: ToolTarget };
         fresh.set(exposed, { label, name: origin.name });
-        out.push(kind === "tools" ? { ...item, name: exposed, ...("_meta" in item ? { _meta: rewriteMeta(label, item._meta) } : {}) } : { ...item, name: exposed });
+        out.push(kind === "tools" ? { ...item, name: exposed, ...("_meta" in item ? { _meta: rewriteMeta(target, item._meta) } : {}) } : { ...item, name: exposed });
       }
       // Names of a tool that failed this time stay routable until it lists again.
       const previous = kind === "tools" ? this.#tools : this.#prompts;
@@ -142,7 +145,7 @@ export class Catalog {
     }
     const field = kind === "resources" ? "uri" : "uriTemplate";
     return ordered.flatMap(({ upstream, items }) =>
-      items.map((item) => (typeof item[field] === "string" ? { ...item, [field]: prefixUri(upstream.label, item[field] as string) } : item)),
+      items.map((item) => (typeof item[field] === "string" ? { ...item, [field]: exposeUri(upstream.target, item[field] as string) } : item)),
     );
   }
 }

@@ -7,6 +7,8 @@
 //   `ui://demo/plot` from tool `mcpdemo` is `ui://mcpdemo/demo/plot`, `urn:x` is
 //   `urn:mcpdemo/x`. The scheme is kept, so `ui://` apps stay `ui://`, and the original URI
 //   is recovered exactly by removing the segment. Template holes after the scheme survive.
+//   The gateway's own prefix (`https://hub/api/mcp/<tool>/ui://demo/plot`) is dropped first:
+//   the gateway accepts the bare URI back, and the result matches the tool's `_meta` links.
 // Pure functions: the catalog applies them to lists and results.
 
 export interface Origin {
@@ -48,4 +50,19 @@ export function unprefixUri(uri: string, labels: ReadonlySet<string>): { label: 
   const tail = rest.slice(slash + 1);
   if (match[1] === FALLBACK_SCHEME && match[2] === undefined) return { label, uri: tail };
   return { label, uri: `${match[0]}${tail}` };
+}
+
+/** The URI inside the gateway's `<origin>/api/mcp/<tool>/` prefix, or the URI itself. */
+export function stripGatewayPrefix(uri: string, tool: string): string {
+  const marker = `/api/mcp/${tool}/`;
+  if (!/^https?:\/\//.test(uri)) return uri;
+  const at = uri.indexOf(marker);
+  if (at < 0) return uri;
+  const inner = uri.slice(at + marker.length);
+  return SCHEME.test(inner) ? inner : uri;
+}
+
+/** The exposed form of a URI one tool gave: gateway prefix dropped, label inserted. */
+export function exposeUri(target: { label: string; tool: string }, uri: string): string {
+  return prefixUri(target.label, stripGatewayPrefix(uri, target.tool));
 }

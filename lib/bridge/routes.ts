@@ -50,7 +50,7 @@ async function callTool(bridge: Bridge, call: HostCall, upstream: Upstream, para
   if (bridge.single) return result;
   const task = isRecord(result.task) ? result.task : result;
   if (typeof task.taskId === "string") bridge.tasks.set(task.taskId, upstream);
-  return rewriteResultUris(upstream.label, result);
+  return rewriteResultUris(upstream.target, result);
 }
 
 async function routeAmongTools(bridge: Bridge, call: HostCall, method: string, params: Params): Promise<Result> {
@@ -83,7 +83,7 @@ async function routeAmongTools(bridge: Bridge, call: HostCall, method: string, p
       const target = typeof params.uri === "string" ? catalog.resolveUri(params.uri) : undefined;
       if (!target) throw new BridgeRpcError(ErrorCode.ResourceNotFound, "Resource not found");
       const result = await bridge.ask(call, target.upstream, method, { ...params, uri: target.uri });
-      return rewriteResultUris(target.upstream.label, result);
+      return rewriteResultUris(target.upstream.target, result);
     }
     case "completion/complete": {
       const ref = isRecord(params.ref) ? params.ref : {};

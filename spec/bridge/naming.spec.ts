@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { assignNames, prefixUri, unprefixUri } from "../../lib/bridge/naming.ts";
+import { assignNames, exposeUri, prefixUri, stripGatewayPrefix, unprefixUri } from "../../lib/bridge/naming.ts";
 
 test("names are <label>_<name>; collisions keep the first and number the rest, in order", () => {
   const names = assignNames([
@@ -22,7 +22,6 @@ test("URIs keep their scheme and gain the label as the first segment; the origin
     ["urn:isbn:123", "urn:mcpdemo/isbn:123"],
     ["lab://runs/{id}", "lab://mcpdemo/runs/{id}"],
     ["{scheme}://x", "hub-bridge:mcpdemo/{scheme}://x"],
-    ["http://127.0.0.1:8080/api/mcp/mcpdemo/ui://demo/plot", "http://mcpdemo/127.0.0.1:8080/api/mcp/mcpdemo/ui://demo/plot"],
   ];
   for (const [original, exposed] of cases) {
     assert.equal(prefixUri("mcpdemo", original), exposed);
@@ -31,4 +30,13 @@ test("URIs keep their scheme and gain the label as the first segment; the origin
   assert.equal(unprefixUri("ui://other/plot", labels), null);
   assert.equal(unprefixUri("ui://mcpdemo", labels), null);
   assert.equal(unprefixUri("no scheme", labels), null);
+});
+
+test("the gateway's resource prefix is dropped before the label goes in, only when a URI follows it", () => {
+  const target = { label: "demo", tool: "mcpdemo" };
+  assert.equal(exposeUri(target, "https://hub.example.org/gw/api/mcp/mcpdemo/ui://demo/plot"), "ui://demo/demo/plot");
+  assert.equal(exposeUri(target, "ui://demo/plot"), "ui://demo/demo/plot");
+  assert.equal(stripGatewayPrefix("https://hub/api/mcp/mcpdemo/files/a.txt", "mcpdemo"), "https://hub/api/mcp/mcpdemo/files/a.txt");
+  assert.equal(stripGatewayPrefix("https://hub/api/mcp/other/ui://x", "mcpdemo"), "https://hub/api/mcp/other/ui://x");
+  assert.equal(stripGatewayPrefix("ui://hub/api/mcp/mcpdemo/ui://x", "mcpdemo"), "ui://hub/api/mcp/mcpdemo/ui://x");
 });

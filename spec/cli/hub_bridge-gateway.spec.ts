@@ -33,6 +33,15 @@ test("through the gateway: list, call both tools, elicitation, progress, a task 
   const names = (await client.listTools()).tools.map((x) => x.name);
   for (const name of ["mcpdemo_add", "mcpdemo_ask_user", "lab_add", "lab_chatty"]) assert.ok(names.includes(name), name);
   assert.equal(text(await client.callTool({ name: "mcpdemo_add", arguments: { a: 2, b: 5 } })), "7");
+  // The gateway's own URI prefix gives way to the bridge's, so lists match the tools' `_meta` links.
+  const uris = (await client.listResources()).resources.map((r) => r.uri);
+  assert.deepEqual(uris, ["config://mcpdemo/demo/settings", "ui://mcpdemo/demo/plot", "lab://lab/status"]);
+  const projectile = (await client.listTools()).tools.find((x) => x.name === "mcpdemo_projectile");
+  assert.deepEqual(projectile?._meta, { ui: { resourceUri: "ui://mcpdemo/demo/plot" } });
+  const plot = await client.readResource({ uri: "ui://mcpdemo/demo/plot" });
+  assert.equal(plot.contents[0]?.uri, "ui://mcpdemo/demo/plot");
+  const run = await client.readResource({ uri: "lab://lab/runs/3" });
+  assert.equal((run.contents[0] as { text: string }).text, "run 3");
   assert.equal(text(await client.callTool({ name: "lab_add", arguments: { a: 2, b: 5 } })), "lab: 7");
   assert.equal(text(await client.callTool({ name: "mcpdemo_ask_user", arguments: { timeout: 20 } })), "Hello, Grace!");
 

@@ -46,7 +46,7 @@ export type { PublicTypes };
 test("package.json maps the root to the built entry and has no runtime dependencies", async (t) => {
   const pkg = (await import("../package.json", { with: { type: "json" } })).default;
   assert.deepEqual(pkg.exports["."], { types: "./dist/lib/index.d.ts", default: "./dist/lib/index.js" });
-  assert.deepEqual(pkg.bin, { start_mcp: "dist/cli/start_mcp.js", hub_gateway: "dist/cli/hub_gateway.js" });
+  assert.deepEqual(pkg.bin, { start_mcp: "dist/cli/start_mcp.js", hub_gateway: "dist/cli/hub_gateway.js", hub_bridge: "dist/cli/hub_bridge.js" });
   assert.equal("dependencies" in pkg, false, "hubmcp ships with no runtime dependencies");
   t.diagnostic("dist is built by `prepare`; the shipping spec runs the built entry");
 });

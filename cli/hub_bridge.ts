@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// The `hub_bridge` command: a stdio MCP server for desktop hosts that forwards to the hub
+// gateway. Configured only by environment (HUB_TOKEN, HUB_API, HUB_TOOLS). stdout carries
+// MCP messages and nothing else; every diagnostic goes to stderr.
+import { readFileSync, realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Bridge } from "../lib/bridge/bridge.ts";
+import { BridgeConfigError, readBridgeConfig } from "../lib/bridge/config.ts";
+import { lineWriter, readLines } from "../lib/bridge/stdio-framing.ts";
+
+const USAGE = `usage: hub_bridge
+A stdio MCP server that forwards to the tools of a hub gateway. Configure it with
+environment variables:
+  HUB_TOKEN   API token for the hub (required)
+  HUB_API     gateway base URL (default http://127.0.0.1:8080)
+  HUB_TOOLS   comma-separated tool names, name@revision for a revision (default mcpdemo)
+`;
+
+function packageVersion(): string {
+  // dist/cli/hub_bridge.js and cli/hub_bridge.ts sit at different depths.
+  for (const path of ["../../package.json", "../package.json"]) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "hubmcp" && typeof pkg.version === "string") return pkg.version;
+    } catch {
+      // Try the next place.
+    }
+  }
+  return "0.0.0";
+}
+
+export interface BridgeStdio {
+  stdin: NodeJS.ReadableStream & import("node:stream").Readable;
+  stdout: import("node:stream").Writable;
+  stderr: import("node:stream").Writable;
+}
+
+export async function main(argv: string[], env: NodeJS.ProcessEnv, stdio: BridgeStdio = process): Promise<number> {
+  const err = (line: string): void => void stdio.stderr.write(`hub_bridge: ${line}\n`);
+  if (argv.includes("-h") || argv.includes("--help")) {
+    stdio.stderr.write(USAGE);
+    return 0;
+  }
+  if (argv.length > 0) {
+    err("takes no arguments; configure it with HUB_TOKEN, HUB_API and HUB_TOOLS");
+    return 2;
+  }
+  let config;
+  try {
+    config = readBridgeConfig(env);
+  } catch (e) {
+    if (e instanceof BridgeConfigError) {
+      err(e.message);
+      return 2;
+    }
+    throw e;
+  }
+  let finish: () => void = () => {};
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  const send = lineWriter(stdio.stdout, () => finish());
+  const bridge = new Bridge(config, send, { version: packageVersion(), log: err });
+  err(`forwarding ${config.tools.map((t) => (t.revision ? `${t.tool}@${t.revision}` : t.tool)).join(", ")} to ${config.api}`);
+  readLines(stdio.stdin, {
+    message: (value) => {
+      if (Array.isArray(value)) for (const item of value) bridge.receive(item);
+      else bridge.receive(value);
+    },
+    malformed: (reason) => {
+      err(reason === "too-long" ? "dropped a message longer than the limit" : "dropped a line that was not JSON");
+      send({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
+    },
+    end: () => finish(),
+  });
+  // Hosts stop a stdio server by closing its stdin, then by signals (MCP lifecycle "Shutdown").
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  const onSignal = (): void => finish();
+  for (const signal of signals) process.on(signal, onSignal);
+  await finished;
+  for (const signal of signals) process.off(signal, onSignal);
+  await bridge.close();
+  stdio.stdin.pause();
+  return 0;
+}
+
+function executedDirectly(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (executedDirectly()) {
+  main(process.argv.slice(2), process.env).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`hub_bridge: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,240 @@
+// The host-facing side: receives the host's JSON-RPC messages, routes requests to the
+// tool sessions (./upstream.ts), and relays what the tools send back. Ids are mapped both
+// ways: each upstream request gets the bridge's own id, and each request a tool sends to
+// the host (elicitation, sampling, roots) gets a fresh host-facing id, so a host answer,
+// a cancellation or a progress update reaches exactly the request it belongs to.
+import { Agent as HttpAgent } from "node:http";
+import { Agent as HttpsAgent } from "node:https";
+import type { JsonRpcRequest, JsonRpcResponse, Params, RequestId } from "../util/jsonrpc.ts";
+import { classify, ErrorCode, failure, success } from "../util/jsonrpc.ts";
+import { isRecord } from "../util/guards.ts";
+import { Catalog } from "./catalog.ts";
+import type { BridgeConfig } from "./config.ts";
+import { describeFailure, UpstreamError } from "./failures.ts";
+import { exposeUri } from "./naming.ts";
+import { routeRequest } from "./routes.ts";
+import { DEFAULT_RETRY, Upstream, UpstreamGaveUp, type RetryPolicy } from "./upstream.ts";
+
+export interface BridgeOptions {
+  retry?: RetryPolicy;
+  /** Reported as serverInfo.version when several tools are merged. */
+  version?: string;
+  /** Diagnostics (one line each); the CLI sends them to stderr. */
+  log?: (line: string) => void;
+}
+
+interface HostCall {
+  readonly abort: AbortController;
+  upstream: Upstream | null;
+  upstreamId: RequestId | null;
+}
+
+export class Bridge {
+  readonly config: BridgeConfig;
+  readonly upstreams: readonly Upstream[];
+  readonly catalog: Catalog;
+  readonly version: string;
+  readonly #send: (message: unknown) => void;
+  readonly #log: (line: string) => void;
+  readonly #agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  readonly #hostCalls = new Map<string, HostCall>();
+  /** Host-facing id of a tool's request → the tool and its own id. */
+  readonly #toolRequests = new Map<number, { upstream: Upstream; id: RequestId }>();
+  /** Tasks (by id) → the tool that created them, for tasks/* routing when several tools are bridged. */
+  readonly tasks = new Map<string, Upstream>();
+  /** Tools that failed to initialise; when one comes back, the host is told its lists changed. */
+  readonly down = new Set<Upstream>();
+  #nextHostId = 1;
+  /** Failure messages already logged, so a tool that stays down does not flood stderr. */
+  readonly #logged = new Set<string>();
+
+  constructor(config: BridgeConfig, send: (message: unknown) => void, options: BridgeOptions = {}) {
+    this.config = config;
+    this.#send = send;
+    this.#log = options.log ?? (() => {});
+    this.version = options.version ?? "0.0.0";
+    const context = {
+      token: config.token,
+      retry: options.retry ?? DEFAULT_RETRY,
+      agents: this.#agents,
+      onServerMessage: (upstream: Upstream, message: Record<string, unknown>) => this.#fromTool(upstream, message),
+      log: (line: string) => this.#log(line),
+    };
+    this.upstreams = config.tools.map((target) => new Upstream(target, context));
+    this.catalog = new Catalog(this.upstreams, (upstream, method, params) => this.ask(null, upstream, method, params));
+  }
+
+  get single(): boolean {
+    return this.upstreams.length === 1;
+  }
+
+  /** One message from the host. Never throws. */
+  receive(value: unknown): void {
+    const incoming = classify(value);
+    switch (incoming.kind) {
+      case "invalid":
+        if (incoming.id !== null) this.#send(failure(incoming.id, incoming.error));
+        return;
+      case "request":
+        void this.#answer(incoming.message);
+        return;
+      case "notification":
+        return this.#hostNotification(incoming.message.method, incoming.message.params);
+      case "response":
+        return this.#hostResponse(incoming.message);
+    }
+  }
+
+  /** Ends every tool session (best effort) and stops whatever is still running. */
+  async close(): Promise<void> {
+    for (const call of this.#hostCalls.values()) call.abort.abort(new Error("closing"));
+    await Promise.all(this.upstreams.map((u) => u.close()));
+    this.#agents.http.destroy();
+    this.#agents.https.destroy();
+  }
+
+  /** Sends a request to one tool on behalf of the host's call, so cancellation can find it. */
+  async forward(call: HostCall | null, upstream: Upstream, method: string, params: Params | undefined): Promise<JsonRpcResponse> {
+    if (call) call.upstream = upstream;
+    return upstream.request(method, params, {
+      signal: call?.abort.signal,
+      onId: (id) => {
+        if (call) call.upstreamId = id;
+      },
+    });
+  }
+
+  /** Like forward, answering the result; a JSON-RPC error from the tool is thrown as ToolRpcError to pass on. */
+  async ask(call: HostCall | null, upstream: Upstream, method: string, params: Params | undefined): Promise<Record<string, unknown>> {
+    const response = await this.forward(call, upstream, method, params);
+    if ("error" in response) throw new ToolRpcError(response.error);
+    return response.result;
+  }
+
+  /** The user-facing sentence for an upstream failure, logged once per distinct sentence. */
+  explain(upstream: Upstream, err: unknown): string {
+    const text =
+      err instanceof UpstreamGaveUp
+        ? describeFailure(err.failure, upstream.target.tool, this.config.api, err.attempts)
+        : err instanceof UpstreamError
+          ? describeFailure(err.failure, upstream.target.tool, this.config.api)
+          : `Tool ${upstream.target.tool} failed: ${err instanceof Error ? err.message : String(err)}`;
+    if (!this.#logged.has(text)) {
+      this.#logged.add(text);
+      this.#log(text);
+    }
+    return text;
+  }
+
+  notifyHost(method: string, params?: Params): void {
+    this.#send({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
+  }
+
+  async #answer(request: JsonRpcRequest): Promise<void> {
+    const key = JSON.stringify(request.id);
+    const call: HostCall = { abort: new AbortController(), upstream: null, upstreamId: null };
+    this.#hostCalls.set(key, call);
+    let reply: JsonRpcResponse;
+    try {
+      reply = success(request.id, await routeRequest(this, call, request));
+    } catch (err) {
+      if (err instanceof ToolRpcError) reply = failure(request.id, err.body);
+      else if (err instanceof BridgeRpcError) reply = failure(request.id, { code: err.rpcCode, message: err.message });
+      else if (call.abort.signal.aborted) reply = failure(request.id, { code: ErrorCode.InternalError, message: "Request cancelled" });
+      else reply = failure(request.id, { code: ErrorCode.InternalError, message: call.upstream ? this.explain(call.upstream, err) : "Internal error" });
+    } finally {
+      if (this.#hostCalls.get(key) === call) this.#hostCalls.delete(key);
+    }
+    // A cancelled request gets no answer (MCP utilities/cancellation).
+    if (!call.abort.signal.aborted) this.#send(reply);
+  }
+
+  #hostNotification(method: string, params: Params | undefined): void {
+    if (method === "notifications/initialized") return;
+    if (method === "notifications/cancelled") {
+      const call = isRecord(params) ? this.#hostCalls.get(JSON.stringify(params.requestId)) : undefined;
+      if (!call) return;
+      const { upstream, upstreamId } = call;
+      const reason = typeof params?.reason === "string" ? { reason: params.reason } : {};
+      if (upstream && upstreamId !== null) {
+        void upstream.notify("notifications/cancelled", { requestId: upstreamId, ...reason }).finally(() => call.abort.abort(new Error("cancelled")));
+      } else call.abort.abort(new Error("cancelled"));
+      return;
+    }
+    // Roots changes and anything else concern every tool.
+    for (const upstream of this.upstreams) if (upstream.initResult) void upstream.notify(method, params);
+  }
+
+  #hostResponse(response: JsonRpcResponse): void {
+    if (typeof response.id !== "number") return;
+    const pending = this.#toolRequests.get(response.id);
+    if (!pending) return;
+    this.#toolRequests.delete(response.id);
+    void pending.upstream.answer(pending.id, "error" in response ? { error: response.error } : { result: response.result });
+  }
+
+  /** A notification or request a tool sent: relayed to the host under a fresh id. */
+  #fromTool(upstream: Upstream, message: Record<string, unknown>): void {
+    const method = message.method;
+    if (typeof method !== "string") return;
+    const params = isRecord(message.params) ? message.params : undefined;
+    if ("id" in message && (typeof message.id === "string" || typeof message.id === "number")) {
+      if (method === "ping") return void upstream.answer(message.id, { result: {} });
+      const hostId = this.#nextHostId++;
+      this.#toolRequests.set(hostId, { upstream, id: message.id });
+      this.#send({ jsonrpc: "2.0", id: hostId, method, ...(params ? { params } : {}) });
+      return;
+    }
+    const mapped = method === "notifications/cancelled" && params ? this.#toolCancelled(upstream, params) : params;
+    this.notifyHost(method, this.single ? mapped : this.#multiNotification(upstream, method, mapped));
+  }
+
+  /** The tool gave up on a request it sent the host: cancel it under the host-facing id. */
+  #toolCancelled(upstream: Upstream, params: Params): Params {
+    for (const [hostId, pending] of this.#toolRequests) {
+      if (pending.upstream === upstream && pending.id === params.requestId) {
+        this.#toolRequests.delete(hostId);
+        return { ...params, requestId: hostId };
+      }
+    }
+    return params;
+  }
+
+  #multiNotification(upstream: Upstream, method: string, params: Params | undefined): Params | undefined {
+    if (!params) return params;
+    switch (method) {
+      case "notifications/message":
+        return { ...params, logger: typeof params.logger === "string" ? `${upstream.label}/${params.logger}` : upstream.label };
+      case "notifications/resources/updated":
+        return typeof params.uri === "string" ? { ...params, uri: exposeUri(upstream.target, params.uri) } : params;
+      case "notifications/tasks/status":
+        if (typeof params.taskId === "string") this.tasks.set(params.taskId, upstream);
+        return params;
+      default:
+        return params;
+    }
+  }
+}
+
+/** A JSON-RPC error a tool answered, passed to the host unchanged. */
+export class ToolRpcError extends Error {
+  readonly code = "BRIDGE_TOOL_RPC";
+  readonly body: { code: number; message: string; data?: unknown };
+  constructor(body: unknown) {
+    const b = isRecord(body) ? body : {};
+    super(typeof b.message === "string" ? b.message : "Error");
+    this.body = { code: typeof b.code === "number" ? b.code : ErrorCode.InternalError, message: this.message, ...("data" in b ? { data: b.data } : {}) };
+  }
+}
+
+/** An error the bridge itself answers with (unknown tool, bad params, method not found). */
+export class BridgeRpcError extends Error {
+  readonly code = "BRIDGE_RPC";
+  readonly rpcCode: number;
+  constructor(rpcCode: number, message: string) {
+    super(message);
+    this.rpcCode = rpcCode;
+  }
+}
+
+export type { HostCall };

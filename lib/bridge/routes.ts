@@ -1,0 +1,137 @@
+// Where each host request goes. With one tool everything passes through unchanged (only
+// ids are mapped). With several, lists are merged, names and URIs resolved back to their
+// tool (./naming.ts), tasks routed to the tool that created them, and `logging/setLevel`
+// sent to all. `initialize` and `ping` are answered here in both cases.
+import type { JsonRpcRequest, Params } from "../util/jsonrpc.ts";
+import { ErrorCode } from "../util/jsonrpc.ts";
+import { isRecord } from "../util/guards.ts";
+import { BridgeRpcError, ToolRpcError, type Bridge, type HostCall } from "./bridge.ts";
+import { LIST_METHODS, rewriteResultUris } from "./catalog.ts";
+import { mergedInitializeResult } from "./merge.ts";
+import type { Upstream } from "./upstream.ts";
+
+type Result = Record<string, unknown>;
+
+export async function routeRequest(bridge: Bridge, call: HostCall, request: JsonRpcRequest): Promise<Result> {
+  const params: Params = request.params ?? {};
+  if (request.method === "initialize") return initialize(bridge, params);
+  if (request.method === "ping") return {};
+  if (bridge.single) {
+    const upstream = bridge.upstreams[0]!;
+    if (request.method === "tools/call") return callTool(bridge, call, upstream, params);
+    return bridge.ask(call, upstream, request.method, request.params);
+  }
+  return routeAmongTools(bridge, call, request.method, params);
+}
+
+async function initialize(bridge: Bridge, params: Params): Promise<Result> {
+  const settled = await Promise.allSettled(bridge.upstreams.map((u) => u.start(params)));
+  const ready: Array<{ upstream: Upstream; result: Result }> = [];
+  const problems = new Set<string>();
+  settled.forEach((s, i) => {
+    const upstream = bridge.upstreams[i]!;
+    if (s.status === "fulfilled") ready.push({ upstream, result: s.value });
+    else problems.add(bridge.explain(upstream, s.reason));
+  });
+  if (ready.length === 0) throw new BridgeRpcError(ErrorCode.InternalError, [...problems].join("; "));
+  if (bridge.single) return ready[0]!.result;
+  for (const upstream of bridge.upstreams) if (!upstream.initResult) bridge.down.add(upstream);
+  return mergedInitializeResult(ready.map((r) => ({ label: r.upstream.label, result: r.result })), bridge.version);
+}
+
+/** A tool call; a tool that cannot be reached answers with an isError result naming it. */
+async function callTool(bridge: Bridge, call: HostCall, upstream: Upstream, params: Params): Promise<Result> {
+  let result: Result;
+  try {
+    result = await bridge.ask(call, upstream, "tools/call", params);
+  } catch (err) {
+    if (call.abort.signal.aborted || err instanceof BridgeRpcError || err instanceof ToolRpcError) throw err;
+    return { content: [{ type: "text", text: bridge.explain(upstream, err) }], isError: true };
+  }
+  if (bridge.single) return result;
+  const task = isRecord(result.task) ? result.task : result;
+  if (typeof task.taskId === "string") bridge.tasks.set(task.taskId, upstream);
+  return rewriteResultUris(upstream.target, result);
+}
+
+async function routeAmongTools(bridge: Bridge, call: HostCall, method: string, params: Params): Promise<Result> {
+  const kind = LIST_METHODS[method];
+  if (kind) return listAll(bridge, kind);
+  const { catalog } = bridge;
+  switch (method) {
+    case "tools/call":
+    case "prompts/get": {
+      const which = method === "tools/call" ? "tools" : "prompts";
+      const name = params.name;
+      if (typeof name !== "string") throw new BridgeRpcError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
+      let target = catalog.resolve(which, name);
+      if (!target) {
+        const { failed } = await catalog.list(which);
+        target = catalog.resolve(which, name);
+        // A name under the prefix of a tool that cannot be listed: say why that tool is missing.
+        const down = target ? undefined : failed.find((f) => name.startsWith(`${f.upstream.label}_`));
+        if (down && which === "tools") return { content: [{ type: "text", text: bridge.explain(down.upstream, down.error) }], isError: true };
+        if (down) throw new BridgeRpcError(ErrorCode.InternalError, bridge.explain(down.upstream, down.error));
+      }
+      if (!target) throw new BridgeRpcError(ErrorCode.InvalidParams, `${which === "tools" ? "Unknown tool" : "Unknown prompt"}: ${name}`);
+      const routed = { ...params, name: target.name };
+      if (which === "tools") return callTool(bridge, call, target.upstream, routed);
+      return bridge.ask(call, target.upstream, method, routed);
+    }
+    case "resources/read":
+    case "resources/subscribe":
+    case "resources/unsubscribe": {
+      const target = typeof params.uri === "string" ? catalog.resolveUri(params.uri) : undefined;
+      if (!target) throw new BridgeRpcError(ErrorCode.ResourceNotFound, "Resource not found");
+      const result = await bridge.ask(call, target.upstream, method, { ...params, uri: target.uri });
+      return rewriteResultUris(target.upstream.target, result);
+    }
+    case "completion/complete": {
+      const ref = isRecord(params.ref) ? params.ref : {};
+      const prompt = ref.type === "ref/prompt" && typeof ref.name === "string" ? catalog.resolve("prompts", ref.name) : undefined;
+      const resource = ref.type === "ref/resource" && typeof ref.uri === "string" ? catalog.resolveUri(ref.uri) : undefined;
+      const upstream = prompt?.upstream ?? resource?.upstream;
+      if (!upstream) throw new BridgeRpcError(ErrorCode.InvalidParams, "Invalid params: unknown completion reference");
+      const routedRef = prompt ? { ...ref, name: prompt.name } : { ...ref, uri: resource!.uri };
+      return bridge.ask(call, upstream, method, { ...params, ref: routedRef });
+    }
+    case "logging/setLevel":
+      await Promise.allSettled(bridge.upstreams.filter((u) => u.initResult).map((u) => bridge.forward(null, u, method, params)));
+      return {};
+    case "tasks/get":
+    case "tasks/result":
+    case "tasks/cancel":
+    case "tasks/update": {
+      const upstream = typeof params.taskId === "string" ? bridge.tasks.get(params.taskId) : undefined;
+      if (!upstream) throw new BridgeRpcError(ErrorCode.InvalidParams, "Unknown task");
+      return bridge.ask(call, upstream, method, params);
+    }
+    case "tasks/list": {
+      const lists = await Promise.allSettled(bridge.upstreams.filter((u) => u.initResult).map(async (u) => ({ u, r: await bridge.ask(null, u, method, {}) })));
+      const tasks: unknown[] = [];
+      for (const s of lists) {
+        if (s.status !== "fulfilled" || !Array.isArray(s.value.r.tasks)) continue;
+        for (const task of s.value.r.tasks) {
+          if (isRecord(task) && typeof task.taskId === "string") bridge.tasks.set(task.taskId, s.value.u);
+          tasks.push(task);
+        }
+      }
+      return { tasks };
+    }
+    default:
+      throw new BridgeRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+  }
+}
+
+async function listAll(bridge: Bridge, kind: (typeof LIST_METHODS)[string]): Promise<Result> {
+  const { items, failed } = await bridge.catalog.list(kind);
+  const problems = [...new Set(failed.map((f) => bridge.explain(f.upstream, f.error)))];
+  if (failed.length === bridge.upstreams.length) throw new BridgeRpcError(ErrorCode.InternalError, problems.join("; "));
+  // A tool that was down at initialize and answers now: its names are new to the host.
+  const recovered = [...bridge.down].filter((u) => u.initResult);
+  if (recovered.length > 0) {
+    for (const u of recovered) bridge.down.delete(u);
+    for (const list of ["tools", "prompts", "resources"]) bridge.notifyHost(`notifications/${list}/list_changed`);
+  }
+  return { [kind]: items };
+}

@@ -1,0 +1,88 @@
+// MCP's stdio transport framing: one JSON-RPC message per line, UTF-8, no embedded
+// newlines (MCP basic/transports "stdio"). Reading splits a byte stream into lines with a
+// bound on line length; writing serialises one message per line. Nothing else may be
+// written to the output: hosts treat any other byte on stdout as a protocol error.
+import type { Readable, Writable } from "node:stream";
+
+export interface LineEvents {
+  /** A complete line that parsed as JSON. */
+  message(value: unknown): void;
+  /** A line that was not JSON, or longer than the bound (its rest is skipped). */
+  malformed(reason: "parse" | "too-long"): void;
+  /** The input ended. */
+  end(): void;
+}
+
+/** Splits bytes into lines. Pure apart from the callbacks, so it can be fed one byte at a time. */
+export class LineSplitter {
+  #parts: Buffer[] = [];
+  #size = 0;
+  #skipping = false;
+  readonly #maxLineBytes: number;
+  readonly #onLine: (line: string | null) => void;
+
+  /** `onLine(null)` reports a line that outgrew the bound. */
+  constructor(maxLineBytes: number, onLine: (line: string | null) => void) {
+    this.#maxLineBytes = maxLineBytes;
+    this.#onLine = onLine;
+  }
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
+      this.#take(chunk.subarray(start, nl));
+      start = nl + 1;
+      if (this.#skipping) this.#skipping = false;
+      else this.#onLine(Buffer.concat(this.#parts, this.#size).toString("utf8"));
+      this.#parts = [];
+      this.#size = 0;
+    }
+    this.#take(chunk.subarray(start));
+  }
+
+  #take(piece: Buffer): void {
+    if (this.#skipping || piece.length === 0) return;
+    if (this.#size + piece.length > this.#maxLineBytes) {
+      this.#skipping = true;
+      this.#parts = [];
+      this.#size = 0;
+      this.#onLine(null);
+      return;
+    }
+    this.#parts.push(piece);
+    this.#size += piece.length;
+  }
+}
+
+export function readLines(input: Readable, events: LineEvents, maxLineBytes = 16 * 1024 * 1024): void {
+  const splitter = new LineSplitter(maxLineBytes, (line) => {
+    if (line === null) return events.malformed("too-long");
+    const text = line.endsWith("\r") ? line.slice(0, -1) : line;
+    if (text.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return events.malformed("parse");
+    }
+    events.message(value);
+  });
+  input.on("data", (chunk: Buffer | string) => splitter.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
+  input.once("end", () => events.end());
+  input.once("error", () => events.end());
+}
+
+/** Writes one message per line; after the output breaks (host gone), writes are dropped. */
+export function lineWriter(output: Writable, onBroken: () => void): (message: unknown) => void {
+  let broken = false;
+  output.on("error", () => {
+    if (broken) return;
+    broken = true;
+    onBroken();
+  });
+  return (message) => {
+    if (broken) return;
+    // JSON.stringify never emits a raw newline: those inside strings are escaped.
+    output.write(`${JSON.stringify(message)}\n`);
+  };
+}

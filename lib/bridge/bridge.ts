@@ -12,7 +12,8 @@ import { Catalog } from "./catalog.ts";
 import type { BridgeConfig } from "./config.ts";
 import { describeFailure, UpstreamError } from "./failures.ts";
 import { exposeUri } from "./naming.ts";
-import { routeRequest } from "./routes.ts";
+import { routeRequest, type RouteTarget } from "./routes.ts";
+import { BridgeRpcError, ToolRpcError, type HostCall } from "./rpc-errors.ts";
 import { DEFAULT_RETRY, Upstream, UpstreamGaveUp, type RetryPolicy } from "./upstream.ts";
 
 export interface BridgeOptions {
@@ -23,13 +24,8 @@ export interface BridgeOptions {
   log?: (line: string) => void;
 }
 
-interface HostCall {
-  readonly abort: AbortController;
-  upstream: Upstream | null;
-  upstreamId: RequestId | null;
-}
 
-export class Bridge {
+export class Bridge implements RouteTarget {
   readonly config: BridgeConfig;
   readonly upstreams: readonly Upstream[];
   readonly catalog: Catalog;
@@ -216,25 +212,4 @@ export class Bridge {
   }
 }
 
-/** A JSON-RPC error a tool answered, passed to the host unchanged. */
-export class ToolRpcError extends Error {
-  readonly code = "BRIDGE_TOOL_RPC";
-  readonly body: { code: number; message: string; data?: unknown };
-  constructor(body: unknown) {
-    const b = isRecord(body) ? body : {};
-    super(typeof b.message === "string" ? b.message : "Error");
-    this.body = { code: typeof b.code === "number" ? b.code : ErrorCode.InternalError, message: this.message, ...("data" in b ? { data: b.data } : {}) };
-  }
-}
 
-/** An error the bridge itself answers with (unknown tool, bad params, method not found). */
-export class BridgeRpcError extends Error {
-  readonly code = "BRIDGE_RPC";
-  readonly rpcCode: number;
-  constructor(rpcCode: number, message: string) {
-    super(message);
-    this.rpcCode = rpcCode;
-  }
-}
-
-export type { HostCall };

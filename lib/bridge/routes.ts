@@ -5,14 +5,30 @@
 import type { JsonRpcRequest, Params } from "../util/jsonrpc.ts";
 import { ErrorCode } from "../util/jsonrpc.ts";
 import { isRecord } from "../util/guards.ts";
-import { BridgeRpcError, ToolRpcError, type Bridge, type HostCall } from "./bridge.ts";
+import { BridgeRpcError, ToolRpcError, type HostCall } from "./rpc-errors.ts";
+import type { Catalog } from "./catalog.ts";
 import { LIST_METHODS, rewriteResultUris } from "./catalog.ts";
 import { mergedInitializeResult } from "./merge.ts";
 import type { Upstream } from "./upstream.ts";
+import type { JsonRpcResponse } from "../util/jsonrpc.ts";
+
+/** What routing needs of the bridge (implemented by Bridge). */
+export interface RouteTarget {
+  readonly single: boolean;
+  readonly upstreams: readonly Upstream[];
+  readonly catalog: Catalog;
+  readonly version: string;
+  readonly tasks: Map<string, Upstream>;
+  readonly down: Set<Upstream>;
+  forward(call: HostCall | null, upstream: Upstream, method: string, params: Params | undefined): Promise<JsonRpcResponse>;
+  ask(call: HostCall | null, upstream: Upstream, method: string, params: Params | undefined): Promise<Record<string, unknown>>;
+  explain(upstream: Upstream, err: unknown): string;
+  notifyHost(method: string, params?: Params): void;
+}
 
 type Result = Record<string, unknown>;
 
-export async function routeRequest(bridge: Bridge, call: HostCall, request: JsonRpcRequest): Promise<Result> {
+export async function routeRequest(bridge: RouteTarget, call: HostCall, request: JsonRpcRequest): Promise<Result> {
   const params: Params = request.params ?? {};
   if (request.method === "initialize") return initialize(bridge, params);
   if (request.method === "ping") return {};
@@ -24,7 +40,7 @@ export async function routeRequest(bridge: Bridge, call: HostCall, request: Json
   return routeAmongTools(bridge, call, request.method, params);
 }
 
-async function initialize(bridge: Bridge, params: Params): Promise<Result> {
+async function initialize(bridge: RouteTarget, params: Params): Promise<Result> {
   const settled = await Promise.allSettled(bridge.upstreams.map((u) => u.start(params)));
   const ready: Array<{ upstream: Upstream; result: Result }> = [];
   const problems = new Set<string>();
@@ -40,7 +56,7 @@ async function initialize(bridge: Bridge, params: Params): Promise<Result> {
 }
 
 /** A tool call; a tool that cannot be reached answers with an isError result naming it. */
-async function callTool(bridge: Bridge, call: HostCall, upstream: Upstream, params: Params): Promise<Result> {
+async function callTool(bridge: RouteTarget, call: HostCall, upstream: Upstream, params: Params): Promise<Result> {
   let result: Result;
   try {
     result = await bridge.ask(call, upstream, "tools/call", params);
@@ -54,7 +70,7 @@ async function callTool(bridge: Bridge, call: HostCall, upstream: Upstream, para
   return rewriteResultUris(upstream.target, result);
 }
 
-async function routeAmongTools(bridge: Bridge, call: HostCall, method: string, params: Params): Promise<Result> {
+async function routeAmongTools(bridge: RouteTarget, call: HostCall, method: string, params: Params): Promise<Result> {
   const kind = LIST_METHODS[method];
   if (kind) return listAll(bridge, kind);
   const { catalog } = bridge;
@@ -123,7 +139,7 @@ async function routeAmongTools(bridge: Bridge, call: HostCall, method: string, p
   }
 }
 
-async function listAll(bridge: Bridge, kind: (typeof LIST_METHODS)[string]): Promise<Result> {
+async function listAll(bridge: RouteTarget, kind: (typeof LIST_METHODS)[string]): Promise<Result> {
   const { items, failed } = await bridge.catalog.list(kind);
   const problems = [...new Set(failed.map((f) => bridge.explain(f.upstream, f.error)))];
   if (failed.length === bridge.upstreams.length) throw new BridgeRpcError(ErrorCode.InternalError, problems.join("; "));

@@ -6,16 +6,23 @@ import type * as Types from "../lib/index.ts";
 
 test("the package root exports exactly the public API", () => {
   assert.deepEqual(Object.keys(hubmcp).sort(), [
+    "ApiTokens",
     "ClientRequestError",
+    "ConfigError",
+    "FileRecordStore",
     "McpServer",
+    "MemoryRecordStore",
     "SchemaBuilder",
     "SchemaError",
+    "StoreAccountDirectory",
     "ToolResult",
     "compileSchema",
     "content",
     "createProxyHandler",
     "isFlatElicitationSchema",
+    "parseGatewayConfig",
     "s",
+    "startGateway",
     "startReverseProxy",
   ]);
 });
@@ -36,13 +43,15 @@ type PublicTypes = [
   Types.ValidationError, Types.ValidationResult, Types.Validator, Types.CompileOptions, Types.Infer<Types.AnySchemaBuilder>,
   Types.Shape, Types.Presence, Types.StringOptions, Types.NumberOptions, Types.ArrayOptions, Types.ObjectOptions,
   Types.ReverseProxyOptions, Types.ProxyListenOptions, Types.ProxyHandler, Types.RunningProxy,
+  Types.GatewayOptions, Types.RunningGateway, Types.GatewayConfig, Types.GatewayLimits, Types.ToolSpec, Types.RevisionSpec,
+  Types.Principal, Types.TokenVerifier, Types.AccountDirectory, Types.RecordStore, Types.AuthorizationServer,
 ];
 export type { PublicTypes };
 
 test("package.json maps the root to the built entry and has no runtime dependencies", async (t) => {
   const pkg = (await import("../package.json", { with: { type: "json" } })).default;
   assert.deepEqual(pkg.exports["."], { types: "./dist/lib/index.d.ts", default: "./dist/lib/index.js" });
-  assert.deepEqual(pkg.bin, { start_mcp: "dist/cli/start_mcp.js" });
+  assert.deepEqual(pkg.bin, { start_mcp: "dist/cli/start_mcp.js", hub_gateway: "dist/cli/hub_gateway.js" });
   assert.equal("dependencies" in pkg, false, "hubmcp ships with no runtime dependencies");
   t.diagnostic("dist is built by `prepare`; the shipping spec runs the built entry");
 });

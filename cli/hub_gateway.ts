@@ -1,0 +1,224 @@
+#!/usr/bin/env node
+// The `hub_gateway` command: serve (`--config gateway.json`), and the operator commands
+// `user add` and `token create|revoke|list` on a data dir. The work lives in lib/gateway;
+// this file wires it to argv, stdin, stdout/stderr and the stop signals.
+import { realpathSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { AccountError, StoreAccountDirectory } from "../lib/gateway/accounts.ts";
+import { ApiTokens } from "../lib/gateway/api-tokens.ts";
+import { ConfigError, parseGatewayConfigText } from "../lib/gateway/config.ts";
+import { startGateway } from "../lib/gateway/server.ts";
+import { FileRecordStore } from "../lib/gateway/store/file-record-store.ts";
+
+const NAME = "hub_gateway";
+
+export const USAGE = `usage: hub_gateway --config FILE [--host HOST] [--port PORT] [--data-dir DIR]
+       hub_gateway user add NAME [--groups a,b] --password-stdin [--data-dir DIR]
+       hub_gateway token create NAME [--data-dir DIR]
+       hub_gateway token revoke ID [--data-dir DIR]
+       hub_gateway token list [--data-dir DIR]
+
+Front many MCP tools for outside callers: bearer tokens, per-user tool sessions.
+
+options:
+      --config FILE       gateway.json (publicUrl, tools, limits)
+      --host HOST         bind address                        (default 127.0.0.1)
+      --port PORT         listening port                      (default 8080)
+      --data-dir DIR      accounts, tokens, keys, sessions    (default ./hub-data)
+      --groups LIST       comma-separated groups for user add
+      --password-stdin    read the new user's password from stdin
+  -h, --help              show this help
+`;
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+  readStdin(): Promise<string>;
+  /** Resolves when the server should stop. */
+  stopRequested: Promise<string>;
+}
+
+type Values = { config?: string; host?: string; port?: string; "data-dir"?: string; groups?: string; "password-stdin"?: boolean; help?: boolean };
+
+function usage(io: CliIo, message: string): number {
+  io.err(`${NAME}: ${message}`);
+  io.err(USAGE.trimEnd());
+  return 2;
+}
+
+async function userAdd(io: CliIo, store: FileRecordStore, name: string | undefined, values: Values): Promise<number> {
+  if (!name) return usage(io, "user add needs a NAME");
+  if (!values["password-stdin"]) return usage(io, "user add needs --password-stdin");
+  const password = (await io.readStdin()).replace(/\r?\n$/, "");
+  const groups = values.groups ? values.groups.split(",").map((g) => g.trim()).filter(Boolean) : [];
+  try {
+    await new StoreAccountDirectory(store).add(name, password, groups);
+  } catch (err) {
+    if (err instanceof AccountError) {
+      io.err(`${NAME}: ${err.message}`);
+      return err.code === "user_exists" ? 1 : 2;
+    }
+    throw err;
+  }
+  io.out(`user ${name} added${groups.length ? ` (groups: ${groups.join(", ")})` : ""}`);
+  return 0;
+}
+
+async function token(io: CliIo, store: FileRecordStore, action: string | undefined, arg: string | undefined): Promise<number> {
+  const tokens = new ApiTokens(store, new StoreAccountDirectory(store));
+  if (action === "create") {
+    if (!arg) return usage(io, "token create needs a user NAME");
+    const made = await tokens.create(arg);
+    if (!made) {
+      io.err(`${NAME}: no such user`);
+      return 1;
+    }
+    io.out(made.token);
+    io.err(`${NAME}: token ${made.id} created; it is shown only this once`);
+    return 0;
+  }
+  if (action === "revoke") {
+    if (!arg) return usage(io, "token revoke needs a token ID");
+    if (!(await tokens.revoke(arg))) {
+      io.err(`${NAME}: no token with that id`);
+      return 1;
+    }
+    io.out(`token ${arg} revoked`);
+    return 0;
+  }
+  if (action === "list") {
+    for (const t of await tokens.list()) io.out(`${t.id}  ${t.user}  ${t.createdAt}`);
+    return 0;
+  }
+  return usage(io, "token needs create, revoke or list");
+}
+
+async function serve(io: CliIo, values: Values, dataDir: string): Promise<number> {
+  if (!values.config) return usage(io, "--config is required");
+  const portText = values.port ?? "8080";
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) return usage(io, "--port must be a port number (0-65535)");
+  let text: string;
+  try {
+    text = await readFile(values.config, "utf8");
+  } catch {
+    io.err(`${NAME}: cannot read the config file`);
+    return 2;
+  }
+  let config;
+  try {
+    config = parseGatewayConfigText(text, dirname(resolve(values.config)));
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      io.err(`${NAME}: config: ${err.message}`);
+      return 2;
+    }
+    throw err;
+  }
+  let gateway;
+  try {
+    gateway = await startGateway({ config, store: new FileRecordStore(dataDir), host: values.host ?? "127.0.0.1", port: Number(portText), log: io.err });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") io.err(`${NAME}: port ${portText} is already in use`);
+    else if (code === "EACCES") io.err(`${NAME}: not allowed to listen on port ${portText} or to use the data dir`);
+    else if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") io.err(`${NAME}: cannot listen on that address`);
+    else throw err;
+    return 1;
+  }
+  io.out(`hub_gateway ready at ${gateway.url}`);
+  const signal = await io.stopRequested;
+  io.err(`${NAME}: ${signal} received; stopping tool sessions`);
+  await gateway.close();
+  return 0;
+}
+
+export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+  let values: Values;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: true,
+      options: {
+        config: { type: "string" },
+        host: { type: "string" },
+        port: { type: "string" },
+        "data-dir": { type: "string" },
+        groups: { type: "string" },
+        "password-stdin": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (err) {
+    return usage(io, (err as Error).message.split("\n")[0]!);
+  }
+  if (values.help) {
+    io.out(USAGE.trimEnd());
+    return 0;
+  }
+  const dataDir = resolve(values["data-dir"] ?? env.HUB_GATEWAY_DATA_DIR ?? "hub-data");
+  const store = new FileRecordStore(dataDir);
+  const [command, sub, arg, ...extra] = positionals;
+  if (extra.length > 0) return usage(io, "too many arguments");
+  if (command === undefined) return serve(io, values, dataDir);
+  if (command === "user" && sub === "add") return userAdd(io, store, arg, values);
+  if (command === "token") return token(io, store, sub, arg);
+  return usage(io, "unknown command");
+}
+
+function readStdin(): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    let text = "";
+    process.stdin.setEncoding("utf8");
+    process.stdin.on("data", (c: string) => (text += c));
+    process.stdin.once("end", () => resolvePromise(text));
+    process.stdin.once("error", reject);
+  });
+}
+
+export function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  let requestStop: (signal: string) => void = () => {};
+  const stopRequested = new Promise<string>((r) => (requestStop = r));
+  let received = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (++received === 1) return requestStop(signal);
+    process.stderr.write(`${NAME}: ${signal} again; exiting now\n`);
+    process.exit(1);
+  };
+  for (const s of signals) process.on(s, onSignal);
+  return run(argv, env, {
+    out: (line) => void process.stdout.write(`${line}\n`),
+    err: (line) => void process.stderr.write(`${line}\n`),
+    readStdin,
+    stopRequested,
+  }).finally(() => {
+    for (const s of signals) process.off(s, onSignal);
+  });
+}
+
+function executedDirectly(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (executedDirectly()) {
+  main(process.argv.slice(2), process.env).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`${NAME}: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

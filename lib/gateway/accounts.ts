@@ -1,0 +1,77 @@
+// Hub accounts in the record store: one record per user with an scrypt hash of the
+// password. Password checks cost the same whether or not the user exists, so timing does
+// not tell which names are accounts.
+import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import type { AccountDirectory, RecordStore } from "./contracts.ts";
+
+const COLLECTION = "accounts";
+const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+const KEY_LENGTH = 32;
+const PARAMS = { N: 16384, r: 8, p: 1 } as const;
+
+interface AccountRecord {
+  user: string;
+  groups: string[];
+  /** scrypt$N$r$p$salt$hash, base64url parts. */
+  password: string;
+  createdAt: string;
+}
+
+export class AccountError extends Error {
+  constructor(readonly code: "bad_user_name" | "bad_group_name" | "empty_password" | "user_exists", message: string) {
+    super(message);
+  }
+}
+
+function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scryptCb(password, salt, KEY_LENGTH, { ...options, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+}
+
+async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(password, salt, PARAMS);
+  return ["scrypt", PARAMS.N, PARAMS.r, PARAMS.p, salt.toString("base64url"), key.toString("base64url")].join("$");
+}
+
+async function passwordMatches(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split("$");
+  if (scheme !== "scrypt" || !salt || !hash) return false;
+  const expected = Buffer.from(hash, "base64url");
+  const key = await scrypt(password, Buffer.from(salt, "base64url"), { N: Number(n), r: Number(r), p: Number(p) });
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+// Compared against when the user does not exist, so a miss takes as long as a wrong password.
+const DUMMY = hashPassword("not a password");
+
+export function checkUserName(user: string): void {
+  if (!USER_NAME.test(user)) throw new AccountError("bad_user_name", "user names are 1-64 letters, digits, '.', '_', '@' or '-'");
+}
+
+export class StoreAccountDirectory implements AccountDirectory {
+  constructor(private readonly store: RecordStore) {}
+
+  /** Creates an account; refuses an existing name. */
+  async add(user: string, password: string, groups: readonly string[] = []): Promise<void> {
+    checkUserName(user);
+    if (!groups.every((g) => GROUP_NAME.test(g))) throw new AccountError("bad_group_name", "group names are letters, digits, '.', '_' or '-'");
+    if (password === "") throw new AccountError("empty_password", "the password must not be empty");
+    const record: AccountRecord = { user, groups: [...groups], password: await hashPassword(password), createdAt: new Date().toISOString() };
+    if (!(await this.store.create(COLLECTION, user, record))) throw new AccountError("user_exists", `user ${user} already exists`);
+  }
+
+  async verifyPassword(user: string, password: string): Promise<{ user: string; groups: readonly string[] } | null> {
+    const record = USER_NAME.test(user) ? await this.store.get<AccountRecord>(COLLECTION, user) : undefined;
+    const ok = await passwordMatches(password, record?.password ?? (await DUMMY));
+    return ok && record ? { user: record.user, groups: record.groups } : null;
+  }
+
+  async groupsOf(user: string): Promise<readonly string[] | null> {
+    if (!USER_NAME.test(user)) return null;
+    const record = await this.store.get<AccountRecord>(COLLECTION, user);
+    return record ? record.groups : null;
+  }
+}

@@ -1,0 +1,62 @@
+// Who is calling, and may they use this tool. The one place that decides: verifiers are
+// asked in order (first answer wins), an audience-bound token must name the tool's own
+// resource, and the tool's groups must meet the caller's.
+import type { IncomingMessage } from "node:http";
+import type { ToolSpec } from "./config.ts";
+import type { Principal, TokenVerifier } from "./contracts.ts";
+import { GatewayError } from "./respond.ts";
+
+/** The tool's MCP URL: the OAuth resource, the audience of tokens issued for it. */
+export function toolResource(publicUrl: string, tool: string): string {
+  return `${publicUrl}/api/mcp/${tool}/mcp`;
+}
+
+export function resourceMetadataUrl(publicUrl: string, tool: string): string {
+  return `${publicUrl}/api/mcp/${tool}/mcp/.well-known/oauth-protected-resource`;
+}
+
+/** RFC 9728 protected-resource metadata for one tool. */
+export function resourceMetadata(publicUrl: string, tool: string): Record<string, unknown> {
+  return {
+    resource: toolResource(publicUrl, tool),
+    authorization_servers: [`${publicUrl}/authorize`],
+    bearer_methods_supported: ["header"],
+    resource_name: tool,
+  };
+}
+
+function bearer(req: IncomingMessage): string | null {
+  const header = req.headers.authorization;
+  if (typeof header !== "string" || header.length > 4096) return null;
+  const m = /^Bearer[ ]+([\x21-\x7e]+)\s*$/i.exec(header);
+  return m ? m[1]! : null;
+}
+
+function unauthorized(publicUrl: string, tool: string, invalid: boolean): GatewayError {
+  const metadata = resourceMetadataUrl(publicUrl, tool);
+  const challenge = invalid ? `Bearer error="invalid_token", resource_metadata="${metadata}"` : `Bearer resource_metadata="${metadata}"`;
+  return new GatewayError(401, "unauthorized", invalid ? "The bearer token is not valid for this tool" : "A bearer token is required", {
+    "www-authenticate": challenge,
+  });
+}
+
+/** The caller of a tool route, or a 401/403 GatewayError. */
+export async function authorize(req: IncomingMessage, verifiers: readonly TokenVerifier[], publicUrl: string, tool: string, spec: ToolSpec): Promise<Principal> {
+  const token = bearer(req);
+  if (token === null) throw unauthorized(publicUrl, tool, false);
+  const resource = toolResource(publicUrl, tool);
+  let principal: Principal | null = null;
+  for (const verifier of verifiers) {
+    try {
+      principal = await verifier.verify(token, resource);
+    } catch {
+      principal = null;
+    }
+    if (principal) break;
+  }
+  if (!principal || (principal.audience !== undefined && principal.audience !== resource)) throw unauthorized(publicUrl, tool, true);
+  if (spec.groups.length > 0 && !spec.groups.some((g) => principal.groups.includes(g))) {
+    throw new GatewayError(403, "forbidden", `This tool is open to members of: ${spec.groups.join(", ")}`, {}, { required_groups: spec.groups });
+  }
+  return principal;
+}

@@ -1,0 +1,171 @@
+// One exchange with a tool server: the request goes out with the client's end-to-end
+// headers (never its bearer token or cookies), and the answer comes back either as it
+// is, byte for byte, or, for the few methods the gateway rewrites, parsed and re-sent.
+// Event streams are relayed unbuffered with a comment at once and keepalives between events.
+import { Agent, request, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
+import { endToEnd } from "../proxy/headers.ts";
+import { CORS, GatewayError } from "./respond.ts";
+
+export const KEEPALIVE_MS = 15_000;
+const HEADERS_TIMEOUT_MS = 300_000;
+const DROPPED_REQUEST = ["authorization", "cookie", "host", "content-length", "mcp-session-id", "origin", "referer", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto"];
+const DROPPED_RESPONSE = ["mcp-session-id", "set-cookie", "content-encoding"];
+
+const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+
+export interface Upstream {
+  /** Tool server base URL with a trailing slash. */
+  url: string;
+  cookie?: string;
+}
+
+export interface Outgoing {
+  method: string;
+  /** Path below the base URL, without a leading slash, query included. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  body?: Buffer;
+  /** The tool server's own session id to send, if any. */
+  session?: string;
+  /** Replaces the client's Accept (to get plain JSON for answers the gateway rewrites). */
+  accept?: string;
+  /** Keep these client headers (e.g. the session proxy's own cookie is not sent on). */
+  keepCookie?: boolean;
+}
+
+/** Resolves when the response headers arrive; rejects with the connection error. */
+export function send(upstream: Upstream, out: Outgoing, signal: AbortSignal): Promise<IncomingMessage> {
+  const base = new URL(upstream.url);
+  const headers: OutgoingHttpHeaders = endToEnd(out.headers);
+  for (const name of DROPPED_REQUEST) delete headers[name];
+  if (out.accept) headers.accept = out.accept;
+  if (out.session) headers["mcp-session-id"] = out.session;
+  if (upstream.cookie) headers.cookie = upstream.cookie;
+  if (out.body) headers["content-length"] = out.body.length;
+  headers.host = base.host;
+  return new Promise((resolve, reject) => {
+    const req = request({
+      agent,
+      hostname: base.hostname,
+      port: base.port || 80,
+      method: out.method,
+      path: base.pathname + out.path,
+      headers,
+      signal,
+    });
+    const timer = setTimeout(() => req.destroy(Object.assign(new Error("upstream timeout"), { code: "ETIMEDOUT" })), HEADERS_TIMEOUT_MS);
+    req.once("response", (res) => {
+      clearTimeout(timer);
+      resolve(res);
+    });
+    req.once("error", (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.end(out.body);
+  });
+}
+
+/** Why an upstream could not be reached, as the client's answer. */
+export function upstreamFailure(err: unknown): GatewayError {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === "ETIMEDOUT") return new GatewayError(504, "upstream_timeout", "The tool server did not answer in time");
+  return new GatewayError(502, "upstream_unavailable", "The tool server is not reachable");
+}
+
+export function isEventStream(answer: IncomingMessage): boolean {
+  return /^text\/event-stream/i.test(String(answer.headers["content-type"] ?? ""));
+}
+
+function answerHeaders(answer: IncomingMessage, extra: Record<string, string>): OutgoingHttpHeaders {
+  const headers = endToEnd(answer.headers);
+  for (const name of DROPPED_RESPONSE) delete headers[name];
+  for (const name of Object.keys(headers)) if (name.startsWith("access-control-")) delete headers[name];
+  return { ...headers, ...CORS, ...extra };
+}
+
+/** Starts an event stream to the client: unbuffered, uncompressed, a comment at once. */
+export function openStream(res: ServerResponse, status: number, headers: OutgoingHttpHeaders): void {
+  delete headers["content-length"];
+  res.writeHead(status, {
+    ...headers,
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache, no-transform",
+    "x-accel-buffering": "no",
+  });
+  res.write(": stream open\n\n");
+}
+
+/**
+ * Passes the answer through. Streams get keepalive comments, inserted only between events
+ * (after a blank line), so an event is never split. `onTick` runs with each keepalive.
+ */
+export function relay(res: ServerResponse, answer: IncomingMessage, extra: Record<string, string>, onTick: () => void = () => {}): Promise<void> {
+  const headers = answerHeaders(answer, extra);
+  const status = answer.statusCode ?? 502;
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearInterval(timer);
+      resolve();
+    };
+    let timer: NodeJS.Timeout | undefined;
+    res.once("close", () => {
+      if (!answer.complete) answer.destroy();
+      done();
+    });
+    answer.once("error", () => res.destroy());
+    if (!isEventStream(answer)) {
+      res.writeHead(status, headers);
+      answer.pipe(res);
+      answer.once("end", done);
+      return;
+    }
+    openStream(res, status, headers);
+    let atBoundary = true;
+    answer.on("data", (chunk: Buffer) => {
+      res.write(chunk);
+      const text = chunk.toString("latin1");
+      atBoundary = text.endsWith("\n\n") || text.endsWith("\r\n\r\n");
+    });
+    answer.once("end", () => {
+      res.end();
+      done();
+    });
+    timer = setInterval(() => {
+      onTick();
+      if (atBoundary) res.write(": keepalive\n\n");
+    }, KEEPALIVE_MS);
+    timer.unref();
+  });
+}
+
+/** The whole answer body, bounded. */
+export function readAll(stream: IncomingMessage, max: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        stream.destroy();
+        reject(new GatewayError(502, "upstream_too_large", "The tool server's answer is too large"));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    stream.once("end", () => resolve(Buffer.concat(chunks)));
+    stream.once("error", () => reject(new GatewayError(502, "upstream_unavailable", "The tool server's answer broke off")));
+  });
+}
+
+/** Sends a rewritten answer as JSON, keeping the upstream status and headers. */
+export function sendRewritten(res: ServerResponse, answer: IncomingMessage, body: string | Buffer, extra: Record<string, string>): void {
+  const headers = answerHeaders(answer, extra);
+  headers["content-length"] = Buffer.byteLength(body);
+  res.writeHead(answer.statusCode ?? 502, headers);
+  res.end(body);
+}
+
+export function destroyAgent(): void {
+  agent.destroy();
+}

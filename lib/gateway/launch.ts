@@ -1,0 +1,210 @@
+// Starting the server behind a revision: `app` runs start_mcp as a child on a loopback
+// port, `url` is a server already running, and `command` is a hub's own session launcher
+// that prints one JSON line `{url, cookie?}`. All children get their own process group,
+// so stopping one reaches everything it started.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { RevisionSpec } from "./config.ts";
+
+export interface Backend {
+  /** Where the tool server answers, with a trailing slash. */
+  readonly url: string;
+  /** Sent upstream as the Cookie header (a hub session proxy's credential). */
+  readonly cookie?: string;
+  /** For `app` revisions: the mount path the server strips, served by the gateway as the session proxy path. */
+  readonly weberPrefix?: string;
+  /** Resolves when the backend's process ends on its own; never for backends without one. */
+  readonly exited: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface LaunchRequest {
+  revision: RevisionSpec;
+  user: string;
+  tool: string;
+  revisionName: string;
+  /** Tool session id, also the session segment of the proxy path. */
+  instance: string;
+  publicUrl: string;
+  startTimeoutMs: number;
+  /** Lines the child writes on stderr, for the gateway's log. */
+  onOutput(line: string): void;
+}
+
+export class LaunchError extends Error {
+  constructor(readonly code: "never_ready" | "launch_failed", message: string) {
+    super(message);
+  }
+}
+
+/** How to run start_mcp: from source under tsx when this file is TypeScript, else the built CLI. */
+export function launcherCommand(): string[] {
+  const here = import.meta.url;
+  if (here.endsWith(".ts")) {
+    return [process.execPath, "--import", import.meta.resolve("tsx"), fileURLToPath(new URL("../../cli/start_mcp.ts", here))];
+  }
+  return [process.execPath, fileURLToPath(new URL("../../cli/start_mcp.js", here))];
+}
+
+const NEVER = new Promise<void>(() => {});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+interface Group {
+  child: ChildProcess;
+  exited: Promise<void>;
+  stop(): Promise<void>;
+}
+
+function spawnGroup(command: readonly string[], env: NodeJS.ProcessEnv, cwd?: string): Group {
+  const child = spawn(command[0]!, command.slice(1), { env, cwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const signal = (sig: NodeJS.Signals): void => {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, sig);
+    } catch {
+      // already gone
+    }
+  };
+  // However the gateway ends, its children's groups must not outlive it.
+  const onExit = (): void => signal("SIGTERM");
+  process.once("exit", onExit);
+  const exited = new Promise<void>((resolve) => {
+    child.once("error", () => resolve());
+    child.once("exit", () => resolve());
+  }).then(() => void process.off("exit", onExit));
+  let stopping: Promise<void> | undefined;
+  return {
+    child,
+    exited,
+    stop: () =>
+      (stopping ??= (async () => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        signal("SIGTERM");
+        const timer = setTimeout(() => signal("SIGKILL"), 3000);
+        await exited;
+        clearTimeout(timer);
+      })()),
+  };
+}
+
+/** Resolves with the first stdout line matching `accept`, or rejects on exit or after `ms`. */
+function firstLine(group: Group, ms: number, accept: (line: string) => boolean, onOutput: (line: string) => void): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let buffered = "";
+    const timer = setTimeout(() => reject(new LaunchError("never_ready", `the tool session did not become ready within ${Math.round(ms / 1000)} s`)), ms);
+    group.child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      buffered += chunk;
+      let nl: number;
+      while ((nl = buffered.indexOf("\n")) !== -1) {
+        const line = buffered.slice(0, nl).trim();
+        buffered = buffered.slice(nl + 1);
+        if (accept(line)) {
+          clearTimeout(timer);
+          resolve(line);
+        }
+      }
+      if (buffered.length > 65536) buffered = "";
+    });
+    let err = "";
+    group.child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+      err += chunk;
+      let nl: number;
+      while ((nl = err.indexOf("\n")) !== -1) {
+        onOutput(err.slice(0, nl));
+        err = err.slice(nl + 1);
+      }
+    });
+    void group.exited.then(() => {
+      clearTimeout(timer);
+      reject(new LaunchError("launch_failed", "the tool session exited before it was ready"));
+    });
+  });
+}
+
+async function launchApp(req: LaunchRequest, app: string): Promise<Backend> {
+  // start_mcp's own hub mode does the prefix handling: a session folder whose resources
+  // name the proxy path, and --proxy none so the server strips that path itself.
+  const dir = await mkdtemp(join(tmpdir(), "hubmcp-gw-"));
+  const port = await freePort();
+  const cookie = req.instance.slice(0, 16);
+  await writeFile(join(dir, "resources"), `hub_url "${req.publicUrl}"\nfilexfer_port ${port}\nfilexfer_cookie ${cookie}\n`, { mode: 0o600 });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    SESSION: req.instance,
+    SESSIONDIR: dir,
+    HUBMCP_PROXY_PORT: String(port),
+    HUB_USER: req.user,
+    HUB_TOOL: req.tool,
+    HUB_REVISION: req.revisionName,
+  };
+  const group = spawnGroup([...launcherCommand(), "--app", app, "--host", "127.0.0.1", "--proxy", "none"], env);
+  const cleanup = (): Promise<void> => rm(dir, { recursive: true, force: true });
+  void group.exited.then(cleanup);
+  try {
+    await firstLine(group, req.startTimeoutMs, (line) => line.startsWith("MCP server ready at "), req.onOutput);
+  } catch (err) {
+    await group.stop();
+    throw err;
+  }
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    weberPrefix: `/weber/${req.instance}/${cookie}/${port % 1000}`,
+    exited: group.exited,
+    stop: group.stop,
+  };
+}
+
+async function launchCommand(req: LaunchRequest, command: readonly string[]): Promise<Backend> {
+  const env: NodeJS.ProcessEnv = { ...process.env, HUB_USER: req.user, HUB_TOOL: req.tool, HUB_REVISION: req.revisionName, HUB_SESSION: req.instance };
+  const group = spawnGroup(command, env);
+  let line: string;
+  try {
+    line = await firstLine(group, req.startTimeoutMs, (l) => l.startsWith("{"), req.onOutput);
+  } catch (err) {
+    await group.stop();
+    throw err;
+  }
+  let info: unknown;
+  try {
+    info = JSON.parse(line);
+  } catch {
+    info = null;
+  }
+  const { url, cookie } = (info ?? {}) as { url?: unknown; cookie?: unknown };
+  if (typeof url !== "string" || !/^http:\/\//.test(url) || (cookie !== undefined && typeof cookie !== "string") || !URL.canParse(url)) {
+    await group.stop();
+    throw new LaunchError("launch_failed", "the session command printed no usable {url, cookie} line");
+  }
+  // A launcher that exits cleanly after printing hands the session to something else (a
+  // batch system, a hub): only a failing exit, or one while running, ends the session.
+  let stopping = false;
+  return {
+    url: url.endsWith("/") ? url : `${url}/`,
+    cookie: cookie as string | undefined,
+    exited: group.exited.then(() => (stopping || group.child.exitCode === 0 ? NEVER : undefined)),
+    stop: async () => {
+      stopping = true;
+      await group.stop();
+    },
+  };
+}
+
+export async function launchBackend(req: LaunchRequest): Promise<Backend> {
+  const r = req.revision;
+  if (r.kind === "url") return { url: r.url, exited: NEVER, stop: async () => {} };
+  if (r.kind === "app") return launchApp(req, r.app);
+  return launchCommand(req, r.command);
+}

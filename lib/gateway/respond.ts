@@ -1,0 +1,42 @@
+// Every answer the gateway writes itself: JSON with a stable `error` code, and the CORS
+// headers browser hosts need to read it (401 and 403 included).
+import type { ServerResponse } from "node:http";
+
+export const CORS = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": "WWW-Authenticate, Mcp-Session-Id",
+} as const;
+
+export const PREFLIGHT = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
+  "access-control-allow-headers": "Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID",
+  "access-control-max-age": "86400",
+} as const;
+
+/** A failure answered with `status` and `{error: code, message, ...extra}`. */
+export class GatewayError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...CORS, ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(text), "cache-control": "no-store" });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, err: GatewayError): void {
+  sendJson(res, err.status, { error: err.code, message: err.message, ...err.extra }, err.headers);
+}

@@ -1,0 +1,73 @@
+// The only JSON-RPC the gateway changes. Resource URIs go out prefixed with the gateway's
+// address (hosts keep the text from the last non-http scheme marker, so `ui://` URIs still
+// match) and come back in with that prefix removed; ping results become `{}`. Everything
+// else passes as the tool server wrote it.
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+/** Methods whose results are rewritten; their answers are requested as plain JSON. */
+const REWRITTEN = new Set(["ping", "resources/list", "resources/read", "resources/templates/list"]);
+/** Methods whose `params.uri` may carry the gateway's prefix. */
+const URI_PARAMS = new Set(["resources/read", "resources/subscribe", "resources/unsubscribe"]);
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+export interface ParsedMessage {
+  /** A single request (has an id and a method), else undefined. */
+  method?: string;
+  /** True when the answer must be rewritten. */
+  rewrite: boolean;
+  /** True for a JSON-RPC `initialize` request. */
+  initialize: boolean;
+  /** The body to send on: the original bytes unless the request was rewritten. */
+  body: Buffer;
+}
+
+/** Reads a JSON-RPC body; null when it is not JSON. */
+export function inspectRequest(raw: Buffer, resourcePrefix: string): ParsedMessage | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString("utf8"));
+  } catch {
+    return null;
+  }
+  if (!isObject(value) || typeof value.method !== "string") return { rewrite: false, initialize: false, body: raw };
+  const method = value.method;
+  const isRequest = value.id !== undefined && value.id !== null;
+  let body = raw;
+  const params = value.params;
+  if (URI_PARAMS.has(method) && isObject(params) && typeof params.uri === "string" && params.uri.startsWith(resourcePrefix)) {
+    params.uri = params.uri.slice(resourcePrefix.length);
+    body = Buffer.from(JSON.stringify(value));
+  }
+  return { method: isRequest ? method : undefined, rewrite: isRequest && REWRITTEN.has(method), initialize: isRequest && method === "initialize", body };
+}
+
+function prefixed(prefix: string, uri: Json | undefined): Json | undefined {
+  return typeof uri === "string" && !uri.startsWith(prefix) ? prefix + uri : uri;
+}
+
+/** The rewritten answer text, or null to pass the original through. */
+export function rewriteResult(method: string, raw: Buffer, resourcePrefix: string): string | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString("utf8"));
+  } catch {
+    return null;
+  }
+  if (!isObject(value) || !("result" in value)) return null;
+  const result = value.result;
+  if (method === "ping") {
+    if (isObject(result) && Object.keys(result).length === 0) return null;
+    return JSON.stringify({ ...value, result: {} });
+  }
+  if (!isObject(result)) return null;
+  const list = method === "resources/list" ? result.resources : method === "resources/read" ? result.contents : result.resourceTemplates;
+  if (!Array.isArray(list)) return null;
+  const field = method === "resources/templates/list" ? "uriTemplate" : "uri";
+  for (const entry of list) if (isObject(entry) && field in entry) entry[field] = prefixed(resourcePrefix, entry[field]) ?? null;
+  return JSON.stringify(value);
+}

@@ -1,0 +1,62 @@
+// Request paths to routes, pure. Hostile paths (dot segments, encoded slashes or dots,
+// backslashes, empty segments) are refused before anything else looks at them, so no
+// route ever sees a path that a later decoding could turn into another one.
+
+export type Route =
+  | { kind: "health" }
+  | { kind: "metrics" }
+  | { kind: "resource-metadata"; tool: string }
+  | { kind: "bootstrap"; tool: string }
+  | { kind: "mcp"; tool: string }
+  | { kind: "tool-root"; tool: string }
+  | { kind: "session"; tool: string; session: string }
+  | { kind: "sse-info"; tool: string }
+  | { kind: "openapi"; tool: string }
+  | { kind: "rest"; tool: string; name: string }
+  | { kind: "weber"; instance: string; cookie: string }
+  | { kind: "not-found" }
+  | { kind: "bad-path" };
+
+const SEGMENT = /^[A-Za-z0-9._~!$&'()*+,;=:@-]+$/;
+
+/** The path part of a request target, or null when it is hostile. */
+export function checkedPath(target: string | undefined): string | null {
+  const raw = target ?? "/";
+  if (!raw.startsWith("/") || raw.length > 8192) return null;
+  const q = raw.indexOf("?");
+  const path = q === -1 ? raw : raw.slice(0, q);
+  if (/%(2f|5c|2e|00)/i.test(path) || path.includes("\\")) return null;
+  const segments = path.split("/").slice(1);
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i]!;
+    if (s === "." || s === "..") return null;
+    if (s === "" && i !== segments.length - 1) return null;
+    if (s !== "" && !SEGMENT.test(s.replace(/%[0-9A-Fa-f]{2}/g, "x"))) return null;
+  }
+  return path;
+}
+
+export function matchRoute(method: string, target: string | undefined): Route {
+  const path = checkedPath(target);
+  if (path === null) return { kind: "bad-path" };
+  const parts = path.split("/").slice(1);
+  if (parts.at(-1) === "" && parts.length > 1) parts.pop();
+  if (path === "/healthz") return { kind: "health" };
+  if (path === "/metrics") return { kind: "metrics" };
+  // RFC 9728 location: the well-known prefix, then the resource's path.
+  if (parts[0] === ".well-known" && parts[1] === "oauth-protected-resource" && parts[2] === "api" && parts[3] === "mcp" && parts[5] === "mcp" && parts.length === 6) {
+    return { kind: "resource-metadata", tool: parts[4]! };
+  }
+  if (parts[0] === "weber" && parts.length >= 4) return { kind: "weber", instance: parts[1]!, cookie: parts[2]! };
+  if (parts[0] !== "api" || parts[1] !== "mcp" || !parts[2]) return { kind: "not-found" };
+  const tool = parts[2];
+  const rest = parts.slice(3);
+  if (rest.length === 0) return method === "POST" ? { kind: "tool-root", tool } : { kind: "bootstrap", tool };
+  if (rest[0] === "mcp" && rest.length === 1) return { kind: "mcp", tool };
+  if (rest[0] === "mcp" && rest[1] === ".well-known" && rest[2] === "oauth-protected-resource" && rest.length === 3) return { kind: "resource-metadata", tool };
+  if (rest.length === 1 && rest[0] === "sse") return { kind: "sse-info", tool };
+  if (rest.length === 1 && rest[0] === "openapi.json") return { kind: "openapi", tool };
+  if (rest.length === 2 && rest[0] === "tools") return { kind: "rest", tool, name: rest[1]! };
+  if (rest.length === 1) return { kind: "session", tool, session: rest[0]! };
+  return { kind: "not-found" };
+}

@@ -1,0 +1,181 @@
+// The hub gateway as an HTTP server: CORS and preflight on every answer, the OAuth
+// server's routes first, then health, metrics, protected-resource metadata, the session
+// proxy path and the tool routes behind bearer authentication and a per-user rate limit.
+// One JSON access-log line per request; no request can crash the process.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { StoreAccountDirectory } from "./accounts.ts";
+import { ApiTokens } from "./api-tokens.ts";
+import { authorize, resourceMetadata } from "./auth.ts";
+import type { GatewayConfig } from "./config.ts";
+import type { AuthorizationServer, RecordStore, TokenVerifier } from "./contracts.ts";
+import type { Backend, LaunchRequest } from "./launch.ts";
+import { GatewayMetrics } from "./metrics.ts";
+import { RateLimiter } from "./rate-limit.ts";
+import { CORS, GatewayError, PREFLIGHT, sendError, sendJson } from "./respond.ts";
+import { matchRoute } from "./routes.ts";
+import { SessionSealer } from "./session-seal.ts";
+import { ToolSessions } from "./tool-sessions.ts";
+import { handleToolRoute, type GatewayContext } from "./tool-routes.ts";
+import { handleWeber } from "./weber.ts";
+
+export interface GatewayOptions {
+  config: GatewayConfig;
+  /** Accounts, tokens, keys and the tool session registry; share it between replicas. */
+  store: RecordStore;
+  /** 127.0.0.1 by default. */
+  host?: string;
+  /** 0 (a free port) by default. */
+  port?: number;
+  /** Overrides the config's publicUrl; by default the config's, else the listening address. */
+  publicUrl?: string;
+  /** Bearer checks, first non-null answer wins; API tokens of `store` by default. */
+  verifiers?: readonly TokenVerifier[];
+  /** Served before the gateway's own routes; its verifier joins `verifiers`. */
+  authorizationServer?: AuthorizationServer;
+  /** Receives JSON lines: the access log and tool session events. Silent by default. */
+  log?: (line: string) => void;
+  /** How tool sessions start; for embedding and specs. */
+  launch?: (req: LaunchRequest) => Promise<Backend>;
+}
+
+export interface RunningGateway {
+  /** Where this process listens, with a trailing slash. */
+  readonly url: string;
+  /** `{hub_url}`, no trailing slash. */
+  readonly publicUrl: string;
+  readonly port: number;
+  readonly httpServer: Server;
+  /** Stops listening and every tool session this process started. Safe twice. */
+  close(): Promise<void>;
+}
+
+const CLOSE_GRACE_MS = 3_000;
+
+function logPath(url: string | undefined): string {
+  const path = (url ?? "/").split("?")[0]!.slice(0, 300);
+  // The session proxy path carries a credential in its third segment.
+  return path.replace(/^\/weber\/([^/]+)\/[^/]+/, "/weber/$1/-");
+}
+
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const { config, store } = options;
+  const log = options.log ?? (() => {});
+  const event = (name: string, fields: Record<string, unknown>): void => log(JSON.stringify({ time: new Date().toISOString(), event: name, ...fields }));
+  const accounts = new StoreAccountDirectory(store);
+  const verifiers = [...(options.verifiers ?? [new ApiTokens(store, accounts)])];
+  if (options.authorizationServer) verifiers.push(options.authorizationServer.verifier);
+  const metrics = new GatewayMetrics();
+  const limiter = new RateLimiter(config.limits.ratePerSecond, config.limits.rateBurst);
+  let publicUrl = options.publicUrl?.replace(/\/+$/, "") ?? config.publicUrl ?? "";
+  const sessions = new ToolSessions({ store, config, publicUrl: () => publicUrl, launch: options.launch, onEvent: event });
+  const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
+  const ctx: { current?: GatewayContext } = {};
+
+  const route = async (req: IncomingMessage, res: ServerResponse, facts: { user?: string; tool?: string }): Promise<void> => {
+    const method = req.method ?? "GET";
+    if (method === "OPTIONS") {
+      res.writeHead(204, PREFLIGHT);
+      res.end();
+      return;
+    }
+    if (options.authorizationServer && (await options.authorizationServer.handle(req, res))) return;
+    const r = matchRoute(method, req.url);
+    const c = ctx.current!;
+    switch (r.kind) {
+      case "bad-path":
+        throw new GatewayError(400, "bad_path", "The request path is not acceptable");
+      case "not-found":
+        throw new GatewayError(404, "not_found", "No such route");
+      case "health":
+        return sendJson(res, 200, { status: "ok", toolSessions: sessions.liveOwned });
+      case "metrics": {
+        const text = metrics.render(sessions.liveOwned);
+        res.writeHead(200, { ...CORS, "content-type": "text/plain; version=0.0.4", "content-length": Buffer.byteLength(text) });
+        res.end(text);
+        return;
+      }
+      case "weber":
+        facts.user = await handleWeber(c, r.instance, req, res);
+        return;
+      default:
+    }
+    const tool = r.tool;
+    const spec = Object.hasOwn(config.tools, tool) ? config.tools[tool] : undefined;
+    if (!spec) throw new GatewayError(404, "unknown_tool", "No such tool on this gateway");
+    facts.tool = tool;
+    if (r.kind === "resource-metadata") {
+      if (method !== "GET" && method !== "HEAD") throw new GatewayError(405, "method_not_allowed", "Use GET", { allow: "GET" });
+      return sendJson(res, 200, resourceMetadata(publicUrl, tool));
+    }
+    const principal = await authorize(req, verifiers, publicUrl, tool, spec);
+    facts.user = principal.user;
+    const wait = limiter.take(principal.user);
+    if (wait > 0) throw new GatewayError(429, "rate_limited", "Too many requests; slow down", { "retry-after": String(wait) });
+    const query = new URLSearchParams((req.url ?? "").split("?")[1] ?? "");
+    await handleToolRoute(c, r, { principal, tool, spec, query }, req, res);
+  };
+
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    const started = performance.now();
+    const facts: { user?: string; tool?: string } = {};
+    res.once("close", () => {
+      const status = res.headersSent ? res.statusCode : 499;
+      metrics.request(facts.tool ?? "-", status);
+      log(
+        JSON.stringify({
+          time: new Date().toISOString(),
+          method: req.method,
+          path: logPath(req.url),
+          status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          user: facts.user ?? null,
+          tool: facts.tool ?? null,
+        }),
+      );
+    });
+    route(req, res, facts).catch((err: unknown) => {
+      if (err instanceof GatewayError) return sendError(res, err);
+      event("internal error", { error: err instanceof Error ? err.message.slice(0, 200) : "unknown" });
+      sendError(res, new GatewayError(500, "internal_error", "The gateway failed to handle this request"));
+    });
+  };
+
+  const server = createServer({ requestTimeout: 0 }, handler);
+  server.on("clientError", (_err, socket) => {
+    if (socket.writable) socket.end(`HTTP/1.1 400 Bad Request\r\naccess-control-allow-origin: *\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: 23\r\n\r\n{"error":"bad_request"}`);
+    else socket.destroy();
+  });
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  server.on("error", (err) => event("socket error", { error: String(err) }));
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
+  const url = `http://${urlHost}:${port}/`;
+  if (!publicUrl) publicUrl = url.slice(0, -1);
+  ctx.current = { config, publicUrl, sessions, sealer: new SessionSealer(sealKey), cookieKey, metrics };
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    publicUrl,
+    port,
+    httpServer: server,
+    close: () =>
+      (closing ??= (async () => {
+        const stopped = new Promise<void>((done) => server.close(() => done()));
+        server.closeIdleConnections();
+        await sessions.close();
+        const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+        server.closeAllConnections();
+        await stopped;
+        clearTimeout(timer);
+      })()),
+  };
+}

@@ -1,0 +1,215 @@
+// The routes under /api/mcp/{tool}, once the caller is known and allowed: JSON-RPC (with
+// gateway sessions), the session bootstrap, the legacy connection info, the REST tool
+// route and the OpenAPI document. Each picks the tool session, forwards, and relays.
+import { createHmac } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { GatewayConfig, ToolSpec } from "./config.ts";
+import type { Principal } from "./contracts.ts";
+import { isEventStream, openStream, readAll, relay, send, sendRewritten, upstreamFailure, type Outgoing } from "./forward.ts";
+import type { GatewayMetrics } from "./metrics.ts";
+import { mintUpstreamSession, namedSession, openSession } from "./mcp-sessions.ts";
+import { readBody } from "./request-body.ts";
+import { CORS, GatewayError, sendJson } from "./respond.ts";
+import { inspectRequest, rewriteResult } from "./rewrite.ts";
+import type { Route } from "./routes.ts";
+import type { SessionSealer } from "./session-seal.ts";
+import { sessionKey, type ToolSessionRecord, type ToolSessions } from "./tool-sessions.ts";
+
+export const SESSION_COOKIE = "hubmcp-session";
+
+export interface GatewayContext {
+  readonly config: GatewayConfig;
+  readonly publicUrl: string;
+  readonly sessions: ToolSessions;
+  readonly sealer: SessionSealer;
+  /** Signs session proxy cookies. */
+  readonly cookieKey: Buffer;
+  readonly metrics: GatewayMetrics;
+}
+
+export interface Caller {
+  principal: Principal;
+  tool: string;
+  spec: ToolSpec;
+  query: URLSearchParams;
+}
+
+/** The session proxy cookie's secret part for a tool session. */
+export function cookieToken(key: Buffer, instance: string): string {
+  return createHmac("sha256", key).update(`weber\n${instance}`).digest("base64url");
+}
+
+function revisionOf(c: Caller): string {
+  const revision = c.query.get("revision") ?? "default";
+  if (!Object.hasOwn(c.spec.revisions, revision)) {
+    throw new GatewayError(404, "unknown_revision", `This tool has no such revision; it has: ${Object.keys(c.spec.revisions).join(", ")}`);
+  }
+  return revision;
+}
+
+function resourcePrefix(ctx: GatewayContext, tool: string): string {
+  return `${ctx.publicUrl}/api/mcp/${tool}/`;
+}
+
+function toolPath(ctx: GatewayContext, tool: string): string {
+  return `${new URL(ctx.publicUrl).pathname.replace(/\/$/, "")}/api/mcp/${tool}`;
+}
+
+/** Forwards, timing the upstream and forgetting a tool session whose server is gone. */
+async function exchange(ctx: GatewayContext, rec: ToolSessionRecord, out: Outgoing, res: ServerResponse): Promise<IncomingMessage> {
+  const abort = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  const started = performance.now();
+  try {
+    const answer = await send({ url: rec.url!, cookie: rec.cookie }, out, abort.signal);
+    ctx.metrics.upstreamLatency(performance.now() - started);
+    return answer;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ECONNREFUSED") await ctx.sessions.unreachable(rec);
+    throw upstreamFailure(err);
+  }
+}
+
+interface Continued {
+  rec: ToolSessionRecord;
+  upstream?: string;
+  id?: string;
+}
+
+async function continueOrStart(ctx: GatewayContext, c: Caller, req: IncomingMessage, pathSession: string | undefined): Promise<Continued> {
+  const named = namedSession(req, c.query, pathSession);
+  if (named === undefined) return { rec: await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c)) };
+  const binding = openSession(ctx.sealer, named, c.principal, c.tool);
+  const rec = await ctx.sessions.acquire(c.principal.user, c.tool, binding.revision);
+  // The tool session restarted since this id was minted: its MCP session is gone with it.
+  if (rec.instance !== binding.instance) throw new GatewayError(404, "unknown_session", "The session ended; initialize a new one");
+  return { rec, upstream: binding.upstream, id: named };
+}
+
+async function mint(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord): Promise<Continued> {
+  const upstream = await mintUpstreamSession({ url: rec.url!, cookie: rec.cookie });
+  const id = ctx.sealer.seal({ user: c.principal.user, tool: c.tool, revision: rec.revision, instance: rec.instance, upstream });
+  return { rec, upstream, id };
+}
+
+async function rpc(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse, pathSession: string | undefined, autoSession: boolean): Promise<void> {
+  const body = await readBody(req, ctx.config.limits.maxBodyBytes);
+  const prefix = resourcePrefix(ctx, c.tool);
+  const msg = inspectRequest(body, prefix);
+  if (!msg) {
+    sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
+    return;
+  }
+  let s = await continueOrStart(ctx, c, req, pathSession);
+  if (s.id === undefined && autoSession && !msg.initialize) s = await mint(ctx, c, s.rec);
+  const answer = await exchange(ctx, s.rec, { method: "POST", path: "mcp", headers: req.headers, body: msg.body, session: s.upstream, accept: msg.rewrite ? "application/json" : undefined }, res);
+  const minted = answer.headers["mcp-session-id"];
+  let id = s.id;
+  if (typeof minted === "string" && minted !== "" && minted !== s.upstream) {
+    id = ctx.sealer.seal({ user: c.principal.user, tool: c.tool, revision: s.rec.revision, instance: s.rec.instance, upstream: minted });
+  }
+  const extra: Record<string, string> = id ? { "mcp-session-id": id } : {};
+  const key = sessionKey(c.principal.user, c.tool, s.rec.revision);
+  if (msg.rewrite && msg.method && answer.statusCode === 200 && !isEventStream(answer)) {
+    const raw = await readAll(answer, ctx.config.limits.maxBodyBytes * 4);
+    sendRewritten(res, answer, rewriteResult(msg.method, raw, prefix) ?? raw, extra);
+    return;
+  }
+  await relay(res, answer, extra, () => ctx.sessions.touch(key));
+}
+
+async function passThrough(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse, path: string, withBody: boolean): Promise<void> {
+  const body = withBody ? await readBody(req, ctx.config.limits.maxBodyBytes) : undefined;
+  const rec = await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c));
+  const answer = await exchange(ctx, rec, { method: req.method!, path, headers: req.headers, body }, res);
+  await relay(res, answer, {});
+}
+
+async function streamGet(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (namedSession(req, c.query) !== undefined) {
+    // A client's standalone stream for its session: held open and relayed.
+    const s = await continueOrStart(ctx, c, req, undefined);
+    const answer = await exchange(ctx, s.rec, { method: "GET", path: "mcp", headers: req.headers, session: s.upstream }, res);
+    await relay(res, answer, { "mcp-session-id": s.id! }, () => ctx.sessions.touch(sessionKey(c.principal.user, c.tool, s.rec.revision)));
+    return;
+  }
+  // No session: one complete event stream whose `endpoint` names the POST path with a new session.
+  const s = await mint(ctx, c, await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c)));
+  openStream(res, 200, { ...CORS, "mcp-session-id": s.id! });
+  res.end(`event: endpoint\ndata: ${toolPath(ctx, c.tool)}/mcp?session_id=${s.id}\n\n`);
+}
+
+async function deleteSession(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (namedSession(req, c.query) === undefined) throw new GatewayError(400, "no_session", "DELETE needs the Mcp-Session-Id header");
+  const s = await continueOrStart(ctx, c, req, undefined);
+  const answer = await exchange(ctx, s.rec, { method: "DELETE", path: "mcp", headers: req.headers, session: s.upstream }, res);
+  await relay(res, answer, {});
+}
+
+async function bootstrap(ctx: GatewayContext, c: Caller, res: ServerResponse): Promise<void> {
+  const s = await mint(ctx, c, await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c)));
+  const base = `${ctx.publicUrl}/api/mcp/${c.tool}`;
+  sendJson(
+    res,
+    200,
+    {
+      tool: c.tool,
+      revision: s.rec.revision,
+      session: s.id,
+      endpoints: {
+        mcp: `${base}/mcp`,
+        session: `${base}/${s.id}`,
+        sse: `${base}/sse`,
+        openapi: `${base}/openapi.json`,
+        tools: `${base}/tools/`,
+        resource_metadata: `${base}/mcp/.well-known/oauth-protected-resource`,
+      },
+    },
+    { "mcp-session-id": s.id! },
+  );
+}
+
+async function sseInfo(ctx: GatewayContext, c: Caller, res: ServerResponse): Promise<void> {
+  const rec = await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c));
+  if (rec.weberPrefix) {
+    const base = `${ctx.publicUrl}${rec.weberPrefix}/`;
+    const cookie = `${SESSION_COOKIE}=${rec.instance}%3A${cookieToken(ctx.cookieKey, rec.instance)}`;
+    sendJson(res, 200, { sse_endpoint: `${base}sse`, post_endpoint: base, cookie_header: cookie });
+    return;
+  }
+  sendJson(res, 200, { sse_endpoint: `${rec.url}sse`, post_endpoint: rec.url, cookie_header: rec.cookie ?? "" });
+}
+
+const NOT_ALLOWED = (allow: string): GatewayError => new GatewayError(405, "method_not_allowed", `Use ${allow}`, { allow });
+
+export async function handleToolRoute(ctx: GatewayContext, route: Route, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const method = req.method ?? "GET";
+  switch (route.kind) {
+    case "mcp":
+      if (method === "POST") return rpc(ctx, c, req, res, undefined, false);
+      if (method === "GET") return streamGet(ctx, c, req, res);
+      if (method === "DELETE") return deleteSession(ctx, c, req, res);
+      throw NOT_ALLOWED("GET, POST, DELETE");
+    case "tool-root":
+      return rpc(ctx, c, req, res, undefined, true);
+    case "session":
+      if (method !== "POST") throw NOT_ALLOWED("POST");
+      return rpc(ctx, c, req, res, route.session, true);
+    case "bootstrap":
+      if (method !== "GET") throw NOT_ALLOWED("GET, POST");
+      return bootstrap(ctx, c, res);
+    case "sse-info":
+      if (method !== "GET") throw NOT_ALLOWED("GET");
+      return sseInfo(ctx, c, res);
+    case "openapi":
+      if (method !== "GET") throw NOT_ALLOWED("GET");
+      return passThrough(ctx, c, req, res, "openapi.json", false);
+    case "rest":
+      if (method !== "POST") throw NOT_ALLOWED("POST");
+      return passThrough(ctx, c, req, res, `tools/${route.name}`, true);
+    default:
+      throw new GatewayError(404, "not_found", "No such route");
+  }
+}

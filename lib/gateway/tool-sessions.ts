@@ -1,0 +1,228 @@
+// Tool sessions: one running tool server per (user, tool, revision), started on first use
+// and shared by every gateway replica through records in the data dir. The replica that
+// started a session owns its process (idle stop, crash report, shutdown); any replica can
+// route to it. Records: `tool-sessions/<key>` (state and address), `tool-session-use/<key>`
+// (last use, written by every replica) and `weber-routes/<instance>` (the proxy path's key).
+import { randomBytes } from "node:crypto";
+import type { GatewayConfig } from "./config.ts";
+import type { RecordStore } from "./contracts.ts";
+import { launchBackend, LaunchError, type Backend, type LaunchRequest } from "./launch.ts";
+import { GatewayError } from "./respond.ts";
+
+export interface ToolSessionRecord {
+  state: "starting" | "ready" | "crashed";
+  instance: string;
+  user: string;
+  tool: string;
+  revision: string;
+  /** The replica that owns the process. */
+  owner: string;
+  since: number;
+  url?: string;
+  cookie?: string;
+  weberPrefix?: string;
+}
+
+export interface ToolSessionsOptions {
+  store: RecordStore;
+  config: GatewayConfig;
+  publicUrl: () => string;
+  /** Replaceable for specs; launchBackend by default. */
+  launch?: (req: LaunchRequest) => Promise<Backend>;
+  onEvent(event: string, fields: Record<string, unknown>): void;
+}
+
+const SESSIONS = "tool-sessions";
+const USE = "tool-session-use";
+const WEBER = "weber-routes";
+const TOUCH_EVERY_MS = 5_000;
+const RETRY_AFTER_S = "30";
+
+export function sessionKey(user: string, tool: string, revision: string): string {
+  return `${user}\n${tool}\n${revision}`;
+}
+
+interface Owned {
+  key: string;
+  backend: Backend;
+  stopping: boolean;
+}
+
+export class ToolSessions {
+  /** Identifies this replica in records. */
+  readonly owner = randomBytes(8).toString("hex");
+  readonly #o: ToolSessionsOptions;
+  readonly #owned = new Map<string, Owned>();
+  readonly #starting = new Map<string, Promise<ToolSessionRecord | null>>();
+  readonly #touched = new Map<string, number>();
+  readonly #sweeper: NodeJS.Timeout;
+  #closed = false;
+
+  constructor(options: ToolSessionsOptions) {
+    this.#o = options;
+    const every = Math.max(1000, Math.min(60_000, options.config.limits.idleTimeoutMs / 4));
+    this.#sweeper = setInterval(() => void this.sweepIdle().catch(() => undefined), every);
+    this.#sweeper.unref();
+  }
+
+  /** Tool sessions whose process this replica runs. */
+  get liveOwned(): number {
+    return this.#owned.size;
+  }
+
+  /** The running tool session for (user, tool, revision), started when there is none. */
+  async acquire(user: string, tool: string, revision: string): Promise<ToolSessionRecord> {
+    const key = sessionKey(user, tool, revision);
+    const bound = this.#o.config.limits.startTimeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      if (this.#closed) throw new GatewayError(503, "shutting_down", "The gateway is shutting down", { "retry-after": "5" });
+      const mine = this.#starting.get(key);
+      if (mine) {
+        const started = await mine;
+        if (started) return started;
+        continue;
+      }
+      const rec = await this.#o.store.get<ToolSessionRecord>(SESSIONS, key);
+      if (rec?.state === "ready") {
+        this.touch(key);
+        return rec;
+      }
+      if (rec?.state === "crashed") {
+        await this.#forget(key, rec.instance);
+        throw new GatewayError(502, "tool_session_crashed", "The tool session ended unexpectedly; the next request starts a new one");
+      }
+      if (rec?.state === "starting") {
+        // Another replica is starting it: wait for its record, or take over a stale one.
+        if (Date.now() - rec.since > bound + 5_000) await this.#forget(key, rec.instance);
+        else await new Promise((done) => setTimeout(done, Math.min(50 * 2 ** Math.min(attempt, 5), 500)));
+        continue;
+      }
+      await this.#checkCaps(user);
+      const started = await this.#start(key, user, tool, revision);
+      if (started) return started;
+    }
+  }
+
+  async #checkCaps(user: string): Promise<void> {
+    const all = await this.#o.store.list<ToolSessionRecord>(SESSIONS);
+    const { sessionsTotal, sessionsPerUser } = this.#o.config.limits;
+    if (all.length >= sessionsTotal) {
+      throw new GatewayError(503, "too_many_sessions", "The gateway runs as many tool sessions as it may; try again later", { "retry-after": RETRY_AFTER_S });
+    }
+    if (all.filter((r) => r.value.user === user).length >= sessionsPerUser) {
+      throw new GatewayError(503, "too_many_user_sessions", `You have ${sessionsPerUser} tool sessions running, the most allowed; try again later`, {
+        "retry-after": RETRY_AFTER_S,
+      });
+    }
+  }
+
+  /** Resolves null when another replica created the record first. */
+  #start(key: string, user: string, tool: string, revision: string): Promise<ToolSessionRecord | null> {
+    const spec = this.#o.config.tools[tool]?.revisions[revision];
+    if (!spec) throw new GatewayError(404, "unknown_revision", "No such revision of this tool");
+    const instance = randomBytes(16).toString("hex");
+    const record: ToolSessionRecord = { state: "starting", instance, user, tool, revision, owner: this.owner, since: Date.now() };
+    const run = (async (): Promise<ToolSessionRecord | null> => {
+      if (!(await this.#o.store.create(SESSIONS, key, record))) return null;
+      let backend: Backend;
+      try {
+        backend = await (this.#o.launch ?? launchBackend)({
+          revision: spec,
+          user,
+          tool,
+          revisionName: revision,
+          instance,
+          publicUrl: this.#o.publicUrl(),
+          startTimeoutMs: this.#o.config.limits.startTimeoutMs,
+          onOutput: (line) => this.#o.onEvent("tool session output", { tool, revision, line: line.slice(0, 500) }),
+        });
+      } catch (err) {
+        await this.#o.store.delete(SESSIONS, key);
+        const code = err instanceof LaunchError ? err.code : "launch_failed";
+        this.#o.onEvent("tool session failed to start", { tool, revision, user, code });
+        if (code === "never_ready") throw new GatewayError(504, "tool_session_not_ready", "The tool session did not become ready in time and was stopped");
+        throw new GatewayError(502, "tool_session_failed", "The tool session could not be started");
+      }
+      const ready: ToolSessionRecord = { ...record, state: "ready", since: Date.now(), url: backend.url, cookie: backend.cookie, weberPrefix: backend.weberPrefix };
+      const owned: Owned = { key, backend, stopping: false };
+      this.#owned.set(instance, owned);
+      void backend.exited.then(() => this.#onExit(instance, owned));
+      if (backend.weberPrefix) await this.#o.store.put(WEBER, instance, { key });
+      await this.#o.store.put(SESSIONS, key, ready);
+      this.touch(key);
+      this.#o.onEvent("tool session started", { tool, revision, user });
+      if (this.#closed) await this.#stop(instance);
+      return ready;
+    })();
+    const shared = run.finally(() => this.#starting.delete(key));
+    this.#starting.set(key, shared.catch(() => null));
+    return shared;
+  }
+
+  async #onExit(instance: string, owned: Owned): Promise<void> {
+    this.#owned.delete(instance);
+    if (owned.stopping) return;
+    this.#o.onEvent("tool session crashed", {});
+    const rec = await this.#o.store.get<ToolSessionRecord>(SESSIONS, owned.key);
+    if (rec?.instance === instance) await this.#o.store.put(SESSIONS, owned.key, { ...rec, state: "crashed" });
+    await this.#o.store.delete(WEBER, instance);
+  }
+
+  /** The record behind a session proxy path, if that tool session still runs. */
+  async byInstance(instance: string): Promise<ToolSessionRecord | undefined> {
+    if (!/^[0-9a-f]{32}$/.test(instance)) return undefined;
+    const route = await this.#o.store.get<{ key: string }>(WEBER, instance);
+    if (!route) return undefined;
+    const rec = await this.#o.store.get<ToolSessionRecord>(SESSIONS, route.key);
+    return rec?.instance === instance && rec.state === "ready" ? rec : undefined;
+  }
+
+  /** Marks a session used (shared with other replicas at most every few seconds). */
+  touch(key: string): void {
+    const now = Date.now();
+    if (now - (this.#touched.get(key) ?? 0) < TOUCH_EVERY_MS) return;
+    this.#touched.set(key, now);
+    void this.#o.store.put(USE, key, { at: now }).catch(() => undefined);
+  }
+
+  /** The upstream refused the connection: the process is gone though no exit was seen here. */
+  async unreachable(rec: ToolSessionRecord): Promise<void> {
+    if (this.#o.config.tools[rec.tool]?.revisions[rec.revision]?.kind === "url") return;
+    await this.#forget(sessionKey(rec.user, rec.tool, rec.revision), rec.instance);
+  }
+
+  async sweepIdle(now = Date.now()): Promise<void> {
+    const idle = this.#o.config.limits.idleTimeoutMs;
+    for (const [instance, owned] of [...this.#owned]) {
+      const shared = (await this.#o.store.get<{ at: number }>(USE, owned.key))?.at ?? 0;
+      const last = Math.max(shared, this.#touched.get(owned.key) ?? 0);
+      if (now - last < idle) continue;
+      this.#o.onEvent("tool session idle; stopping", {});
+      await this.#stop(instance);
+    }
+  }
+
+  async #forget(key: string, instance: string): Promise<void> {
+    const rec = await this.#o.store.get<ToolSessionRecord>(SESSIONS, key);
+    if (rec?.instance === instance) await this.#o.store.delete(SESSIONS, key);
+    await this.#o.store.delete(WEBER, instance);
+  }
+
+  async #stop(instance: string): Promise<void> {
+    const owned = this.#owned.get(instance);
+    if (!owned) return;
+    owned.stopping = true;
+    await this.#forget(owned.key, instance);
+    this.#touched.delete(owned.key);
+    await owned.backend.stop();
+    this.#owned.delete(instance);
+  }
+
+  /** Stops every tool session this replica runs. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#sweeper);
+    await Promise.allSettled([...this.#starting.values()]);
+    await Promise.all([...this.#owned.keys()].map((i) => this.#stop(i)));
+  }
+}

@@ -5,8 +5,11 @@ import { silentLogger, type Logger } from "../../mcp/core.ts";
 import { DEFAULT_REDIRECT_ALLOWLIST } from "./redirects.ts";
 
 export interface OAuthServerOptions {
-  /** The hub's public origin (and path prefix, if any), e.g. `https://hub.example.org`. */
-  publicUrl: string;
+  /**
+   * The hub's public origin (and path prefix, if any), e.g. `https://hub.example.org`; a
+   * function when it is only known once the gateway listens.
+   */
+  publicUrl: string | (() => string);
   store: RecordStore;
   accounts: AccountDirectory;
   /** Dynamic client registration (RFC 7591). */
@@ -70,20 +73,37 @@ export const SESSION_LIFETIME_MS = 12 * 3600_000;
 export const REFRESH_LIFETIME_MS = 30 * 24 * 3600_000;
 export const UNUSED_CLIENT_LIFETIME_MS = 24 * 3600_000;
 
-export function resolveOptions(options: OAuthServerOptions): OAuthConfig {
+function normalPublicUrl(raw: string): string {
   let url: URL;
   try {
-    url = new URL(options.publicUrl);
+    url = new URL(raw);
   } catch {
     throw new TypeError("publicUrl must be an absolute http(s) URL");
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") throw new TypeError("publicUrl must be an absolute http(s) URL");
-  const publicUrl = url.href.replace(/\/+$/, "");
+  return url.href.replace(/\/+$/, "");
+}
+
+export function resolveOptions(options: OAuthServerOptions): OAuthConfig {
+  const source = options.publicUrl;
+  let last: { raw: string; normal: string } | undefined;
+  const publicUrl = (): string => {
+    const raw = typeof source === "function" ? source() : source;
+    if (last?.raw !== raw) last = { raw, normal: normalPublicUrl(raw) };
+    return last.normal;
+  };
+  if (typeof source === "string") publicUrl();
   const header = options.trustedUserHeader?.trim().toLowerCase();
   return {
-    publicUrl,
-    issuer: `${publicUrl}/authorize`,
-    secureCookies: url.protocol === "https:",
+    get publicUrl() {
+      return publicUrl();
+    },
+    get issuer() {
+      return `${publicUrl()}/authorize`;
+    },
+    get secureCookies() {
+      return publicUrl().startsWith("https:");
+    },
     store: options.store,
     accounts: options.accounts,
     allowlist: options.registration?.allowlist ?? DEFAULT_REDIRECT_ALLOWLIST,

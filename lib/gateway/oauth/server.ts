@@ -19,13 +19,11 @@ type Route = (req: IncomingMessage, res: ServerResponse, query: string) => Promi
 export class OAuthServer implements AuthorizationServer {
   readonly verifier: TokenVerifier;
   readonly #config: OAuthConfig;
-  readonly #basePath: string;
   readonly #routes: Map<string, Partial<Record<"GET" | "POST", Route>>>;
 
   constructor(options: OAuthServerOptions) {
     const config = resolveOptions(options);
     this.#config = config;
-    this.#basePath = new URL(config.publicUrl).pathname.replace(/\/$/, "");
     const clients = new ClientDirectory(config);
     const grants = new Grants(config);
     const pages = new AuthorizeEndpoints(config, clients, grants, new BrowserSessions(config));
@@ -62,9 +60,10 @@ export class OAuthServer implements AuthorizationServer {
     const queryAt = target.indexOf("?");
     let path = queryAt < 0 ? target : target.slice(0, queryAt);
     const query = queryAt < 0 ? "" : target.slice(queryAt + 1);
-    if (this.#basePath) {
-      if (!path.startsWith(`${this.#basePath}/`)) return false;
-      path = path.slice(this.#basePath.length);
+    const basePath = new URL(this.#config.publicUrl).pathname.replace(/\/$/, "");
+    if (basePath) {
+      if (!path.startsWith(`${basePath}/`)) return false;
+      path = path.slice(basePath.length);
     }
     if (isOpenIdConfiguration(path)) {
       // This is an OAuth server, not an OpenID provider: no partial OIDC document.

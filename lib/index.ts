@@ -51,4 +51,7 @@ export { StoreAccountDirectory } from "./gateway/accounts.ts";
 export { ApiTokens } from "./gateway/api-tokens.ts";
 export { FileRecordStore } from "./gateway/store/file-record-store.ts";
 export { MemoryRecordStore } from "./gateway/store/memory-record-store.ts";
+export { OAuthServer } from "./gateway/oauth/server.ts";
+export type { OAuthServerOptions } from "./gateway/oauth/options.ts";
+export type { OAuthSettings } from "./gateway/oauth/gateway-settings.ts";
 export type { Principal, TokenVerifier, AccountDirectory, RecordStore, AuthorizationServer } from "./gateway/contracts.ts";

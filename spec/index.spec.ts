@@ -12,6 +12,7 @@ test("the package root exports exactly the public API", () => {
     "FileRecordStore",
     "McpServer",
     "MemoryRecordStore",
+    "OAuthServer",
     "SchemaBuilder",
     "SchemaError",
     "StoreAccountDirectory",
@@ -45,6 +46,7 @@ type PublicTypes = [
   Types.ReverseProxyOptions, Types.ProxyListenOptions, Types.ProxyHandler, Types.RunningProxy,
   Types.GatewayOptions, Types.RunningGateway, Types.GatewayConfig, Types.GatewayLimits, Types.ToolSpec, Types.RevisionSpec,
   Types.Principal, Types.TokenVerifier, Types.AccountDirectory, Types.RecordStore, Types.AuthorizationServer,
+  Types.OAuthServerOptions, Types.OAuthSettings,
 ];
 export type { PublicTypes };
 

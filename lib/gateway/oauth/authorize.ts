@@ -15,7 +15,7 @@ import { isS256Challenge } from "./pkce.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { redirectMatches, redirectWith } from "./redirects.ts";
 
-const REQUESTS = "oauth-requests";
+export const REQUESTS = "oauth-requests";
 
 /** A checked authorization request, waiting for sign-in and consent. */
 interface PendingRequest {
@@ -33,6 +33,7 @@ export class AuthorizeEndpoints {
   readonly #grants: Grants;
   readonly #sessions: BrowserSessions;
   readonly #logins: RateLimiter;
+  readonly #requests: RateLimiter;
 
   constructor(config: OAuthConfig, clients: ClientDirectory, grants: Grants, sessions: BrowserSessions) {
     this.#config = config;
@@ -40,6 +41,7 @@ export class AuthorizeEndpoints {
     this.#grants = grants;
     this.#sessions = sessions;
     this.#logins = new RateLimiter(10, 60_000, config.now);
+    this.#requests = new RateLimiter(60, 60_000, config.now);
   }
 
   async authorize(req: IncomingMessage, res: ServerResponse, query: string): Promise<void> {
@@ -70,6 +72,9 @@ export class AuthorizeEndpoints {
       ...(resource !== undefined ? { resource } : {}),
       expires_at: this.#config.now() + REQUEST_LIFETIME_MS,
     };
+    if (this.#requests.hit(this.#config.clientIp(req)) > 0) {
+      return fail(res, 429, "Too many sign-in attempts", "Wait a minute and start the sign-in again from the application.");
+    }
     const requestId = randomToken();
     await this.#config.store.put(REQUESTS, requestId, pending);
     await this.#show(req, res, requestId, pending, client);
@@ -160,6 +165,7 @@ export class AuthorizeEndpoints {
     const browser = this.#sessions.browser(req);
     const html = loginPage({
       action: `${this.#config.publicUrl}${AS_PATHS.login}`,
+      hub: new URL(this.#config.publicUrl).host,
       requestId,
       csrf: await this.#sessions.csrfToken(browser.id, "login", requestId),
       clientName: clientLabel(client),

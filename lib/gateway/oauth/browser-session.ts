@@ -8,7 +8,7 @@ import { SESSION_LIFETIME_MS, type OAuthConfig } from "./options.ts";
 
 const COOKIE = "hub_oauth";
 const COOKIE_PATH = "/developer/oauth";
-const SESSIONS = "oauth-sessions";
+export const SESSIONS = "oauth-sessions";
 const ID_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 interface SessionRecord {

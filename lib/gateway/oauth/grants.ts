@@ -8,9 +8,9 @@ import { ACCESS_TOKEN_SECONDS, CODE_LIFETIME_MS, REFRESH_LIFETIME_MS, type OAuth
 import type { Client } from "./clients.ts";
 
 export const GRANTS = "oauth-grants";
-const CODES = "oauth-codes";
-const CODE_USES = "oauth-code-uses";
-const REFRESH = "oauth-refresh-tokens";
+export const CODES = "oauth-codes";
+export const CODE_USES = "oauth-code-uses";
+export const REFRESH = "oauth-refresh-tokens";
 
 export interface GrantRecord {
   client_id: string;

@@ -37,6 +37,8 @@ function hidden(name: string, value: string): string {
 
 export interface LoginView {
   readonly action: string;
+  /** The hub's host, so people see where they are typing their password. */
+  readonly hub: string;
   readonly requestId: string;
   readonly csrf: string;
   readonly clientName: string;
@@ -48,7 +50,7 @@ export function loginPage(view: LoginView): string {
   const error = view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : "";
   return page(
     "Sign in",
-    `<h1>Sign in to the hub</h1>
+    `<h1>Sign in to ${escapeHtml(view.hub)}</h1>
 <p class="muted">${escapeHtml(view.clientName)} wants to use tools on this hub. Sign in with your hub account.</p>
 ${error}<form method="post" action="${escapeHtml(view.action)}">
 ${hidden("request", view.requestId)}${hidden("csrf", view.csrf)}
@@ -75,7 +77,7 @@ export function consentPage(view: ConsentView): string {
   return page(
     "Allow access?",
     `<h1>Allow ${escapeHtml(view.clientName)} to use ${escapeHtml(view.toolLabel)}?</h1>
-<p>It will act as <strong>${escapeHtml(view.user)}</strong> and may call the tools you can use.</p>
+<p>It will act as <strong>${escapeHtml(view.user)}</strong>, with everything your account may do there.</p>
 <dl><dt>Application</dt><dd>${escapeHtml(view.clientName)}</dd>
 <dt>Returns to</dt><dd>${escapeHtml(view.redirectHost)}</dd>
 <dt>Access to</dt><dd>${escapeHtml(view.toolLabel)}</dd></dl>

@@ -8,7 +8,7 @@ import { CLIENTS, type AuthMethod, type ClientRecord } from "./clients.ts";
 import type { OAuthConfig } from "./options.ts";
 import { isAnonymousRedirect, redirectProblem, withoutLoopbackPort } from "./redirects.ts";
 
-const DEDUPE = "oauth-client-dedupe";
+export const DEDUPE = "oauth-client-dedupe";
 const MAX_REDIRECTS = 10;
 
 export interface Reply {

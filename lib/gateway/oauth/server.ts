@@ -12,6 +12,7 @@ import { resolveOptions, type OAuthConfig, type OAuthServerOptions } from "./opt
 import { RateLimiter } from "./rate-limit.ts";
 import { registerClient } from "./registration.ts";
 import { revocationEndpoint, tokenEndpoint } from "./token-endpoint.ts";
+import { Sweeper } from "./sweeper.ts";
 import { OAuthTokenVerifier } from "./verifier.ts";
 
 type Route = (req: IncomingMessage, res: ServerResponse, query: string) => Promise<void>;
@@ -19,6 +20,7 @@ type Route = (req: IncomingMessage, res: ServerResponse, query: string) => Promi
 export class OAuthServer implements AuthorizationServer {
   readonly verifier: TokenVerifier;
   readonly #config: OAuthConfig;
+  readonly #sweeper: Sweeper;
   readonly #routes: Map<string, Partial<Record<"GET" | "POST", Route>>>;
 
   constructor(options: OAuthServerOptions) {
@@ -29,6 +31,7 @@ export class OAuthServer implements AuthorizationServer {
     const pages = new AuthorizeEndpoints(config, clients, grants, new BrowserSessions(config));
     const registrations = new RateLimiter(config.maxRegistrations, config.registrationWindowMs, config.now);
     this.verifier = new OAuthTokenVerifier(config, grants);
+    this.#sweeper = new Sweeper(config);
     const metadata: Route = async (_req, res) => sendJson(res, 200, authorizationServerMetadata(config));
     this.#routes = new Map<string, Partial<Record<"GET" | "POST", Route>>>([
       [AS_PATHS.metadata, { GET: metadata }],
@@ -78,6 +81,7 @@ export class OAuthServer implements AuthorizationServer {
       return true;
     }
     setCors(res);
+    this.#sweeper.maybeSweep();
     const method = req.method === "HEAD" ? "GET" : req.method;
     const run = method === "GET" || method === "POST" ? route[method] : undefined;
     if (!run) {

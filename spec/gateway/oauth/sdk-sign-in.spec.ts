@@ -3,6 +3,7 @@
 // consent in headless Chromium → token → tools/call; then a refresh, and the old token's end.
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import { test } from "node:test";
 import { auth, extractWWWAuthenticateParams, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -74,6 +75,11 @@ test("the SDK's OAuth flow against the hub, signing in with a real browser, then
   const arrived = callback.next();
   await signInWithBrowser(page, authorizationUrl.href, { username: USER, password: PASSWORD, screenshots: { login: "login.png", consent: "consent.png" } });
   const query = await arrived;
+  // The same pages at desktop width, for a person to look at.
+  const desktop = await browser.newPage();
+  await desktop.setViewport({ width: 1280, height: 800, deviceScaleFactor: 1 });
+  await desktop.goto(authorizationUrl.href, { waitUntil: "load" });
+  await desktop.screenshot({ path: join(outputDir(), "consent-desktop.png") });
   assert.equal(query.get("state"), "sdk-state");
   assert.equal(query.get("iss"), `${gateway.publicUrl}/authorize`);
   const code = query.get("code");
@@ -83,27 +89,26 @@ test("the SDK's OAuth flow against the hub, signing in with a real browser, then
   const first = provider.stored!;
   assert.ok(first.access_token && first.refresh_token);
 
-  const callAdd = async (): Promise<unknown> => {
-    const client = new Client({ name: "oauth-spec", version: "1.0.0" });
-    const transport = new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider });
-    await client.connect(transport);
-    try {
-      return await client.callTool({ name: "add", arguments: { a: 2, b: 3 } });
-    } finally {
-      await client.close();
-    }
-  };
-  const result = (await callAdd()) as { content: Array<{ type: string; text: string }>; isError?: boolean };
+  const client = new Client({ name: "oauth-spec", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(serverUrl), { authProvider: provider });
+  await client.connect(transport);
+  t.after(() => client.close());
+  const callAdd = async (): Promise<{ content: Array<{ type: string; text: string }>; isError?: boolean }> =>
+    (await client.callTool({ name: "add", arguments: { a: 2, b: 3 } })) as { content: Array<{ type: string; text: string }>; isError?: boolean };
+  const result = await callAdd();
   assert.notEqual(result.isError, true);
   assert.match(result.content[0]!.text, /5/);
+  const sessionId = transport.sessionId;
 
   // Refresh: auth() with a stored refresh token rotates it without the browser.
   assert.equal(await auth(provider, { serverUrl, resourceMetadataUrl }), "AUTHORIZED");
   const second = provider.stored!;
   assert.notEqual(second.access_token, first.access_token);
   assert.notEqual(second.refresh_token, first.refresh_token);
-  const again = (await callAdd()) as { content: Array<{ text: string }> };
+  // The MCP session belongs to the user, not to the token bytes: it carries on with the new token.
+  const again = await callAdd();
   assert.match(again.content[0]!.text, /5/);
+  assert.equal(transport.sessionId, sessionId);
 
   // A token bound to this tool is refused by another tool.
   const other = await fetch(`${gateway.publicUrl}/api/mcp/conformance/mcp`, {

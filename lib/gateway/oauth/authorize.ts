@@ -6,7 +6,7 @@ import { randomToken } from "./crypto.ts";
 import type { Client, ClientDirectory } from "./clients.ts";
 import type { BrowserSessions } from "./browser-session.ts";
 import type { Grants } from "./grants.ts";
-import { normalResource } from "./grants.ts";
+import { canonicalResource } from "./resources.ts";
 import { readBody, sendHtml, sendRedirect, singleParams } from "./http-io.ts";
 import { AS_PATHS } from "./metadata.ts";
 import { REQUEST_LIFETIME_MS, type OAuthConfig } from "./options.ts";
@@ -181,19 +181,9 @@ export class AuthorizeEndpoints {
     return pending && pending.expires_at > this.#config.now() ? pending : undefined;
   }
 
-  /** undefined for the whole hub, the normalised resource for one tool, false when not ours. */
+  /** undefined for the whole hub, the canonical resource for one tool, false when not ours. */
   #resource(resource: string | undefined): string | undefined | false {
-    if (resource === undefined) return undefined;
-    let url: URL;
-    try {
-      url = new URL(resource);
-    } catch {
-      return false;
-    }
-    if (url.hash) return false;
-    const normal = normalResource(url.href);
-    if (normal === this.#config.publicUrl) return undefined;
-    return normal.startsWith(`${this.#config.publicUrl}/`) ? normal : false;
+    return resource === undefined ? undefined : canonicalResource(this.#config.publicUrl, resource);
   }
 
   #toolLabel(resource: string | undefined): string {

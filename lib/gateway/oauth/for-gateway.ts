@@ -4,6 +4,7 @@ import type { GatewayConfig } from "../config.ts";
 import type { AccountDirectory, RecordStore, TokenVerifier } from "../contracts.ts";
 import type { Logger } from "../../mcp/core.ts";
 import type { OAuthSettings } from "./gateway-settings.ts";
+import { toolOfResource } from "./resources.ts";
 import { OAuthServer } from "./server.ts";
 
 export interface GatewayOAuthOptions {
@@ -38,12 +39,4 @@ export function gatewayAuthorizationServer(options: GatewayOAuthOptions): OAuthS
     },
     ...(options.logger ? { logger: options.logger } : {}),
   });
-}
-
-/** `{hub}/api/mcp/{tool}/mcp` (or any path under the tool) → the tool's name. */
-export function toolOfResource(publicUrl: string, resource: string): string | undefined {
-  const prefix = `${publicUrl}/api/mcp/`;
-  if (!resource.startsWith(prefix)) return undefined;
-  const tool = resource.slice(prefix.length).split(/[/?#]/, 1)[0];
-  return tool ? tool : undefined;
 }

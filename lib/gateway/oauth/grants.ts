@@ -4,6 +4,7 @@
 import { hashSecret, randomToken, safeEqual } from "./crypto.ts";
 import { signAccessToken } from "./jws.ts";
 import { verifierMatches } from "./pkce.ts";
+import { canonicalResource } from "./resources.ts";
 import { ACCESS_TOKEN_SECONDS, CODE_LIFETIME_MS, REFRESH_LIFETIME_MS, type OAuthConfig } from "./options.ts";
 import type { Client } from "./clients.ts";
 
@@ -110,8 +111,7 @@ export class Grants {
     }
     const grant = await this.#config.store.get<GrantRecord>(GRANTS, record.grant_id);
     if (!grant || grant.revoked) return { ok: false, error: "invalid_grant", description: BAD_CODE };
-    const resource = params.get("resource");
-    if (resource !== undefined && normalResource(resource) !== normalResource(grant.resource ?? this.#config.publicUrl)) {
+    if (!this.#sameResource(params.get("resource"), grant)) {
       return { ok: false, error: "invalid_target", description: "resource does not match the authorization request" };
     }
     return { ok: true, tokens: await this.#issue(record.grant_id, grant, 1) };
@@ -138,8 +138,7 @@ export class Grants {
       await this.revokeGrant(record.grant_id);
       return { ok: false, error: "invalid_grant", description: "the account no longer has access" };
     }
-    const resource = params.get("resource");
-    if (resource !== undefined && normalResource(resource) !== normalResource(grant.resource ?? this.#config.publicUrl)) {
+    if (!this.#sameResource(params.get("resource"), grant)) {
       return { ok: false, error: "invalid_target", description: "resource does not match the grant" };
     }
     const updated: GrantRecord = { ...grant, used_generation: Math.max(grant.used_generation, record.generation) };
@@ -165,6 +164,11 @@ export class Grants {
     return grant && !grant.revoked ? grant : undefined;
   }
 
+  /** A `resource` at the token endpoint may repeat the grant's, never change it. */
+  #sameResource(resource: string | undefined, grant: GrantRecord): boolean {
+    return resource === undefined || canonicalResource(this.#config.publicUrl, resource) === grant.resource;
+  }
+
   async #issue(grantId: string, grant: GrantRecord, generation: number): Promise<TokenSet> {
     const now = this.#config.now();
     const iat = Math.floor(now / 1000);
@@ -186,9 +190,4 @@ export class Grants {
     await this.#config.store.put(REFRESH, hashSecret(refreshToken), refresh);
     return { access_token: accessToken, token_type: "Bearer", expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refreshToken };
   }
-}
-
-/** Resources compare without a trailing slash: clients differ on whether they add one. */
-export function normalResource(resource: string): string {
-  return resource.replace(/\/+$/, "");
 }

@@ -3,7 +3,8 @@
 // process on the data dir, and the account's groups are read as they are now.
 import type { Principal, TokenVerifier } from "../contracts.ts";
 import { readAccessToken } from "./jws.ts";
-import { normalResource, type Grants } from "./grants.ts";
+import type { Grants } from "./grants.ts";
+import { canonicalResource } from "./resources.ts";
 import type { OAuthConfig } from "./options.ts";
 
 export class OAuthTokenVerifier implements TokenVerifier {
@@ -20,8 +21,8 @@ export class OAuthTokenVerifier implements TokenVerifier {
       const claims = readAccessToken(token, await this.#grants.signingKey());
       if (!claims || claims.iss !== this.#config.issuer) return null;
       if (claims.exp * 1000 <= this.#config.now()) return null;
-      const hubWide = normalResource(claims.aud) === this.#config.publicUrl;
-      if (!hubWide && !audienceCovers(this.#config.publicUrl, claims.aud, resource)) return null;
+      const hubWide = claims.aud === this.#config.publicUrl;
+      if (!hubWide && canonicalResource(this.#config.publicUrl, resource) !== claims.aud) return null;
       const grant = await this.#grants.activeGrant(claims.gid);
       if (!grant || grant.user !== claims.sub) return null;
       const groups = await this.#config.accounts.groupsOf(claims.sub);
@@ -31,24 +32,4 @@ export class OAuthTokenVerifier implements TokenVerifier {
       return null;
     }
   }
-}
-
-/**
- * Whether a token for `audience` may be used on `resource`. A tool's resource is its MCP
- * endpoint, `{hub}/api/mcp/{tool}/mcp`; the token serves every path of that same tool.
- */
-export function audienceCovers(publicUrl: string, audience: string, resource: string): boolean {
-  if (typeof resource !== "string") return false;
-  const a = normalResource(audience);
-  const r = normalResource(resource);
-  if (a === r) return true;
-  const toolA = toolOf(publicUrl, a);
-  return toolA !== undefined && toolA === toolOf(publicUrl, r);
-}
-
-function toolOf(publicUrl: string, url: string): string | undefined {
-  const prefix = `${publicUrl}/api/mcp/`;
-  if (!url.startsWith(prefix)) return undefined;
-  const tool = url.slice(prefix.length).split(/[/?#]/, 1)[0];
-  return tool ? tool : undefined;
 }

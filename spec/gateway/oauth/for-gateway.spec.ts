@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { DEFAULT_OAUTH_SETTINGS } from "../../../lib/gateway/oauth/gateway-settings.ts";
-import { gatewayAuthorizationServer, toolOfResource } from "../../../lib/gateway/oauth/for-gateway.ts";
+import { gatewayAuthorizationServer } from "../../../lib/gateway/oauth/for-gateway.ts";
+import { toolOfResource } from "../../../lib/gateway/oauth/resources.ts";
 import { MemoryRecordStore } from "../../../lib/gateway/store/memory-record-store.ts";
 import type { ToolSpec } from "../../../lib/gateway/config.ts";
 import { TestAccounts, listen, obtainTokens, pkcePair, registerPublic, signIn } from "./harness.ts";

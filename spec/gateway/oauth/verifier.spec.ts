@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { audienceCovers } from "../../../lib/gateway/oauth/verifier.ts";
+import { canonicalResource } from "../../../lib/gateway/oauth/resources.ts";
 import { obtainTokens, startAuthorizationServer } from "./harness.ts";
 
 test("a token for one tool is refused by another; a hub-wide token serves every tool", async (t) => {
@@ -14,6 +14,12 @@ test("a token for one tool is refused by another; a hub-wide token serves every 
   const { tokens: hubTokens } = await obtainTokens(base);
   const principal = await server.verifier.verify(hubTokens.access_token, `${base}/api/mcp/other/mcp`);
   assert.deepEqual(principal, { user: "ada", groups: ["staff"], kind: "oauth" });
+});
+
+test("a tool's resource spelled without /mcp is bound to the tool's canonical resource", async (t) => {
+  const { base, server } = await startAuthorizationServer(t);
+  const { tokens } = await obtainTokens(base, `${base}/api/mcp/mcpdemo/`);
+  assert.equal((await server.verifier.verify(tokens.access_token, `${base}/api/mcp/mcpdemo/mcp`))?.audience, `${base}/api/mcp/mcpdemo/mcp`);
 });
 
 test("an expired token is refused (injected clock)", async (t) => {
@@ -50,12 +56,15 @@ test("a deleted account's token stops working; groups are read as they are now",
   assert.equal(await server.verifier.verify(tokens.access_token, base), null);
 });
 
-test("audienceCovers: same resource, or any path of the same tool", () => {
+test("canonical resources: one spelling per tool, whole hub as undefined, other hosts refused", () => {
   const hub = "https://hub.example";
-  assert.equal(audienceCovers(hub, `${hub}/api/mcp/a/mcp`, `${hub}/api/mcp/a/mcp/`), true);
-  assert.equal(audienceCovers(hub, `${hub}/api/mcp/a/mcp`, `${hub}/api/mcp/a`), true);
-  assert.equal(audienceCovers(hub, `${hub}/api/mcp/a/mcp`, `${hub}/api/mcp/ab/mcp`), false);
-  assert.equal(audienceCovers(hub, `${hub}/docs`, `${hub}/docs`), true);
-  assert.equal(audienceCovers(hub, `${hub}/docs`, `${hub}/other`), false);
-  assert.equal(audienceCovers(hub, `${hub}/api/mcp/a/mcp`, 5 as unknown as string), false);
+  assert.equal(canonicalResource(hub, `${hub}/api/mcp/a/mcp/`), `${hub}/api/mcp/a/mcp`);
+  assert.equal(canonicalResource(hub, `${hub}/api/mcp/a`), `${hub}/api/mcp/a/mcp`);
+  assert.equal(canonicalResource(hub, `${hub}/api/mcp/a/tools/x`), `${hub}/api/mcp/a/mcp`);
+  assert.equal(canonicalResource(hub, `${hub}/docs/`), `${hub}/docs`);
+  assert.equal(canonicalResource(hub, `${hub}/`), undefined);
+  assert.equal(canonicalResource(hub, hub), undefined);
+  assert.equal(canonicalResource(hub, "https://hub.example.evil/api/mcp/a/mcp"), false);
+  assert.equal(canonicalResource(hub, `${hub}/api/mcp/a/mcp#x`), false);
+  assert.equal(canonicalResource(hub, "nope"), false);
 });

@@ -121,7 +121,7 @@ function tool(v: unknown, key: string, baseDir: string): ToolSpec {
 }
 
 function positive(v: unknown, key: string, fallback: number, scale = 1): number {
-  if (v === undefined) return fallback;
+  if (v === undefined) return fallback * scale;
   if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) throw new ConfigError(key, "must be a positive number");
   return v * scale;
 }

@@ -17,6 +17,8 @@ export interface Backend {
   readonly cookie?: string;
   /** For `app` revisions: the mount path the server strips, served by the gateway as the session proxy path. */
   readonly weberPrefix?: string;
+  /** The process this gateway runs for it, if any. */
+  readonly pid?: number;
   /** Resolves when the backend's process ends on its own; never for backends without one. */
   readonly exited: Promise<void>;
   stop(): Promise<void>;
@@ -162,6 +164,7 @@ async function launchApp(req: LaunchRequest, app: string): Promise<Backend> {
   return {
     url: `http://127.0.0.1:${port}/`,
     weberPrefix: `/weber/${req.instance}/${cookie}/${port % 1000}`,
+    pid: group.child.pid,
     exited: group.exited,
     stop: group.stop,
   };
@@ -194,6 +197,7 @@ async function launchCommand(req: LaunchRequest, command: readonly string[]): Pr
   return {
     url: url.endsWith("/") ? url : `${url}/`,
     cookie: cookie as string | undefined,
+    pid: group.child.pid,
     exited: group.exited.then(() => (stopping || group.child.exitCode === 0 ? NEVER : undefined)),
     stop: async () => {
       stopping = true;

@@ -51,6 +51,7 @@ export interface RunningGateway {
 }
 
 const CLOSE_GRACE_MS = 3_000;
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 function logPath(url: string | undefined): string {
   const path = (url ?? "/").split("?")[0]!.slice(0, 300);
@@ -71,9 +72,19 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const sessions = new ToolSessions({ store, config, publicUrl: () => publicUrl, launch: options.launch, onEvent: event });
   const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
   const ctx: { current?: GatewayContext } = {};
+  const host = options.host ?? "127.0.0.1";
+  // DNS rebinding: a gateway on a loopback address answers only to loopback names and its public host.
+  let publicHost: string | undefined;
+  const loopbackBound = /^(127\.|::1$|localhost$)/.test(host);
+  const hostAllowed = (header: string | undefined): boolean => {
+    if (!loopbackBound) return true;
+    const name = (header ?? "").replace(/:\d+$/, "").toLowerCase();
+    return LOOPBACK_NAMES.has(name) || name === (publicHost ??= new URL(publicUrl).hostname);
+  };
 
   const route = async (req: IncomingMessage, res: ServerResponse, facts: { user?: string; tool?: string }): Promise<void> => {
     const method = req.method ?? "GET";
+    if (!hostAllowed(req.headers.host)) throw new GatewayError(403, "host_not_allowed", "This Host is not served here");
     if (method === "OPTIONS") {
       res.writeHead(204, PREFLIGHT);
       res.end();
@@ -146,7 +157,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     if (socket.writable) socket.end(`HTTP/1.1 400 Bad Request\r\naccess-control-allow-origin: *\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: 23\r\n\r\n{"error":"bad_request"}`);
     else socket.destroy();
   });
-  const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {

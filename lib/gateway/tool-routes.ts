@@ -67,7 +67,8 @@ async function exchange(ctx: GatewayContext, rec: ToolSessionRecord, out: Outgoi
     ctx.metrics.upstreamLatency(performance.now() - started);
     return answer;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ECONNREFUSED") await ctx.sessions.unreachable(rec);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (!abort.signal.aborted) await ctx.sessions.unreachable(rec, code);
     throw upstreamFailure(err);
   }
 }

@@ -21,6 +21,8 @@ export interface ToolSessionRecord {
   url?: string;
   cookie?: string;
   weberPrefix?: string;
+  /** The owner's child process, for operators. */
+  pid?: number;
 }
 
 export interface ToolSessionsOptions {
@@ -143,7 +145,7 @@ export class ToolSessions {
         if (code === "never_ready") throw new GatewayError(504, "tool_session_not_ready", "The tool session did not become ready in time and was stopped");
         throw new GatewayError(502, "tool_session_failed", "The tool session could not be started");
       }
-      const ready: ToolSessionRecord = { ...record, state: "ready", since: Date.now(), url: backend.url, cookie: backend.cookie, weberPrefix: backend.weberPrefix };
+      const ready: ToolSessionRecord = { ...record, state: "ready", since: Date.now(), url: backend.url, cookie: backend.cookie, weberPrefix: backend.weberPrefix, pid: backend.pid };
       const owned: Owned = { key, backend, stopping: false };
       this.#owned.set(instance, owned);
       void backend.exited.then(() => this.#onExit(instance, owned));
@@ -185,9 +187,19 @@ export class ToolSessions {
     void this.#o.store.put(USE, key, { at: now }).catch(() => undefined);
   }
 
-  /** The upstream refused the connection: the process is gone though no exit was seen here. */
-  async unreachable(rec: ToolSessionRecord): Promise<void> {
+  /**
+   * The upstream connection failed. A tool session whose process is gone is forgotten, so
+   * the next request starts a new one; a live one (a stale pooled socket) is kept.
+   */
+  async unreachable(rec: ToolSessionRecord, code: string | undefined): Promise<void> {
     if (this.#o.config.tools[rec.tool]?.revisions[rec.revision]?.kind === "url") return;
+    const owned = this.#owned.get(rec.instance);
+    if (owned) {
+      let timer: NodeJS.Timeout | undefined;
+      const gone = await Promise.race([owned.backend.exited.then(() => true), new Promise<false>((done) => (timer = setTimeout(() => done(false), 1000)))]);
+      clearTimeout(timer);
+      if (!gone) return;
+    } else if (code !== "ECONNREFUSED") return;
     await this.#forget(sessionKey(rec.user, rec.tool, rec.revision), rec.instance);
   }
 

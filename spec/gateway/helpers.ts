@@ -1,0 +1,85 @@
+// Gateway specs: an in-process gateway on a memory store with users and API tokens, and
+// the fake tool server (fixtures/gateway/fake-tool.mjs) as `command` revisions.
+import { readFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
+import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
+import { parseGatewayConfig } from "../../lib/gateway/config.ts";
+import { startGateway, type GatewayOptions, type RunningGateway } from "../../lib/gateway/server.ts";
+import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
+
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export const FAKE_TOOL = join(ROOT, "fixtures", "gateway", "fake-tool.mjs");
+
+interface After {
+  after(fn: () => unknown): void;
+}
+
+export function fake(mode = "normal"): { command: string[] } {
+  return { command: [process.execPath, FAKE_TOOL, mode] };
+}
+
+export interface Harness {
+  gw: RunningGateway;
+  base: string;
+  store: MemoryRecordStore;
+  /** Tokens of alice (groups: users), bob (no groups) and carol (staff). */
+  tokens: { alice: string; bob: string; carol: string };
+  logs: string[];
+  /** Resolves with the first log line matching. */
+  waitForLog(pattern: RegExp): Promise<string>;
+}
+
+export async function startHarness(t: After, config: Record<string, unknown>, extra: Partial<GatewayOptions> = {}): Promise<Harness> {
+  const store = new MemoryRecordStore();
+  const accounts = new StoreAccountDirectory(store);
+  const tokens = new ApiTokens(store, accounts);
+  await accounts.add("alice", "pw-alice", ["users"]);
+  await accounts.add("bob", "pw-bob");
+  await accounts.add("carol", "pw-carol", ["staff"]);
+  const made = { alice: (await tokens.create("alice"))!.token, bob: (await tokens.create("bob"))!.token, carol: (await tokens.create("carol"))!.token };
+  const logs: string[] = [];
+  const watchers: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
+  const log = (line: string): void => {
+    logs.push(line);
+    for (const w of [...watchers]) if (w.pattern.test(line)) (watchers.splice(watchers.indexOf(w), 1), w.resolve(line));
+  };
+  const gw = await startGateway({ config: parseGatewayConfig(config, ROOT), store, log, ...extra });
+  t.after(() => gw.close());
+  return {
+    gw,
+    base: gw.url.slice(0, -1),
+    store,
+    tokens: made,
+    logs,
+    waitForLog: (pattern) =>
+      new Promise((resolve) => {
+        const hit = logs.find((l) => pattern.test(l));
+        if (hit) resolve(hit);
+        else watchers.push({ pattern, resolve });
+      }),
+  };
+}
+
+export function rpc(method: string, params: Record<string, unknown> = {}, id: number | string = 1): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, method, params });
+}
+
+export async function post(url: string, token: string | undefined, body: string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    body,
+  });
+}
+
+export function pidsIn(file: string): number[] {
+  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean).map(Number) : [];
+}
+
+/** A response's JSON body, loosely typed for assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function json(res: Response): Promise<any> {
+  return res.json();
+}

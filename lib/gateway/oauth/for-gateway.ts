@@ -1,5 +1,6 @@
 // The authorization server as `hub_gateway` runs it: accounts and API tokens from the data
 // dir, tool groups from the gateway config, and the public URL as the gateway knows it.
+import type { IncomingMessage } from "node:http";
 import type { GatewayConfig } from "../config.ts";
 import type { AccountDirectory, RecordStore, TokenVerifier } from "../contracts.ts";
 import type { Logger } from "../../mcp/core.ts";
@@ -37,6 +38,16 @@ export function gatewayAuthorizationServer(options: GatewayOAuthOptions): OAuthS
       if (!spec) return false;
       return spec.groups.length === 0 || spec.groups.some((g) => groups.includes(g));
     },
+    ...(settings.clientAddressHeader ? { clientIp: forwardedAddress(settings.clientAddressHeader.toLowerCase()) } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
+}
+
+/** The last address in the proxy's header (the one the proxy itself added), else the socket's. */
+export function forwardedAddress(header: string): (req: IncomingMessage) => string {
+  return (req) => {
+    const value = req.headers[header];
+    const last = (Array.isArray(value) ? value.join(",") : value ?? "").split(",").pop()?.trim();
+    return last ? last.slice(0, 64) : req.socket.remoteAddress ?? "unknown";
+  };
 }

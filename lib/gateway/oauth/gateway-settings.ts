@@ -8,6 +8,11 @@ export interface OAuthSettings {
   readonly registrationAllowlist: readonly string[] | undefined;
   /** Groups whose members may register clients with other redirects. */
   readonly registrationGroups: readonly string[];
+  /**
+   * Header in which a front proxy puts the caller's address (e.g. `X-Forwarded-For`; its last
+   * entry counts), so rate limits apply per caller rather than to the proxy as a whole.
+   */
+  readonly clientAddressHeader: string | undefined;
 }
 
 export const DEFAULT_OAUTH_SETTINGS: OAuthSettings = {
@@ -15,6 +20,7 @@ export const DEFAULT_OAUTH_SETTINGS: OAuthSettings = {
   trustedUserHeader: undefined,
   registrationAllowlist: undefined,
   registrationGroups: [],
+  clientAddressHeader: undefined,
 };
 
 const HEADER = /^[A-Za-z0-9-]{1,64}$/;
@@ -26,10 +32,13 @@ export function parseOAuthSettings(value: unknown, fail: (key: string, problem: 
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail("oauth", "must be an object or false");
   const v = value as Record<string, unknown>;
   for (const k of Object.keys(v)) {
-    if (!["trustedUserHeader", "registrationAllowlist", "registrationGroups"].includes(k)) fail(`oauth.${k}`, "is not a known key");
+    if (!["trustedUserHeader", "registrationAllowlist", "registrationGroups", "clientAddressHeader"].includes(k)) fail(`oauth.${k}`, "is not a known key");
   }
   if (v.trustedUserHeader !== undefined && (typeof v.trustedUserHeader !== "string" || !HEADER.test(v.trustedUserHeader))) {
     fail("oauth.trustedUserHeader", "must be an HTTP header name");
+  }
+  if (v.clientAddressHeader !== undefined && (typeof v.clientAddressHeader !== "string" || !HEADER.test(v.clientAddressHeader))) {
+    fail("oauth.clientAddressHeader", "must be an HTTP header name");
   }
   const strings = (key: string, item: (s: string) => boolean): string[] | undefined => {
     const list = v[key];
@@ -43,5 +52,6 @@ export function parseOAuthSettings(value: unknown, fail: (key: string, problem: 
     trustedUserHeader: v.trustedUserHeader as string | undefined,
     registrationAllowlist: allowlist,
     registrationGroups: strings("registrationGroups", (s) => s.length > 0) ?? [],
+    clientAddressHeader: v.clientAddressHeader as string | undefined,
   };
 }

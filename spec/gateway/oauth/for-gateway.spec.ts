@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { DEFAULT_OAUTH_SETTINGS } from "../../../lib/gateway/oauth/gateway-settings.ts";
-import { gatewayAuthorizationServer } from "../../../lib/gateway/oauth/for-gateway.ts";
+import { forwardedAddress, gatewayAuthorizationServer } from "../../../lib/gateway/oauth/for-gateway.ts";
 import { toolOfResource } from "../../../lib/gateway/oauth/resources.ts";
 import { MemoryRecordStore } from "../../../lib/gateway/store/memory-record-store.ts";
 import type { ToolSpec } from "../../../lib/gateway/config.ts";
@@ -41,4 +41,13 @@ test("as the gateway runs it: tool groups decide consent; unknown tools are refu
   const claude = await fetch(`${publicUrl}/authorize/register`, { method: "POST", body: JSON.stringify({ redirect_uris: ["https://claude.ai/api/mcp/auth_callback"] }) });
   assert.equal(claude.status, 401);
   await claude.arrayBuffer();
+});
+
+test("behind a proxy, rate limits count the address the proxy forwarded", () => {
+  const address = forwardedAddress("x-forwarded-for");
+  const req = (headers: Record<string, string | string[]>): Parameters<typeof address>[0] =>
+    ({ headers, socket: { remoteAddress: "10.0.0.1" } }) as unknown as Parameters<typeof address>[0];
+  assert.equal(address(req({ "x-forwarded-for": "6.6.6.6, 203.0.113.7" })), "203.0.113.7");
+  assert.equal(address(req({ "x-forwarded-for": ["1.1.1.1", "203.0.113.8"] })), "203.0.113.8");
+  assert.equal(address(req({})), "10.0.0.1");
 });

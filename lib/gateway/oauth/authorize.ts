@@ -99,7 +99,8 @@ export class AuthorizeEndpoints {
     if (!account) return this.#login(req, res, requestId, client, "Wrong user name or password.", username, 401);
     this.#config.logger.info("oauth sign-in", { user: account.user });
     const session = await this.#sessions.signIn(account.user);
-    sendRedirect(res, `${this.#config.publicUrl}${AS_PATHS.consent}?request=${encodeURIComponent(requestId)}`, session.setCookie);
+    // Relative, like the form actions: the pages keep working on whatever host name the browser used.
+    sendRedirect(res, `${leaf(AS_PATHS.consent)}?request=${encodeURIComponent(requestId)}`, session.setCookie);
   }
 
   async consentGet(req: IncomingMessage, res: ServerResponse, query: string): Promise<void> {
@@ -142,7 +143,7 @@ export class AuthorizeEndpoints {
     if (!user) return this.#login(req, res, requestId, client, undefined, undefined, 200);
     const browser = this.#sessions.browser(req);
     const html = consentPage({
-      action: `${this.#config.publicUrl}${AS_PATHS.consent}`,
+      action: leaf(AS_PATHS.consent),
       requestId,
       csrf: await this.#sessions.csrfToken(browser.id, "consent", requestId),
       clientName: clientLabel(client),
@@ -164,7 +165,7 @@ export class AuthorizeEndpoints {
   ): Promise<void> {
     const browser = this.#sessions.browser(req);
     const html = loginPage({
-      action: `${this.#config.publicUrl}${AS_PATHS.login}`,
+      action: leaf(AS_PATHS.login),
       hub: new URL(this.#config.publicUrl).host,
       requestId,
       csrf: await this.#sessions.csrfToken(browser.id, "login", requestId),
@@ -212,4 +213,9 @@ function safeDecode(text: string): string {
   } catch {
     return text;
   }
+}
+
+/** The last segment of one of our page paths: all of them live in the same folder. */
+function leaf(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
 }

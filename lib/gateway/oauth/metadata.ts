@@ -5,6 +5,8 @@ import type { OAuthConfig } from "./options.ts";
 export const AS_PATHS = {
   metadata: "/authorize/.well-known/oauth-authorization-server",
   metadataRfc8414: "/.well-known/oauth-authorization-server/authorize",
+  /** Clients of the 2025-03-26 revision skip resource metadata and look at the origin's root. */
+  metadataLegacy: "/.well-known/oauth-authorization-server",
   register: "/authorize/register",
   authorize: "/developer/oauth/authorize",
   token: "/developer/oauth/token",

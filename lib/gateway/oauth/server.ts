@@ -36,6 +36,7 @@ export class OAuthServer implements AuthorizationServer {
     this.#routes = new Map<string, Partial<Record<"GET" | "POST", Route>>>([
       [AS_PATHS.metadata, { GET: metadata }],
       [AS_PATHS.metadataRfc8414, { GET: metadata }],
+      [AS_PATHS.metadataLegacy, { GET: metadata }],
       [
         AS_PATHS.register,
         {

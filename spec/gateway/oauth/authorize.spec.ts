@@ -76,6 +76,7 @@ test("the login page: form fields, CSRF, a cookie that is HttpOnly and SameSite=
   assert.match(html, /<input type="text" id="username" name="username"/);
   assert.match(html, /<input type="password" id="password" name="password"/);
   assert.match(html, /name="viewport"/);
+  assert.match(html, /<form method="post" action="login">/);
   assert.match(html, /Spec &#60;b&#62;client&#60;\/b&#62;/);
   assert.doesNotMatch(html, /<script|<link|src=/);
   assert.ok(hiddenField(html, "csrf").length > 20);
@@ -153,7 +154,8 @@ test("consent names the client, its redirect host and the tool; deny goes back a
     body: new URLSearchParams({ request: hiddenField(html, "request"), csrf: hiddenField(html, "csrf"), username: "ada", password: "correct horse" }),
   });
   const cookie = login.headers.getSetCookie()[0]!.split(";")[0]!;
-  const consent = await (await fetch(login.headers.get("location")!, { headers: { Cookie: cookie } })).text();
+  assert.match(login.headers.get("location")!, /^consent\?request=/);
+  const consent = await (await fetch(new URL(login.headers.get("location")!, `${base}/developer/oauth/login`), { headers: { Cookie: cookie } })).text();
   assert.match(consent, /Inspector/);
   assert.match(consent, /127\.0\.0\.1:5555/);
   assert.match(consent, /mcpdemo/);

@@ -131,7 +131,7 @@ export async function signIn(base: string, flow: SignIn): Promise<URL> {
   await login.arrayBuffer();
   if (login.status !== 303) throw new Error(`login answered ${login.status}`);
   cookie = cookieOf(login)!;
-  const consent = await fetch(login.headers.get("location")!, { headers: { Cookie: cookie } });
+  const consent = await fetch(new URL(login.headers.get("location")!, `${base}/developer/oauth/login`), { headers: { Cookie: cookie } });
   const consentHtml = await consent.text();
   const decided = await fetch(`${base}/developer/oauth/consent`, {
     method: "POST",

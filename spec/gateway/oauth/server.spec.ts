@@ -9,10 +9,12 @@ test("metadata at the issuer's path and at the RFC 8414 location, identical, wit
   const { base } = await startAuthorizationServer(t);
   const a = await fetch(`${base}/authorize/.well-known/oauth-authorization-server`);
   const b = await fetch(`${base}/.well-known/oauth-authorization-server/authorize`);
+  const legacy = await fetch(`${base}/.well-known/oauth-authorization-server`);
   assert.equal(a.status, 200);
   assert.equal(a.headers.get("access-control-allow-origin"), "*");
   const doc = (await a.json()) as Record<string, unknown>;
   assert.deepEqual(await b.json(), doc);
+  assert.deepEqual(await legacy.json(), doc);
   assert.deepEqual(doc, {
     issuer: `${base}/authorize`,
     authorization_endpoint: `${base}/developer/oauth/authorize`,

@@ -8,8 +8,10 @@ import { CORS, GatewayError } from "./respond.ts";
 
 export const KEEPALIVE_MS = 15_000;
 const HEADERS_TIMEOUT_MS = 300_000;
-const DROPPED_REQUEST = ["authorization", "cookie", "host", "content-length", "mcp-session-id", "origin", "referer", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto"];
-const DROPPED_RESPONSE = ["mcp-session-id", "set-cookie", "content-encoding"];
+// Accept-Encoding too: the gateway relays bodies as they come and may rewrite some, so it
+// asks the tool server for identity encoding and never compresses streams.
+const DROPPED_REQUEST = ["authorization", "cookie", "host", "content-length", "mcp-session-id", "origin", "referer", "accept-encoding", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto"];
+const DROPPED_RESPONSE = ["mcp-session-id", "set-cookie"];
 
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 
@@ -100,7 +102,13 @@ export function openStream(res: ServerResponse, status: number, headers: Outgoin
  * Passes the answer through. Streams get keepalive comments, inserted only between events
  * (after a blank line), so an event is never split. `onTick` runs with each keepalive.
  */
-export function relay(res: ServerResponse, answer: IncomingMessage, extra: Record<string, string>, onTick: () => void = () => {}): Promise<void> {
+export function relay(
+  res: ServerResponse,
+  answer: IncomingMessage,
+  extra: Record<string, string>,
+  onTick: () => void = () => {},
+  keepaliveMs = KEEPALIVE_MS,
+): Promise<void> {
   const headers = answerHeaders(answer, extra);
   const status = answer.statusCode ?? 502;
   return new Promise((resolve) => {
@@ -134,7 +142,7 @@ export function relay(res: ServerResponse, answer: IncomingMessage, extra: Recor
     timer = setInterval(() => {
       onTick();
       if (atBoundary) res.write(": keepalive\n\n");
-    }, KEEPALIVE_MS);
+    }, keepaliveMs);
     timer.unref();
   });
 }

@@ -54,6 +54,13 @@ export function launcherCommand(): string[] {
 
 const NEVER = new Promise<void>(() => {});
 
+// However the gateway ends (a crash included), its children's groups must not outlive it:
+// one exit hook for all of them, since a listener each would pile up past Node's warning.
+const LIVE = new Set<() => void>();
+process.once("exit", () => {
+  for (const kill of LIVE) kill();
+});
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -80,13 +87,12 @@ function spawnGroup(command: readonly string[], env: NodeJS.ProcessEnv, cwd?: st
       // already gone
     }
   };
-  // However the gateway ends, its children's groups must not outlive it.
   const onExit = (): void => signal("SIGTERM");
-  process.once("exit", onExit);
+  LIVE.add(onExit);
   const exited = new Promise<void>((resolve) => {
     child.once("error", () => resolve());
     child.once("exit", () => resolve());
-  }).then(() => void process.off("exit", onExit));
+  }).then(() => void LIVE.delete(onExit));
   let stopping: Promise<void> | undefined;
   return {
     child,

@@ -9,6 +9,7 @@ import { ApiTokens } from "./api-tokens.ts";
 import { authorize, resourceMetadata } from "./auth.ts";
 import type { GatewayConfig } from "./config.ts";
 import type { AuthorizationServer, RecordStore, TokenVerifier } from "./contracts.ts";
+import { KEEPALIVE_MS } from "./forward.ts";
 import type { Backend, LaunchRequest } from "./launch.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { RateLimiter } from "./rate-limit.ts";
@@ -35,6 +36,8 @@ export interface GatewayOptions {
   authorizationServer?: AuthorizationServer;
   /** Receives JSON lines: the access log and tool session events. Silent by default. */
   log?: (line: string) => void;
+  /** Between keepalive comments on relayed event streams; 15 s. */
+  keepaliveMs?: number;
   /** How tool sessions start; for embedding and specs. */
   launch?: (req: LaunchRequest) => Promise<Backend>;
 }
@@ -169,7 +172,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const urlHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
   const url = `http://${urlHost}:${port}/`;
   if (!publicUrl) publicUrl = url.slice(0, -1);
-  ctx.current = { config, publicUrl, sessions, sealer: new SessionSealer(sealKey), cookieKey, metrics };
+  ctx.current = { config, publicUrl, sessions, sealer: new SessionSealer(sealKey), cookieKey, metrics, keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS };
 
   let closing: Promise<void> | undefined;
   return {

@@ -25,6 +25,8 @@ export interface GatewayContext {
   /** Signs session proxy cookies. */
   readonly cookieKey: Buffer;
   readonly metrics: GatewayMetrics;
+  /** Between keepalive comments on relayed streams. */
+  readonly keepaliveMs: number;
 }
 
 export interface Caller {
@@ -118,14 +120,14 @@ async function rpc(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: Se
     sendRewritten(res, answer, rewriteResult(msg.method, raw, prefix) ?? raw, extra);
     return;
   }
-  await relay(res, answer, extra, () => ctx.sessions.touch(key));
+  await relay(res, answer, extra, () => ctx.sessions.touch(key), ctx.keepaliveMs);
 }
 
 async function passThrough(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse, path: string, withBody: boolean): Promise<void> {
   const body = withBody ? await readBody(req, ctx.config.limits.maxBodyBytes) : undefined;
   const rec = await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c));
   const answer = await exchange(ctx, rec, { method: req.method!, path, headers: req.headers, body }, res);
-  await relay(res, answer, {});
+  await relay(res, answer, {}, undefined, ctx.keepaliveMs);
 }
 
 async function streamGet(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -133,7 +135,7 @@ async function streamGet(ctx: GatewayContext, c: Caller, req: IncomingMessage, r
     // A client's standalone stream for its session: held open and relayed.
     const s = await continueOrStart(ctx, c, req, undefined);
     const answer = await exchange(ctx, s.rec, { method: "GET", path: "mcp", headers: req.headers, session: s.upstream }, res);
-    await relay(res, answer, { "mcp-session-id": s.id! }, () => ctx.sessions.touch(sessionKey(c.principal.user, c.tool, s.rec.revision)));
+    await relay(res, answer, { "mcp-session-id": s.id! }, () => ctx.sessions.touch(sessionKey(c.principal.user, c.tool, s.rec.revision)), ctx.keepaliveMs);
     return;
   }
   // No session: one complete event stream whose `endpoint` names the POST path with a new session.

@@ -240,3 +240,18 @@ test("gateway routes, auth and rewriting", async (t) => {
     assert.ok(!h.logs.some((l) => l.includes("?revision")));
   });
 });
+
+test("held streams get keepalive comments between events", async (t) => {
+  const h = await startHarness(t, { tools: { fake: { revisions: { default: fake() } } } }, { keepaliveMs: 50 });
+  const mcp = `${h.base}/api/mcp/fake/mcp`;
+  const id = await initialize(h);
+  const ac = new AbortController();
+  t.after(() => ac.abort());
+  const res = await fetch(mcp, { headers: { authorization: `Bearer ${h.tokens.alice}`, accept: "text/event-stream", "mcp-session-id": id }, signal: ac.signal });
+  const reader = res.body!.getReader();
+  let text = "";
+  while (!text.includes(": keepalive\n\n")) text += new TextDecoder().decode((await reader.read()).value);
+  // The keepalive follows a complete event, never splits one.
+  assert.match(text, /^: stream open\n\n(event: message\ndata: .*\n\n)+(: keepalive\n\n)+/);
+  ac.abort();
+});

@@ -1,0 +1,126 @@
+// The hub_gateway command: operator commands on a data dir, config errors naming their
+// key with exit status 2, and usage errors. Serving and SIGTERM are covered by the
+// gateway scale-out spec, which runs two of these processes.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { run, type CliIo } from "../../cli/hub_gateway.ts";
+import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
+import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
+import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
+import { ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
+
+function io(stdin = ""): CliIo & { out: (l: string) => void; lines: string[]; errors: string[] } {
+  const lines: string[] = [];
+  const errors: string[] = [];
+  return {
+    lines,
+    errors,
+    out: (l) => void lines.push(l),
+    err: (l) => void errors.push(l),
+    readStdin: async () => stdin,
+    stopRequested: Promise.resolve("SIGTERM"),
+  };
+}
+
+function allFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+test("user add reads the password from stdin and stores only a hash", async (t) => {
+  const dataDir = join(tempDir(t), "data");
+  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "cli", "hub_gateway.ts"), "user", "add", "ada", "--groups", "a,b", "--password-stdin", "--data-dir", dataDir], {
+    cwd: ROOT,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  t.after(() => child.kill("SIGKILL"));
+  let stdout = "";
+  child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+  child.stdin.end("correct horse\n");
+  const [code] = (await once(child, "close")) as [number];
+  assert.equal(code, 0);
+  assert.match(stdout, /user ada added \(groups: a, b\)/);
+  const accounts = new StoreAccountDirectory(new FileRecordStore(dataDir));
+  assert.deepEqual(await accounts.verifyPassword("ada", "correct horse"), { user: "ada", groups: ["a", "b"] });
+  assert.equal(await accounts.verifyPassword("ada", "wrong"), null);
+  for (const file of allFiles(dataDir)) assert.ok(!readFileSync(file, "utf8").includes("correct horse"));
+});
+
+test("user add: clear errors for a taken or bad name and a missing --password-stdin", async (t) => {
+  const dataDir = join(tempDir(t), "data");
+  assert.equal(await run(["user", "add", "ada", "--password-stdin", "--data-dir", dataDir], {}, io("pw")), 0);
+  const taken = io("pw");
+  assert.equal(await run(["user", "add", "ada", "--password-stdin", "--data-dir", dataDir], {}, taken), 1);
+  assert.match(taken.errors[0]!, /already exists/);
+  assert.equal(await run(["user", "add", "../x", "--password-stdin", "--data-dir", dataDir], {}, io("pw")), 2);
+  assert.equal(await run(["user", "add", "bob", "--data-dir", dataDir], {}, io("pw")), 2);
+  assert.equal(await run(["user", "add", "bob", "--password-stdin", "--data-dir", dataDir], {}, io("\n")), 2);
+});
+
+test("token create prints the token once; revoke by id ends it", async (t) => {
+  const dataDir = join(tempDir(t), "data");
+  assert.equal(await run(["user", "add", "ada", "--password-stdin", "--data-dir", dataDir], {}, io("pw")), 0);
+  const created = io();
+  assert.equal(await run(["token", "create", "ada", "--data-dir", dataDir], {}, created), 0);
+  const token = created.lines[0]!;
+  const m = /^hubmcp_([a-z0-9]{12})_[A-Za-z0-9_-]{43}$/.exec(token);
+  assert.ok(m, "recognisable token");
+  for (const file of allFiles(dataDir)) assert.ok(!readFileSync(file, "utf8").includes(token.slice(20)));
+  const store = new FileRecordStore(dataDir);
+  const tokens = new ApiTokens(store, new StoreAccountDirectory(store));
+  assert.deepEqual(await tokens.verify(token), { user: "ada", groups: [], kind: "api-token" });
+  const listed = io();
+  assert.equal(await run(["token", "list", "--data-dir", dataDir], {}, listed), 0);
+  assert.match(listed.lines[0]!, new RegExp(`^${m[1]}  ada  `));
+  assert.equal(await run(["token", "revoke", m[1]!, "--data-dir", dataDir], {}, io()), 0);
+  assert.equal(await tokens.verify(token), null);
+  assert.equal(await run(["token", "revoke", m[1]!, "--data-dir", dataDir], {}, io()), 1);
+  assert.equal(await run(["token", "create", "nobody", "--data-dir", dataDir], {}, io()), 1);
+  assert.equal(await run(["token", "frobnicate", "--data-dir", dataDir], {}, io()), 2);
+});
+
+test("a bad config is one line naming the key, exit 2", async (t) => {
+  const dir = tempDir(t);
+  const cases: Array<[unknown, RegExp]> = [
+    [{ tools: { demo: { revisions: {} } } }, /^hub_gateway: config: tools\.demo\.revisions\.default is required$/],
+    [{ tools: { demo: { revisions: { default: { url: "ftp://x" } } } } }, /tools\.demo\.revisions\.default\.url must be an http\(s\) URL/],
+    [{ tools: { demo: { revisions: { default: { command: [] } } } } }, /tools\.demo\.revisions\.default\.command must be a non-empty array/],
+    [{ tools: { demo: { revisions: { default: { app: "a.ts", url: "http://x/" } } } } }, /tools\.demo\.revisions\.default must have exactly one of/],
+    [{ tools: { demo: { groups: "staff", revisions: { default: { app: "a.ts" } } } } }, /tools\.demo\.groups must be an array/],
+    [{ publicUrl: "not a url", tools: {} }, /publicUrl must be an http\(s\) URL/],
+    [{ tools: {}, limits: { idleMinutes: -1 } }, /limits\.idleMinutes must be a positive number/],
+    [{ tools: {}, extra: 1 }, /extra is not a known key/],
+    [[], /\(top level\) must be a JSON object/],
+  ];
+  for (const [config, pattern] of cases) {
+    const file = join(dir, "gateway.json");
+    writeFileSync(file, JSON.stringify(config));
+    const out = io();
+    assert.equal(await run(["--config", file, "--data-dir", join(dir, "data")], {}, out), 2);
+    assert.equal(out.errors.length, 1);
+    assert.match(out.errors[0]!, pattern);
+  }
+  writeFileSync(join(dir, "broken.json"), "{");
+  const broken = io();
+  assert.equal(await run(["--config", join(dir, "broken.json")], {}, broken), 2);
+  assert.match(broken.errors[0]!, /is not valid JSON/);
+  assert.equal(await run(["--config", join(dir, "missing.json")], {}, io()), 2);
+  assert.equal(await run([], {}, io()), 2);
+  assert.equal(await run(["--config", "x", "--port", "99999"], {}, io()), 2);
+  assert.equal(await run(["--nope"], {}, io()), 2);
+  const help = io();
+  assert.equal(await run(["--help"], {}, help), 0);
+  assert.match(help.lines[0]!, /^usage: hub_gateway/);
+});
+
+test("serves until asked to stop", async (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, "gateway.json");
+  writeFileSync(file, JSON.stringify({ tools: {} }));
+  const out = io();
+  assert.equal(await run(["--config", file, "--port", "0", "--data-dir", join(dir, "data")], {}, out), 0);
+  assert.match(out.lines[0]!, /^hub_gateway ready at http:\/\/127\.0\.0\.1:\d+\/$/);
+});

@@ -1,0 +1,159 @@
+// The gateway's pure parts: config parsing, path routing, session sealing, rewriting,
+// the token bucket, and the token and account records.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
+import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
+import { ConfigError, DEFAULT_LIMITS, parseGatewayConfig, parseGatewayConfigText } from "../../lib/gateway/config.ts";
+import { GatewayMetrics } from "../../lib/gateway/metrics.ts";
+import { RateLimiter } from "../../lib/gateway/rate-limit.ts";
+import { inspectRequest, rewriteResult } from "../../lib/gateway/rewrite.ts";
+import { checkedPath, matchRoute } from "../../lib/gateway/routes.ts";
+import { SessionSealer } from "../../lib/gateway/session-seal.ts";
+import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
+
+test("config: defaults, relative app paths, trailing slashes", () => {
+  const config = parseGatewayConfig(
+    {
+      publicUrl: "https://hub.example.org/",
+      tools: { demo: { groups: ["g"], revisions: { default: { app: "apps/a.ts" }, dev: { url: "http://127.0.0.1:9001" }, test: { command: ["launch", "--x"] } } } },
+      limits: { idleMinutes: 1, startSeconds: 2, sessionsPerUser: 3, sessionsTotal: 4, maxBodyBytes: 5, ratePerSecond: 6, rateBurst: 7 },
+    },
+    "/srv",
+  );
+  assert.equal(config.publicUrl, "https://hub.example.org");
+  assert.deepEqual(config.tools.demo!.revisions.default, { kind: "app", app: "/srv/apps/a.ts" });
+  assert.deepEqual(config.tools.demo!.revisions.dev, { kind: "url", url: "http://127.0.0.1:9001/" });
+  assert.deepEqual(config.tools.demo!.revisions.test, { kind: "command", command: ["launch", "--x"] });
+  assert.deepEqual(config.limits, { idleTimeoutMs: 60_000, startTimeoutMs: 2000, sessionsPerUser: 3, sessionsTotal: 4, maxBodyBytes: 5, ratePerSecond: 6, rateBurst: 7 });
+  assert.deepEqual(parseGatewayConfig({ tools: {} }, "/").limits, DEFAULT_LIMITS);
+  assert.equal(DEFAULT_LIMITS.idleTimeoutMs, 30 * 60_000);
+});
+
+test("config: every problem names its key", () => {
+  const bad: Array<[unknown, string]> = [
+    [{ tools: { "bad name": { revisions: { default: { app: "a" } } } } }, "tools"],
+    [{ tools: { t: { revisions: { "a/b": { app: "a" } } } } }, "tools.t.revisions"],
+    [{ tools: { t: { revisions: { default: { app: "" } } } } }, "tools.t.revisions.default.app"],
+    [{ tools: { t: { revisions: { default: { url: "https://x/" } } } } }, "tools.t.revisions.default.url"],
+    [{ tools: { t: { revisions: { default: { url: "http://u:p@x/" } } } } }, "tools.t.revisions.default.url"],
+    [{ tools: { t: { revisions: { default: 3 } } } }, "tools.t.revisions.default"],
+    [{ tools: { t: { revisions: { default: { app: "a", x: 1 } } } } }, "tools.t.revisions.default.x"],
+    [{ tools: { t: { revisions: [] } } }, "tools.t.revisions"],
+    [{ tools: { t: { color: "red", revisions: {} } } }, "tools.t.color"],
+    [{ tools: { t: 1 } }, "tools.t"],
+    [{ tools: [] }, "tools"],
+    [{ tools: {}, limits: [] }, "limits"],
+    [{ tools: {}, limits: { speed: 1 } }, "limits.speed"],
+    [{ tools: {}, publicUrl: 5 }, "publicUrl"],
+  ];
+  for (const [value, key] of bad) {
+    assert.throws(() => parseGatewayConfig(value, "/"), (err: unknown) => err instanceof ConfigError && err.key === key, key);
+  }
+  assert.throws(() => parseGatewayConfigText("nope", "/"), ConfigError);
+});
+
+test("routes: each section-C path, and hostile paths refused", () => {
+  assert.deepEqual(matchRoute("GET", "/api/mcp/demo"), { kind: "bootstrap", tool: "demo" });
+  assert.deepEqual(matchRoute("POST", "/api/mcp/demo/"), { kind: "tool-root", tool: "demo" });
+  assert.deepEqual(matchRoute("POST", "/api/mcp/demo/mcp?revision=dev"), { kind: "mcp", tool: "demo" });
+  assert.deepEqual(matchRoute("POST", "/api/mcp/demo/g1.abc"), { kind: "session", tool: "demo", session: "g1.abc" });
+  assert.deepEqual(matchRoute("GET", "/api/mcp/demo/sse"), { kind: "sse-info", tool: "demo" });
+  assert.deepEqual(matchRoute("GET", "/api/mcp/demo/openapi.json"), { kind: "openapi", tool: "demo" });
+  assert.deepEqual(matchRoute("POST", "/api/mcp/demo/tools/add"), { kind: "rest", tool: "demo", name: "add" });
+  assert.deepEqual(matchRoute("GET", "/api/mcp/demo/mcp/.well-known/oauth-protected-resource"), { kind: "resource-metadata", tool: "demo" });
+  assert.deepEqual(matchRoute("GET", "/.well-known/oauth-protected-resource/api/mcp/demo/mcp"), { kind: "resource-metadata", tool: "demo" });
+  assert.deepEqual(matchRoute("GET", "/weber/s/c/7/sse"), { kind: "weber", instance: "s", cookie: "c" });
+  assert.deepEqual(matchRoute("GET", "/healthz"), { kind: "health" });
+  assert.deepEqual(matchRoute("GET", "/metrics"), { kind: "metrics" });
+  assert.deepEqual(matchRoute("GET", "/api/other"), { kind: "not-found" });
+  assert.deepEqual(matchRoute("GET", "/api/mcp/demo/tools/a/b"), { kind: "not-found" });
+  for (const path of ["/api/mcp/../x", "/api/mcp/%2e%2e/x", "/api/mcp/a%2Fb", "/a\\b", "//x", "/a/./b", "x", "/a%00", "/a b", "/" + "a".repeat(9000)]) {
+    assert.equal(checkedPath(path), null, path);
+    assert.deepEqual(matchRoute("GET", path), { kind: "bad-path" });
+  }
+  assert.equal(checkedPath(undefined), "/");
+});
+
+test("sealed session ids: round trip, tamper-proof, key-bound", () => {
+  const key = randomBytes(32);
+  const sealer = new SessionSealer(key);
+  const binding = { user: "ada", tool: "demo", revision: "default", instance: "i".repeat(32), upstream: "up" };
+  const id = sealer.seal(binding);
+  assert.deepEqual(sealer.open(id), binding);
+  assert.notEqual(sealer.seal(binding), id);
+  assert.equal(new SessionSealer(randomBytes(32)).open(id), null);
+  const flipped = id.slice(0, 10) + (id[10] === "A" ? "B" : "A") + id.slice(11);
+  assert.equal(sealer.open(flipped), null);
+  for (const junk of ["", "g1.", "g1.AAAA", "g2.x", "x".repeat(5000), `g1.${Buffer.from("x".repeat(40)).toString("base64url")}`]) assert.equal(sealer.open(junk), null);
+  assert.throws(() => new SessionSealer(Buffer.alloc(8)));
+});
+
+test("rewriting: only named methods, URIs prefixed once, bytes kept otherwise", () => {
+  const prefix = "http://gw/api/mcp/demo/";
+  const read = inspectRequest(Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: `${prefix}ui://a` } })), prefix)!;
+  assert.equal(JSON.parse(read.body.toString()).params.uri, "ui://a");
+  assert.ok(read.rewrite);
+  const raw = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":[]}}');
+  const list = inspectRequest(raw, prefix)!;
+  assert.equal(list.body, raw);
+  assert.equal(list.rewrite, false);
+  assert.equal(inspectRequest(Buffer.from("[1]"), prefix)!.method, undefined);
+  assert.equal(inspectRequest(Buffer.from('{"jsonrpc":"2.0","method":"ping"}'), prefix)!.rewrite, false);
+  assert.ok(inspectRequest(Buffer.from('{"jsonrpc":"2.0","id":0,"method":"initialize"}'), prefix)!.initialize);
+  assert.equal(inspectRequest(Buffer.from("{"), prefix), null);
+
+  assert.equal(rewriteResult("ping", Buffer.from('{"jsonrpc":"2.0","id":1,"result":[]}'), prefix), '{"jsonrpc":"2.0","id":1,"result":{}}');
+  assert.equal(rewriteResult("ping", Buffer.from('{"jsonrpc":"2.0","id":1,"result":{}}'), prefix), null);
+  assert.equal(rewriteResult("ping", Buffer.from('{"jsonrpc":"2.0","id":1,"error":{}}'), prefix), null);
+  const templates = JSON.parse(rewriteResult("resources/templates/list", Buffer.from('{"result":{"resourceTemplates":[{"uriTemplate":"file:///{x}"}]}}'), prefix)!);
+  assert.equal(templates.result.resourceTemplates[0].uriTemplate, `${prefix}file:///{x}`);
+  const again = JSON.parse(rewriteResult("resources/read", Buffer.from(JSON.stringify({ result: { contents: [{ uri: `${prefix}ui://a` }] } })), prefix)!);
+  assert.equal(again.result.contents[0].uri, `${prefix}ui://a`);
+  assert.equal(rewriteResult("resources/list", Buffer.from('{"result":{"resources":5}}'), prefix), null);
+  assert.equal(rewriteResult("resources/list", Buffer.from("nope"), prefix), null);
+});
+
+test("token bucket: burst, then a wait proportional to the rate", () => {
+  const limiter = new RateLimiter(2, 3);
+  const t0 = 1_000_000;
+  for (let i = 0; i < 3; i++) assert.equal(limiter.take("u", t0), 0);
+  assert.equal(limiter.take("u", t0), 1);
+  assert.equal(limiter.take("other", t0), 0);
+  assert.equal(limiter.take("u", t0 + 500), 0);
+});
+
+test("metrics render in the Prometheus text format", () => {
+  const metrics = new GatewayMetrics();
+  metrics.request('to"ol', 200);
+  metrics.upstreamLatency(3);
+  const text = metrics.render(2);
+  assert.match(text, /hubmcp_gateway_requests_total\{tool="to\\"ol",status="200"\} 1/);
+  assert.match(text, /hubmcp_gateway_upstream_seconds_bucket\{le="0.005"\} 1/);
+  assert.match(text, /hubmcp_gateway_tool_sessions 2/);
+});
+
+test("API tokens and accounts: hashes only, constant-time checks, groups as they are now", async () => {
+  const store = new MemoryRecordStore();
+  const accounts = new StoreAccountDirectory(store);
+  await accounts.add("ada", "pw", ["x"]);
+  await assert.rejects(accounts.add("ada", "pw"), /already exists/);
+  await assert.rejects(accounts.add("a/b", "pw"), /user names/);
+  await assert.rejects(accounts.add("bob", "pw", ["bad group"]), /group names/);
+  assert.equal(await accounts.verifyPassword("nobody", "pw"), null);
+  assert.equal(await accounts.verifyPassword("../x", "pw"), null);
+  assert.equal(await accounts.groupsOf("nobody"), null);
+  assert.equal(await accounts.groupsOf("../x"), null);
+  const tokens = new ApiTokens(store, accounts);
+  const made = (await tokens.create("ada"))!;
+  const record = JSON.stringify(await store.get("api-tokens", made.id));
+  assert.ok(!record.includes(made.token.slice(20)));
+  assert.deepEqual(await tokens.verify(made.token), { user: "ada", groups: ["x"], kind: "api-token" });
+  assert.equal(await tokens.verify(made.token.slice(0, -1) + (made.token.endsWith("A") ? "B" : "A")), null);
+  assert.equal(await tokens.verify("Bearer nonsense"), null);
+  assert.equal(await tokens.verify(`hubmcp_zzzzzzzzzzzz_${"a".repeat(43)}`), null);
+  assert.equal(await tokens.revoke("NOT-AN-ID"), false);
+  await store.delete("accounts", "ada");
+  assert.equal(await tokens.verify(made.token), null);
+});

@@ -13,6 +13,9 @@ import { obtainTokens } from "./harness.ts";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const cli = join(root, "cli", "hub_gateway.ts");
+// These processes run without coverage: the same files are covered in-process, and merging
+// coverage of processes that load them through other transpilers skews the report.
+const env = { ...process.env, NODE_V8_COVERAGE: "" };
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -26,13 +29,13 @@ function freePort(): Promise<number> {
 }
 
 function run(args: string[], input?: string): Promise<number | null> {
-  const child = spawn(process.execPath, ["--import", "tsx", cli, ...args], { cwd: root, stdio: ["pipe", "ignore", "ignore"] });
+  const child = spawn(process.execPath, ["--import", "tsx", cli, ...args], { cwd: root, env, stdio: ["pipe", "ignore", "ignore"] });
   child.stdin.end(input ?? "");
   return new Promise((resolve) => child.once("exit", resolve));
 }
 
 async function serve(t: TestContext, args: string[]): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", cli, ...args], { cwd: root, stdio: ["ignore", "pipe", "ignore"] });
+  const child = spawn(process.execPath, ["--import", "tsx", cli, ...args], { cwd: root, env, stdio: ["ignore", "pipe", "ignore"] });
   t.after(async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once("exit", resolve));

@@ -45,13 +45,3 @@ export {
   type ProxyHandler,
   type RunningProxy,
 } from "./proxy/reverse-proxy.ts";
-export { startGateway, type GatewayOptions, type RunningGateway } from "./gateway/server.ts";
-export { parseGatewayConfig, ConfigError, type GatewayConfig, type GatewayLimits, type ToolSpec, type RevisionSpec } from "./gateway/config.ts";
-export { StoreAccountDirectory } from "./gateway/accounts.ts";
-export { ApiTokens } from "./gateway/api-tokens.ts";
-export { FileRecordStore } from "./gateway/store/file-record-store.ts";
-export { MemoryRecordStore } from "./gateway/store/memory-record-store.ts";
-export { OAuthServer } from "./gateway/oauth/server.ts";
-export type { OAuthServerOptions } from "./gateway/oauth/options.ts";
-export type { OAuthSettings } from "./gateway/oauth/gateway-settings.ts";
-export type { Principal, TokenVerifier, AccountDirectory, RecordStore, AuthorizationServer } from "./gateway/contracts.ts";

@@ -6,24 +6,16 @@ import type * as Types from "../lib/index.ts";
 
 test("the package root exports exactly the public API", () => {
   assert.deepEqual(Object.keys(hubmcp).sort(), [
-    "ApiTokens",
     "ClientRequestError",
-    "ConfigError",
-    "FileRecordStore",
     "McpServer",
-    "MemoryRecordStore",
-    "OAuthServer",
     "SchemaBuilder",
     "SchemaError",
-    "StoreAccountDirectory",
     "ToolResult",
     "compileSchema",
     "content",
     "createProxyHandler",
     "isFlatElicitationSchema",
-    "parseGatewayConfig",
     "s",
-    "startGateway",
     "startReverseProxy",
   ]);
 });
@@ -44,9 +36,6 @@ type PublicTypes = [
   Types.ValidationError, Types.ValidationResult, Types.Validator, Types.CompileOptions, Types.Infer<Types.AnySchemaBuilder>,
   Types.Shape, Types.Presence, Types.StringOptions, Types.NumberOptions, Types.ArrayOptions, Types.ObjectOptions,
   Types.ReverseProxyOptions, Types.ProxyListenOptions, Types.ProxyHandler, Types.RunningProxy,
-  Types.GatewayOptions, Types.RunningGateway, Types.GatewayConfig, Types.GatewayLimits, Types.ToolSpec, Types.RevisionSpec,
-  Types.Principal, Types.TokenVerifier, Types.AccountDirectory, Types.RecordStore, Types.AuthorizationServer,
-  Types.OAuthServerOptions, Types.OAuthSettings,
 ];
 export type { PublicTypes };
 

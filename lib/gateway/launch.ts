@@ -33,6 +33,8 @@ export interface LaunchRequest {
   instance: string;
   publicUrl: string;
   startTimeoutMs: number;
+  /** The environment children start from (the gateway's own by default). */
+  env?: NodeJS.ProcessEnv;
   /** Lines the child writes on stderr, for the gateway's log. */
   onOutput(line: string): void;
 }
@@ -150,7 +152,7 @@ async function launchApp(req: LaunchRequest, app: string): Promise<Backend> {
   const cookie = req.instance.slice(0, 16);
   await writeFile(join(dir, "resources"), `hub_url "${req.publicUrl}"\nfilexfer_port ${port}\nfilexfer_cookie ${cookie}\n`, { mode: 0o600 });
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...(req.env ?? process.env),
     SESSION: req.instance,
     SESSIONDIR: dir,
     HUBMCP_PROXY_PORT: String(port),
@@ -177,7 +179,7 @@ async function launchApp(req: LaunchRequest, app: string): Promise<Backend> {
 }
 
 async function launchCommand(req: LaunchRequest, command: readonly string[]): Promise<Backend> {
-  const env: NodeJS.ProcessEnv = { ...process.env, HUB_USER: req.user, HUB_TOOL: req.tool, HUB_REVISION: req.revisionName, HUB_SESSION: req.instance };
+  const env: NodeJS.ProcessEnv = { ...(req.env ?? process.env), HUB_USER: req.user, HUB_TOOL: req.tool, HUB_REVISION: req.revisionName, HUB_SESSION: req.instance };
   const group = spawnGroup(command, env);
   let line: string;
   try {

@@ -38,6 +38,8 @@ export interface GatewayOptions {
   log?: (line: string) => void;
   /** Between keepalive comments on relayed event streams; 15 s. */
   keepaliveMs?: number;
+  /** The environment tool session children start from; the gateway's own by default. */
+  childEnv?: NodeJS.ProcessEnv;
   /** How tool sessions start; for embedding and specs. */
   launch?: (req: LaunchRequest) => Promise<Backend>;
 }
@@ -72,7 +74,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const metrics = new GatewayMetrics();
   const limiter = new RateLimiter(config.limits.ratePerSecond, config.limits.rateBurst);
   let publicUrl = options.publicUrl?.replace(/\/+$/, "") ?? config.publicUrl ?? "";
-  const sessions = new ToolSessions({ store, config, publicUrl: () => publicUrl, launch: options.launch, onEvent: event });
+  const sessions = new ToolSessions({ store, config, publicUrl: () => publicUrl, launch: options.launch, childEnv: options.childEnv, onEvent: event });
   const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
   const ctx: { current?: GatewayContext } = {};
   const host = options.host ?? "127.0.0.1";

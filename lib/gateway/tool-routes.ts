@@ -151,8 +151,10 @@ async function deleteSession(ctx: GatewayContext, c: Caller, req: IncomingMessag
   await relay(res, answer, {});
 }
 
-async function bootstrap(ctx: GatewayContext, c: Caller, res: ServerResponse): Promise<void> {
-  const s = await mint(ctx, c, await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c)));
+async function bootstrap(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // A session the caller names is reused (after the same checks as any request); else a new one.
+  const named = await continueOrStart(ctx, c, req, undefined);
+  const s = named.id ? named : await mint(ctx, c, named.rec);
   const base = `${ctx.publicUrl}/api/mcp/${c.tool}`;
   sendJson(
     res,
@@ -202,7 +204,7 @@ export async function handleToolRoute(ctx: GatewayContext, route: Route, c: Call
       return rpc(ctx, c, req, res, route.session, true);
     case "bootstrap":
       if (method !== "GET") throw NOT_ALLOWED("GET, POST");
-      return bootstrap(ctx, c, res);
+      return bootstrap(ctx, c, req, res);
     case "sse-info":
       if (method !== "GET") throw NOT_ALLOWED("GET");
       return sseInfo(ctx, c, res);

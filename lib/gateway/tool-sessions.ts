@@ -31,6 +31,8 @@ export interface ToolSessionsOptions {
   publicUrl: () => string;
   /** Replaceable for specs; launchBackend by default. */
   launch?: (req: LaunchRequest) => Promise<Backend>;
+  /** The environment tool session children start from. */
+  childEnv?: NodeJS.ProcessEnv;
   onEvent(event: string, fields: Record<string, unknown>): void;
 }
 
@@ -136,6 +138,7 @@ export class ToolSessions {
           instance,
           publicUrl: this.#o.publicUrl(),
           startTimeoutMs: this.#o.config.limits.startTimeoutMs,
+          env: this.#o.childEnv,
           onOutput: (line) => this.#o.onEvent("tool session output", { tool, revision, line: line.slice(0, 500) }),
         });
       } catch (err) {
@@ -148,7 +151,7 @@ export class ToolSessions {
       const ready: ToolSessionRecord = { ...record, state: "ready", since: Date.now(), url: backend.url, cookie: backend.cookie, weberPrefix: backend.weberPrefix, pid: backend.pid };
       const owned: Owned = { key, backend, stopping: false };
       this.#owned.set(instance, owned);
-      void backend.exited.then(() => this.#onExit(instance, owned));
+      void backend.exited.then(() => this.#onExit(instance, owned)).catch(() => undefined);
       if (backend.weberPrefix) await this.#o.store.put(WEBER, instance, { key });
       await this.#o.store.put(SESSIONS, key, ready);
       this.touch(key);

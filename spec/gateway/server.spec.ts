@@ -137,6 +137,8 @@ test("gateway routes, auth and rewriting", async (t) => {
     assert.equal(body.tool, "fake");
     assert.equal(body.revision, "default");
     assert.equal(body.endpoints.mcp, `${h.base}/api/mcp/fake/mcp`);
+    const again = await json(await fetch(`${h.base}/api/mcp/fake`, { headers: { authorization: `Bearer ${h.tokens.alice}`, "mcp-session-id": body.session } }));
+    assert.equal(again.session, body.session);
     const onPath = await post(`${h.base}/api/mcp/fake/${body.session}`, h.tokens.alice, rpc("seen"));
     assert.match((await json(onPath)).result.session, /^up-\d+$/);
   });

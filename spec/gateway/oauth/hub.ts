@@ -19,10 +19,6 @@ export const USER = "ada";
 export const PASSWORD = "correct horse battery";
 
 export async function startHub(t: TestContext): Promise<{ gateway: RunningGateway; dataDir: string }> {
-  // The tool servers the gateway starts load lib/ through start_mcp's TypeScript loader;
-  // merged with this process's coverage of the same files, theirs skews the report. This
-  // process's own coverage is unaffected: Node fixed its directory at startup.
-  process.env.NODE_V8_COVERAGE = "";
   const dataDir = await mkdtemp(join(tmpdir(), "hub-oauth-"));
   t.after(() => rm(dataDir, { recursive: true, force: true }));
   const fixtures = fileURLToPath(new URL("../../../fixtures/gateway/", import.meta.url));
@@ -39,7 +35,9 @@ export async function startHub(t: TestContext): Promise<{ gateway: RunningGatewa
     apiTokens: new ApiTokens(store, accounts),
     publicUrl: () => publicUrl,
   });
-  const gateway = await startGateway({ config, store, authorizationServer });
+  // Tool servers run without coverage: they load lib/ through start_mcp's TypeScript loader,
+  // and merging their copies of the same files with this process's skews the report.
+  const gateway = await startGateway({ config, store, authorizationServer, childEnv: { ...process.env, NODE_V8_COVERAGE: "" } });
   publicUrl = gateway.publicUrl;
   t.after(() => gateway.close());
   return { gateway, dataDir };

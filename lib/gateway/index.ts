@@ -1,0 +1,12 @@
+// The hub gateway's public API, a separate entry point (`hubmcp/gateway`) so tool server
+// apps importing the package root never load it.
+export { startGateway, type GatewayOptions, type RunningGateway } from "./server.ts";
+export { parseGatewayConfig, parseGatewayConfigText, ConfigError, type GatewayConfig, type GatewayLimits, type ToolSpec, type RevisionSpec } from "./config.ts";
+export { StoreAccountDirectory, AccountError } from "./accounts.ts";
+export { ApiTokens } from "./api-tokens.ts";
+export { FileRecordStore } from "./store/file-record-store.ts";
+export { MemoryRecordStore } from "./store/memory-record-store.ts";
+export { OAuthServer } from "./oauth/server.ts";
+export type { OAuthServerOptions } from "./oauth/options.ts";
+export type { OAuthSettings } from "./oauth/gateway-settings.ts";
+export type { Principal, TokenVerifier, AccountDirectory, RecordStore, AuthorizationServer } from "./contracts.ts";

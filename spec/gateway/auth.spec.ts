@@ -1,0 +1,59 @@
+// The seams for OAuth: an authorization server's routes are served before the gateway's,
+// its verifier joins the API tokens, and a token bound to another resource is refused.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { AuthorizationServer, Principal } from "../../lib/gateway/contracts.ts";
+import { fake, json, post, rpc, startHarness } from "./helpers.ts";
+
+test("an authorization server plugs in: routes first, its tokens checked per resource", async (t) => {
+  const asked: string[] = [];
+  let base = "";
+  const principals: Record<string, () => Principal> = {
+    "oauth-fake": () => ({ user: "alice", groups: ["users"], kind: "oauth", audience: `${base}/api/mcp/fake/mcp` }),
+    "oauth-other": () => ({ user: "alice", groups: ["users"], kind: "oauth", audience: `${base}/api/mcp/other/mcp` }),
+    "oauth-hub": () => ({ user: "alice", groups: ["users"], kind: "oauth" }),
+  };
+  const authorizationServer: AuthorizationServer = {
+    async handle(req, res) {
+      if (!req.url?.startsWith("/authorize/")) return false;
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ issuer: `${base}/authorize` }));
+      return true;
+    },
+    verifier: {
+      async verify(token, resource) {
+        asked.push(resource);
+        if (token === "explode") throw new Error("verifier bug");
+        return principals[token]?.() ?? null;
+      },
+    },
+  };
+  const h = await startHarness(t, { tools: { fake: { revisions: { default: fake() } }, other: { revisions: { default: fake() } } } }, { authorizationServer });
+  base = h.base;
+
+  const meta = await json(await fetch(`${h.base}/authorize/.well-known/oauth-authorization-server`));
+  const resource = await json(await fetch(`${h.base}/.well-known/oauth-protected-resource/api/mcp/fake/mcp`));
+  assert.equal(meta.issuer, resource.authorization_servers[0]);
+
+  const ok = await post(`${h.base}/api/mcp/fake/mcp`, "oauth-fake", rpc("seen"));
+  assert.equal(ok.status, 200);
+  assert.equal((await json(ok)).result.env.user, "alice");
+  assert.ok(asked.includes(`${h.base}/api/mcp/fake/mcp`));
+
+  const wrongAudience = await post(`${h.base}/api/mcp/fake/mcp`, "oauth-other", rpc("seen"));
+  assert.equal(wrongAudience.status, 401);
+  assert.match(wrongAudience.headers.get("www-authenticate")!, /invalid_token/);
+  await wrongAudience.text();
+
+  const hubWide = await post(`${h.base}/api/mcp/other/mcp`, "oauth-hub", rpc("seen"));
+  assert.equal(hubWide.status, 200);
+  await hubWide.text();
+
+  const apiToken = await post(`${h.base}/api/mcp/fake/mcp`, h.tokens.bob, rpc("seen"));
+  assert.equal(apiToken.status, 200);
+  await apiToken.text();
+
+  const broken = await post(`${h.base}/api/mcp/fake/mcp`, "explode", rpc("seen"));
+  assert.equal(broken.status, 401);
+  await broken.text();
+});

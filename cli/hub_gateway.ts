@@ -12,6 +12,8 @@ import { ApiTokens } from "../lib/gateway/api-tokens.ts";
 import { ConfigError, parseGatewayConfigText } from "../lib/gateway/config.ts";
 import { startGateway } from "../lib/gateway/server.ts";
 import { FileRecordStore } from "../lib/gateway/store/file-record-store.ts";
+import { gatewayAuthorizationServer } from "../lib/gateway/oauth/for-gateway.ts";
+import type { Logger } from "../lib/util/logger.ts";
 
 const NAME = "hub_gateway";
 
@@ -117,9 +119,24 @@ async function serve(io: CliIo, values: Values, dataDir: string): Promise<number
     }
     throw err;
   }
+  const store = new FileRecordStore(dataDir);
+  // The OAuth server needs the public URL, which without a configured one is known only once listening.
+  let publicUrl = config.publicUrl ?? "http://127.0.0.1";
+  const authorizationServer = config.oauth.enabled
+    ? gatewayAuthorizationServer({
+        config,
+        settings: config.oauth,
+        store,
+        accounts: new StoreAccountDirectory(store),
+        apiTokens: new ApiTokens(store, new StoreAccountDirectory(store)),
+        publicUrl: () => publicUrl,
+        logger: jsonLineLogger(io.err),
+      })
+    : undefined;
   let gateway;
   try {
-    gateway = await startGateway({ config, store: new FileRecordStore(dataDir), host: values.host ?? "127.0.0.1", port: Number(portText), log: io.err });
+    gateway = await startGateway({ config, store, host: values.host ?? "127.0.0.1", port: Number(portText), log: io.err, ...(authorizationServer ? { authorizationServer } : {}) });
+    publicUrl = gateway.publicUrl;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE") io.err(`${NAME}: port ${portText} is already in use`);
@@ -168,6 +185,12 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
   if (command === "user" && sub === "add") return userAdd(io, store, arg, values);
   if (command === "token") return token(io, store, sub, arg);
   return usage(io, "unknown command");
+}
+
+function jsonLineLogger(write: (line: string) => void): Logger {
+  const line = (level: string) => (message: string, fields?: Record<string, unknown>): void =>
+    write(JSON.stringify({ time: new Date().toISOString(), level, event: message, ...fields }));
+  return { debug: () => {}, info: line("info"), warn: line("warn"), error: line("error") };
 }
 
 function readStdin(): Promise<string> {

@@ -2,6 +2,7 @@
 // (`tools.mcpdemo.revisions.dev.url must be an http(s) URL`), so an operator can fix it
 // without reading code; values are never echoed, since a command line may hold secrets.
 import { isAbsolute, resolve } from "node:path";
+import { parseOAuthSettings, type OAuthSettings } from "./oauth/gateway-settings.ts";
 
 export type RevisionSpec =
   | { readonly kind: "app"; readonly app: string }
@@ -35,6 +36,8 @@ export interface GatewayConfig {
   readonly publicUrl: string | undefined;
   readonly tools: Readonly<Record<string, ToolSpec>>;
   readonly limits: GatewayLimits;
+  /** The built-in OAuth authorization server (section `oauth`; `false` turns it off). */
+  readonly oauth: OAuthSettings;
 }
 
 export const DEFAULT_LIMITS: GatewayLimits = {
@@ -143,7 +146,7 @@ function limits(v: unknown): GatewayLimits {
 /** Checks a parsed gateway.json; relative `app` paths resolve against `baseDir` (the file's folder). */
 export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConfig {
   if (!isObject(value)) throw new ConfigError("(top level)", "must be a JSON object");
-  for (const k of Object.keys(value)) if (!["publicUrl", "tools", "limits"].includes(k)) throw new ConfigError(k, "is not a known key");
+  for (const k of Object.keys(value)) if (!["publicUrl", "tools", "limits", "oauth"].includes(k)) throw new ConfigError(k, "is not a known key");
   const publicUrl = value.publicUrl === undefined ? undefined : httpUrl(value.publicUrl, "publicUrl").replace(/\/+$/, "");
   if (!isObject(value.tools)) throw new ConfigError("tools", "must be an object of named tools");
   const tools: Record<string, ToolSpec> = {};
@@ -151,7 +154,10 @@ export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConf
     if (!TOOL_NAME.test(name)) throw new ConfigError("tools", "has a tool name that is not letters, digits, '_' or '-'");
     tools[name] = tool(spec, `tools.${name}`, baseDir);
   }
-  return { publicUrl, tools, limits: limits(value.limits) };
+  const oauth = parseOAuthSettings(value.oauth, (key, problem) => {
+    throw new ConfigError(key, problem);
+  });
+  return { publicUrl, tools, limits: limits(value.limits), oauth };
 }
 
 /** The same from the file's text. */

@@ -6,4 +6,7 @@ export { StoreAccountDirectory, AccountError } from "./accounts.ts";
 export { ApiTokens } from "./api-tokens.ts";
 export { FileRecordStore } from "./store/file-record-store.ts";
 export { MemoryRecordStore } from "./store/memory-record-store.ts";
+export { OAuthServer } from "./oauth/server.ts";
+export type { OAuthServerOptions } from "./oauth/options.ts";
+export type { OAuthSettings } from "./oauth/gateway-settings.ts";
 export type { Principal, TokenVerifier, AccountDirectory, RecordStore, AuthorizationServer } from "./contracts.ts";

@@ -11,6 +11,7 @@ test("the gateway entry exports exactly its public API", async () => {
     "ConfigError",
     "FileRecordStore",
     "MemoryRecordStore",
+    "OAuthServer",
     "StoreAccountDirectory",
     "parseGatewayConfig",
     "parseGatewayConfigText",
@@ -23,5 +24,6 @@ test("the gateway entry exports exactly its public API", async () => {
 type PublicTypes = [
   Types.GatewayOptions, Types.RunningGateway, Types.GatewayConfig, Types.GatewayLimits, Types.ToolSpec, Types.RevisionSpec,
   Types.Principal, Types.TokenVerifier, Types.AccountDirectory, Types.RecordStore, Types.AuthorizationServer,
+  Types.OAuthServerOptions, Types.OAuthSettings,
 ];
 export type { PublicTypes };

@@ -1,0 +1,80 @@
+// The browser side of sign-in: a cookie that identifies the browser, CSRF tokens bound to
+// that cookie and to the authorization request, and the signed-in session. Sign-in replaces
+// the cookie, so a cookie planted before sign-in (session fixation) is worth nothing after.
+import type { IncomingMessage } from "node:http";
+import { hashSecret, hmac, randomToken, safeEqual } from "./crypto.ts";
+import { cookieValue } from "./http-io.ts";
+import { SESSION_LIFETIME_MS, type OAuthConfig } from "./options.ts";
+
+const COOKIE = "hub_oauth";
+const COOKIE_PATH = "/developer/oauth";
+export const SESSIONS = "oauth-sessions";
+const ID_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+interface SessionRecord {
+  user: string;
+  expires_at: number;
+}
+
+export class BrowserSessions {
+  readonly #config: OAuthConfig;
+  #csrfKey: Promise<Buffer> | undefined;
+
+  constructor(config: OAuthConfig) {
+    this.#config = config;
+  }
+
+  /** The browser's id, minting one (and the cookie that carries it) when it has none. */
+  browser(req: IncomingMessage): { id: string; setCookie: string[] } {
+    const existing = cookieValue(req, COOKIE);
+    if (existing && ID_SHAPE.test(existing)) return { id: existing, setCookie: [] };
+    const id = randomToken();
+    return { id, setCookie: [this.#cookie(id)] };
+  }
+
+  async csrfToken(browserId: string, form: string, requestId: string): Promise<string> {
+    return hmac(await this.#key(), `${form}\n${requestId}\n${browserId}`);
+  }
+
+  async csrfValid(req: IncomingMessage, form: string, requestId: string, token: string | undefined): Promise<boolean> {
+    const browserId = cookieValue(req, COOKIE);
+    if (!browserId || !ID_SHAPE.test(browserId) || typeof token !== "string") return false;
+    return safeEqual(await this.csrfToken(browserId, form, requestId), token);
+  }
+
+  /** Starts a session for `user` under a new browser id; answers its cookie and id. */
+  async signIn(user: string): Promise<{ id: string; setCookie: string[] }> {
+    const id = randomToken();
+    const record: SessionRecord = { user, expires_at: this.#config.now() + SESSION_LIFETIME_MS };
+    await this.#config.store.put(SESSIONS, hashSecret(id), record);
+    return { id, setCookie: [this.#cookie(id)] };
+  }
+
+  /** The signed-in account: from the trusted proxy header when configured, else the session. */
+  async user(req: IncomingMessage): Promise<string | undefined> {
+    const header = this.#config.trustedUserHeader;
+    if (header) {
+      const value = req.headers[header];
+      if (typeof value === "string" && value.trim()) {
+        const user = value.trim();
+        return (await this.#config.accounts.groupsOf(user)) ? user : undefined;
+      }
+    }
+    const id = cookieValue(req, COOKIE);
+    if (!id || !ID_SHAPE.test(id)) return undefined;
+    const record = await this.#config.store.get<SessionRecord>(SESSIONS, hashSecret(id));
+    if (!record || record.expires_at <= this.#config.now()) return undefined;
+    return (await this.#config.accounts.groupsOf(record.user)) ? record.user : undefined;
+  }
+
+  #cookie(id: string): string {
+    const secure = this.#config.secureCookies ? "; Secure" : "";
+    const base = new URL(this.#config.publicUrl).pathname.replace(/\/$/, "");
+    return `${COOKIE}=${id}; Path=${base}${COOKIE_PATH}; Max-Age=${SESSION_LIFETIME_MS / 1000}; HttpOnly; SameSite=Lax${secure}`;
+  }
+
+  #key(): Promise<Buffer> {
+    this.#csrfKey ??= this.#config.store.secret("oauth-csrf-key");
+    return this.#csrfKey;
+  }
+}

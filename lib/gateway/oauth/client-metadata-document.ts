@@ -1,0 +1,155 @@
+// Client ID metadata documents: a client whose `client_id` is an https URL publishes its
+// metadata there. Fetching someone else's URL from inside the hub's network is an SSRF risk,
+// so only public addresses are contacted (checked after DNS, and the connection pinned to the
+// checked address), redirects are not followed, and the time and size are capped.
+import { lookup as dnsLookup } from "node:dns/promises";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { isIP, type LookupFunction } from "node:net";
+import { isPublicAddress } from "./ip-ranges.ts";
+import { redirectProblem } from "./redirects.ts";
+
+export interface MetadataClient {
+  readonly client_id: string;
+  readonly client_name: string | undefined;
+  readonly redirect_uris: readonly string[];
+}
+
+export interface MetadataFetchOptions {
+  readonly allowPrivateAddresses: boolean;
+  readonly timeoutMs: number;
+  readonly maxBytes: number;
+  readonly now: () => number;
+}
+
+const DEFAULT_CACHE_MS = 5 * 60_000;
+const MAX_CACHE_MS = 24 * 3600_000;
+
+/** Whether a client_id is meant as a metadata document URL (rather than a registered id). */
+export function isMetadataDocumentId(clientId: string): boolean {
+  return clientId.startsWith("https://") || clientId.startsWith("http://");
+}
+
+export class ClientMetadataDocuments {
+  readonly #options: MetadataFetchOptions;
+  readonly #cache = new Map<string, { client: MetadataClient; until: number }>();
+
+  constructor(options: MetadataFetchOptions) {
+    this.#options = options;
+  }
+
+  /** The client the document describes, or undefined when it can't be fetched or isn't valid. */
+  async resolve(clientId: string): Promise<MetadataClient | undefined> {
+    const cached = this.#cache.get(clientId);
+    if (cached && cached.until > this.#options.now()) return cached.client;
+    this.#cache.delete(clientId);
+    const url = this.#checkUrl(clientId);
+    if (!url) return undefined;
+    let fetched: { body: string; maxAgeMs: number } | undefined;
+    try {
+      fetched = await this.#fetch(url);
+    } catch {
+      return undefined;
+    }
+    if (!fetched) return undefined;
+    const client = parseDocument(fetched.body, clientId);
+    if (client && fetched.maxAgeMs > 0) {
+      if (this.#cache.size > 1000) this.#cache.clear();
+      this.#cache.set(clientId, { client, until: this.#options.now() + fetched.maxAgeMs });
+    }
+    return client;
+  }
+
+  #checkUrl(clientId: string): URL | undefined {
+    let url: URL;
+    try {
+      url = new URL(clientId);
+    } catch {
+      return undefined;
+    }
+    const schemeOk = url.protocol === "https:" || (this.#options.allowPrivateAddresses && url.protocol === "http:");
+    if (!schemeOk || url.username || url.password || url.hash || url.pathname === "/" || url.href !== clientId) return undefined;
+    return url;
+  }
+
+  async #fetch(url: URL): Promise<{ body: string; maxAgeMs: number } | undefined> {
+    const host = url.hostname.replace(/^\[|\]$/g, "");
+    const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await dnsLookup(host, { all: true });
+    if (addresses.length === 0) return undefined;
+    if (!this.#options.allowPrivateAddresses && !addresses.every((a) => isPublicAddress(a.address))) return undefined;
+    const pinned = addresses[0]!;
+    // Connect to the address just checked, so a second DNS answer can't swap in a private one.
+    const lookup: LookupFunction = (_hostname, options, callback) => {
+      if ((options as { all?: boolean }).all) {
+        (callback as unknown as (err: null, list: Array<{ address: string; family: number }>) => void)(null, [pinned]);
+      } else callback(null, pinned.address, pinned.family);
+    };
+    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+    return await new Promise((resolve, reject) => {
+      const req = send(url, { method: "GET", lookup, headers: { Accept: "application/json" }, timeout: this.#options.timeoutMs });
+      const timer = setTimeout(() => req.destroy(new Error("timeout")), this.#options.timeoutMs);
+      req.once("error", (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      req.once("timeout", () => req.destroy(new Error("timeout")));
+      req.once("response", (res: IncomingMessage) => {
+        if (res.statusCode !== 200) {
+          clearTimeout(timer);
+          res.resume();
+          req.destroy();
+          resolve(undefined);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > this.#options.maxBytes) {
+            clearTimeout(timer);
+            req.destroy();
+            resolve(undefined);
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.once("end", () => {
+          clearTimeout(timer);
+          resolve({ body: Buffer.concat(chunks).toString("utf8"), maxAgeMs: cacheLifetime(res.headers["cache-control"]) });
+        });
+        res.once("error", (err) => {
+          clearTimeout(timer);
+          reject(err);
+        });
+      });
+      req.end();
+    });
+  }
+}
+
+export function cacheLifetime(header: string | undefined): number {
+  if (!header) return DEFAULT_CACHE_MS;
+  if (/\b(no-store|no-cache)\b/i.test(header)) return 0;
+  const maxAge = /\bmax-age\s*=\s*(\d+)/i.exec(header);
+  if (!maxAge) return DEFAULT_CACHE_MS;
+  return Math.min(Number(maxAge[1]) * 1000, MAX_CACHE_MS);
+}
+
+export function parseDocument(text: string, clientId: string): MetadataClient | undefined {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return undefined;
+  const fields = doc as Record<string, unknown>;
+  if (fields.client_id !== clientId) return undefined;
+  const redirects = fields.redirect_uris;
+  if (!Array.isArray(redirects) || redirects.length === 0 || redirects.length > 20) return undefined;
+  if (redirects.some((uri) => redirectProblem(uri) !== undefined)) return undefined;
+  const method = fields.token_endpoint_auth_method;
+  if (method !== undefined && method !== "none") return undefined;
+  const name = typeof fields.client_name === "string" ? fields.client_name.slice(0, 100) : undefined;
+  return { client_id: clientId, client_name: name, redirect_uris: redirects as string[] };
+}

@@ -1,0 +1,53 @@
+// The authorization server as `hub_gateway` runs it: accounts and API tokens from the data
+// dir, tool groups from the gateway config, and the public URL as the gateway knows it.
+import type { IncomingMessage } from "node:http";
+import type { GatewayConfig } from "../config.ts";
+import type { AccountDirectory, RecordStore, TokenVerifier } from "../contracts.ts";
+import type { Logger } from "../../util/logger.ts";
+import type { OAuthSettings } from "./gateway-settings.ts";
+import { toolOfResource } from "./resources.ts";
+import { OAuthServer } from "./server.ts";
+
+export interface GatewayOAuthOptions {
+  readonly config: Pick<GatewayConfig, "tools">;
+  readonly settings: OAuthSettings;
+  readonly store: RecordStore;
+  readonly accounts: AccountDirectory;
+  /** Checks registration tokens (the gateway's API tokens). */
+  readonly apiTokens: TokenVerifier;
+  readonly publicUrl: () => string;
+  readonly logger?: Logger;
+}
+
+export function gatewayAuthorizationServer(options: GatewayOAuthOptions): OAuthServer {
+  const { config, settings } = options;
+  return new OAuthServer({
+    publicUrl: options.publicUrl,
+    store: options.store,
+    accounts: options.accounts,
+    registration: {
+      ...(settings.registrationAllowlist ? { allowlist: settings.registrationAllowlist } : {}),
+      groups: settings.registrationGroups,
+      verifier: options.apiTokens,
+    },
+    ...(settings.trustedUserHeader ? { trustedUserHeader: settings.trustedUserHeader } : {}),
+    resourceAccess: (resource, groups) => {
+      if (resource === undefined) return true;
+      const tool = toolOfResource(options.publicUrl(), resource);
+      const spec = tool !== undefined && Object.hasOwn(config.tools, tool) ? config.tools[tool] : undefined;
+      if (!spec) return false;
+      return spec.groups.length === 0 || spec.groups.some((g) => groups.includes(g));
+    },
+    ...(settings.clientAddressHeader ? { clientIp: forwardedAddress(settings.clientAddressHeader.toLowerCase()) } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+}
+
+/** The last address in the proxy's header (the one the proxy itself added), else the socket's. */
+export function forwardedAddress(header: string): (req: IncomingMessage) => string {
+  return (req) => {
+    const value = req.headers[header];
+    const last = (Array.isArray(value) ? value.join(",") : value ?? "").split(",").pop()?.trim();
+    return last ? last.slice(0, 64) : req.socket.remoteAddress ?? "unknown";
+  };
+}

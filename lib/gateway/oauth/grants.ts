@@ -1,0 +1,193 @@
+// Grants and the credentials issued under them. A grant is one user's approval of one client
+// for one resource; its code, access tokens and refresh-token family all point back to it, so
+// revoking the grant (replayed code, reused refresh token, RFC 7009) ends every one of them.
+import { hashSecret, randomToken, safeEqual } from "./crypto.ts";
+import { signAccessToken } from "./jws.ts";
+import { verifierMatches } from "./pkce.ts";
+import { canonicalResource } from "./resources.ts";
+import { ACCESS_TOKEN_SECONDS, CODE_LIFETIME_MS, REFRESH_LIFETIME_MS, type OAuthConfig } from "./options.ts";
+import type { Client } from "./clients.ts";
+
+export const GRANTS = "oauth-grants";
+export const CODES = "oauth-codes";
+export const CODE_USES = "oauth-code-uses";
+export const REFRESH = "oauth-refresh-tokens";
+
+export interface GrantRecord {
+  client_id: string;
+  user: string;
+  /** RFC 8707 resource; absent for the whole hub. */
+  resource?: string;
+  created_at: number;
+  revoked?: boolean;
+  /** Generation of the newest refresh token presented so far (rotation bookkeeping). */
+  used_generation: number;
+}
+
+interface CodeRecord {
+  grant_id: string;
+  client_id: string;
+  redirect_uri: string;
+  challenge: string;
+  expires_at: number;
+}
+
+interface RefreshRecord {
+  grant_id: string;
+  client_id: string;
+  generation: number;
+  expires_at: number;
+}
+
+export interface TokenSet {
+  access_token: string;
+  token_type: "Bearer";
+  expires_in: number;
+  refresh_token: string;
+}
+
+export type GrantResult = { ok: true; tokens: TokenSet } | { ok: false; error: "invalid_grant" | "invalid_target"; description: string };
+
+const BAD_CODE = "the authorization code is invalid, expired or already used";
+const BAD_REFRESH = "the refresh token is invalid, expired or revoked";
+
+export class Grants {
+  readonly #config: OAuthConfig;
+  #key: Promise<Buffer> | undefined;
+
+  constructor(config: OAuthConfig) {
+    this.#config = config;
+  }
+
+  signingKey(): Promise<Buffer> {
+    this.#key ??= this.#config.store.secret("oauth-access-token-key");
+    return this.#key;
+  }
+
+  /** Records an approved grant and answers the authorization code for it. */
+  async approve(client: Client, user: string, resource: string | undefined, redirectUri: string, challenge: string): Promise<string> {
+    const grantId = randomToken(18);
+    const grant: GrantRecord = {
+      client_id: client.client_id,
+      user,
+      ...(resource !== undefined ? { resource } : {}),
+      created_at: this.#config.now(),
+      used_generation: 0,
+    };
+    await this.#config.store.put(GRANTS, grantId, grant);
+    const code = randomToken();
+    const record: CodeRecord = {
+      grant_id: grantId,
+      client_id: client.client_id,
+      redirect_uri: redirectUri,
+      challenge,
+      expires_at: this.#config.now() + CODE_LIFETIME_MS,
+    };
+    await this.#config.store.put(CODES, hashSecret(code), record);
+    return code;
+  }
+
+  async redeemCode(client: Client, params: Map<string, string>): Promise<GrantResult> {
+    const code = params.get("code");
+    if (!code || code.length > 200) return { ok: false, error: "invalid_grant", description: BAD_CODE };
+    const id = hashSecret(code);
+    const record = await this.#config.store.get<CodeRecord>(CODES, id);
+    if (!record) return { ok: false, error: "invalid_grant", description: BAD_CODE };
+    // First writer wins across processes: exactly one exchange consumes the code.
+    if (!(await this.#config.store.create(CODE_USES, id, { at: this.#config.now() }))) {
+      await this.revokeGrant(record.grant_id);
+      this.#config.logger.warn("oauth code replayed; grant revoked", { client_id: record.client_id });
+      return { ok: false, error: "invalid_grant", description: BAD_CODE };
+    }
+    if (record.expires_at <= this.#config.now() || !safeEqual(record.client_id, client.client_id)) {
+      return { ok: false, error: "invalid_grant", description: BAD_CODE };
+    }
+    const redirectUri = params.get("redirect_uri");
+    if (redirectUri !== undefined && redirectUri !== record.redirect_uri) {
+      return { ok: false, error: "invalid_grant", description: "redirect_uri does not match the authorization request" };
+    }
+    if (!verifierMatches(params.get("code_verifier"), record.challenge)) {
+      return { ok: false, error: "invalid_grant", description: "code_verifier does not match the code challenge" };
+    }
+    const grant = await this.#config.store.get<GrantRecord>(GRANTS, record.grant_id);
+    if (!grant || grant.revoked) return { ok: false, error: "invalid_grant", description: BAD_CODE };
+    if (!this.#sameResource(params.get("resource"), grant)) {
+      return { ok: false, error: "invalid_target", description: "resource does not match the authorization request" };
+    }
+    return { ok: true, tokens: await this.#issue(record.grant_id, grant, 1) };
+  }
+
+  async refresh(client: Client, params: Map<string, string>): Promise<GrantResult> {
+    const token = params.get("refresh_token");
+    if (!token || token.length > 200) return { ok: false, error: "invalid_grant", description: BAD_REFRESH };
+    const record = await this.#config.store.get<RefreshRecord>(REFRESH, hashSecret(token));
+    if (!record || record.expires_at <= this.#config.now() || !safeEqual(record.client_id, client.client_id)) {
+      return { ok: false, error: "invalid_grant", description: BAD_REFRESH };
+    }
+    const grant = await this.#config.store.get<GrantRecord>(GRANTS, record.grant_id);
+    if (!grant || grant.revoked) return { ok: false, error: "invalid_grant", description: BAD_REFRESH };
+    // The previous token stays good until its successor is first used (a client retrying a
+    // lost response); any older one means the family leaked, so all of it goes.
+    if (record.generation < grant.used_generation) {
+      await this.revokeGrant(record.grant_id);
+      this.#config.logger.warn("oauth refresh token reused; grant revoked", { client_id: record.client_id });
+      return { ok: false, error: "invalid_grant", description: BAD_REFRESH };
+    }
+    const groups = await this.#config.accounts.groupsOf(grant.user);
+    if (!groups || !(await this.#config.resourceAccess(grant.resource, groups))) {
+      await this.revokeGrant(record.grant_id);
+      return { ok: false, error: "invalid_grant", description: "the account no longer has access" };
+    }
+    if (!this.#sameResource(params.get("resource"), grant)) {
+      return { ok: false, error: "invalid_target", description: "resource does not match the grant" };
+    }
+    const updated: GrantRecord = { ...grant, used_generation: Math.max(grant.used_generation, record.generation) };
+    await this.#config.store.put(GRANTS, record.grant_id, updated);
+    return { ok: true, tokens: await this.#issue(record.grant_id, updated, record.generation + 1) };
+  }
+
+  async revokeGrant(grantId: string): Promise<void> {
+    const grant = await this.#config.store.get<GrantRecord>(GRANTS, grantId);
+    if (grant && !grant.revoked) await this.#config.store.put(GRANTS, grantId, { ...grant, revoked: true });
+  }
+
+  /** RFC 7009: revoking either token of a grant ends the grant. Unknown tokens are not an error. */
+  async revokeRefreshToken(client: Client, token: string): Promise<boolean> {
+    const record = await this.#config.store.get<RefreshRecord>(REFRESH, hashSecret(token));
+    if (!record || !safeEqual(record.client_id, client.client_id)) return false;
+    await this.revokeGrant(record.grant_id);
+    return true;
+  }
+
+  async activeGrant(grantId: string): Promise<GrantRecord | undefined> {
+    const grant = await this.#config.store.get<GrantRecord>(GRANTS, grantId);
+    return grant && !grant.revoked ? grant : undefined;
+  }
+
+  /** A `resource` at the token endpoint may repeat the grant's, never change it. */
+  #sameResource(resource: string | undefined, grant: GrantRecord): boolean {
+    return resource === undefined || canonicalResource(this.#config.publicUrl, resource) === grant.resource;
+  }
+
+  async #issue(grantId: string, grant: GrantRecord, generation: number): Promise<TokenSet> {
+    const now = this.#config.now();
+    const iat = Math.floor(now / 1000);
+    const accessToken = signAccessToken(
+      {
+        iss: this.#config.issuer,
+        sub: grant.user,
+        aud: grant.resource ?? this.#config.publicUrl,
+        client_id: grant.client_id,
+        gid: grantId,
+        iat,
+        exp: iat + ACCESS_TOKEN_SECONDS,
+        jti: randomToken(12),
+      },
+      await this.signingKey(),
+    );
+    const refreshToken = randomToken();
+    const refresh: RefreshRecord = { grant_id: grantId, client_id: grant.client_id, generation, expires_at: now + REFRESH_LIFETIME_MS };
+    await this.#config.store.put(REFRESH, hashSecret(refreshToken), refresh);
+    return { access_token: accessToken, token_type: "Bearer", expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refreshToken };
+  }
+}

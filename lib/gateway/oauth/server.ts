@@ -1,0 +1,115 @@
+// The authorization server as one request handler on the gateway's origin: it answers its
+// own paths and leaves every other request to the gateway untouched.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AuthorizationServer, TokenVerifier } from "../contracts.ts";
+import { AuthorizeEndpoints } from "./authorize.ts";
+import { BrowserSessions } from "./browser-session.ts";
+import { ClientDirectory } from "./clients.ts";
+import { Grants } from "./grants.ts";
+import { BodyError, answerPreflight, readBody, sendJson, sendOAuthError, setCors } from "./http-io.ts";
+import { AS_PATHS, authorizationServerMetadata } from "./metadata.ts";
+import { resolveOptions, type OAuthConfig, type OAuthServerOptions } from "./options.ts";
+import { RateLimiter } from "./rate-limit.ts";
+import { registerClient } from "./registration.ts";
+import { revocationEndpoint, tokenEndpoint } from "./token-endpoint.ts";
+import { Sweeper } from "./sweeper.ts";
+import { OAuthTokenVerifier } from "./verifier.ts";
+
+type Route = (req: IncomingMessage, res: ServerResponse, query: string) => Promise<void>;
+
+export class OAuthServer implements AuthorizationServer {
+  readonly verifier: TokenVerifier;
+  readonly #config: OAuthConfig;
+  readonly #sweeper: Sweeper;
+  readonly #routes: Map<string, Partial<Record<"GET" | "POST", Route>>>;
+
+  constructor(options: OAuthServerOptions) {
+    const config = resolveOptions(options);
+    this.#config = config;
+    const clients = new ClientDirectory(config);
+    const grants = new Grants(config);
+    const pages = new AuthorizeEndpoints(config, clients, grants, new BrowserSessions(config));
+    const registrations = new RateLimiter(config.maxRegistrations, config.registrationWindowMs, config.now);
+    this.verifier = new OAuthTokenVerifier(config, grants);
+    this.#sweeper = new Sweeper(config);
+    const metadata: Route = async (_req, res) => sendJson(res, 200, authorizationServerMetadata(config));
+    this.#routes = new Map<string, Partial<Record<"GET" | "POST", Route>>>([
+      [AS_PATHS.metadata, { GET: metadata }],
+      [AS_PATHS.metadataRfc8414, { GET: metadata }],
+      [AS_PATHS.metadataLegacy, { GET: metadata }],
+      [
+        AS_PATHS.register,
+        {
+          POST: async (req, res) => {
+            const wait = registrations.hit(config.clientIp(req));
+            if (wait > 0) {
+              req.resume();
+              return sendOAuthError(res, 429, "too_many_requests", "too many registrations; try again later", { "Retry-After": String(wait) });
+            }
+            const reply = await registerClient(config, req, await readBody(req));
+            sendJson(res, reply.status, reply.body, reply.headers);
+          },
+        },
+      ],
+      [AS_PATHS.authorize, { GET: (req, res, query) => pages.authorize(req, res, query) }],
+      [AS_PATHS.login, { POST: (req, res) => pages.loginForm(req, res) }],
+      [AS_PATHS.consent, { GET: (req, res, query) => pages.consentGet(req, res, query), POST: (req, res) => pages.consentForm(req, res) }],
+      [AS_PATHS.token, { POST: (req, res) => tokenEndpoint(req, res, clients, grants) }],
+      [AS_PATHS.revoke, { POST: (req, res) => revocationEndpoint(req, res, clients, grants) }],
+    ]);
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const target = req.url ?? "/";
+    const queryAt = target.indexOf("?");
+    let path = queryAt < 0 ? target : target.slice(0, queryAt);
+    const query = queryAt < 0 ? "" : target.slice(queryAt + 1);
+    const basePath = new URL(this.#config.publicUrl).pathname.replace(/\/$/, "");
+    if (basePath) {
+      if (!path.startsWith(`${basePath}/`)) return false;
+      path = path.slice(basePath.length);
+    }
+    if (isOpenIdConfiguration(path)) {
+      // This is an OAuth server, not an OpenID provider: no partial OIDC document.
+      setCors(res);
+      sendOAuthError(res, 404, "not_found", "this server does not support OpenID Connect discovery");
+      return true;
+    }
+    const route = this.#routes.get(path);
+    if (!route) return false;
+    if (req.method === "OPTIONS") {
+      answerPreflight(res);
+      return true;
+    }
+    setCors(res);
+    this.#sweeper.maybeSweep();
+    const method = req.method === "HEAD" ? "GET" : req.method;
+    const run = method === "GET" || method === "POST" ? route[method] : undefined;
+    if (!run) {
+      res.setHeader("Allow", Object.keys(route).join(", "));
+      sendOAuthError(res, 405, "invalid_request", "method not allowed");
+      return true;
+    }
+    try {
+      await run(req, res, query);
+    } catch (err) {
+      if (res.headersSent) {
+        res.destroy();
+      } else if (err instanceof BodyError) {
+        sendOAuthError(res, err.code === "body_too_large" ? 413 : 400, "invalid_request", err.message);
+      } else {
+        this.#config.logger.error("oauth endpoint failed", { path, error: err instanceof Error ? err.name : "unknown" });
+        sendOAuthError(res, 500, "server_error", "the authorization server failed; try again");
+      }
+    }
+    return true;
+  }
+}
+
+function isOpenIdConfiguration(path: string): boolean {
+  return path.startsWith("/.well-known/openid-configuration") || path.endsWith("/.well-known/openid-configuration");
+}
+
+export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
+  return new OAuthServer(options);
+}

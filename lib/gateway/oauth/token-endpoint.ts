@@ -1,0 +1,55 @@
+// The token endpoint (RFC 6749 section 3.2) and token revocation (RFC 7009). Every answer,
+// errors included, is JSON with Cache-Control: no-store.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ClientDirectory } from "./clients.ts";
+import type { Grants } from "./grants.ts";
+import { readBody, sendJson, sendOAuthError, singleParams } from "./http-io.ts";
+import { readAccessToken } from "./jws.ts";
+
+async function formParams(req: IncomingMessage): Promise<Map<string, string> | undefined> {
+  const text = await readBody(req);
+  const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/json") return singleParams(text);
+  // Some clients post JSON; accept flat string fields only.
+  try {
+    const body: unknown = JSON.parse(text);
+    if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
+    const out = new Map<string, string>();
+    for (const [key, value] of Object.entries(body)) if (typeof value === "string") out.set(key, value);
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, clients: ClientDirectory, grants: Grants): Promise<void> {
+  const params = await formParams(req);
+  if (!params) return sendOAuthError(res, 400, "invalid_request", "the body must be a form with each parameter once");
+  const auth = await clients.authenticate(params, req.headers.authorization);
+  if (!auth.ok) {
+    const basic = req.headers.authorization?.toLowerCase().startsWith("basic ");
+    return sendOAuthError(res, auth.status, auth.error, auth.description, basic ? { "WWW-Authenticate": 'Basic realm="hub"' } : {});
+  }
+  const grantType = params.get("grant_type");
+  let result;
+  if (grantType === "authorization_code") result = await grants.redeemCode(auth.client, params);
+  else if (grantType === "refresh_token") result = await grants.refresh(auth.client, params);
+  else return sendOAuthError(res, 400, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token");
+  if (!result.ok) return sendOAuthError(res, 400, result.error, result.description);
+  sendJson(res, 200, result.tokens);
+}
+
+export async function revocationEndpoint(req: IncomingMessage, res: ServerResponse, clients: ClientDirectory, grants: Grants): Promise<void> {
+  const params = await formParams(req);
+  if (!params) return sendOAuthError(res, 400, "invalid_request", "the body must be a form with each parameter once");
+  const auth = await clients.authenticate(params, req.headers.authorization);
+  if (!auth.ok) return sendOAuthError(res, auth.status, auth.error, auth.description);
+  const token = params.get("token");
+  if (!token) return sendOAuthError(res, 400, "invalid_request", "token is required");
+  if (!(await grants.revokeRefreshToken(auth.client, token))) {
+    const claims = readAccessToken(token, await grants.signingKey());
+    if (claims && claims.client_id === auth.client.client_id) await grants.revokeGrant(claims.gid);
+  }
+  // RFC 7009 section 2.2: unknown and already revoked tokens are answered the same way.
+  sendJson(res, 200, {});
+}

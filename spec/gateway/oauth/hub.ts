@@ -1,0 +1,63 @@
+// A real hub for the end-to-end OAuth specs: the gateway with its authorization server wired
+// as `hub_gateway` wires it, the demo tools from fixtures/gateway/demo.json, a file data dir
+// with one account, and a loopback page that receives the authorization redirect.
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestContext } from "node:test";
+import { fileURLToPath } from "node:url";
+import { StoreAccountDirectory } from "../../../lib/gateway/accounts.ts";
+import { ApiTokens } from "../../../lib/gateway/api-tokens.ts";
+import { parseGatewayConfigText } from "../../../lib/gateway/config.ts";
+import { gatewayAuthorizationServer } from "../../../lib/gateway/oauth/for-gateway.ts";
+import { startGateway, type RunningGateway } from "../../../lib/gateway/server.ts";
+import { FileRecordStore } from "../../../lib/gateway/store/file-record-store.ts";
+import { listen } from "./harness.ts";
+
+export const USER = "ada";
+export const PASSWORD = "correct horse battery";
+
+export async function startHub(t: TestContext): Promise<{ gateway: RunningGateway; dataDir: string }> {
+  const dataDir = await mkdtemp(join(tmpdir(), "hub-oauth-"));
+  t.after(() => rm(dataDir, { recursive: true, force: true }));
+  const fixtures = fileURLToPath(new URL("../../../fixtures/gateway/", import.meta.url));
+  const config = parseGatewayConfigText(await readFile(join(fixtures, "demo.json"), "utf8"), fixtures);
+  const store = new FileRecordStore(dataDir);
+  const accounts = new StoreAccountDirectory(store);
+  await accounts.add(USER, PASSWORD, ["staff"]);
+  let publicUrl = "http://127.0.0.1";
+  const authorizationServer = gatewayAuthorizationServer({
+    config,
+    settings: config.oauth,
+    store,
+    accounts,
+    apiTokens: new ApiTokens(store, accounts),
+    publicUrl: () => publicUrl,
+  });
+  // Tool servers run without coverage: they load lib/ through start_mcp's TypeScript loader,
+  // and merging their copies of the same files with this process's skews the report.
+  const gateway = await startGateway({ config, store, authorizationServer, childEnv: { ...process.env, NODE_V8_COVERAGE: "" } });
+  publicUrl = gateway.publicUrl;
+  t.after(() => gateway.close());
+  return { gateway, dataDir };
+}
+
+/** A loopback redirect target, as a native client runs one; resolves with each callback's query. */
+export async function callbackReceiver(t: TestContext): Promise<{ url: string; next: () => Promise<URLSearchParams> }> {
+  let waiting: ((query: URLSearchParams) => void) | undefined;
+  const arrived: URLSearchParams[] = [];
+  const server = createServer((req, res) => {
+    const query = new URL(req.url ?? "/", "http://x").searchParams;
+    res.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><title>Signed in</title><p>You can close this window.</p>");
+    if (waiting) {
+      waiting(query);
+      waiting = undefined;
+    } else arrived.push(query);
+  });
+  const base = await listen(server, t);
+  return {
+    url: `${base}/callback`,
+    next: () => (arrived.length > 0 ? Promise.resolve(arrived.shift()!) : new Promise((resolve) => (waiting = resolve))),
+  };
+}

@@ -2,11 +2,11 @@
 // The `hub_bridge` command: a stdio MCP server for desktop hosts that forwards to the hub
 // gateway. Configured only by environment (HUB_TOKEN, HUB_API, HUB_TOOLS). stdout carries
 // MCP messages and nothing else; every diagnostic goes to stderr.
-import { readFileSync, realpathSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { Bridge } from "../lib/bridge/bridge.ts";
 import { BridgeConfigError, readBridgeConfig } from "../lib/bridge/config.ts";
 import { lineWriter, readLines } from "../lib/bridge/stdio-framing.ts";
+import { runIfExecutedDirectly } from "../lib/util/cli-entry.ts";
 
 const USAGE = `usage: hub_bridge
 A stdio MCP server that forwards to the tools of a hub gateway. Configure it with
@@ -82,24 +82,4 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, stdio: Bridge
   return 0;
 }
 
-function executedDirectly(): boolean {
-  const script = process.argv[1];
-  if (!script) return false;
-  try {
-    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (executedDirectly()) {
-  main(process.argv.slice(2), process.env).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`hub_bridge: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+runIfExecutedDirectly(import.meta.url, "hub_bridge", main);

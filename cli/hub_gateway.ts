@@ -2,10 +2,8 @@
 // The `hub_gateway` command: serve (`--config gateway.json`), and the operator commands
 // `user add` and `token create|revoke|list` on a data dir. The work lives in lib/gateway;
 // this file wires it to argv, stdin, stdout/stderr and the stop signals.
-import { realpathSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { AccountError, StoreAccountDirectory } from "../lib/gateway/accounts.ts";
 import { ApiTokens } from "../lib/gateway/api-tokens.ts";
@@ -14,6 +12,7 @@ import { startGateway } from "../lib/gateway/server.ts";
 import { FileRecordStore } from "../lib/gateway/store/file-record-store.ts";
 import { gatewayAuthorizationServer } from "../lib/gateway/oauth/for-gateway.ts";
 import type { Logger } from "../lib/util/logger.ts";
+import { listenForStop, runIfExecutedDirectly } from "../lib/util/cli-entry.ts";
 
 const NAME = "hub_gateway";
 
@@ -204,44 +203,13 @@ function readStdin(): Promise<string> {
 }
 
 export function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-  let requestStop: (signal: string) => void = () => {};
-  const stopRequested = new Promise<string>((r) => (requestStop = r));
-  let received = 0;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (++received === 1) return requestStop(signal);
-    process.stderr.write(`${NAME}: ${signal} again; exiting now\n`);
-    process.exit(1);
-  };
-  for (const s of signals) process.on(s, onSignal);
+  const stop = listenForStop(NAME);
   return run(argv, env, {
     out: (line) => void process.stdout.write(`${line}\n`),
     err: (line) => void process.stderr.write(`${line}\n`),
     readStdin,
-    stopRequested,
-  }).finally(() => {
-    for (const s of signals) process.off(s, onSignal);
-  });
+    stopRequested: stop.requested,
+  }).finally(stop.dispose);
 }
 
-function executedDirectly(): boolean {
-  const script = process.argv[1];
-  if (!script) return false;
-  try {
-    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (executedDirectly()) {
-  main(process.argv.slice(2), process.env).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err: unknown) => {
-      process.stderr.write(`${NAME}: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exitCode = 1;
-    },
-  );
-}
+runIfExecutedDirectly(import.meta.url, NAME, main);

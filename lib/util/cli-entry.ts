@@ -1,0 +1,56 @@
+// What every command of the package (start_mcp, hub_gateway, hub_bridge) does at its edge:
+// run `main` only when the file is the process's script (so specs can import it), and turn
+// stop signals into a promise the command awaits.
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export type CommandMain = (argv: string[], env: NodeJS.ProcessEnv) => Promise<number>;
+
+/** Runs `main` when `moduleUrl` is the script node was started with; sets process.exitCode. */
+export function runIfExecutedDirectly(moduleUrl: string, name: string, main: CommandMain): void {
+  if (!isProcessScript(moduleUrl)) return;
+  main(process.argv.slice(2), process.env).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`${name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
+
+function isProcessScript(moduleUrl: string): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(moduleUrl));
+  } catch {
+    return false;
+  }
+}
+
+export interface StopSignals {
+  /** Resolves with the first signal's name. */
+  readonly requested: Promise<string>;
+  /** Stops listening for the signals. */
+  dispose(): void;
+}
+
+/**
+ * SIGINT, SIGTERM and SIGHUP (closing the terminal must stop children too) request a clean
+ * stop; a second signal exits at once, for a stop that hangs.
+ */
+export function listenForStop(name: string): StopSignals {
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  let request: (signal: string) => void = () => {};
+  const requested = new Promise<string>((resolve) => (request = resolve));
+  let received = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (++received === 1) return request(signal);
+    process.stderr.write(`${name}: ${signal} again; exiting now\n`);
+    process.exit(1);
+  };
+  for (const signal of signals) process.on(signal, onSignal);
+  return { requested, dispose: () => signals.forEach((signal) => process.off(signal, onSignal)) };
+}

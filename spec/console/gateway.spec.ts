@@ -1,0 +1,44 @@
+// The tool console through the hub gateway: a browser holding the session cookie opens a
+// tool session's proxy path (what `GET /api/mcp/{tool}/sse` hands out) and runs a tool.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { json, startHarness } from "../gateway/helpers.ts";
+import { browserSkip, launchBrowser } from "./browser.ts";
+
+const skip = browserSkip();
+
+interface PageElement {
+  textContent: string | null;
+}
+declare const document: { querySelector(selector: string): PageElement | null };
+
+test("the console works through the gateway's session proxy path", { skip, timeout: 90_000 }, async (t) => {
+  // The app child runs without coverage (see spec/gateway/sdk-client.spec.ts).
+  const h = await startHarness(t, { tools: { mcpdemo: { revisions: { default: { app: "fixtures/demo/app.ts" } } } } }, { childEnv: { ...process.env, NODE_V8_COVERAGE: "" } });
+  const info = await json(await fetch(`${h.base}/api/mcp/mcpdemo/sse`, { headers: { authorization: `Bearer ${h.tokens.alice}` } }));
+  const pageUrl = String(info.sse_endpoint).replace(/sse$/, "");
+  const [name, value] = String(info.cookie_header).split("=") as [string, string];
+
+  const withoutCookie = await fetch(pageUrl, { headers: { accept: "text/html" } });
+  assert.equal(withoutCookie.status, 401);
+  await withoutCookie.text();
+
+  const browser = await launchBrowser(t);
+  const page = await browser.newPage();
+  page.setDefaultTimeout(30_000);
+  const problems: string[] = [];
+  page.on("pageerror", (err) => problems.push(`page error: ${(err as Error).message}`));
+  page.on("console", (msg) => void (msg.type() === "error" && problems.push(`console error: ${msg.text()}`)));
+  await page.setCookie({ name, value, url: pageUrl });
+  await page.goto(pageUrl);
+  await page.waitForSelector("body[data-ready]");
+  assert.equal(await page.$eval("#status", (el) => el.textContent), "Connected");
+
+  await page.click("#tool-add > summary");
+  await page.type("#tool-add input[name=a]", "4");
+  await page.type("#tool-add input[name=b]", "5");
+  await page.click("#tool-add button.primary");
+  await page.waitForFunction(() => (document.querySelector("#tool-add .run-status")?.textContent ?? "").startsWith("Done"), { polling: "mutation" });
+  assert.equal(await page.$eval("#tool-add .result pre", (el) => el.textContent), "9");
+  assert.deepEqual(problems, []);
+});

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { Bridge } from "../lib/bridge/bridge.ts";
 import { BridgeConfigError, readBridgeConfig } from "../lib/bridge/config.ts";
-import { lineWriter, readLines } from "../lib/bridge/stdio-framing.ts";
+import { lineWriter, readLines } from "../lib/stdio/framing.ts";
 import { runIfExecutedDirectly } from "../lib/util/cli-entry.ts";
 
 const USAGE = `usage: hub_bridge

@@ -10,6 +10,7 @@ import type { Session, SessionStream } from "../session/session.ts";
 import type { SessionStore } from "../session/session-table.ts";
 import { ErrorCode, failure, type JsonRpcMessage, type JsonRpcResponse } from "../util/jsonrpc.ts";
 import type { Logger } from "../util/logger.ts";
+import { LineSplitter } from "./framing.ts";
 
 export interface StdioOptions {
   /** Where messages arrive; process.stdin by default. */
@@ -31,7 +32,6 @@ export interface StdioServer {
   close(): Promise<void>;
 }
 
-const NEWLINE = 0x0a;
 
 export function serveStdio(
   dispatcher: Dispatcher,
@@ -77,34 +77,13 @@ export function serveStdio(
     void work.finally(() => running.delete(work));
   };
 
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  let skipping = false;
-  const onData = (chunk: Buffer | string): void => {
-    let data = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-    for (let nl = data.indexOf(NEWLINE); nl !== -1; nl = data.indexOf(NEWLINE)) {
-      const head = data.subarray(0, nl);
-      data = data.subarray(nl + 1);
-      if (skipping) {
-        skipping = false;
-        continue;
-      }
-      const line = (pendingBytes ? Buffer.concat([...pending, head]) : head).toString("utf8").replace(/\r$/, "");
-      pending = [];
-      pendingBytes = 0;
-      if (line.trim() !== "") dispatch(line);
-    }
-    if (skipping || data.length === 0) return;
-    pending.push(data);
-    pendingBytes += data.length;
-    if (pendingBytes > maxLine) {
-      // An endless line would only grow memory: answer once, drop it through its end.
-      pending = [];
-      pendingBytes = 0;
-      skipping = true;
-      write(failure(null, { code: ErrorCode.InvalidRequest, message: `Invalid Request: message longer than ${maxLine} bytes` }));
-    }
-  };
+  const lines = new LineSplitter(maxLine, (line) => {
+    // An endless line would only grow memory: it is answered once and dropped through its end.
+    if (line === null) return void write(failure(null, { code: ErrorCode.InvalidRequest, message: `Invalid Request: message longer than ${maxLine} bytes` }));
+    const text = line.endsWith("\r") ? line.slice(0, -1) : line;
+    if (text.trim() !== "") dispatch(text);
+  });
+  const onData = (chunk: Buffer | string): void => lines.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
 
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => (markClosed = resolve));

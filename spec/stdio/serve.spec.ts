@@ -123,7 +123,7 @@ test("stdio: notifications/cancelled stops a running call and its answer is neve
 });
 
 test("stdio: bad lines get JSON-RPC errors, batches and blank lines work, an endless line is skipped", async (t) => {
-  const client = pipes(t, fixture(), { maxLineBytes: 64 });
+  const client = pipes(t, fixture(), { maxLineBytes: 100 });
   client.input.write("not json\n");
   assert.equal((await client.response(null as never)).error.code, -32700);
   client.input.write("\r\n\n");
@@ -134,7 +134,7 @@ test("stdio: bad lines get JSON-RPC errors, batches and blank lines work, an end
   client.input.write(`{"jsonrpc":"2.0","id":9,"method":"ping","params":{"pad":"${"x".repeat(100)}`);
   client.input.write(`"}}\n`);
   const tooLong = await client.response(null as never);
-  assert.match(tooLong.error.message, /longer than 64 bytes/);
+  assert.match(tooLong.error.message, /longer than 100 bytes/);
   client.send({ jsonrpc: "2.0", id: 10, method: "ping" });
   assert.deepEqual((await client.response(10)).result, {});
   assert.equal(client.raw.some((line) => JSON.parse(line).id === 9), false, "the over-long message was not served");

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
-import { LineSplitter, lineWriter, readLines } from "../../lib/bridge/stdio-framing.ts";
+import { LineSplitter, lineWriter, readLines } from "../../lib/stdio/framing.ts";
 
 test("splits lines fed one byte at a time, and skips the rest of a line that is too long", () => {
   const lines: Array<string | null> = [];

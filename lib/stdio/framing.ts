@@ -1,4 +1,4 @@
-// MCP's stdio transport framing: one JSON-RPC message per line, UTF-8, no embedded
+// MCP's stdio transport framing, shared by serveStdio and hub_bridge: one JSON-RPC message per line, UTF-8, no embedded
 // newlines (MCP basic/transports "stdio"). Reading splits a byte stream into lines with a
 // bound on line length; writing serialises one message per line. Nothing else may be
 // written to the output: hosts treat any other byte on stdout as a protocol error.

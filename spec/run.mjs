@@ -39,7 +39,7 @@ const result = spawnSync(
     "--import", "tsx",
     "--test",
     "--test-concurrency=2",
-    "--test-timeout=60000",
+    "--test-timeout=120000",
     "--test-reporter=spec",
     ...files,
   ],

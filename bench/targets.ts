@@ -20,6 +20,13 @@ export const TARGETS = {
   liveHeapSettleMb: 2,
   /** RSS growth of 10,000 idle sessions over an empty server. */
   idleSessionsMb: 40,
+  /**
+   * CPU per tools/call through the gateway (the gateway process plus the tool server behind
+   * it) at most this many times the same call's CPU straight to that tool server.
+   */
+  gatewayCpuFactor: 1.5,
+  /** Gateway RSS growth of 1,000 idle gateway sessions over an idle gateway. */
+  gatewaySessionsMb: 4,
   /** One broadcast reaching 1,000 SSE clients. */
   broadcastMs: 50,
   /** exec to listening for an .mjs app. */

@@ -6,6 +6,7 @@ import { getHeapSpaceStatistics } from "node:v8";
 import { startBaseline } from "./servers/baseline.ts";
 import { startGatewayServer } from "./servers/gateway.ts";
 import { startHubmcp } from "./servers/hubmcp.ts";
+import { startProxy } from "./servers/proxy.ts";
 import type { BenchServer, ServerKind } from "./servers/types.ts";
 
 export type ChildRequest = { type: "stats"; gc: boolean } | { type: "stop" };
@@ -13,8 +14,8 @@ export type ChildMessage =
   | { type: "listening"; port: number }
   | { type: "stats"; rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; newSpaceBytes: number; externalBytes: number; cpuMs: number; scavenges: number; sessions: number | null };
 
-/** `args`: what the kind needs beyond its name (the gateway: data dir and upstream URL). */
-const starters = { baseline: startBaseline, hubmcp: startHubmcp, gateway: startGatewayServer } satisfies Record<ServerKind, (args: readonly string[]) => Promise<BenchServer>>;
+/** `args`: what the kind needs beyond its name (the gateway and the proxy: see their files). */
+const starters = { baseline: startBaseline, hubmcp: startHubmcp, gateway: startGatewayServer, proxy: startProxy } satisfies Record<ServerKind, (args: readonly string[]) => Promise<BenchServer>>;
 
 function send(message: ChildMessage): void {
   process.send?.(message);
@@ -57,5 +58,5 @@ async function main(kind: ServerKind, args: readonly string[]): Promise<void> {
 }
 
 const kind = process.argv[2];
-if (kind !== "baseline" && kind !== "hubmcp" && kind !== "gateway") throw new Error(`unknown server kind: ${kind}`);
+if (kind !== "baseline" && kind !== "hubmcp" && kind !== "gateway" && kind !== "proxy") throw new Error(`unknown server kind: ${kind}`);
 await main(kind, process.argv.slice(3));

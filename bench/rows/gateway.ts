@@ -25,12 +25,15 @@ const SETTLE_MS = 1000;
 interface Stack {
   tool: ServerChild;
   gateway: ServerChild;
+  /** The same gateway reading accounts and tokens from memory, and a bare proxy, when asked for. */
+  memoryGateway?: ServerChild;
+  proxy?: ServerChild;
   bearer: Record<string, string>;
   stop(): Promise<void>;
 }
 
 /** A data dir with one user and an API token, a hubmcp child and a gateway child in front of it. */
-async function startStack(servers: Servers): Promise<Stack> {
+async function startStack(servers: Servers, withComparisons = false): Promise<Stack> {
   const dataDir = mkdtempSync(join(tmpdir(), "hubmcp-bench-gateway-"));
   const started: ServerChild[] = [];
   const stop = async (): Promise<void> => {
@@ -46,7 +49,14 @@ async function startStack(servers: Servers): Promise<Stack> {
     started.push(tool);
     const gateway = await servers.start("gateway", { args: [dataDir, `http://127.0.0.1:${tool.port}/`] });
     started.push(gateway);
-    return { tool, gateway, bearer: { authorization: `Bearer ${token}` }, stop };
+    const stack: Stack = { tool, gateway, bearer: { authorization: `Bearer ${token}` }, stop };
+    if (withComparisons) {
+      stack.memoryGateway = await servers.start("gateway", { args: [dataDir, `http://127.0.0.1:${tool.port}/`, "memory"] });
+      started.push(stack.memoryGateway);
+      stack.proxy = await servers.start("proxy", { args: [`http://127.0.0.1:${tool.port}/`] });
+      started.push(stack.proxy);
+    }
+    return stack;
   } catch (err) {
     await stop();
     throw err;
@@ -58,12 +68,12 @@ async function post(port: number, body: string, headers: Record<string, string>)
 }
 
 /** The MCP handshake through the gateway; returns the gateway's session id. */
-async function openGatewaySession(stack: Stack): Promise<string> {
-  const res = await post(stack.gateway.port, INITIALIZE, stack.bearer);
+async function openGatewaySession(stack: Stack, gateway = stack.gateway): Promise<string> {
+  const res = await post(gateway.port, INITIALIZE, stack.bearer);
   const id = res.headers.get("mcp-session-id");
   await res.arrayBuffer();
   if (res.status !== 200 || !id) throw new Error(`initialize through the gateway failed: HTTP ${res.status}`);
-  const ack = await post(stack.gateway.port, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), {
+  const ack = await post(gateway.port, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), {
     ...stack.bearer,
     "mcp-session-id": id,
     "mcp-protocol-version": PROTOCOL_VERSION,
@@ -110,47 +120,59 @@ function laneRow(lane: Lane): Row & { total: number } {
 
 /**
  * tools/call in a session, straight to the tool server and through the gateway, in
- * alternating slices. "Server CPU" of the gateway row is the whole server side of the hop:
- * the gateway process plus the tool server behind it, per request; of the direct row, the
- * tool server alone. The target compares the two.
+ * slices taking turns. "Server CPU" of a hop row is the whole server side of the hop: the
+ * hop's process plus the tool server behind it, per request; of the direct row, the tool
+ * server alone. The target compares the two. Two rows without targets show where the cost
+ * lies: the same gateway with accounts and tokens in memory instead of files, and a bare
+ * node:http proxy (the least any extra HTTP hop costs on this machine).
  */
 export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slicing: Slicing): Promise<Row[]> {
-  const stack = await startStack(servers);
+  const stack = await startStack(servers, true);
   try {
-    const direct = targets.sessionCallAdd(stack.tool.port, await openSession(stack.tool.port));
-    const via: Target = {
-      port: stack.gateway.port,
+    const session = await openSession(stack.tool.port);
+    const direct = targets.sessionCallAdd(stack.tool.port, session);
+    const via = async (gateway: ServerChild): Promise<Target> => ({
+      port: gateway.port,
       path: PATH,
       body: CALL_ADD,
-      headers: { ...MCP_ACCEPT, ...stack.bearer, "mcp-session-id": await openGatewaySession(stack), "mcp-protocol-version": PROTOCOL_VERSION },
-    };
+      headers: { ...MCP_ACCEPT, ...stack.bearer, "mcp-session-id": await openGatewaySession(stack, gateway), "mcp-protocol-version": PROTOCOL_VERSION },
+    });
+    const memory = stack.memoryGateway!;
+    const proxy = stack.proxy!;
     const lanes: Lane[] = [
       { name: "gateway hop: tools/call in session, direct", target: direct, costs: [stack.tool], runs: [], cpuMs: [0] },
-      { name: "gateway hop: tools/call in session, via gateway", target: via, costs: [stack.gateway, stack.tool], runs: [], cpuMs: [0, 0] },
+      { name: "gateway hop: tools/call in session, via gateway", target: await via(stack.gateway), costs: [stack.gateway, stack.tool], runs: [], cpuMs: [0, 0] },
+      { name: "gateway hop: the same, accounts in memory", target: await via(memory), costs: [memory, stack.tool], runs: [], cpuMs: [0, 0] },
+      { name: "gateway hop: bare node:http proxy instead", target: targets.sessionCallAdd(proxy.port, session), costs: [proxy, stack.tool], runs: [], cpuMs: [0, 0] },
     ];
     for (const lane of lanes) {
       await probe(lane.target, expectSum.rpc);
       await gen.run(lane.target, { durationMs: slicing.warmupMs, warmupMs: 0 });
     }
-    const rounds = Math.max(1, Math.round(slicing.durationMs / slicing.sliceMs));
+    // Half the request rows' time per lane: four lanes, and the gateway's are slow.
+    const rounds = Math.max(1, Math.round(slicing.durationMs / 2 / slicing.sliceMs));
     for (let round = 0; round < rounds; round++) {
       for (let i = 0; i < lanes.length; i++) await slice(gen, lanes[(round + i) % lanes.length]!, slicing.sliceMs);
     }
-    const [directRow, viaRow] = lanes.map(laneRow) as [Row & { total: number }, Row & { total: number }];
-    const viaLane = lanes[1]!;
-    const us = (ms: number): string => ((ms * 1000) / viaRow.total).toFixed(0);
+    const [directRow, viaRow, memoryRow, proxyRow] = lanes.map(laneRow) as [Row & { total: number }, Row & { total: number }, Row & { total: number }, Row & { total: number }];
     directRow.ratio = 1;
     directRow.rssMb = (await stack.tool.stats()).rssMb;
-    directRow.note = `${rounds} slices of ${slicing.sliceMs} ms per row, alternating with the gateway row; server CPU is the tool server's`;
-    viaRow.ratio = viaRow.rps! / directRow.rps!;
-    viaRow.rssMb = (await stack.gateway.stats()).rssMb;
-    viaRow.note =
-      `server CPU is the gateway's ${us(viaLane.cpuMs[0]!)} µs + the tool server's ${us(viaLane.cpuMs[1]!)} µs per request; ` +
-      `RSS is the gateway's; × baseline is against the direct row`;
+    directRow.note = `${rounds} slices of ${slicing.sliceMs} ms per row, taking turns with the gateway rows; server CPU is the tool server's`;
+    for (const [row, lane, gateway] of [[viaRow, lanes[1]!, stack.gateway], [memoryRow, lanes[2]!, memory], [proxyRow, lanes[3]!, proxy]] as const) {
+      const us = (ms: number): string => ((ms * 1000) / row.total).toFixed(0);
+      const factor = row.cpuUsPerReq! / directRow.cpuUsPerReq!;
+      row.ratio = row.rps! / directRow.rps!;
+      row.rssMb = (await gateway.stats()).rssMb;
+      row.note =
+        `server CPU is the gateway's ${us(lane.cpuMs[0]!)} µs + the tool server's ${us(lane.cpuMs[1]!)} µs per request ` +
+        `(${factor.toFixed(2)}× the direct row's); RSS is the hop's process's; × baseline is against the direct row`;
+    }
+    memoryRow.note += "; not a target: the gateway above with its accounts and API tokens copied into a MemoryRecordStore, to show the file reads' share";
+    proxyRow.note += "; not a target: the least any HTTP hop costs here (relays headers and body, nothing else)";
     viaRow.checks.push(
       atMost("CPU/req (gateway + tool server) vs direct", { value: viaRow.cpuUsPerReq! / directRow.cpuUsPerReq!, digits: 2, unit: "×" }, TARGETS.gatewayCpuFactor),
     );
-    return [strip(directRow), strip(viaRow)];
+    return [strip(directRow), strip(viaRow), strip(memoryRow), strip(proxyRow)];
   } finally {
     await stack.stop();
   }
@@ -189,7 +211,10 @@ export async function gatewaySessionsRow(servers: Servers, gen: LoadGenerator, s
         `RSS after a full GC, idle gateway (one session open) vs the same ${SETTLE_MS / 1000} s after ${sessions} initialize ` +
         `through it (${(openMs / 1000).toFixed(1)} s); gateway live heap ${gw0.heapUsedMb.toFixed(1)} → ${gw1.heapUsedMb.toFixed(1)} MB; ` +
         `the tool server holds the MCP sessions, the gateway only sealed ids; req/s is the initialize rate`,
-      checks: [atMost("gateway RSS growth", { value: gwGrowth, digits: 1, unit: " MB" }, TARGETS.gatewaySessionsMb)],
+      checks: [
+        atMost("gateway RSS growth", { value: gwGrowth, digits: 1, unit: " MB" }, TARGETS.gatewaySessionsMb),
+        atMost("gateway live heap growth", { value: gw1.heapUsedMb - gw0.heapUsedMb, digits: 1, unit: " MB" }, TARGETS.gatewaySessionsHeapMb),
+      ],
     };
     if (held !== sessions) row.checks.push({ target: `${sessions} sessions held by the tool server`, measured: `${held}`, pass: false });
     if (load.errors > 0) row.checks.push({ target: "no failed requests", measured: `${load.errors} failed`, pass: false });

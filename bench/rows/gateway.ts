@@ -206,11 +206,11 @@ export async function gatewaySessionsRow(servers: Servers, gen: LoadGenerator, s
       p50Ms: load.p50Ms,
       p99Ms: load.p99Ms,
       rssMb: gw1.rssMb,
-      result: `gateway +${gwGrowth.toFixed(1)} MB RSS; tool server +${toolGrowth.toFixed(1)} MB, ${held} sessions`,
+      result: `gateway +${gwGrowth.toFixed(1)} MB RSS; tool server +${toolGrowth.toFixed(1)} MB`,
       note:
         `RSS after a full GC, idle gateway (one session open) vs the same ${SETTLE_MS / 1000} s after ${sessions} initialize ` +
         `through it (${(openMs / 1000).toFixed(1)} s); gateway live heap ${gw0.heapUsedMb.toFixed(1)} → ${gw1.heapUsedMb.toFixed(1)} MB; ` +
-        `the tool server holds the MCP sessions, the gateway only sealed ids; req/s is the initialize rate`,
+        `the tool server holds the MCP sessions (${held} new), the gateway only sealed ids; req/s is the initialize rate`,
       checks: [
         atMost("gateway RSS growth", { value: gwGrowth, digits: 1, unit: " MB" }, TARGETS.gatewaySessionsMb),
         atMost("gateway live heap growth", { value: gw1.heapUsedMb - gw0.heapUsedMb, digits: 1, unit: " MB" }, TARGETS.gatewaySessionsHeapMb),

@@ -35,6 +35,8 @@ export interface ChildOptions {
   cpuProfDir?: string;
   /** Extra Node flags for the child, e.g. ["--max-semi-space-size=4"]. */
   nodeFlags?: string[];
+  /** Arguments for the server after its kind (see ./server-child.ts). */
+  args?: string[];
 }
 
 const MB = 1024 * 1024;
@@ -56,7 +58,7 @@ export async function startServer(kind: ServerKind, options: ChildOptions): Prom
     mkdirSync(options.cpuProfDir, { recursive: true });
     execArgv.push("--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`, `--cpu-prof-name=${kind}-${Date.now()}.cpuprofile`);
   }
-  const child = fork(options.entry, [kind], { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(options.entry, [kind, ...(options.args ?? [])], { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const first = await nextMessage(child);
   if (first.type !== "listening") throw new Error("bench server did not report its port");
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -101,6 +103,8 @@ export interface StartOptions {
   profile?: boolean;
   /** Node flags for this server, after the run's own. */
   nodeFlags?: string[];
+  /** Arguments for this server after its kind. */
+  args?: string[];
 }
 
 /** Starts servers under test from one compiled tree, with the run's Node flags. */
@@ -112,7 +116,8 @@ export function serversFrom(entry: string, cpuProfDir: string | null, runFlags: 
   return {
     start: (kind, options = {}) => {
       const nodeFlags = [...runFlags, ...(options.nodeFlags ?? [])];
-      return startServer(kind, options.profile && cpuProfDir ? { entry, cpuProfDir, nodeFlags } : { entry, nodeFlags });
+      const args = options.args ?? [];
+      return startServer(kind, options.profile && cpuProfDir ? { entry, cpuProfDir, nodeFlags, args } : { entry, nodeFlags, args });
     },
   };
 }

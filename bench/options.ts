@@ -14,6 +14,8 @@ export interface BenchOptions {
   calls: number;
   /** Sessions opened and left idle. */
   sessions: number;
+  /** Sessions opened through the gateway and left idle. */
+  gatewaySessions: number;
   sseClients: number;
   /** Measured broadcasts (one more warms up). */
   broadcasts: number;
@@ -64,6 +66,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     allocRequests: quick ? 10_000 : 20_000,
     calls: Math.round(positive("calls", values.calls, quick ? 30_000 : 100_000)),
     sessions: Math.round(positive("sessions", values.sessions, 10_000)),
+    gatewaySessions: 1000,
     sseClients: Math.round(positive("sse-clients", values["sse-clients"], 1000)),
     broadcasts: quick ? 15 : 40,
     cpuProfDir: values["cpu-prof"] ?? null,

@@ -4,7 +4,9 @@
 import { constants, PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
 import { getHeapSpaceStatistics } from "node:v8";
 import { startBaseline } from "./servers/baseline.ts";
+import { startGatewayServer } from "./servers/gateway.ts";
 import { startHubmcp } from "./servers/hubmcp.ts";
+import { startProxy } from "./servers/proxy.ts";
 import type { BenchServer, ServerKind } from "./servers/types.ts";
 
 export type ChildRequest = { type: "stats"; gc: boolean } | { type: "stop" };
@@ -12,13 +14,14 @@ export type ChildMessage =
   | { type: "listening"; port: number }
   | { type: "stats"; rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; newSpaceBytes: number; externalBytes: number; cpuMs: number; scavenges: number; sessions: number | null };
 
-const starters = { baseline: startBaseline, hubmcp: startHubmcp } satisfies Record<ServerKind, () => Promise<BenchServer>>;
+/** `args`: what the kind needs beyond its name (the gateway and the proxy: see their files). */
+const starters = { baseline: startBaseline, hubmcp: startHubmcp, gateway: startGatewayServer, proxy: startProxy } satisfies Record<ServerKind, (args: readonly string[]) => Promise<BenchServer>>;
 
 function send(message: ChildMessage): void {
   process.send?.(message);
 }
 
-async function main(kind: ServerKind): Promise<void> {
+async function main(kind: ServerKind, args: readonly string[]): Promise<void> {
   // With a fixed young generation, each scavenge stands for one semi-space of allocation.
   let scavenges = 0;
   new PerformanceObserver((list) => {
@@ -26,7 +29,7 @@ async function main(kind: ServerKind): Promise<void> {
       if ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) scavenges++;
     }
   }).observe({ entryTypes: ["gc"] });
-  const server = await starters[kind]();
+  const server = await starters[kind](args);
   process.on("message", (request: ChildRequest) => {
     if (request.type === "stop") {
       // process.exit still writes a --cpu-prof profile; a stray timer must not keep us alive.
@@ -55,5 +58,5 @@ async function main(kind: ServerKind): Promise<void> {
 }
 
 const kind = process.argv[2];
-if (kind !== "baseline" && kind !== "hubmcp") throw new Error(`unknown server kind: ${kind}`);
-await main(kind);
+if (kind !== "baseline" && kind !== "hubmcp" && kind !== "gateway" && kind !== "proxy") throw new Error(`unknown server kind: ${kind}`);
+await main(kind, process.argv.slice(3));

@@ -20,6 +20,21 @@ export const TARGETS = {
   liveHeapSettleMb: 2,
   /** RSS growth of 10,000 idle sessions over an empty server. */
   idleSessionsMb: 40,
+  /**
+   * CPU per tools/call in a session through the gateway, counting the whole server side of
+   * the hop (the gateway process plus the tool server behind it), at most this many times
+   * the same call's CPU straight to that tool server.
+   */
+  gatewayCpuFactor: 1.5,
+  /**
+   * Gateway RSS growth of 1,000 idle gateway sessions over an idle gateway: no more than the
+   * tool server may grow for 10,000. RSS after any burst of requests grows with V8's young
+   * generation whether or not anything is kept, so this bounds the burst; what the sessions
+   * themselves keep is the live heap, below.
+   */
+  gatewaySessionsMb: 40,
+  /** Gateway live heap growth of those 1,000 sessions: the tool server's 4 KB per session (40 MB / 10,000). */
+  gatewaySessionsHeapMb: 4,
   /** One broadcast reaching 1,000 SSE clients. */
   broadcastMs: 50,
   /** exec to listening for an .mjs app. */

@@ -1,15 +1,16 @@
 // `npm run conformance`: runs the official MCP conformance suite against
-// fixtures/conformance/app.ts served by start_mcp on loopback, and exits with the suite's
-// status. The suite (@modelcontextprotocol/conformance) needs Node 22, so both are
-// installed from npm into a cache outside the repository (the project gains no
-// dependency); the server starts while they install.
+// fixtures/conformance/app.ts in each of PASSES: served by start_mcp on loopback, then
+// through the hub gateway. Prints each pass's result and fails if any fails. The suite
+// (@modelcontextprotocol/conformance) needs Node 22, so both are installed from npm into a
+// cache outside the repository (the project gains no dependency); the first server starts
+// while they install.
 //
 //   npm run conformance                                  # every scenario of the default suite
 //   npm run conformance -- --scenario tools-call-with-progress
 //   CONFORMANCE_VERSION=0.2.0-alpha.12 npm run conformance   # another suite version
 //
-// Environment: CONFORMANCE_VERSION (suite version), CONFORMANCE_PORT (port to serve on;
-// default: a free one), CONFORMANCE_TIMEOUT_MS (whole run), XDG_CACHE_HOME (cache root),
+// Environment: CONFORMANCE_VERSION (suite version), CONFORMANCE_PORT (port the direct pass
+// serves on; default: a free one), CONFORMANCE_TIMEOUT_MS (whole run), XDG_CACHE_HOME (cache root),
 // npm_config_* (passed to npm as usual). Any failure to install or start is one line on
 // stderr, exit status 1, and nothing left running.
 import { spawn } from "node:child_process";
@@ -49,15 +50,21 @@ async function install(env, version, track) {
   return { node, entry };
 }
 
-/** Starts start_mcp on loopback; resolves with the /mcp URL from its ready line. */
-function serve(port, track) {
-  const app = track(
-    spawn(
-      process.execPath,
-      ["--import", "tsx", "cli/start_mcp.ts", "--app", "fixtures/conformance/app.ts", "--host", "127.0.0.1", "--port", String(port)],
-      { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
-    ),
-  );
+/**
+ * What the suite runs against, in order: each pass starts its server (a Node script under
+ * tsx that prints `ready at <base URL>`), runs the suite on `<base URL>mcp`, and stops it.
+ */
+export const PASSES = [
+  {
+    name: "direct",
+    server: (env) => ["cli/start_mcp.ts", "--app", "fixtures/conformance/app.ts", "--host", "127.0.0.1", "--port", String(Number(env.CONFORMANCE_PORT ?? 0))],
+  },
+  { name: "through the gateway", server: () => ["spec/gateway/conformance.ts"] },
+];
+
+/** Starts a pass's server on loopback; resolves with the /mcp URL from its ready line. */
+function serve(args, track) {
+  const app = track(spawn(process.execPath, ["--import", "tsx", ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] }));
   const errors = collect(app.stderr);
   return new Promise((resolve, reject) => {
     let out = "";
@@ -133,9 +140,18 @@ export async function main(argv, env) {
     timer = setTimeout(() => reject(new Error(`no result after ${limitMs / 1000} s`)), limitMs);
   });
   try {
-    const [url, suite] = await Promise.race([Promise.all([serve(Number(env.CONFORMANCE_PORT ?? 0), track), install(env, version, track)]), timeout]);
-    const run = track(spawn(suite.node, [suite.entry, "server", "--url", url, ...suiteArgs], { cwd: root, stdio: "inherit" }));
-    return await Promise.race([exited(run), timeout]);
+    // The suite installs while the first server starts.
+    const installing = install(env, version, track);
+    installing.catch(() => {});
+    const results = [];
+    for (const pass of PASSES) {
+      const [url, suite] = await Promise.race([Promise.all([serve(pass.server(env), track), installing]), timeout]);
+      const run = track(spawn(suite.node, [suite.entry, "server", "--url", url, ...suiteArgs], { cwd: root, stdio: "inherit" }));
+      results.push({ name: pass.name, code: await Promise.race([exited(run), timeout]) });
+      await Promise.all([...children].map(stop));
+    }
+    for (const r of results) process.stdout.write(`conformance ${r.name}: ${r.code === 0 ? "passed" : `failed (exit ${r.code})`}\n`);
+    return results.every((r) => r.code === 0) ? 0 : 1;
   } catch (err) {
     process.stderr.write(`conformance: ${err instanceof Error ? err.message : String(err)}\n`);
     return 1;

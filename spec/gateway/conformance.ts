@@ -1,60 +1,75 @@
-// The MCP conformance suite (server side) run *through* the gateway against
-// fixtures/conformance/app.ts. The suite cannot send an Authorization header, so a loopback
-// forwarder in front of the gateway adds the API token; everything else passes unchanged.
-//   MCP_CONFORMANCE=/path/to/conformance node --import tsx spec/gateway/conformance.ts [suite options]
-import { spawn } from "node:child_process";
+// The gateway side of `npm run conformance`'s second pass: a hub gateway whose one tool,
+// `conformance`, has an `app` revision serving fixtures/conformance/app.ts, in a temporary
+// data dir with one user and an API token. The suite cannot send an Authorization header,
+// so a loopback forwarder in front of the gateway adds the token; everything else passes
+// unchanged. Prints `ready at <url>` (the tool's base; the suite targets `<url>mcp`) and
+// runs until SIGTERM or SIGINT, then stops the gateway (and the tool server it started)
+// and removes the data dir. A failure to start is one line on stderr and exit status 1.
+//   node --import tsx spec/gateway/conformance.ts [--port N]
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, request } from "node:http";
+import { createServer, request, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
-import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
-import { parseGatewayConfig } from "../../lib/gateway/config.ts";
-import { startGateway } from "../../lib/gateway/server.ts";
-import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
+import { ApiTokens, FileRecordStore, parseGatewayConfig, startGateway, StoreAccountDirectory, type RunningGateway } from "../../lib/gateway/index.ts";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const suite = process.env.MCP_CONFORMANCE ?? "conformance";
-const dataDir = mkdtempSync(join(tmpdir(), "hubmcp-gw-conformance-"));
-const store = new FileRecordStore(dataDir);
-const accounts = new StoreAccountDirectory(store);
-await accounts.add("conformance", "unused-password");
-const { token } = (await new ApiTokens(store, accounts).create("conformance"))!;
-const gateway = await startGateway({
-  config: parseGatewayConfig({ tools: { conformance: { revisions: { default: { app: "fixtures/conformance/app.ts" } } } } }, root),
-  store,
-});
-const upstream = new URL(gateway.url);
-const forwarder = createServer((req, res) => {
-  const out = request(
-    { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, authorization: `Bearer ${token}` } },
-    (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    },
-  );
-  out.on("error", () => res.destroy());
-  res.on("close", () => out.destroy());
-  req.pipe(out);
-});
-await new Promise<void>((done) => forwarder.listen(0, "127.0.0.1", done));
-const port = (forwarder.address() as { port: number }).port;
-const url = `http://127.0.0.1:${port}/api/mcp/conformance/mcp`;
-let status = 1;
-try {
-  const run = spawn(suite, [url, ...process.argv.slice(2)], { stdio: "inherit" });
-  const limitMs = Number(process.env.CONFORMANCE_TIMEOUT_MS ?? 300_000);
-  const timer = setTimeout(() => run.kill("SIGKILL"), limitMs);
-  status = await new Promise<number>((resolve) => {
-    run.once("error", () => resolve(127));
-    run.once("exit", (code) => resolve(code ?? 1));
+const TOOL = "conformance";
+
+/** Adds the bearer to every request on its way to the gateway. */
+function forwarder(gateway: URL, token: string): Server {
+  return createServer((req, res) => {
+    const out = request(
+      { host: gateway.hostname, port: gateway.port, method: req.method, path: req.url, headers: { ...req.headers, authorization: `Bearer ${token}` } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    out.on("error", () => res.destroy());
+    res.on("close", () => out.destroy());
+    req.pipe(out);
   });
-  clearTimeout(timer);
-} finally {
-  forwarder.closeAllConnections();
-  forwarder.close();
-  await gateway.close();
-  rmSync(dataDir, { recursive: true, force: true });
 }
-process.exitCode = status;
+
+async function main(argv: string[]): Promise<number> {
+  const at = argv.indexOf("--port");
+  const port = at >= 0 ? Number(argv[at + 1]) : 0;
+  const dataDir = mkdtempSync(join(tmpdir(), "hubmcp-gw-conformance-"));
+  let gateway: RunningGateway | undefined;
+  let front: Server | undefined;
+  const stop = async (): Promise<void> => {
+    front?.closeAllConnections();
+    front?.close();
+    await gateway?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const store = new FileRecordStore(dataDir);
+    const accounts = new StoreAccountDirectory(store);
+    await accounts.add(TOOL, "unused-password");
+    const { token } = (await new ApiTokens(store, accounts).create(TOOL))!;
+    const config = parseGatewayConfig({ tools: { [TOOL]: { revisions: { default: { app: "fixtures/conformance/app.ts" } } } } }, root);
+    gateway = await startGateway({ config, store });
+    const listening = forwarder(new URL(gateway.url), token);
+    front = listening;
+    await new Promise<void>((resolve, reject) => {
+      listening.once("error", reject);
+      listening.listen(port, "127.0.0.1", resolve);
+    });
+  } catch (err) {
+    process.stderr.write(`gateway conformance server: ${err instanceof Error ? err.message : String(err)}\n`);
+    await stop();
+    return 1;
+  }
+  const { port: bound } = front.address() as { port: number };
+  process.stdout.write(`gateway for the conformance suite ready at http://127.0.0.1:${bound}/api/mcp/${TOOL}/\n`);
+  await new Promise<void>((resolve) => {
+    process.once("SIGTERM", resolve);
+    process.once("SIGINT", resolve);
+  });
+  await stop();
+  return 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,225 @@
+// Gateway rows: the hop's cost (tools/call in a session through the gateway against the same
+// call straight to the tool server behind it, interleaved in one run) and what 1,000 idle
+// gateway sessions hold. The gateway runs in its own process with a `url` revision pointing
+// at a hubmcp child; the user and API token are made through the gateway's store code in a
+// temporary data dir, removed afterwards.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
+import { ApiTokens, FileRecordStore, StoreAccountDirectory } from "../../lib/gateway/index.ts";
+import type { ServerChild, Servers, Stats } from "../child.ts";
+import { combine, type LoadGenerator, type LoadResult, type Target } from "../load.ts";
+import { CALL_ADD, expectSum, INITIALIZE, openSession, PROTOCOL_VERSION, probe, targets } from "../requests.ts";
+import type { Row } from "../row.ts";
+import { GATEWAY_TOOL } from "../servers/gateway.ts";
+import { atMost, TARGETS } from "../targets.ts";
+import type { Slicing } from "./throughput.ts";
+
+const MCP_ACCEPT = { accept: "application/json, text/event-stream" };
+const PATH = `/api/mcp/${GATEWAY_TOOL}/mcp`;
+/** Quiet time before the settled reading, as in the tool server's idle-sessions row. */
+const SETTLE_MS = 1000;
+
+interface Stack {
+  tool: ServerChild;
+  gateway: ServerChild;
+  /** The same gateway reading accounts and tokens from memory, and a bare proxy, when asked for. */
+  memoryGateway?: ServerChild;
+  proxy?: ServerChild;
+  bearer: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/** A data dir with one user and an API token, a hubmcp child and a gateway child in front of it. */
+async function startStack(servers: Servers, withComparisons = false): Promise<Stack> {
+  const dataDir = mkdtempSync(join(tmpdir(), "hubmcp-bench-gateway-"));
+  const started: ServerChild[] = [];
+  const stop = async (): Promise<void> => {
+    await Promise.all(started.map((s) => s.stop()));
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const store = new FileRecordStore(dataDir);
+    const accounts = new StoreAccountDirectory(store);
+    await accounts.add("bench", "bench-password-unused");
+    const { token } = (await new ApiTokens(store, accounts).create("bench"))!;
+    const tool = await servers.start("hubmcp");
+    started.push(tool);
+    const gateway = await servers.start("gateway", { args: [dataDir, `http://127.0.0.1:${tool.port}/`] });
+    started.push(gateway);
+    const stack: Stack = { tool, gateway, bearer: { authorization: `Bearer ${token}` }, stop };
+    if (withComparisons) {
+      stack.memoryGateway = await servers.start("gateway", { args: [dataDir, `http://127.0.0.1:${tool.port}/`, "memory"] });
+      started.push(stack.memoryGateway);
+      stack.proxy = await servers.start("proxy", { args: [`http://127.0.0.1:${tool.port}/`] });
+      started.push(stack.proxy);
+    }
+    return stack;
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+async function post(port: number, body: string, headers: Record<string, string>): Promise<Response> {
+  return fetch(`http://127.0.0.1:${port}${PATH}`, { method: "POST", body, headers: { "content-type": "application/json", ...MCP_ACCEPT, ...headers } });
+}
+
+/** The MCP handshake through the gateway; returns the gateway's session id. */
+async function openGatewaySession(stack: Stack, gateway = stack.gateway): Promise<string> {
+  const res = await post(gateway.port, INITIALIZE, stack.bearer);
+  const id = res.headers.get("mcp-session-id");
+  await res.arrayBuffer();
+  if (res.status !== 200 || !id) throw new Error(`initialize through the gateway failed: HTTP ${res.status}`);
+  const ack = await post(gateway.port, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), {
+    ...stack.bearer,
+    "mcp-session-id": id,
+    "mcp-protocol-version": PROTOCOL_VERSION,
+  });
+  await ack.arrayBuffer();
+  return id;
+}
+
+interface Lane {
+  name: string;
+  target: Target;
+  /** The processes whose CPU time this lane's requests cost. */
+  costs: ServerChild[];
+  runs: LoadResult[];
+  /** CPU ms per process of `costs`. */
+  cpuMs: number[];
+}
+
+const cpuOf = async (servers: ServerChild[]): Promise<number[]> => Promise.all(servers.map(async (s) => (await s.stats()).cpuMs));
+
+async function slice(gen: LoadGenerator, lane: Lane, durationMs: number): Promise<void> {
+  const before = await cpuOf(lane.costs);
+  lane.runs.push(await gen.run(lane.target, { durationMs, warmupMs: 150 }));
+  const after = await cpuOf(lane.costs);
+  after.forEach((ms, i) => (lane.cpuMs[i]! += ms - before[i]!));
+}
+
+function laneRow(lane: Lane): Row & { total: number } {
+  const all = combine(lane.runs);
+  const cpu = lane.cpuMs.reduce((a, b) => a + b, 0);
+  const row: Row & { total: number } = {
+    name: lane.name,
+    rps: all.rps,
+    p50Ms: all.p50Ms,
+    p99Ms: all.p99Ms,
+    cpuUsPerReq: all.total > 0 ? (cpu * 1000) / all.total : undefined,
+    generatorCpuUsPerReq: all.total > 0 ? (all.generatorCpuMs * 1000) / all.total : undefined,
+    checks: [],
+    total: all.total,
+  };
+  if (all.errors > 0) row.checks.push({ target: "no failed requests", measured: `${all.errors} failed`, pass: false });
+  return row;
+}
+
+/**
+ * tools/call in a session, straight to the tool server and through the gateway, in
+ * slices taking turns. "Server CPU" of a hop row is the whole server side of the hop: the
+ * hop's process plus the tool server behind it, per request; of the direct row, the tool
+ * server alone. The target compares the two. Two rows without targets show where the cost
+ * lies: the same gateway with accounts and tokens in memory instead of files, and a bare
+ * node:http proxy (the least any extra HTTP hop costs on this machine).
+ */
+export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slicing: Slicing): Promise<Row[]> {
+  const stack = await startStack(servers, true);
+  try {
+    const session = await openSession(stack.tool.port);
+    const direct = targets.sessionCallAdd(stack.tool.port, session);
+    const via = async (gateway: ServerChild): Promise<Target> => ({
+      port: gateway.port,
+      path: PATH,
+      body: CALL_ADD,
+      headers: { ...MCP_ACCEPT, ...stack.bearer, "mcp-session-id": await openGatewaySession(stack, gateway), "mcp-protocol-version": PROTOCOL_VERSION },
+    });
+    const memory = stack.memoryGateway!;
+    const proxy = stack.proxy!;
+    const lanes: Lane[] = [
+      { name: "gateway hop: tools/call in session, direct", target: direct, costs: [stack.tool], runs: [], cpuMs: [0] },
+      { name: "gateway hop: tools/call in session, via gateway", target: await via(stack.gateway), costs: [stack.gateway, stack.tool], runs: [], cpuMs: [0, 0] },
+      { name: "gateway hop: the same, accounts in memory", target: await via(memory), costs: [memory, stack.tool], runs: [], cpuMs: [0, 0] },
+      { name: "gateway hop: bare node:http proxy instead", target: targets.sessionCallAdd(proxy.port, session), costs: [proxy, stack.tool], runs: [], cpuMs: [0, 0] },
+    ];
+    for (const lane of lanes) {
+      await probe(lane.target, expectSum.rpc);
+      await gen.run(lane.target, { durationMs: slicing.warmupMs, warmupMs: 0 });
+    }
+    // Half the request rows' time per lane: four lanes, and the gateway's are slow.
+    const rounds = Math.max(1, Math.round(slicing.durationMs / 2 / slicing.sliceMs));
+    for (let round = 0; round < rounds; round++) {
+      for (let i = 0; i < lanes.length; i++) await slice(gen, lanes[(round + i) % lanes.length]!, slicing.sliceMs);
+    }
+    const [directRow, viaRow, memoryRow, proxyRow] = lanes.map(laneRow) as [Row & { total: number }, Row & { total: number }, Row & { total: number }, Row & { total: number }];
+    directRow.ratio = 1;
+    directRow.rssMb = (await stack.tool.stats()).rssMb;
+    directRow.note = `${rounds} slices of ${slicing.sliceMs} ms per row, taking turns with the gateway rows; server CPU is the tool server's`;
+    for (const [row, lane, gateway] of [[viaRow, lanes[1]!, stack.gateway], [memoryRow, lanes[2]!, memory], [proxyRow, lanes[3]!, proxy]] as const) {
+      const us = (ms: number): string => ((ms * 1000) / row.total).toFixed(0);
+      const factor = row.cpuUsPerReq! / directRow.cpuUsPerReq!;
+      row.ratio = row.rps! / directRow.rps!;
+      row.rssMb = (await gateway.stats()).rssMb;
+      row.note =
+        `server CPU is the gateway's ${us(lane.cpuMs[0]!)} µs + the tool server's ${us(lane.cpuMs[1]!)} µs per request ` +
+        `(${factor.toFixed(2)}× the direct row's); RSS is the hop's process's; × baseline is against the direct row`;
+    }
+    memoryRow.note += "; not a target: the gateway above with its accounts and API tokens copied into a MemoryRecordStore, to show the file reads' share";
+    proxyRow.note += "; not a target: the least any HTTP hop costs here (relays headers and body, nothing else)";
+    viaRow.checks.push(
+      atMost("CPU/req (gateway + tool server) vs direct", { value: viaRow.cpuUsPerReq! / directRow.cpuUsPerReq!, digits: 2, unit: "×" }, TARGETS.gatewayCpuFactor),
+    );
+    return [strip(directRow), strip(viaRow), strip(memoryRow), strip(proxyRow)];
+  } finally {
+    await stack.stop();
+  }
+}
+
+const strip = ({ total: _total, ...row }: Row & { total: number }): Row => row;
+
+/** Idle readings after a full GC, before and after opening the sessions. */
+async function settled(stack: Stack): Promise<[Stats, Stats]> {
+  return [await stack.gateway.stats(true), await stack.tool.stats(true)];
+}
+
+export async function gatewaySessionsRow(servers: Servers, gen: LoadGenerator, sessions: number): Promise<Row> {
+  const stack = await startStack(servers);
+  try {
+    // One session first, so the tool session record exists and the code paths are loaded.
+    await openGatewaySession(stack);
+    await sleep(SETTLE_MS);
+    const [gw0, tool0] = await settled(stack);
+    const t0 = performance.now();
+    const load = await gen.run({ port: stack.gateway.port, path: PATH, body: INITIALIZE, headers: { ...MCP_ACCEPT, ...stack.bearer } }, { requests: sessions });
+    const openMs = performance.now() - t0;
+    await sleep(SETTLE_MS);
+    const [gw1, tool1] = await settled(stack);
+    const gwGrowth = gw1.rssMb - gw0.rssMb;
+    const toolGrowth = tool1.rssMb - tool0.rssMb;
+    const held = (tool1.sessions ?? 0) - (tool0.sessions ?? 0);
+    const row: Row = {
+      name: `${sessions.toLocaleString("en-US")} idle gateway sessions`,
+      rps: load.rps,
+      p50Ms: load.p50Ms,
+      p99Ms: load.p99Ms,
+      rssMb: gw1.rssMb,
+      result: `gateway +${gwGrowth.toFixed(1)} MB RSS; tool server +${toolGrowth.toFixed(1)} MB`,
+      note:
+        `RSS after a full GC, idle gateway (one session open) vs the same ${SETTLE_MS / 1000} s after ${sessions} initialize ` +
+        `through it (${(openMs / 1000).toFixed(1)} s); gateway live heap ${gw0.heapUsedMb.toFixed(1)} → ${gw1.heapUsedMb.toFixed(1)} MB; ` +
+        `the tool server holds the MCP sessions (${held} new), the gateway only sealed ids; req/s is the initialize rate`,
+      checks: [
+        atMost("gateway RSS growth", { value: gwGrowth, digits: 1, unit: " MB" }, TARGETS.gatewaySessionsMb),
+        atMost("gateway live heap growth", { value: gw1.heapUsedMb - gw0.heapUsedMb, digits: 1, unit: " MB" }, TARGETS.gatewaySessionsHeapMb),
+      ],
+    };
+    if (held !== sessions) row.checks.push({ target: `${sessions} sessions held by the tool server`, measured: `${held}`, pass: false });
+    if (load.errors > 0) row.checks.push({ target: "no failed requests", measured: `${load.errors} failed`, pass: false });
+    return row;
+  } finally {
+    await stack.stop();
+  }
+}

@@ -10,7 +10,7 @@ export type { ResourceOptions, ResourceHandler } from "./registry/resources.ts";
 export type { ResourceTemplateOptions, ResourceTemplateHandler } from "./registry/resource-templates.ts";
 export type { PromptOptions, PromptArgument, PromptHandler, PromptMessage } from "./registry/prompts.ts";
 export type { Icon, Completer, CompletionContext } from "./registry/common.ts";
-export type { ToolContext, ElicitOptions, ElicitUrlOptions, SampleOptions } from "./mcp/context.ts";
+export type { ToolContext, ElicitOptions, ElicitUrlOptions, SampleOptions, ListRootsOptions } from "./mcp/context.ts";
 export type { ElicitResult, UrlElicitResult, SamplingRequest, SamplingResult, SamplingMessage, Root } from "./mcp/client-features.ts";
 export { ClientRequestError, type ClientRequestFailure } from "./mcp/client-requests.ts";
 export type { ServerInfo } from "./mcp/core.ts";

@@ -205,6 +205,7 @@ export class McpServer {
 
   /** Sends `notifications/resources/updated` to every session subscribed to `uri`. */
   notifyResourceUpdated(uri: string): void {
+    this.#dispatcher.stateless.listeners.notify("notifications/resources/updated", { uri });
     if (!this.#sessions) return;
     const message = { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } } as const;
     for (const session of this.#sessions.values()) if (this.#core.subscriptions.has(session, uri)) session.send(message);
@@ -212,6 +213,7 @@ export class McpServer {
 
   /** Tells connected sessions a list changed; before any session exists nobody needs telling. */
   #listChanged(list: "tools" | "resources" | "prompts"): this {
+    this.#dispatcher.stateless.listeners.notify(`notifications/${list}/list_changed`);
     if (this.#sessions) {
       const message = { jsonrpc: "2.0", method: `notifications/${list}/list_changed` } as const;
       for (const session of this.#sessions.values()) session.send(message);

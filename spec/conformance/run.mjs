@@ -115,7 +115,8 @@ export function parseArgs(argv, env) {
     else if (argv[i].startsWith("--suite-version=")) version = argv[i].slice("--suite-version=".length);
     else rest.push(argv[i]);
   }
-  const picksScenarios = rest.includes("--scenario") || rest.includes("--suite");
+  // A requirement set picks its own scenarios and may not be combined with --suite.
+  const picksScenarios = ["--scenario", "--suite", "--requirements"].some((flag) => rest.some((a) => a === flag || a.startsWith(`${flag}=`)));
   return { version, suiteArgs: picksScenarios ? rest : ["--suite", "all", ...rest] };
 }
 

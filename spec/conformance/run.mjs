@@ -4,7 +4,9 @@
 // installed from npm into a cache outside the repository (the project gains no
 // dependency); the server starts while they install.
 //
-//   npm run conformance                                  # every scenario of the default suite
+//   npm run conformance                                  # the stable suite, then the 2026-07-28 requirement set
+//   node spec/conformance/run.mjs                        # every scenario of the default suite
+//   node spec/conformance/run.mjs --suite-version 0.2.0-alpha.12 --requirements 2026-07-28
 //   npm run conformance -- --scenario tools-call-with-progress
 //   CONFORMANCE_VERSION=0.2.0-alpha.12 npm run conformance   # another suite version
 //

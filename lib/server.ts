@@ -2,6 +2,7 @@
 // or handler() inside another server), over stdio, or answer JSON-RPC directly (handle).
 // The work happens in ./registry, ./mcp, ./async, ./http and ./stdio.
 import { Dispatcher } from "./mcp/dispatcher.ts";
+import { registerStatelessTasks } from "./async/stateless.ts";
 import type { ServerCore, ServerInfo } from "./mcp/core.ts";
 import { silentLogger, type Logger } from "./util/logger.ts";
 import { ErrorCode, failure, type JsonRpcResponse } from "./util/jsonrpc.ts";
@@ -234,6 +235,7 @@ export class McpServer {
       this.#asyncEnabled = true;
       this.#core.tools.set(JOB_RESULT_TOOL, jobResultTool(this.#runs));
       this.#dispatcher.addMethods(asyncMethods(this.#runs, toolMethods));
+      registerStatelessTasks(this.#dispatcher.stateless, this.#runs);
     }
     return this.#listChanged("tools");
   }

@@ -201,3 +201,67 @@ async function postEvents(body: unknown): Promise<{ next(): Promise<{ data: stri
     },
   };
 }
+
+// The tasks extension ------------------------------------------------------------------
+const tasksServer = new McpServer("era2026-tasks");
+const gates: (() => void)[] = [];
+tasksServer.asyncTool(
+  async ({ word }: { word: string }, ctx: ToolContext) => {
+    const answer = await ctx.elicit("Sure?", { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] }, { key: "confirm" });
+    await new Promise<void>((resolve) => gates.push(resolve));
+    return answer.action === "accept" && answer.content.ok === true ? `yes ${word}` : `no ${word}`;
+  },
+  { name: "ask_then_wait", inputSchema: { type: "object", properties: { word: { type: "string" } }, required: ["word"] }, context: true },
+);
+tasksServer.asyncTool(() => "only as a task", { name: "task_only", inputSchema: NO_ARGS, taskSupport: "required" });
+const tasksRunning = await tasksServer.listen({ port: 0 });
+after(() => tasksRunning.close());
+const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} }, elicitation: {} };
+
+function taskCall(id: number, method: string, params: Record<string, unknown>, caps: Record<string, unknown> = TASKS) {
+  const name = (params.name ?? params.taskId) as string | undefined;
+  const headers: Record<string, string> = { accept: "application/json", "mcp-protocol-version": V, "mcp-method": method };
+  if (name !== undefined) headers["mcp-name"] = name;
+  return post(`${tasksRunning.url}mcp`, rpc(id, method, { ...params, _meta: envelope(caps) }), headers);
+}
+
+async function until(taskId: string, status: string): Promise<Record<string, any>> {
+  for (;;) {
+    const got = (await taskCall(9, "tasks/get", { taskId })).json.result;
+    if (got.status === status) return got;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+test("tasks extension: a task waits for input, tasks/update answers it, tasks/get inlines the result", async () => {
+  const created = (await taskCall(1, "tools/call", { name: "ask_then_wait", arguments: { word: "go" } })).json.result;
+  assert.equal(created.resultType, "task");
+  assert.equal(typeof created.taskId, "string");
+  assert.equal(created.requestState, undefined);
+  const waiting = await until(created.taskId, "input_required");
+  assert.equal(waiting.inputRequests.confirm.method, "elicitation/create");
+  const ack = await taskCall(2, "tasks/update", { taskId: created.taskId, inputResponses: { confirm: { action: "accept", content: { ok: true } } } });
+  assert.equal(ack.json.result.resultType, "complete");
+  while (gates.length === 0) await new Promise((resolve) => setImmediate(resolve));
+  gates.shift()!();
+  const done = await until(created.taskId, "completed");
+  assert.equal(done.result.content[0].text, "yes go");
+  // Cancel is idempotent on an ended task; the Mcp-Name header must name the task.
+  assert.equal((await taskCall(3, "tasks/cancel", { taskId: created.taskId })).json.result.resultType, "complete");
+  const wrong = await post(`${tasksRunning.url}mcp`, rpc(4, "tasks/get", { taskId: created.taskId, _meta: envelope(TASKS) }), {
+    "mcp-protocol-version": V,
+    "mcp-method": "tasks/get",
+    "mcp-name": "another",
+  });
+  assert.equal(wrong.json.error.code, -32020);
+});
+
+test("tasks extension: required tasks refuse clients without it; tasks methods need it; unknown ids are -32602", async () => {
+  const refused = await taskCall(1, "tools/call", { name: "task_only", arguments: {} }, {});
+  assert.equal(refused.status, 400);
+  assert.equal(refused.json.error.code, -32021);
+  assert.deepEqual(refused.json.error.data.requiredCapabilities, { extensions: { "io.modelcontextprotocol/tasks": {} } });
+  assert.equal((await taskCall(2, "tasks/get", { taskId: "x" }, {})).json.error.code, -32021);
+  assert.equal((await taskCall(3, "tasks/get", { taskId: "x" })).json.error.code, -32602);
+  for (const method of ["tasks/list", "tasks/result"]) assert.equal((await taskCall(4, method, {})).status, 404, method);
+});

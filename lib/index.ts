@@ -11,6 +11,7 @@ export type { ResourceTemplateOptions, ResourceTemplateHandler } from "./registr
 export type { PromptOptions, PromptArgument, PromptHandler, PromptMessage } from "./registry/prompts.ts";
 export type { Icon, Completer, CompletionContext } from "./registry/common.ts";
 export type { ToolContext, ElicitOptions, ElicitUrlOptions, SampleOptions, ListRootsOptions } from "./mcp/context.ts";
+export type { CacheHint, CachePolicy } from "./mcp/era2026/results.ts";
 export type { ElicitResult, UrlElicitResult, SamplingRequest, SamplingResult, SamplingMessage, Root } from "./mcp/client-features.ts";
 export { ClientRequestError, type ClientRequestFailure } from "./mcp/client-requests.ts";
 export type { ServerInfo } from "./mcp/core.ts";

@@ -3,6 +3,7 @@
 // The work happens in ./registry, ./mcp, ./async, ./http and ./stdio.
 import { Dispatcher } from "./mcp/dispatcher.ts";
 import { registerStatelessTasks } from "./async/stateless.ts";
+import { checkCacheHint, type CachePolicy } from "./mcp/era2026/results.ts";
 import type { ServerCore, ServerInfo } from "./mcp/core.ts";
 import { silentLogger, type Logger } from "./util/logger.ts";
 import { ErrorCode, failure, type JsonRpcResponse } from "./util/jsonrpc.ts";
@@ -70,6 +71,17 @@ export interface McpServerOptions {
   maxBatchSize?: number;
   /** Jobs and tasks of async tools: lifetime, caps, the REST wait. */
   async?: AsyncOptions;
+  /**
+   * MCP 2026-07-28: caching hints (`ttlMs`, `cacheScope`) of discover, list and read results,
+   * by default, per method and per resource URI. Unset, every result is `ttlMs: 0, private`.
+   */
+  cache?: CachePolicy;
+  /**
+   * MCP 2026-07-28: the HMAC key (at least 32 bytes) sealing `requestState` between
+   * input_required rounds. Give every process behind one load balancer the same key; a
+   * random one per process by default.
+   */
+  requestStateKey?: Buffer;
   /** DNS-rebinding guard (see HostGuardOptions); `listen()` options override these. */
   allowedHosts?: string[];
   allowedOrigins?: string[];
@@ -132,7 +144,7 @@ export class McpServer {
       server: this,
     };
     this.#runs = new AsyncStore(options.async, options.logger);
-    this.#dispatcher = new Dispatcher(this.#core);
+    this.#dispatcher = new Dispatcher(this.#core, { cache: checkCachePolicy(options.cache), requestStateKey: options.requestStateKey });
     // start_mcp recognises a server by this brand, not instanceof: the app and the launcher
     // may load different copies of this module (source and dist).
     Object.defineProperty(this, Symbol.for("hubmcp.server"), { value: true });
@@ -331,3 +343,12 @@ function defining<T>(define: () => T): T {
 }
 
 const duplicate = (what: string): RegistrationError => new RegistrationError("HUBMCP_DUPLICATE", `${what} is already registered`);
+
+/** Every hint of a cache policy checked at construction, so a bad one fails at start. */
+function checkCachePolicy(policy: CachePolicy | undefined): CachePolicy | undefined {
+  if (policy === undefined) return undefined;
+  if (policy.default) checkCacheHint(policy.default, "cache.default");
+  for (const [method, hint] of Object.entries(policy.methods ?? {})) if (hint) checkCacheHint(hint, `cache.methods[${method}]`);
+  for (const [uri, hint] of Object.entries(policy.resources ?? {})) checkCacheHint(hint, `cache.resources[${uri}]`);
+  return policy;
+}

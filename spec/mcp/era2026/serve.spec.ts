@@ -10,7 +10,10 @@ const V = "2026-07-28";
 const NO_ARGS = { type: "object", properties: {} } as const;
 const nameForm = { type: "object", properties: { name: { type: "string" } }, required: ["name"] } as const;
 
-const server = new McpServer("era2026", { version: "1.2.3" });
+const server = new McpServer("era2026", {
+  version: "1.2.3",
+  cache: { methods: { "tools/list": { ttlMs: 60_000, cacheScope: "public" } }, resources: { "data://one": { ttlMs: 5, cacheScope: "public" } } },
+});
 server.tool(({ a, b }: { a: number; b: number }) => String(a + b), {
   name: "add",
   inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
@@ -148,6 +151,16 @@ test("log messages follow the request's _meta log level and are absent without o
   assert.match(loud.headers.get("content-type") ?? "", /text\/event-stream/);
   assert.match(loud.text, /careful/);
   assert.doesNotMatch(loud.text, /detail/);
+});
+
+test("caching hints come from the server's policy: per method, per resource, else always stale and private", async () => {
+  const tools = (await call(1, "tools/list")).json.result;
+  assert.deepEqual([tools.ttlMs, tools.cacheScope], [60_000, "public"]);
+  const one = (await call(2, "resources/read", { uri: "data://one" })).json.result;
+  assert.deepEqual([one.ttlMs, one.cacheScope, one.contents[0].text], [5, "public", "one"]);
+  const prompts = (await call(3, "prompts/list")).json.result;
+  assert.deepEqual([prompts.ttlMs, prompts.cacheScope], [0, "private"]);
+  assert.throws(() => new McpServer("bad", { cache: { default: { ttlMs: -1, cacheScope: "public" } } }), /ttlMs/);
 });
 
 test("a missing resource is -32602 with data.uri", async () => {

@@ -132,22 +132,28 @@ export class StatelessServer {
   /** A shared method; on those that may ask the user, as a replayed round. */
   async #serve(method: string, fn: Method, params: Record<string, unknown>, id: RequestId, exchange: Exchange, envelope: RequestEnvelope): Promise<Result> {
     if (!INPUT_REQUIRED_METHODS.has(method)) return fn(params, this.#call(id, exchange, envelope, {}));
+    // Ends the abandoned handler of a round that stops at a question: its ctx.signal aborts.
+    const roundEnded = new AbortController();
     const outcome = await runRound(this.#codec, { method, params, clientCapabilities: envelope.clientCapabilities }, async (round) => {
       const ask = (m: Parameters<NonNullable<StatelessScope["ask"]>>[0], p: Record<string, unknown>, key?: string) => round.ask({ method: m, params: p }, key);
       // The round's own answers, not the client's: a handler never sees them in its params.
       const { inputResponses: _answers, requestState: _state, ...rest } = params;
-      return fn(rest, this.#call(id, exchange, envelope, { ask }));
+      return fn(rest, this.#call(id, exchange, envelope, { ask }, roundEnded.signal));
     });
+    if (outcome.kind !== "complete") roundEnded.abort(new Error("The round ended with input_required"));
     if (outcome.kind === "error") throw new JsonRpcError(outcome.error.code, outcome.error.message, outcome.error.data);
     return outcome.kind === "input_required" ? outcome.result : outcome.value;
   }
 
-  #call(id: RequestId, exchange: Exchange, envelope: RequestEnvelope, extra: Pick<StatelessScope, "ask">): Call {
+  #call(id: RequestId, exchange: Exchange, envelope: RequestEnvelope, extra: Pick<StatelessScope, "ask">, roundEnded?: AbortSignal): Call {
     const stateless: StatelessScope = envelope.logLevel === undefined ? extra : { ...extra, logLevel: envelope.logLevel };
     const scoped: Exchange = {
       session: null,
+      // Made on first use (a context asks once): the transport's signal, and the round's end.
       get signal() {
-        return exchange.signal;
+        const own = exchange.signal;
+        if (!roundEnded) return own;
+        return own ? AbortSignal.any([own, roundEnded]) : roundEnded;
       },
       clientCapabilities: envelope.clientCapabilities,
       stateless,

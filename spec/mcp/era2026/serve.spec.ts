@@ -37,6 +37,15 @@ server.tool(({ region }: { region: string }) => `in ${region}`, {
   name: "regional",
   inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } }, required: ["region"] },
 });
+let abandoned: AbortSignal | undefined;
+server.tool(
+  async (_args: Record<string, never>, ctx: ToolContext) => {
+    abandoned = ctx.signal;
+    await ctx.elicit("Name?", nameForm, { key: "user_name" });
+    return "never without an answer";
+  },
+  { name: "watched", inputSchema: NO_ARGS, context: true },
+);
 server.resource("data://one", () => "one");
 
 const running = await server.listen({ port: 0 });
@@ -135,6 +144,11 @@ test("ctx.elicit becomes an input_required round; the retry with the answer comp
   const tampered = state.slice(0, -2) + (state.endsWith("A") ? "BB" : "AA");
   const refused = await call(3, "tools/call", { name: "greet", arguments: {}, inputResponses: answer, requestState: tampered, _meta: envelope(caps) });
   assert.equal(refused.json.error.code, -32602);
+
+  // The handler of a round that stopped at a question is told to stop.
+  const watched = await call(5, "tools/call", { name: "watched", arguments: {}, _meta: envelope(caps) });
+  assert.equal(watched.json.result.resultType, "input_required");
+  assert.equal(abandoned?.aborted, true);
 
   // Without the capability the question cannot be asked: -32021 naming it.
   const noCaps = await call(4, "tools/call", { name: "greet", arguments: {} });

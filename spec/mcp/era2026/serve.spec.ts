@@ -241,6 +241,20 @@ tasksServer.asyncTool(
   { name: "ask_then_wait", inputSchema: { type: "object", properties: { word: { type: "string" } }, required: ["word"] }, context: true },
 );
 tasksServer.asyncTool(() => "only as a task", { name: "task_only", inputSchema: NO_ARGS, taskSupport: "required" });
+tasksServer.asyncTool(
+  () => {
+    throw Object.assign(new Error("Backend down"), { code: -32603 });
+  },
+  { name: "crashes", inputSchema: NO_ARGS },
+);
+tasksServer.asyncTool(
+  async (_args: Record<string, never>, ctx: ToolContext) => {
+    const who = await ctx.elicit("Name?", nameForm, { key: "user_name" });
+    await new Promise<void>((resolve) => gates.push(resolve));
+    return `worked for ${who.action === "accept" ? String(who.content.name) : "?"}`;
+  },
+  { name: "ask_first", inputSchema: NO_ARGS, context: true, taskSupport: "required", inputBeforeTask: true },
+);
 const tasksRunning = await tasksServer.listen({ port: 0 });
 after(() => tasksRunning.close());
 const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} }, elicitation: {} };
@@ -291,4 +305,24 @@ test("tasks extension: required tasks refuse clients without it; tasks methods n
   assert.equal((await taskCall(2, "tasks/get", { taskId: "x" }, {})).json.error.code, -32021);
   assert.equal((await taskCall(3, "tasks/get", { taskId: "x" })).json.error.code, -32602);
   for (const method of ["tasks/list", "tasks/result"]) assert.equal((await taskCall(4, method, {})).status, 404, method);
+});
+
+test("tasks extension: a handler error with a JSON-RPC code is a failed task carrying it", async () => {
+  const created = (await taskCall(1, "tools/call", { name: "crashes", arguments: {} })).json.result;
+  const failed = await until(created.taskId, "failed");
+  assert.deepEqual(failed.error, { code: -32603, message: "Backend down" });
+});
+
+test("tasks extension: inputBeforeTask asks in rounds first, then the running handler becomes the task", async () => {
+  const first = (await taskCall(1, "tools/call", { name: "ask_first", arguments: {} })).json.result;
+  assert.equal(first.resultType, "input_required");
+  assert.ok(first.inputRequests.user_name);
+  const answers = { user_name: { action: "accept", content: { name: "Ada" } } };
+  const second = (await taskCall(2, "tools/call", { name: "ask_first", arguments: {}, inputResponses: answers, requestState: first.requestState })).json.result;
+  assert.equal(second.resultType, "task");
+  assert.equal(second.requestState, undefined);
+  while (gates.length === 0) await new Promise((resolve) => setImmediate(resolve));
+  gates.shift()!();
+  const done = await until(second.taskId, "completed");
+  assert.equal(done.result.content[0].text, "worked for Ada");
 });

@@ -22,6 +22,7 @@ import {
   type UrlElicitResult,
 } from "./client-features.ts";
 import type { Call } from "./exchange.ts";
+import { ClientRequestError } from "./client-requests.ts";
 import type { InputMethod } from "./era2026/input-required.ts";
 import type { RequestId } from "../util/jsonrpc.ts";
 import { isRecord } from "../util/guards.ts";
@@ -210,7 +211,7 @@ export class Context implements ToolContext {
     const scope = call.exchange.stateless;
     if (scope) {
       // A stateless client is never sent a request: the question becomes an input_required round.
-      if (!scope.ask) throw unsupported(feature, false);
+      if (!scope.ask) throw new ClientRequestError("unsupported", `A ${feature} cannot be asked while answering this method`);
       const answer = await scope.ask(method, params, key);
       return isRecord(answer) ? answer : {};
     }

@@ -2,6 +2,8 @@
 // or handler() inside another server), over stdio, or answer JSON-RPC directly (handle).
 // The work happens in ./registry, ./mcp, ./async, ./http and ./stdio.
 import { Dispatcher } from "./mcp/dispatcher.ts";
+import { registerStatelessTasks } from "./async/stateless.ts";
+import { checkCacheHint, type CachePolicy } from "./mcp/era2026/results.ts";
 import type { ServerCore, ServerInfo } from "./mcp/core.ts";
 import { silentLogger, type Logger } from "./util/logger.ts";
 import { ErrorCode, failure, type JsonRpcResponse } from "./util/jsonrpc.ts";
@@ -69,6 +71,17 @@ export interface McpServerOptions {
   maxBatchSize?: number;
   /** Jobs and tasks of async tools: lifetime, caps, the REST wait. */
   async?: AsyncOptions;
+  /**
+   * MCP 2026-07-28: caching hints (`ttlMs`, `cacheScope`) of discover, list and read results,
+   * by default, per method and per resource URI. Unset, every result is `ttlMs: 0, private`.
+   */
+  cache?: CachePolicy;
+  /**
+   * MCP 2026-07-28: the HMAC key (at least 32 bytes) sealing `requestState` between
+   * input_required rounds. Give every process behind one load balancer the same key; a
+   * random one per process by default.
+   */
+  requestStateKey?: Buffer;
   /** DNS-rebinding guard (see HostGuardOptions); `listen()` options override these. */
   allowedHosts?: string[];
   allowedOrigins?: string[];
@@ -131,7 +144,7 @@ export class McpServer {
       server: this,
     };
     this.#runs = new AsyncStore(options.async, options.logger);
-    this.#dispatcher = new Dispatcher(this.#core);
+    this.#dispatcher = new Dispatcher(this.#core, { cache: checkCachePolicy(options.cache), requestStateKey: options.requestStateKey });
     // start_mcp recognises a server by this brand, not instanceof: the app and the launcher
     // may load different copies of this module (source and dist).
     Object.defineProperty(this, Symbol.for("hubmcp.server"), { value: true });
@@ -205,6 +218,7 @@ export class McpServer {
 
   /** Sends `notifications/resources/updated` to every session subscribed to `uri`. */
   notifyResourceUpdated(uri: string): void {
+    this.#dispatcher.stateless.listeners.notify("notifications/resources/updated", { uri });
     if (!this.#sessions) return;
     const message = { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } } as const;
     for (const session of this.#sessions.values()) if (this.#core.subscriptions.has(session, uri)) session.send(message);
@@ -212,6 +226,7 @@ export class McpServer {
 
   /** Tells connected sessions a list changed; before any session exists nobody needs telling. */
   #listChanged(list: "tools" | "resources" | "prompts"): this {
+    this.#dispatcher.stateless.listeners.notify(`notifications/${list}/list_changed`);
     if (this.#sessions) {
       const message = { jsonrpc: "2.0", method: `notifications/${list}/list_changed` } as const;
       for (const session of this.#sessions.values()) session.send(message);
@@ -232,6 +247,7 @@ export class McpServer {
       this.#asyncEnabled = true;
       this.#core.tools.set(JOB_RESULT_TOOL, jobResultTool(this.#runs));
       this.#dispatcher.addMethods(asyncMethods(this.#runs, toolMethods));
+      registerStatelessTasks(this.#dispatcher.stateless, this.#runs);
     }
     return this.#listChanged("tools");
   }
@@ -327,3 +343,12 @@ function defining<T>(define: () => T): T {
 }
 
 const duplicate = (what: string): RegistrationError => new RegistrationError("HUBMCP_DUPLICATE", `${what} is already registered`);
+
+/** Every hint of a cache policy checked at construction, so a bad one fails at start. */
+function checkCachePolicy(policy: CachePolicy | undefined): CachePolicy | undefined {
+  if (policy === undefined) return undefined;
+  if (policy.default) checkCacheHint(policy.default, "cache.default");
+  for (const [method, hint] of Object.entries(policy.methods ?? {})) if (hint) checkCacheHint(hint, `cache.methods[${method}]`);
+  for (const [uri, hint] of Object.entries(policy.resources ?? {})) checkCacheHint(hint, `cache.resources[${uri}]`);
+  return policy;
+}

@@ -13,6 +13,7 @@ import { ErrorCode, JsonRpcError, type JsonRpcMessage } from "../util/jsonrpc.ts
 import { executeTool } from "./execute.ts";
 import type { AsyncRun, RunKind } from "./run.ts";
 import type { AsyncStore } from "./store.ts";
+import { statelessToolCall } from "./stateless.ts";
 import { taskMethods } from "./tasks.ts";
 import { jobStarted, mcpTask, RELATED_TASK, seedCreated } from "./views.ts";
 
@@ -126,11 +127,14 @@ export function asyncMethods(runs: AsyncStore, base: { "tools/call": Method; "to
     ...taskMethods(runs),
     async "tools/list"(params, call) {
       const result = await base["tools/list"](params, call);
+      // A 2026-07-28 client without tasks gets async tools' results in-line: their schemas hold.
+      if (call.exchange.stateless) return result;
       return canReceiveTasks(call, params) ? result : hideJobOutputSchemas(call, result);
     },
     "tools/call"(params, call) {
       const tool = lookupTool(call, params.name);
       if (tool.kind !== "async") return base["tools/call"](params, call);
+      if (call.exchange.stateless) return statelessToolCall(runs, call, tool, params, base["tools/call"]);
       return startRun(runs, call, tool, toolArguments(params), params);
     },
   };

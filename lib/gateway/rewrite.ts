@@ -24,6 +24,8 @@ export interface ParsedMessage {
   initialize: boolean;
   /** The body to send on: the original bytes unless the request was rewritten. */
   body: Buffer;
+  /** The resource URI as the client sent it and as it goes on, when the prefix was removed. */
+  uri?: { sent: string; forwarded: string };
 }
 
 /** Reads a JSON-RPC body; null when it is not JSON. */
@@ -38,12 +40,16 @@ export function inspectRequest(raw: Buffer, resourcePrefix: string): ParsedMessa
   const method = value.method;
   const isRequest = value.id !== undefined && value.id !== null;
   let body = raw;
+  let uri: ParsedMessage["uri"];
   const params = value.params;
   if (URI_PARAMS.has(method) && isObject(params) && typeof params.uri === "string" && params.uri.startsWith(resourcePrefix)) {
-    params.uri = params.uri.slice(resourcePrefix.length);
+    uri = { sent: params.uri, forwarded: params.uri.slice(resourcePrefix.length) };
+    params.uri = uri.forwarded;
     body = Buffer.from(JSON.stringify(value));
   }
-  return { method: isRequest ? method : undefined, rewrite: isRequest && REWRITTEN.has(method), initialize: isRequest && method === "initialize", body };
+  const parsed: ParsedMessage = { method: isRequest ? method : undefined, rewrite: isRequest && REWRITTEN.has(method), initialize: isRequest && method === "initialize", body };
+  if (uri) parsed.uri = uri;
+  return parsed;
 }
 
 function prefixed(prefix: string, uri: Json | undefined): Json | undefined {

@@ -2,7 +2,7 @@
 // gateway sessions), the session bootstrap, the legacy connection info, the REST tool
 // route and the OpenAPI document. Each picks the tool session, forwards, and relays.
 import { createHmac } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { GatewayConfig, ToolSpec } from "./config.ts";
 import type { Principal } from "./contracts.ts";
 import { isEventStream, openStream, readAll, relay, send, sendRewritten, upstreamFailure, type Outgoing } from "./forward.ts";
@@ -10,7 +10,9 @@ import type { GatewayMetrics } from "./metrics.ts";
 import { mintUpstreamSession, namedSession, openSession } from "./mcp-sessions.ts";
 import { readBody } from "./request-body.ts";
 import { CORS, GatewayError, sendJson } from "./respond.ts";
-import { inspectRequest, rewriteResult } from "./rewrite.ts";
+import { inspectRequest, rewriteResult, type ParsedMessage } from "./rewrite.ts";
+import { isStatelessVersion } from "../mcp/era2026/envelope.ts";
+import { decodeHeaderValue, encodeHeaderValue } from "../mcp/era2026/headers.ts";
 import type { Route } from "./routes.ts";
 import type { SessionSealer } from "./session-seal.ts";
 import { sessionKey, type ToolSessionRecord, type ToolSessions } from "./tool-sessions.ts";
@@ -97,6 +99,26 @@ async function mint(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord): Pro
   return { rec, upstream, id };
 }
 
+/**
+ * A MCP 2026-07-28 request (its MCP-Protocol-Version names a stateless revision) needs no
+ * session: none is looked up or minted, and a stray Mcp-Session-Id is not sent on.
+ */
+function isStateless(req: IncomingMessage): boolean {
+  const version = req.headers["mcp-protocol-version"];
+  return typeof version === "string" && isStatelessVersion(version.trim());
+}
+
+/**
+ * The client's headers for the tool server. The Mcp-Method/Mcp-Name/Mcp-Param-* routing
+ * headers pass as they are, except that Mcp-Name follows a resource URI the gateway
+ * unprefixed, when it named that URI; a header that did not is left for the tool server to refuse.
+ */
+function forwardedHeaders(req: IncomingMessage, msg: ParsedMessage): IncomingHttpHeaders {
+  const sent = req.headers["mcp-name"];
+  if (!msg.uri || typeof sent !== "string" || decodeHeaderValue(sent.trim()) !== msg.uri.sent) return req.headers;
+  return { ...req.headers, "mcp-name": encodeHeaderValue(msg.uri.forwarded) };
+}
+
 async function rpc(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse, pathSession: string | undefined, autoSession: boolean): Promise<void> {
   const body = await readBody(req, ctx.config.limits.maxBodyBytes);
   const prefix = resourcePrefix(ctx, c.tool);
@@ -105,9 +127,11 @@ async function rpc(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: Se
     sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
     return;
   }
-  let s = await continueOrStart(ctx, c, req, pathSession);
-  if (s.id === undefined && autoSession && !msg.initialize) s = await mint(ctx, c, s.rec);
-  const answer = await exchange(ctx, s.rec, { method: "POST", path: "mcp", headers: req.headers, body: msg.body, session: s.upstream, accept: msg.rewrite ? "application/json" : undefined }, res);
+  const stateless = isStateless(req);
+  let s: Continued = stateless ? { rec: await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c)) } : await continueOrStart(ctx, c, req, pathSession);
+  if (!stateless && s.id === undefined && autoSession && !msg.initialize) s = await mint(ctx, c, s.rec);
+  const out: Outgoing = { method: "POST", path: "mcp", headers: forwardedHeaders(req, msg), body: msg.body, session: s.upstream, accept: msg.rewrite ? "application/json" : undefined };
+  const answer = await exchange(ctx, s.rec, out, res);
   const minted = answer.headers["mcp-session-id"];
   let id = s.id;
   if (typeof minted === "string" && minted !== "" && minted !== s.upstream) {

@@ -83,7 +83,10 @@ export class HttpApp implements HttpState {
       }
     }
     const version = req.headers["mcp-protocol-version"];
-    if (version !== undefined && !isSupportedVersion(version)) {
+    // A POST to the MCP endpoint is judged once its body is read: a 2026-07-28 request answers
+    // an unknown version with a JSON-RPC error naming the supported ones (routes/messages.ts).
+    const posted = req.method === "POST" && route?.POST === messageRoutes.post;
+    if (version !== undefined && !posted && !isSupportedVersion(version)) {
       req.resume();
       const message = `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_VERSIONS.join(", ")})`;
       return sendJson(res, 400, failure(null, { code: ErrorCode.InvalidRequest, message }));
@@ -131,6 +134,7 @@ export class HttpApp implements HttpState {
 
   /** Ends the connections this app holds; sessions outlive them (another transport may serve them). */
   closeStreams(): void {
+    this.dispatcher.stateless.listeners.closeAll();
     for (const stream of [...this.#openStreams]) stream.close();
   }
 

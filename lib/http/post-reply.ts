@@ -96,7 +96,8 @@ export class PostReply implements Exchange {
     return this.#released;
   }
 
-  finish(answer: Answer, headers: Record<string, string> | undefined): void {
+  /** `status` overrides the one the answer implies (2026-07-28 errors travel under their own). */
+  finish(answer: Answer, headers: Record<string, string> | undefined, status?: number): void {
     this.#finished = true;
     clearTimeout(this.#holdTimer);
     if (this.#released) return;
@@ -109,8 +110,8 @@ export class PostReply implements Exchange {
       stream.end();
       return;
     }
-    if (reply === null) return sendJson(this.#res, 202, ACCEPTED, headers);
-    sendJson(this.#res, answer.malformed ? 400 : 200, reply, headers);
+    if (reply === null) return sendJson(this.#res, status ?? 202, ACCEPTED, headers);
+    sendJson(this.#res, status ?? (answer.malformed ? 400 : 200), reply, headers);
   }
 
   #release(): void {

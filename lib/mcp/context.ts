@@ -22,6 +22,8 @@ import {
   type UrlElicitResult,
 } from "./client-features.ts";
 import type { Call } from "./exchange.ts";
+import { ClientRequestError } from "./client-requests.ts";
+import type { InputMethod } from "./era2026/input-required.ts";
 import type { RequestId } from "../util/jsonrpc.ts";
 import { isRecord } from "../util/guards.ts";
 
@@ -31,6 +33,11 @@ export const DEFAULT_CLIENT_TIMEOUT_S = 60;
 export interface ElicitOptions {
   /** Seconds to wait for the answer (fractions allowed); 60 by default. */
   timeout?: number;
+  /**
+   * Names the question for a stateless (2026-07-28) client, which answers it in a later
+   * round under this key; `elicitation-1`, `elicitation-2`… by call order when omitted.
+   */
+  key?: string;
 }
 
 export interface ElicitUrlOptions extends ElicitOptions {
@@ -43,6 +50,14 @@ export interface SampleOptions {
   timeout?: number;
   /** Used when `sample` is given a plain prompt string; 1000 by default. */
   maxTokens?: number;
+  /** The question's key for a stateless client (see ElicitOptions.key); `sampling-N` by default. */
+  key?: string;
+}
+
+export interface ListRootsOptions {
+  timeout?: number;
+  /** The question's key for a stateless client (see ElicitOptions.key); `roots-N` by default. */
+  key?: string;
 }
 
 export interface ToolContext {
@@ -76,7 +91,7 @@ export interface ToolContext {
   /** Asks the client's model for a completion (`sampling/createMessage`). */
   sample(request: SamplingRequest | string, options?: SampleOptions): Promise<SamplingResult>;
   /** The client's filesystem roots (`roots/list`). */
-  listRoots(options?: { timeout?: number }): Promise<Root[]>;
+  listRoots(options?: ListRootsOptions): Promise<Root[]>;
   /**
    * Lets the call go on while the transport stops holding the client's request (MCP SSE
    * polling: the client reconnects with Last-Event-ID and receives the rest). A no-op where
@@ -125,7 +140,10 @@ export class Context implements ToolContext {
   }
 
   log(level: LogLevel, data: unknown, logger?: string): void {
-    if (rank(level) < rank(this.#call.session?.logLevel ?? "info")) return;
+    const scope = this.#call.exchange.stateless;
+    // A stateless request logs only when its _meta asked for a level.
+    const threshold = scope ? scope.logLevel : (this.#call.session?.logLevel ?? "info");
+    if (threshold === undefined || rank(level) < rank(threshold)) return;
     const params: Record<string, unknown> = { level, data };
     if (logger !== undefined) params.logger = logger;
     this.#call.send({ jsonrpc: "2.0", method: "notifications/message", params });
@@ -153,7 +171,7 @@ export class Context implements ToolContext {
     const validate = formValidator(schema);
     const wait = timeoutMs(options.timeout, DEFAULT_CLIENT_TIMEOUT_S);
     const params = { mode: "form", message: String(message), requestedSchema: schema };
-    const result = await this.#ask("form elicitation", "elicitation/create", params, wait);
+    const result = await this.#ask("form elicitation", "elicitation/create", params, wait, options.key);
     return formAnswer(result, validate) as ElicitResult<T>;
   }
 
@@ -162,7 +180,7 @@ export class Context implements ToolContext {
     const elicitationId = options.elicitationId ?? randomUUID();
     const wait = timeoutMs(options.timeout, DEFAULT_CLIENT_TIMEOUT_S);
     const params = { mode: "url", message: String(message), url, elicitationId };
-    return urlAnswer(await this.#ask("URL elicitation", "elicitation/create", params, wait), elicitationId);
+    return urlAnswer(await this.#ask("URL elicitation", "elicitation/create", params, wait, options.key), elicitationId);
   }
 
   detach(): void {
@@ -180,16 +198,23 @@ export class Context implements ToolContext {
   async sample(request: SamplingRequest | string, options: SampleOptions = {}): Promise<SamplingResult> {
     const params = samplingParams(request, options.maxTokens);
     const wait = timeoutMs(options.timeout, DEFAULT_CLIENT_TIMEOUT_S);
-    return samplingAnswer(await this.#ask("sampling", "sampling/createMessage", params, wait));
+    return samplingAnswer(await this.#ask("sampling", "sampling/createMessage", params, wait, options.key));
   }
 
-  async listRoots(options: { timeout?: number } = {}): Promise<Root[]> {
+  async listRoots(options: ListRootsOptions = {}): Promise<Root[]> {
     const wait = timeoutMs(options.timeout, DEFAULT_CLIENT_TIMEOUT_S);
-    return rootsAnswer(await this.#ask("roots", "roots/list", {}, wait));
+    return rootsAnswer(await this.#ask("roots", "roots/list", {}, wait, options.key));
   }
 
-  async #ask(feature: ClientFeature, method: string, params: Record<string, unknown>, wait: number): Promise<Record<string, unknown>> {
+  async #ask(feature: ClientFeature, method: InputMethod, params: Record<string, unknown>, wait: number, key?: string): Promise<Record<string, unknown>> {
     const call = this.#call;
+    const scope = call.exchange.stateless;
+    if (scope) {
+      // A stateless client is never sent a request: the question becomes an input_required round.
+      if (!scope.ask) throw new ClientRequestError("unsupported", `A ${feature} cannot be asked while answering this method`);
+      const answer = await scope.ask(method, params, key);
+      return isRecord(answer) ? answer : {};
+    }
     const session = call.session;
     if (!session || !clientSupports(call.clientCapabilities, feature)) throw unsupported(feature, session !== null);
     const hooks = this.#hooks;

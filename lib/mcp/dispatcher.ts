@@ -19,6 +19,7 @@ import { promptMethods } from "./methods/prompts.ts";
 import { resourceMethods } from "./methods/resources.ts";
 import { toolMethods } from "./methods/tools.ts";
 import type { Method, MethodTable } from "./methods/types.ts";
+import { StatelessServer, type StatelessOptions } from "./era2026/serve.ts";
 
 /**
  * What one body is answered with. `malformed` says nothing in it could be served (an
@@ -56,8 +57,12 @@ export class Dispatcher {
     this.#core.clientRequests.settle(message, session);
   };
 
-  constructor(core: ServerCore) {
+  /** Requests of MCP 2026-07-28 (no session, `_meta` envelope): the same methods, served statelessly. */
+  readonly stateless: StatelessServer;
+
+  constructor(core: ServerCore, stateless: StatelessOptions = {}) {
     this.#core = core;
+    this.stateless = new StatelessServer(core, (name) => this.#methods[name], stateless);
   }
 
   /** Adds or replaces methods; features plug in here (async tools wrap `tools/call`) rather than editing this file. */

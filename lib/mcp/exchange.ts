@@ -5,6 +5,19 @@ import type { Session } from "../session/session.ts";
 import type { JsonRpcMessage, RequestId } from "../util/jsonrpc.ts";
 import type { ServerCore } from "./core.ts";
 import type { InFlightCall } from "./inflight.ts";
+import type { Era2026LogLevel } from "./era2026/envelope.ts";
+import type { InputMethod } from "./era2026/input-required.ts";
+
+/**
+ * What a request served statelessly (MCP 2026-07-28) carries instead of a session: its own
+ * log level and, on methods that may answer `input_required`, where questions go.
+ */
+export interface StatelessScope {
+  /** The request's `_meta` log level; absent means no log messages at all. */
+  readonly logLevel?: Era2026LogLevel;
+  /** Answers a question from the round's answers or parks it; absent where asking is not allowed. */
+  ask?(method: InputMethod, params: Record<string, unknown>, key?: string): Promise<unknown>;
+}
 
 /** What a transport implements for the messages it delivers. */
 export interface Exchange {
@@ -28,6 +41,8 @@ export interface Exchange {
    * rather than once per session. Otherwise the session's, from `initialize`.
    */
   readonly clientCapabilities?: Record<string, unknown>;
+  /** Set on a stateless (2026-07-28) request: logging and client questions follow it, not a session. */
+  readonly stateless?: StatelessScope;
 }
 
 const NO_CAPABILITIES: Record<string, unknown> = Object.freeze({});

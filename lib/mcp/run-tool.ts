@@ -2,6 +2,7 @@
 // `tools/call`, `POST /tools/<name>` and async jobs so they can never disagree.
 import type { ValidationError } from "../schema/index.ts";
 import type { RegisteredTool } from "../registry/tools.ts";
+import { MissingCapabilityError } from "./era2026/input-required.ts";
 import { errorResult, shapeToolResult, type CallToolResult } from "./tool-result.ts";
 
 export type ToolOutcome =
@@ -29,6 +30,8 @@ export async function runTool(tool: RegisteredTool, args: Record<string, unknown
   try {
     value = await tool.call(tool.fillDefaults(args), ctx);
   } catch (err) {
+    // A stateless client lacking a capability the tool insists on: a protocol error (-32021), not a tool error.
+    if (err instanceof MissingCapabilityError) throw err;
     return { kind: "result", result: errorResult(messageOf(err)) };
   }
   const result = shapeToolResult(value);

@@ -34,7 +34,8 @@ export interface RegisteredPrompt {
   readonly arguments: PromptArgument[];
   readonly entry: Record<string, unknown>;
   readonly completers: ReadonlyMap<string, Completer>;
-  render(args: Record<string, unknown>): Promise<{ description?: string; messages: PromptMessage[] }>;
+  /** `ctx` is a context for handlers that ask the user (stateless requests only), else undefined. */
+  render(args: Record<string, unknown>, ctx?: unknown): Promise<{ description?: string; messages: PromptMessage[] }>;
 }
 
 function argumentsFromHandler(
@@ -94,6 +95,10 @@ export function definePrompt(handler: PromptHandler, options: PromptOptions): Re
     arguments: declared,
     entry,
     completers,
-    render: async (args) => shapePromptResult(await invoke(handler, convention, args, undefined), description),
+    // A one-object handler may take a context second (`(args, ctx) => …`); an extra argument is harmless to one that does not.
+    render: async (args, ctx) => {
+      const how = ctx !== undefined && convention.style === "object" ? { ...convention, contextIndex: 1 } : convention;
+      return shapePromptResult(await invoke(handler, how, args, ctx), description);
+    },
   };
 }

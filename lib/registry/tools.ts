@@ -42,6 +42,16 @@ export interface ToolOptions {
   _meta?: Record<string, unknown>;
   /** Declares the handler context-bearing (it receives a ToolContext). */
   context?: boolean;
+  /**
+   * Async tools, MCP 2026-07-28 tasks extension: "required" refuses a client that cannot take
+   * a task (-32021) instead of running the call in-line; "optional" by default.
+   */
+  taskSupport?: "optional" | "required";
+  /**
+   * Async tools: a 2026-07-28 client first answers the handler's questions as input_required
+   * rounds; the task starts once the handler is working with nothing left to ask.
+   */
+  inputBeforeTask?: boolean;
 }
 
 /**
@@ -66,6 +76,9 @@ export interface RegisteredTool {
   readonly validateOutput: Validator | undefined;
   /** The entry `tools/list` sends, built once. */
   readonly entry: Record<string, unknown>;
+  /** How a 2026-07-28 client may run it as a task: never for a sync tool. */
+  readonly taskSupport: "forbidden" | "optional" | "required";
+  readonly inputBeforeTask: boolean;
   call(args: Record<string, unknown>, ctx: unknown): unknown;
 }
 
@@ -157,6 +170,8 @@ export function defineTool(handler: AnyToolHandler, options: ToolOptions, kind: 
     fillDefaults: compileDefaults(inputSchema),
     validateOutput,
     entry,
+    taskSupport: kind === "async" ? (options.taskSupport === "required" ? "required" : "optional") : "forbidden",
+    inputBeforeTask: kind === "async" && options.inputBeforeTask === true,
     call: (args, ctx) => invoke(handler, convention, args, ctx),
   };
 }

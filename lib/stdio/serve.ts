@@ -10,6 +10,8 @@ import type { Session, SessionStream } from "../session/session.ts";
 import type { SessionStore } from "../session/session-table.ts";
 import { ErrorCode, failure, type JsonRpcMessage, type JsonRpcResponse } from "../util/jsonrpc.ts";
 import type { Logger } from "../util/logger.ts";
+import { eraOf } from "../mcp/era2026/envelope.ts";
+import { isRecord } from "../util/guards.ts";
 import { LineSplitter } from "./framing.ts";
 
 export interface StdioOptions {
@@ -60,6 +62,7 @@ export function serveStdio(
   const stream: SessionStream = { kind: "stdio", send: write, close: () => {} };
   session.streams.add(stream);
   const exchange: Exchange = { session, signal: connection.signal, send: write };
+  const statelessExchange: Exchange = { session: null, signal: connection.signal, send: write };
 
   const dispatch = (line: string): void => {
     let body: unknown;
@@ -69,7 +72,10 @@ export function serveStdio(
       write(failure(null, { code: ErrorCode.ParseError, message: "Parse error" }));
       return;
     }
-    const work = dispatcher.handle(body, exchange).then(
+    // A request carrying the 2026-07-28 `_meta` envelope is served statelessly, outside the session.
+    const stateless = isRecord(body) && eraOf(undefined, body.params) === "2026";
+    const answered = stateless ? dispatcher.stateless.handle(body, statelessExchange, null) : dispatcher.handle(body, exchange);
+    const work = answered.then(
       (answer) => void (answer.reply !== null && write(answer.reply)),
       (err: unknown) => logger.error("stdio message failed", { error: err instanceof Error ? err.stack : String(err) }),
     );

@@ -5,7 +5,9 @@
 // cache outside the repository (the project gains no dependency); the first server starts
 // while they install.
 //
-//   npm run conformance                                  # every scenario of the default suite
+//   npm run conformance                                  # the stable suite, then the 2026-07-28 requirement set
+//   node spec/conformance/run.mjs                        # every scenario of the default suite
+//   node spec/conformance/run.mjs --suite-version 0.2.0-alpha.12 --requirements 2026-07-28
 //   npm run conformance -- --scenario tools-call-with-progress
 //   CONFORMANCE_VERSION=0.2.0-alpha.12 npm run conformance   # another suite version
 //
@@ -122,7 +124,8 @@ export function parseArgs(argv, env) {
     else if (argv[i].startsWith("--suite-version=")) version = argv[i].slice("--suite-version=".length);
     else rest.push(argv[i]);
   }
-  const picksScenarios = rest.includes("--scenario") || rest.includes("--suite");
+  // A requirement set picks its own scenarios and may not be combined with --suite.
+  const picksScenarios = ["--scenario", "--suite", "--requirements"].some((flag) => rest.some((a) => a === flag || a.startsWith(`${flag}=`)));
   return { version, suiteArgs: picksScenarios ? rest : ["--suite", "all", ...rest] };
 }
 

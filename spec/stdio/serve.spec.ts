@@ -151,3 +151,18 @@ test("stdio: the end of stdin ends the session; close() is safe twice", async (t
   assert.equal(server.sessions.size, 0);
   await client.served.close();
 });
+
+test("stdio: a request with the 2026-07-28 envelope is served statelessly, with no header checks", async (t) => {
+  const client = pipes(t, fixture());
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+  client.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add", arguments: { a: 2, b: 3 }, _meta: meta } });
+  const sum = await client.response(1);
+  assert.equal(sum.result.resultType, "complete");
+  assert.equal(sum.result.content[0].text, "5");
+  client.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "ask", arguments: {}, _meta: meta } });
+  const round = (await client.response(2)).result;
+  assert.equal(round.resultType, "input_required");
+  assert.equal(round.inputRequests["elicitation-1"].method, "elicitation/create");
+  client.send({ jsonrpc: "2.0", id: 3, method: "ping", params: { _meta: meta } });
+  assert.equal((await client.response(3)).error.code, -32601);
+});

@@ -11,6 +11,9 @@ import { PostReply } from "../post-reply.ts";
 import type { RequestUrl } from "../request-url.ts";
 import { sendError, sendJson } from "../respond.ts";
 import { namedSessionId, resolveSession } from "../session-ref.ts";
+import { eraOf, isStatelessVersion } from "../../mcp/era2026/envelope.ts";
+import { isSupportedVersion, SUPPORTED_VERSIONS } from "../../mcp/versions.ts";
+import { isRecord } from "../../util/guards.ts";
 
 function asksToInitialize(body: unknown): boolean {
   const isInit = (m: unknown): boolean => typeof m === "object" && m !== null && (m as { method?: unknown }).method === "initialize";
@@ -32,7 +35,10 @@ async function post(app: HttpState, req: IncomingMessage, res: ServerResponse, u
     req.resume();
     return notAcceptable(res, "application/json or text/event-stream");
   }
-  const ref = resolveSession(req, query, app.sessions);
+  const versionHeader = headerText(req.headers["mcp-protocol-version"]);
+  // A 2026-07-28 request names no session: whatever Mcp-Session-Id it carries is ignored.
+  const stateless = versionHeader !== undefined && isStatelessVersion(versionHeader.trim());
+  const ref = stateless ? ({ kind: "none" } as const) : resolveSession(req, query, app.sessions);
   if (ref.kind === "unknown") {
     req.resume();
     return sessionNotFound(res);
@@ -43,12 +49,30 @@ async function post(app: HttpState, req: IncomingMessage, res: ServerResponse, u
     if (body.reason === "too-large") return sendError(res, 413, "Request body too large", { connection: "close" });
     return sendJson(res, 400, failure(null, { code: ErrorCode.ParseError, message: "Parse error" }));
   }
+  const message = body.empty ? null : body.value;
+  if (!Array.isArray(message) && eraOf(versionHeader, isRecord(message) ? message.params : undefined) === "2026") {
+    return app.track(answerStateless(app, new PostReply(app, res, null, accept, false), req, message));
+  }
+  if (versionHeader !== undefined && !isSupportedVersion(versionHeader)) {
+    const text = `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_VERSIONS.join(", ")})`;
+    return sendJson(res, 400, failure(null, { code: ErrorCode.InvalidRequest, message: text }));
+  }
   let session = ref.kind === "found" ? ref.session : null;
   if (!session && asksToInitialize(body.value)) {
     session = app.sessions.create();
     if (!session) return sendError(res, 503, "Too many sessions; try again later", { "retry-after": "5" });
   }
   return app.track(answer(app, new PostReply(app, res, session, accept, url.path === "/"), session, body.empty ? null : body.value));
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A 2026-07-28 request: no session is looked up, minted or named in the reply. */
+async function answerStateless(app: HttpState, reply: PostReply, req: IncomingMessage, message: unknown): Promise<void> {
+  const { status, reply: response } = await app.dispatcher.stateless.handle(message, reply, req.headers);
+  reply.finish({ reply: response, malformed: false }, undefined, status);
 }
 
 /** Dispatch through the written answer: close() waits for all of it. */

@@ -1,3 +1,5 @@
+import { Context, progressTokenOf } from "../context.ts";
+import { MissingCapabilityError } from "../era2026/input-required.ts";
 import { JsonRpcError, invalidParams, quoteName } from "../errors.ts";
 import { isRecord } from "../../util/guards.ts";
 import { ErrorCode, isJsonRpcError } from "../../util/jsonrpc.ts";
@@ -7,7 +9,8 @@ import type { MethodTable } from "./types.ts";
 export const promptMethods = {
   "prompts/list": (params, { core }) => paginate(Array.from(core.prompts.values(), (p) => p.entry), params, core.pageSize, "prompts"),
 
-  async "prompts/get"(params, { core }) {
+  async "prompts/get"(params, call) {
+    const { core } = call;
     const name = params.name;
     if (typeof name !== "string") throw invalidParams("Invalid params: name must be a string");
     const prompt = core.prompts.get(name);
@@ -20,10 +23,12 @@ export const promptMethods = {
       }
     }
     try {
-      return await prompt.render(args);
+      // Only a stateless request's prompt may ask the user (as input_required rounds).
+      const ctx = call.exchange.stateless?.ask ? new Context(call, progressTokenOf(params)) : undefined;
+      return await prompt.render(args, ctx);
     } catch (err) {
       // A handler may answer "not found" or "invalid params" itself.
-      if (isJsonRpcError(err)) throw err;
+      if (isJsonRpcError(err) || err instanceof MissingCapabilityError) throw err;
       core.logger.error("prompt handler failed", { prompt: name, error: err instanceof Error ? err.stack : String(err) });
       throw new JsonRpcError(ErrorCode.InternalError, "Prompt handler failed");
     }

@@ -7,7 +7,7 @@ import type { Page } from "puppeteer-core";
 import { server as demo } from "../../fixtures/demo/app.ts";
 import { content, McpServer, type ToolContext } from "../../lib/index.ts";
 import { startReverseProxy } from "../../lib/proxy/reverse-proxy.ts";
-import { browserSkip, launchBrowser, outputDir } from "./browser.ts";
+import { browserSkip, launchBrowser, outputDir } from "../helpers/browser.ts";
 
 const skip = browserSkip();
 
@@ -84,7 +84,7 @@ test("the demo's console runs tools in a browser", { skip }, async (t) => {
   const running = await demo.listen({ port: 0 });
   t.after(() => running.close());
   const page = await openConsole(t, browser, running.url);
-  const shots = outputDir();
+  const shots = outputDir("console");
 
   await t.test("lists tools, resources and prompts with their forms", async () => {
     assert.equal(await text(page, "#server-title"), "hubmcp-demo");

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { json, startHarness } from "../gateway/helpers.ts";
-import { browserSkip, launchBrowser } from "./browser.ts";
+import { browserSkip, launchBrowser } from "../helpers/browser.ts";
 
 const skip = browserSkip();
 

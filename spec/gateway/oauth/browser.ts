@@ -1,52 +1,19 @@
-// Headless Chromium for the sign-in specs, driven through puppeteer-core. Where no browser
-// is installed the specs skip with a reason, except on CI, where that is a failure.
-import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+// The sign-in step of the OAuth specs in headless Chromium (../../helpers/browser.ts finds
+// and starts it): log in and approve on the hub's own pages.
 import { join } from "node:path";
-import type { TestContext } from "node:test";
-import type { Browser, Page } from "puppeteer-core";
+import type { Page } from "puppeteer-core";
+import { browserSkip, launchBrowser, outputDir as sharedOutputDir } from "../../helpers/browser.ts";
 
-export function chromiumPath(): string | undefined {
-  const candidates = [process.env.CHROME_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter((p): p is string => Boolean(p));
-  return candidates.find((p) => existsSync(p));
-}
-
-/** Why the browser specs can't run here, or undefined when they can. */
+/** Why the browser specs can't run here, or undefined when they can (throws on CI). */
 export function browserSkipReason(): string | undefined {
-  if (chromiumPath()) return undefined;
-  if (process.env.CI) throw new Error("no Chromium found (set CHROME_PATH); CI must run the browser specs");
-  return "no Chromium found: set CHROME_PATH or install Debian's chromium package";
+  return browserSkip() || undefined;
 }
 
-export async function launchBrowser(t: TestContext): Promise<Browser> {
-  const { default: puppeteer } = await import("puppeteer-core");
-  const profile = await mkdtemp(join(tmpdir(), "oauth-chromium-"));
-  const browser = await puppeteer.launch({
-    executablePath: chromiumPath()!,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      `--user-data-dir=${profile}`,
-    ],
-    protocolTimeout: 60_000,
-  });
-  t.after(async () => {
-    await browser.close();
-    await rm(profile, { recursive: true, force: true });
-  });
-  return browser;
-}
+export { launchBrowser };
 
 /** Where spec screenshots go (git-ignored), so a person can look at the pages. */
 export function outputDir(): string {
-  return join(process.cwd(), "spec", ".output", "oauth");
+  return sharedOutputDir("oauth");
 }
 
 export interface BrowserSignIn {

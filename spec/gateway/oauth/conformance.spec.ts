@@ -14,7 +14,8 @@ import { browserSkipReason, launchBrowser, outputDir, signInWithBrowser } from "
 import { PASSWORD, USER, startHub } from "./hub.ts";
 
 const VERSION = process.env.CONFORMANCE_VERSION ?? "0.2.0-alpha.12";
-const cache = join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), `mcp-conformance-${VERSION}`);
+// Where `npm run conformance` installs the suite (CI runs it before the specs).
+const cache = join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "hubmcp", `conformance-${VERSION}`);
 const node22 = join(cache, "node_modules", "node", "bin", "node");
 const suite = join(cache, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
 
@@ -22,6 +23,7 @@ function skipReason(): string | undefined {
   const browser = browserSkipReason();
   if (browser) return browser;
   if (existsSync(node22) && existsSync(suite)) return undefined;
+  if (process.env.CI) throw new Error(`the conformance suite ${VERSION} is missing from ${cache}: run npm run conformance first`);
   return `the conformance suite ${VERSION} is not installed in ${cache} (npm install node@22 @modelcontextprotocol/conformance@${VERSION} there)`;
 }
 

@@ -1,5 +1,6 @@
-// Finding and starting a headless Chromium for the console specs. Without a browser the
-// specs skip, except on CI, where a missing browser is a failure with the fix in the message.
+// Finding and starting a headless Chromium for the browser specs (console, OAuth sign-in).
+// Without a browser they skip, except on CI, where a missing browser is a failure with the
+// fix in the message.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,7 +11,7 @@ export const INSTALL_HINT = "install chromium: apt-get install -y chromium";
 
 /** The browser to drive: CHROME_PATH, else Debian's chromium. */
 export function chromePath(env: NodeJS.ProcessEnv = process.env): string | null {
-  for (const candidate of [env.CHROME_PATH, "/usr/bin/chromium"]) if (candidate && existsSync(candidate)) return candidate;
+  for (const candidate of [env.CHROME_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"]) if (candidate && existsSync(candidate)) return candidate;
   return null;
 }
 
@@ -21,9 +22,9 @@ export function browserSkip(env: NodeJS.ProcessEnv = process.env): string | fals
   return `no Chromium found (set CHROME_PATH or ${INSTALL_HINT})`;
 }
 
-/** Where screenshots go: spec/.output/console (git-ignored). */
-export function outputDir(): string {
-  const dir = fileURLToPath(new URL("../.output/console/", import.meta.url));
+/** Where a spec area's screenshots go: spec/.output/<area> (git-ignored), for a person to look at. */
+export function outputDir(area: string): string {
+  const dir = fileURLToPath(new URL(`../.output/${area}/`, import.meta.url));
   mkdirSync(dir, { recursive: true });
   return dir;
 }
@@ -34,6 +35,7 @@ export async function launchBrowser(t: { after(fn: () => unknown): void }): Prom
     executablePath: chromePath()!,
     headless: true,
     timeout: 30_000,
+    protocolTimeout: 60_000,
     args: [
       "--headless",
       "--no-sandbox",

@@ -3,10 +3,6 @@
 // stats requests with its own RSS and CPU time.
 import { constants, PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
 import { getHeapSpaceStatistics } from "node:v8";
-import { startBaseline } from "./servers/baseline.ts";
-import { startGatewayServer } from "./servers/gateway.ts";
-import { startHubmcp } from "./servers/hubmcp.ts";
-import { startProxy } from "./servers/proxy.ts";
 import type { BenchServer, ServerKind } from "./servers/types.ts";
 
 export type ChildRequest = { type: "stats"; gc: boolean } | { type: "stop" };
@@ -14,8 +10,19 @@ export type ChildMessage =
   | { type: "listening"; port: number }
   | { type: "stats"; rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; newSpaceBytes: number; externalBytes: number; cpuMs: number; scavenges: number; sessions: number | null };
 
-/** `args`: what the kind needs beyond its name (the gateway and the proxy: see their files). */
-const starters = { baseline: startBaseline, hubmcp: startHubmcp, gateway: startGatewayServer, proxy: startProxy } satisfies Record<ServerKind, (args: readonly string[]) => Promise<BenchServer>>;
+type Starter = (args: readonly string[]) => Promise<BenchServer>;
+
+/**
+ * `args`: what the kind needs beyond its name (the gateway and the proxy: see their files).
+ * Each child loads only its own kind: the memory rows must not count the gateway's code in
+ * the bare baseline or in the tool server.
+ */
+const starters: Record<ServerKind, () => Promise<Starter>> = {
+  baseline: async () => (await import("./servers/baseline.ts")).startBaseline,
+  hubmcp: async () => (await import("./servers/hubmcp.ts")).startHubmcp,
+  gateway: async () => (await import("./servers/gateway.ts")).startGatewayServer,
+  proxy: async () => (await import("./servers/proxy.ts")).startProxy,
+};
 
 function send(message: ChildMessage): void {
   process.send?.(message);
@@ -29,7 +36,7 @@ async function main(kind: ServerKind, args: readonly string[]): Promise<void> {
       if ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) scavenges++;
     }
   }).observe({ entryTypes: ["gc"] });
-  const server = await starters[kind](args);
+  const server = await (await starters[kind]())(args);
   process.on("message", (request: ChildRequest) => {
     if (request.type === "stop") {
       // process.exit still writes a --cpu-prof profile; a stray timer must not keep us alive.

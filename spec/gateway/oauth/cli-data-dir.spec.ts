@@ -4,12 +4,12 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
 import { fileURLToPath } from "node:url";
 import { obtainTokens } from "./harness.ts";
+import { freePort } from "../../helpers/launcher-fixtures.ts";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const cli = join(root, "cli", "hub_gateway.ts");
@@ -17,16 +17,6 @@ const cli = join(root, "cli", "hub_gateway.ts");
 // coverage of processes that load them through other transpilers skews the report.
 const env = { ...process.env, NODE_V8_COVERAGE: "" };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function run(args: string[], input?: string): Promise<number | null> {
   const child = spawn(process.execPath, ["--import", "tsx", cli, ...args], { cwd: root, env, stdio: ["pipe", "ignore", "ignore"] });

@@ -5,13 +5,13 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { mkdir, writeFile } from "node:fs/promises";
 import { browserSkipReason, launchBrowser, outputDir, signInWithBrowser } from "./browser.ts";
 import { PASSWORD, USER, startHub } from "./hub.ts";
+import { freePort } from "../../helpers/launcher-fixtures.ts";
 
 const VERSION = process.env.CONFORMANCE_VERSION ?? "0.2.0-alpha.12";
 // Where `npm run conformance` installs the suite (CI runs it before the specs).
@@ -27,16 +27,6 @@ function skipReason(): string | undefined {
   return `the conformance suite ${VERSION} is not installed in ${cache} (npm install node@22 @modelcontextprotocol/conformance@${VERSION} there)`;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 test("conformance suite: authorization-server scenarios pass against the hub", { skip: skipReason(), timeout: 180_000 }, async (t) => {
   const { gateway } = await startHub(t);

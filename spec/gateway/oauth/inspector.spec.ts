@@ -7,12 +7,12 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { browserSkipReason, launchBrowser, signInWithBrowser } from "./browser.ts";
 import { PASSWORD, USER, startHub } from "./hub.ts";
+import { freePort } from "../../helpers/launcher-fixtures.ts";
 
 const cacheRoot = process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache");
 const inspector = join(cacheRoot, "mcp-inspector", "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js");
@@ -26,16 +26,6 @@ function skipReason(): string | undefined {
   return undefined;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 test("MCP Inspector's CLI signs in through the browser and calls a tool", { skip: skipReason(), timeout: 180_000 }, async (t) => {
   const { gateway } = await startHub(t);

@@ -25,11 +25,14 @@ export interface BenchOptions {
   serverFlags: string[];
   /** Where results.json goes. */
   out: string;
+  /** Run only the phases whose names contain one of these (all when empty); for iterating on one row. */
+  only: string[];
 }
 
 export const USAGE = `usage: npm run bench -- [--quick] [--connections N] [--duration S]
                        [--calls N] [--sessions N] [--sse-clients N] [--cpu-prof DIR]
-                       [--server-flags="--max-semi-space-size=4"] [--out FILE]`;
+                       [--server-flags="--max-semi-space-size=4"] [--out FILE]
+                       [--only "gateway hop,idle sessions"]`;
 
 function positive(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
@@ -52,6 +55,7 @@ export function parseOptions(argv: string[]): BenchOptions {
       "cpu-prof": { type: "string" },
       "server-flags": { type: "string" },
       out: { type: "string" },
+      only: { type: "string" },
     },
   });
   const quick = values.quick === true;
@@ -72,5 +76,6 @@ export function parseOptions(argv: string[]): BenchOptions {
     cpuProfDir: values["cpu-prof"] ?? null,
     serverFlags: (values["server-flags"] ?? "").split(/\s+/).filter(Boolean),
     out: values.out ?? new URL("./results.json", import.meta.url).pathname,
+    only: (values.only ?? "").split(",").map((s) => s.trim()).filter(Boolean),
   };
 }

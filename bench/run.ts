@@ -29,6 +29,7 @@ async function bench(options: BenchOptions): Promise<Row[]> {
     const servers = serversFrom(tree.path("bench/server-child.ts"), options.cpuProfDir, options.serverFlags);
     const rows: Row[] = [];
     const phase = async (name: string, run: () => Promise<Row | Row[]>): Promise<void> => {
+      if (options.only.length > 0 && !options.only.some((part) => name.includes(part))) return;
       const t0 = performance.now();
       const got = await run();
       rows.push(...(Array.isArray(got) ? got : [got]));

@@ -47,11 +47,11 @@ async function startStack(servers: Servers, withComparisons = false): Promise<St
     const { token } = (await new ApiTokens(store, accounts).create("bench"))!;
     const tool = await servers.start("hubmcp");
     started.push(tool);
-    const gateway = await servers.start("gateway", { args: [dataDir, `http://127.0.0.1:${tool.port}/`] });
+    const gateway = await servers.start("gateway", { profile: withComparisons, args: [dataDir, `http://127.0.0.1:${tool.port}/`] });
     started.push(gateway);
     const stack: Stack = { tool, gateway, bearer: { authorization: `Bearer ${token}` }, stop };
     if (withComparisons) {
-      stack.memoryGateway = await servers.start("gateway", { args: [dataDir, `http://127.0.0.1:${tool.port}/`, "memory"] });
+      stack.memoryGateway = await servers.start("gateway", { profile: true, args: [dataDir, `http://127.0.0.1:${tool.port}/`, "memory"] });
       started.push(stack.memoryGateway);
       stack.proxy = await servers.start("proxy", { args: [`http://127.0.0.1:${tool.port}/`] });
       started.push(stack.proxy);

@@ -4,7 +4,8 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
 import type { AccountDirectory, RecordStore } from "./contracts.ts";
 
-const COLLECTION = "accounts";
+export const ACCOUNTS = "accounts";
+const COLLECTION = ACCOUNTS;
 const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const KEY_LENGTH = 32;

@@ -4,7 +4,8 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { AccountDirectory, Principal, RecordStore, TokenVerifier } from "./contracts.ts";
 
-const COLLECTION = "api-tokens";
+export const API_TOKENS = "api-tokens";
+const COLLECTION = API_TOKENS;
 export const API_TOKEN_PREFIX = "hubmcp_";
 const TOKEN = /^hubmcp_([a-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
 const TOKEN_ID = /^[a-z0-9]{12}$/;

@@ -29,6 +29,11 @@ export interface GatewayLimits {
   /** Token bucket per user: refill per second, and the burst it can hold. */
   readonly ratePerSecond: number;
   readonly rateBurst: number;
+  /**
+   * How long a replica trusts an API token, account or running tool session it read from the
+   * data dir; a revocation or group change made by another process takes effect within it. 1 s.
+   */
+  readonly lookupCacheMs: number;
 }
 
 export interface GatewayConfig {
@@ -48,6 +53,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   maxBodyBytes: 16 * 1024 * 1024,
   ratePerSecond: 50,
   rateBurst: 200,
+  lookupCacheMs: 1000,
 };
 
 /** A config problem; `message` is the whole line, starting with the key. */
@@ -126,10 +132,16 @@ function positive(v: unknown, key: string, fallback: number, scale = 1): number 
   return v * scale;
 }
 
+function notNegative(v: unknown, key: string, fallback: number, scale = 1): number {
+  if (v === undefined) return fallback * scale;
+  if (typeof v !== "number" || !Number.isFinite(v) || v < 0) throw new ConfigError(key, "must be a number, 0 or more");
+  return v * scale;
+}
+
 function limits(v: unknown): GatewayLimits {
   if (v === undefined) return DEFAULT_LIMITS;
   if (!isObject(v)) throw new ConfigError("limits", "must be an object");
-  const known = ["idleMinutes", "startSeconds", "sessionsPerUser", "sessionsTotal", "maxBodyBytes", "ratePerSecond", "rateBurst"];
+  const known = ["idleMinutes", "startSeconds", "sessionsPerUser", "sessionsTotal", "maxBodyBytes", "ratePerSecond", "rateBurst", "lookupCacheSeconds"];
   for (const k of Object.keys(v)) if (!known.includes(k)) throw new ConfigError(`limits.${k}`, "is not a known key");
   const d = DEFAULT_LIMITS;
   return {
@@ -140,6 +152,7 @@ function limits(v: unknown): GatewayLimits {
     maxBodyBytes: Math.floor(positive(v.maxBodyBytes, "limits.maxBodyBytes", d.maxBodyBytes)),
     ratePerSecond: positive(v.ratePerSecond, "limits.ratePerSecond", d.ratePerSecond),
     rateBurst: positive(v.rateBurst, "limits.rateBurst", d.rateBurst),
+    lookupCacheMs: notNegative(v.lookupCacheSeconds, "limits.lookupCacheSeconds", d.lookupCacheMs / 1000, 1000),
   };
 }
 

@@ -2,7 +2,7 @@
 // headers (never its bearer token or cookies), and the answer comes back either as it
 // is, byte for byte, or, for the few methods the gateway rewrites, parsed and re-sent.
 // Event streams are relayed unbuffered with a comment at once and keepalives between events.
-import { Agent, request, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
+import { Agent, request, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
 import { endToEnd } from "../proxy/headers.ts";
 import { CORS, GatewayError } from "./respond.ts";
 
@@ -10,8 +10,10 @@ export const KEEPALIVE_MS = 15_000;
 const HEADERS_TIMEOUT_MS = 300_000;
 // Accept-Encoding too: the gateway relays bodies as they come and may rewrite some, so it
 // asks the tool server for identity encoding and never compresses streams.
-const DROPPED_REQUEST = ["authorization", "cookie", "host", "content-length", "mcp-session-id", "origin", "referer", "accept-encoding", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto"];
-const DROPPED_RESPONSE = ["mcp-session-id", "set-cookie"];
+const DROPPED_REQUEST = new Set(["authorization", "cookie", "host", "content-length", "mcp-session-id", "origin", "referer", "accept-encoding", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto"]);
+const DROPPED_RESPONSE = new Set(["mcp-session-id", "set-cookie"]);
+/** Answers up to this size are read whole and sent in one write; larger ones stream through. */
+const SMALL_ANSWER_BYTES = 64 * 1024;
 
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 
@@ -31,30 +33,58 @@ export interface Outgoing {
   session?: string;
   /** Replaces the client's Accept (to get plain JSON for answers the gateway rewrites). */
   accept?: string;
-  /** Keep these client headers (e.g. the session proxy's own cookie is not sent on). */
-  keepCookie?: boolean;
+}
+
+interface Target {
+  hostname: string;
+  port: string | number;
+  host: string;
+  pathname: string;
+}
+
+/** Parsed tool server URLs: there are as many as running tool sessions, and each is used per request. */
+const targets = new Map<string, Target>();
+
+function targetOf(url: string): Target {
+  let target = targets.get(url);
+  if (!target) {
+    const base = new URL(url);
+    target = { hostname: base.hostname, port: base.port || 80, host: base.host, pathname: base.pathname };
+    if (targets.size >= 1000) targets.clear();
+    targets.set(url, target);
+  }
+  return target;
+}
+
+/**
+ * Stops an exchange whose client went away. A plain callback rather than an AbortSignal:
+ * one per request, and signals cost the proxy path more than the rest of its bookkeeping.
+ */
+export interface Cancel {
+  /** Set by `send`: destroys the upstream request. */
+  onCancel?: () => void;
 }
 
 /** Resolves when the response headers arrive; rejects with the connection error. */
-export function send(upstream: Upstream, out: Outgoing, signal: AbortSignal): Promise<IncomingMessage> {
-  const base = new URL(upstream.url);
-  const headers: OutgoingHttpHeaders = endToEnd(out.headers);
-  for (const name of DROPPED_REQUEST) delete headers[name];
+export function send(upstream: Upstream, out: Outgoing, cancel: AbortSignal | Cancel): Promise<IncomingMessage> {
+  const base = targetOf(upstream.url);
+  const headers: OutgoingHttpHeaders = endToEnd(out.headers, DROPPED_REQUEST);
   if (out.accept) headers.accept = out.accept;
   if (out.session) headers["mcp-session-id"] = out.session;
   if (upstream.cookie) headers.cookie = upstream.cookie;
   if (out.body) headers["content-length"] = out.body.length;
   headers.host = base.host;
   return new Promise((resolve, reject) => {
-    const req = request({
+    const req: ClientRequest = request({
       agent,
       hostname: base.hostname,
-      port: base.port || 80,
+      port: base.port,
       method: out.method,
       path: base.pathname + out.path,
       headers,
-      signal,
+      ...(cancel instanceof AbortSignal ? { signal: cancel } : {}),
     });
+    if (!(cancel instanceof AbortSignal)) cancel.onCancel = () => req.destroy(Object.assign(new Error("client went away"), { code: "ABORT_ERR" }));
     const timer = setTimeout(() => req.destroy(Object.assign(new Error("upstream timeout"), { code: "ETIMEDOUT" })), HEADERS_TIMEOUT_MS);
     req.once("response", (res) => {
       clearTimeout(timer);
@@ -80,10 +110,9 @@ export function isEventStream(answer: IncomingMessage): boolean {
 }
 
 function answerHeaders(answer: IncomingMessage, extra: Record<string, string>): OutgoingHttpHeaders {
-  const headers = endToEnd(answer.headers);
-  for (const name of DROPPED_RESPONSE) delete headers[name];
+  const headers = endToEnd(answer.headers, DROPPED_RESPONSE);
   for (const name of Object.keys(headers)) if (name.startsWith("access-control-")) delete headers[name];
-  return { ...headers, ...CORS, ...extra };
+  return Object.assign(headers, CORS, extra);
 }
 
 /** Starts an event stream to the client: unbuffered, uncompressed, a comment at once. */
@@ -123,6 +152,18 @@ export function relay(
     });
     answer.once("error", () => res.destroy());
     if (!isEventStream(answer)) {
+      const length = Number(answer.headers["content-length"]);
+      if (length <= SMALL_ANSWER_BYTES) {
+        // Headers and body in one write, without a pipe's listeners.
+        readAll(answer, SMALL_ANSWER_BYTES).then((body) => {
+          if (!res.destroyed) {
+            res.writeHead(status, headers);
+            res.end(body);
+          }
+          done();
+        }, () => res.destroy());
+        return;
+      }
       res.writeHead(status, headers);
       answer.pipe(res);
       answer.once("end", done);

@@ -4,8 +4,8 @@
 // One JSON access-log line per request; no request can crash the process.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { StoreAccountDirectory } from "./accounts.ts";
-import { ApiTokens } from "./api-tokens.ts";
+import { ACCOUNTS, StoreAccountDirectory } from "./accounts.ts";
+import { API_TOKENS, ApiTokens } from "./api-tokens.ts";
 import { authorize, resourceMetadata } from "./auth.ts";
 import type { GatewayConfig } from "./config.ts";
 import type { AuthorizationServer, RecordStore, TokenVerifier } from "./contracts.ts";
@@ -16,7 +16,8 @@ import { RateLimiter } from "./rate-limit.ts";
 import { CORS, GatewayError, PREFLIGHT, sendError, sendJson } from "./respond.ts";
 import { matchRoute } from "./routes.ts";
 import { SessionSealer } from "./session-seal.ts";
-import { ToolSessions } from "./tool-sessions.ts";
+import { CachingRecordStore } from "./store/caching-record-store.ts";
+import { isSteadyRoute, ToolSessions } from "./tool-sessions.ts";
 import { handleToolRoute, type GatewayContext } from "./tool-routes.ts";
 import { handleWeber } from "./weber.ts";
 
@@ -64,8 +65,14 @@ function logPath(url: string | undefined): string {
   return path.replace(/^\/weber\/([^/]+)\/[^/]+/, "/weber/$1/-");
 }
 
+/** What the request path reads on every request: who the bearer is, and where their tool session runs. */
+function keepForLookups(collection: string, value: unknown): boolean {
+  return collection === API_TOKENS || collection === ACCOUNTS || isSteadyRoute(collection, value);
+}
+
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
-  const { config, store } = options;
+  const { config } = options;
+  const store = new CachingRecordStore(options.store, { ttlMs: config.limits.lookupCacheMs, keep: keepForLookups });
   const log = options.log ?? (() => {});
   const event = (name: string, fields: Record<string, unknown>): void => log(JSON.stringify({ time: new Date().toISOString(), event: name, ...fields }));
   const accounts = new StoreAccountDirectory(store);
@@ -138,6 +145,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     res.once("close", () => {
       const status = res.headersSent ? res.statusCode : 499;
       metrics.request(facts.tool ?? "-", status);
+      if (!options.log) return;
       log(
         JSON.stringify({
           time: new Date().toISOString(),

@@ -19,7 +19,12 @@ export interface SessionBinding {
 const VERSION = "g1";
 const AAD = Buffer.from("hubmcp gateway session v1");
 
+/** Ids opened lately: a client sends its id with every request, and opening one costs a decryption. */
+const OPENED_KEPT = 10_000;
+
 export class SessionSealer {
+  readonly #opened = new Map<string, SessionBinding>();
+
   constructor(private readonly key: Buffer) {
     if (key.length !== 32) throw new TypeError("session key must be 32 bytes");
   }
@@ -35,6 +40,18 @@ export class SessionSealer {
 
   /** The binding, or null for anything not sealed by this data dir's key. */
   open(id: string): SessionBinding | null {
+    const known = this.#opened.get(id);
+    if (known) return known;
+    const binding = this.#decrypt(id);
+    // Only ids that opened are kept (forgeries never are), so the map holds real sessions.
+    if (binding) {
+      if (this.#opened.size >= OPENED_KEPT) this.#opened.delete(this.#opened.keys().next().value!);
+      this.#opened.set(id, Object.freeze(binding));
+    }
+    return binding;
+  }
+
+  #decrypt(id: string): SessionBinding | null {
     if (id.length > 4096 || !id.startsWith(`${VERSION}.`)) return null;
     const raw = Buffer.from(id.slice(VERSION.length + 1), "base64url");
     if (raw.length < 12 + 16 + 2) return null;

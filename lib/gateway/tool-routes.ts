@@ -5,7 +5,7 @@ import { createHmac } from "node:crypto";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { GatewayConfig, ToolSpec } from "./config.ts";
 import type { Principal } from "./contracts.ts";
-import { isEventStream, openStream, readAll, relay, send, sendRewritten, upstreamFailure, type Outgoing } from "./forward.ts";
+import { isEventStream, openStream, readAll, relay, send, sendRewritten, upstreamFailure, type Cancel, type Outgoing } from "./forward.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 import { mintUpstreamSession, namedSession, openSession } from "./mcp-sessions.ts";
 import { readBody } from "./request-body.ts";
@@ -61,18 +61,21 @@ function toolPath(ctx: GatewayContext, tool: string): string {
 
 /** Forwards, timing the upstream and forgetting a tool session whose server is gone. */
 async function exchange(ctx: GatewayContext, rec: ToolSessionRecord, out: Outgoing, res: ServerResponse): Promise<IncomingMessage> {
-  const abort = new AbortController();
+  const cancel: Cancel = {};
+  let cancelled = false;
   res.once("close", () => {
-    if (!res.writableFinished) abort.abort();
+    if (res.writableFinished) return;
+    cancelled = true;
+    cancel.onCancel?.();
   });
   const started = performance.now();
   try {
-    const answer = await send({ url: rec.url!, cookie: rec.cookie }, out, abort.signal);
+    const answer = await send({ url: rec.url!, cookie: rec.cookie }, out, cancel);
     ctx.metrics.upstreamLatency(performance.now() - started);
     return answer;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (!abort.signal.aborted) await ctx.sessions.unreachable(rec, code);
+    if (!cancelled) await ctx.sessions.unreachable(rec, code);
     throw upstreamFailure(err);
   }
 }

@@ -39,6 +39,11 @@ export interface ToolSessionsOptions {
 const SESSIONS = "tool-sessions";
 const USE = "tool-session-use";
 const WEBER = "weber-routes";
+
+/** Records every routed request reads and may be remembered for a while: a session's route once it runs. */
+export function isSteadyRoute(collection: string, value: unknown): boolean {
+  return collection === WEBER || (collection === SESSIONS && (value as ToolSessionRecord).state === "ready");
+}
 const TOUCH_EVERY_MS = 5_000;
 const RETRY_AFTER_S = "30";
 

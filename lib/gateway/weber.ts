@@ -4,7 +4,7 @@
 // strips that path itself and so advertises endpoints that lead back here.
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { relay, send, upstreamFailure } from "./forward.ts";
+import { relay, send, upstreamFailure, type Cancel } from "./forward.ts";
 import { GatewayError } from "./respond.ts";
 import { cookieToken, SESSION_COOKIE, type GatewayContext } from "./tool-routes.ts";
 import { readBody } from "./request-body.ts";
@@ -42,9 +42,9 @@ export async function handleWeber(ctx: GatewayContext, instance: string, req: In
   }
   ctx.sessions.touch(`${rec.user}\n${rec.tool}\n${rec.revision}`);
   const body = req.method === "POST" || req.method === "PUT" ? await readBody(req, ctx.config.limits.maxBodyBytes) : undefined;
-  const abort = new AbortController();
+  const cancel: Cancel = {};
   res.once("close", () => {
-    if (!res.writableFinished) abort.abort();
+    if (!res.writableFinished) cancel.onCancel?.();
   });
   let answer;
   try {
@@ -53,7 +53,7 @@ export async function handleWeber(ctx: GatewayContext, instance: string, req: In
     answer = await send(
       { url: rec.url! },
       { method: req.method ?? "GET", path: (req.url ?? "/").slice(1), headers: req.headers, body, session: typeof session === "string" ? session : undefined },
-      abort.signal,
+      cancel,
     );
   } catch (err) {
     throw upstreamFailure(err);

@@ -15,7 +15,11 @@ const HOP_BY_HOP = new Set([
   "upgrade",
 ]);
 
-function connectionTokens(value: string | string[] | undefined): Set<string> {
+const NONE: ReadonlySet<string> = new Set();
+
+function connectionTokens(value: string | string[] | undefined): ReadonlySet<string> {
+  // Nearly every message says nothing here or only keep-alive/close, both hop-by-hop anyway.
+  if (value === undefined || value === "keep-alive" || value === "close") return NONE;
   const joined = Array.isArray(value) ? value.join(",") : (value ?? "");
   return new Set(
     joined
@@ -25,12 +29,13 @@ function connectionTokens(value: string | string[] | undefined): Set<string> {
   );
 }
 
-/** The end-to-end headers of a message (request or response). */
-export function endToEnd(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+/** The end-to-end headers of a message (request or response), without those in `drop`. */
+export function endToEnd(headers: IncomingHttpHeaders, drop: ReadonlySet<string> = NONE): OutgoingHttpHeaders {
   const named = connectionTokens(headers.connection);
   const out: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || named.has(name)) continue;
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
+    if (value === undefined || HOP_BY_HOP.has(name) || named.has(name) || drop.has(name)) continue;
     out[name] = value;
   }
   return out;

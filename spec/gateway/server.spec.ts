@@ -4,6 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { connect } from "node:net";
+import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
+import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
 import { fake, post, rpc, startHarness, type Harness, json } from "./helpers.ts";
 
 const CONFIG = {
@@ -241,6 +243,39 @@ test("gateway routes, auth and rewriting", async (t) => {
     assert.ok(access.some((l) => l.path === "/api/mcp/fake/mcp" && l.status === 200 && l.user === "alice" && l.tool === "fake" && typeof l.ms === "number"));
     assert.ok(!h.logs.some((l) => l.includes("?revision")));
   });
+});
+
+test("a token revoked or a group left in another process: seen within lookupCacheSeconds (0: the next request)", async (t) => {
+  const h = await startHarness(t, { ...CONFIG, limits: { lookupCacheSeconds: 0 } });
+  // h.store is the data dir as another process sees it: writes there bypass this gateway's memory.
+  const elsewhere = new ApiTokens(h.store, new StoreAccountDirectory(h.store));
+  const carol = await post(`${h.base}/api/mcp/staffonly/mcp`, h.tokens.carol, rpc("ping"));
+  assert.equal(carol.status, 200);
+  await carol.text();
+  const account = (await h.store.get<Record<string, unknown>>("accounts", "carol"))!;
+  await h.store.put("accounts", "carol", { ...account, groups: [] });
+  const left = await post(`${h.base}/api/mcp/staffonly/mcp`, h.tokens.carol, rpc("ping"));
+  assert.equal(left.status, 403);
+  await left.text();
+  const alice = await post(`${h.base}/api/mcp/fake/mcp`, h.tokens.alice, rpc("ping"));
+  assert.equal(alice.status, 200);
+  await alice.text();
+  assert.ok(await elsewhere.revoke(/^hubmcp_([a-z0-9]{12})_/.exec(h.tokens.alice)![1]!));
+  const revoked = await post(`${h.base}/api/mcp/fake/mcp`, h.tokens.alice, rpc("ping"));
+  assert.equal(revoked.status, 401);
+  await revoked.text();
+});
+
+test("a client that hangs up before the tool server answers: the upstream request is dropped too", { timeout: 20_000 }, async (t) => {
+  const h = await startHarness(t, { tools: { fake: { revisions: { default: fake() } } } });
+  const mcp = `${h.base}/api/mcp/fake/mcp`;
+  const ac = new AbortController();
+  const hang = fetch(mcp, { method: "POST", signal: ac.signal, headers: { "content-type": "application/json", authorization: `Bearer ${h.tokens.alice}` }, body: rpc("hang") }).catch(() => "aborted");
+  assert.equal((await json(await post(mcp, h.tokens.alice, rpc("hang-arrived")))).result, "arrived");
+  ac.abort();
+  assert.equal(await hang, "aborted");
+  // Answered only once the hung request's connection to the tool server closed.
+  assert.equal((await json(await post(mcp, h.tokens.alice, rpc("hang-closed")))).result, "closed");
 });
 
 test("held streams get keepalive comments between events", async (t) => {

@@ -18,7 +18,7 @@ test("config: defaults, relative app paths, trailing slashes", () => {
     {
       publicUrl: "https://hub.example.org/",
       tools: { demo: { groups: ["g"], revisions: { default: { app: "apps/a.ts" }, dev: { url: "http://127.0.0.1:9001" }, test: { command: ["launch", "--x"] } } } },
-      limits: { idleMinutes: 1, startSeconds: 2, sessionsPerUser: 3, sessionsTotal: 4, maxBodyBytes: 5, ratePerSecond: 6, rateBurst: 7 },
+      limits: { idleMinutes: 1, startSeconds: 2, sessionsPerUser: 3, sessionsTotal: 4, maxBodyBytes: 5, ratePerSecond: 6, rateBurst: 7, lookupCacheSeconds: 0 },
     },
     "/srv",
   );
@@ -26,9 +26,10 @@ test("config: defaults, relative app paths, trailing slashes", () => {
   assert.deepEqual(config.tools.demo!.revisions.default, { kind: "app", app: "/srv/apps/a.ts" });
   assert.deepEqual(config.tools.demo!.revisions.dev, { kind: "url", url: "http://127.0.0.1:9001/" });
   assert.deepEqual(config.tools.demo!.revisions.test, { kind: "command", command: ["launch", "--x"] });
-  assert.deepEqual(config.limits, { idleTimeoutMs: 60_000, startTimeoutMs: 2000, sessionsPerUser: 3, sessionsTotal: 4, maxBodyBytes: 5, ratePerSecond: 6, rateBurst: 7 });
+  assert.deepEqual(config.limits, { idleTimeoutMs: 60_000, startTimeoutMs: 2000, sessionsPerUser: 3, sessionsTotal: 4, maxBodyBytes: 5, ratePerSecond: 6, rateBurst: 7, lookupCacheMs: 0 });
   assert.deepEqual(parseGatewayConfig({ tools: {} }, "/").limits, DEFAULT_LIMITS);
   assert.equal(DEFAULT_LIMITS.idleTimeoutMs, 30 * 60_000);
+  assert.equal(DEFAULT_LIMITS.lookupCacheMs, 1000);
 });
 
 test("config: every problem names its key", () => {
@@ -46,6 +47,7 @@ test("config: every problem names its key", () => {
     [{ tools: [] }, "tools"],
     [{ tools: {}, limits: [] }, "limits"],
     [{ tools: {}, limits: { speed: 1 } }, "limits.speed"],
+    [{ tools: {}, limits: { lookupCacheSeconds: -1 } }, "limits.lookupCacheSeconds"],
     [{ tools: {}, publicUrl: 5 }, "publicUrl"],
   ];
   for (const [value, key] of bad) {
@@ -82,6 +84,8 @@ test("sealed session ids: round trip, tamper-proof, key-bound", () => {
   const binding = { user: "ada", tool: "demo", revision: "default", instance: "i".repeat(32), upstream: "up" };
   const id = sealer.seal(binding);
   assert.deepEqual(sealer.open(id), binding);
+  assert.deepEqual(sealer.open(id), binding, "opened again (from memory)");
+  assert.ok(Object.isFrozen(sealer.open(id)));
   assert.notEqual(sealer.seal(binding), id);
   assert.equal(new SessionSealer(randomBytes(32)).open(id), null);
   const flipped = id.slice(0, 10) + (id[10] === "A" ? "B" : "A") + id.slice(11);

@@ -1,0 +1,89 @@
+// A RecordStore that remembers, for a short time, the records the request path reads on
+// every request (API tokens, accounts, running tool sessions). Reading them from the data
+// dir cost more than the rest of the gateway's work per request put together. Writes made
+// through this store take effect here at once; writes by another process (a `token
+// revoke`, another replica) within `ttlMs`. Misses are never remembered, so a record
+// created elsewhere is seen at once and unknown ids cannot fill the cache.
+import type { RecordStore } from "../contracts.ts";
+
+export interface RecordCacheOptions {
+  /** How long a record read is trusted; 0 turns the cache off. */
+  ttlMs: number;
+  /** Whether a record may be remembered (e.g. only tokens, or only tool sessions that are ready). */
+  keep(collection: string, value: unknown): boolean;
+  /** Most records held; the oldest go first. 10,000 by default. */
+  maxEntries?: number;
+  /** The clock; for specs. */
+  now?: () => number;
+}
+
+interface Entry {
+  /** The record as JSON: each reader gets its own copy, as from any RecordStore. */
+  json: string;
+  expires: number;
+}
+
+export class CachingRecordStore implements RecordStore {
+  readonly #inner: RecordStore;
+  readonly #o: RecordCacheOptions;
+  readonly #max: number;
+  readonly #now: () => number;
+  readonly #entries = new Map<string, Entry>();
+  /** Bumped by every write, so a read that overlapped one is not remembered. */
+  #writes = 0;
+
+  constructor(inner: RecordStore, options: RecordCacheOptions) {
+    this.#inner = inner;
+    this.#o = options;
+    this.#max = options.maxEntries ?? 10_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  async get<T>(collection: string, id: string): Promise<T | undefined> {
+    if (this.#o.ttlMs <= 0) return this.#inner.get<T>(collection, id);
+    const key = `${collection}\n${id}`;
+    const hit = this.#entries.get(key);
+    const now = this.#now();
+    if (hit && hit.expires > now) return JSON.parse(hit.json) as T;
+    const writes = this.#writes;
+    const value = await this.#inner.get<T>(collection, id);
+    this.#entries.delete(key);
+    if (value === undefined || writes !== this.#writes || !this.#o.keep(collection, value)) return value;
+    if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(key, { json: JSON.stringify(value), expires: now + this.#o.ttlMs });
+    return value;
+  }
+
+  put(collection: string, id: string, value: unknown): Promise<void> {
+    return this.#writing(collection, id, () => this.#inner.put(collection, id, value));
+  }
+
+  create(collection: string, id: string, value: unknown): Promise<boolean> {
+    return this.#writing(collection, id, () => this.#inner.create(collection, id, value));
+  }
+
+  delete(collection: string, id: string): Promise<void> {
+    return this.#writing(collection, id, () => this.#inner.delete(collection, id));
+  }
+
+  list<T>(collection: string): Promise<Array<{ id: string; value: T }>> {
+    return this.#inner.list<T>(collection);
+  }
+
+  secret(name: string): Promise<Buffer> {
+    return this.#inner.secret(name);
+  }
+
+  // Counted before and after: a read that began before the write or ended during it may
+  // hold the old value, and must not put it back.
+  async #writing<T>(collection: string, id: string, write: () => Promise<T>): Promise<T> {
+    this.#writes++;
+    this.#entries.delete(`${collection}\n${id}`);
+    try {
+      return await write();
+    } finally {
+      this.#writes++;
+      this.#entries.delete(`${collection}\n${id}`);
+    }
+  }
+}

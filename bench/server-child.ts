@@ -22,6 +22,7 @@ const starters: Record<ServerKind, () => Promise<Starter>> = {
   hubmcp: async () => (await import("./servers/hubmcp.ts")).startHubmcp,
   gateway: async () => (await import("./servers/gateway.ts")).startGatewayServer,
   proxy: async () => (await import("./servers/proxy.ts")).startProxy,
+  "raw-relay": async () => (await import("./servers/raw-relay.ts")).startRawRelay,
 };
 
 function send(message: ChildMessage): void {
@@ -65,5 +66,5 @@ async function main(kind: ServerKind, args: readonly string[]): Promise<void> {
 }
 
 const kind = process.argv[2];
-if (kind !== "baseline" && kind !== "hubmcp" && kind !== "gateway" && kind !== "proxy") throw new Error(`unknown server kind: ${kind}`);
+if (kind !== "baseline" && kind !== "hubmcp" && kind !== "gateway" && kind !== "proxy" && kind !== "raw-relay") throw new Error(`unknown server kind: ${kind}`);
 await main(kind, process.argv.slice(3));

@@ -25,9 +25,10 @@ const SETTLE_MS = 1000;
 interface Stack {
   tool: ServerChild;
   gateway: ServerChild;
-  /** The same gateway reading accounts and tokens from memory, and a bare proxy, when asked for. */
-  memoryGateway?: ServerChild;
+  /** When asked for: the same gateway reading the data dir on every request, a bare proxy, and a raw-socket relay. */
+  uncachedGateway?: ServerChild;
   proxy?: ServerChild;
+  rawRelay?: ServerChild;
   bearer: Record<string, string>;
   stop(): Promise<void>;
 }
@@ -51,10 +52,12 @@ async function startStack(servers: Servers, withComparisons = false): Promise<St
     started.push(gateway);
     const stack: Stack = { tool, gateway, bearer: { authorization: `Bearer ${token}` }, stop };
     if (withComparisons) {
-      stack.memoryGateway = await servers.start("gateway", { profile: true, args: [dataDir, `http://127.0.0.1:${tool.port}/`, "memory"] });
-      started.push(stack.memoryGateway);
+      stack.uncachedGateway = await servers.start("gateway", { args: [dataDir, `http://127.0.0.1:${tool.port}/`, "uncached"] });
+      started.push(stack.uncachedGateway);
       stack.proxy = await servers.start("proxy", { args: [`http://127.0.0.1:${tool.port}/`] });
       started.push(stack.proxy);
+      stack.rawRelay = await servers.start("raw-relay", { args: [`http://127.0.0.1:${tool.port}/`] });
+      started.push(stack.rawRelay);
     }
     return stack;
   } catch (err) {
@@ -122,9 +125,10 @@ function laneRow(lane: Lane): Row & { total: number } {
  * tools/call in a session, straight to the tool server and through the gateway, in
  * slices taking turns. "Server CPU" of a hop row is the whole server side of the hop: the
  * hop's process plus the tool server behind it, per request; of the direct row, the tool
- * server alone. The target compares the two. Two rows without targets show where the cost
- * lies: the same gateway with accounts and tokens in memory instead of files, and a bare
- * node:http proxy (the least any extra HTTP hop costs on this machine).
+ * server alone. The target compares the two. Three rows without targets show where the cost
+ * lies: the same gateway reading the data dir on every request (lookupCacheSeconds 0), a
+ * bare node:http proxy, and a relay that skips node's HTTP client (the least an extra hop
+ * through a node:http server costs on this machine).
  */
 export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slicing: Slicing): Promise<Row[]> {
   const stack = await startStack(servers, true);
@@ -137,28 +141,32 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
       body: CALL_ADD,
       headers: { ...MCP_ACCEPT, ...stack.bearer, "mcp-session-id": await openGatewaySession(stack, gateway), "mcp-protocol-version": PROTOCOL_VERSION },
     });
-    const memory = stack.memoryGateway!;
+    const uncached = stack.uncachedGateway!;
     const proxy = stack.proxy!;
+    const raw = stack.rawRelay!;
     const lanes: Lane[] = [
       { name: "gateway hop: tools/call in session, direct", target: direct, costs: [stack.tool], runs: [], cpuMs: [0] },
       { name: "gateway hop: tools/call in session, via gateway", target: await via(stack.gateway), costs: [stack.gateway, stack.tool], runs: [], cpuMs: [0, 0] },
-      { name: "gateway hop: the same, accounts in memory", target: await via(memory), costs: [memory, stack.tool], runs: [], cpuMs: [0, 0] },
+      { name: "gateway hop: the same, lookupCacheSeconds 0", target: await via(uncached), costs: [uncached, stack.tool], runs: [], cpuMs: [0, 0] },
       { name: "gateway hop: bare node:http proxy instead", target: targets.sessionCallAdd(proxy.port, session), costs: [proxy, stack.tool], runs: [], cpuMs: [0, 0] },
+      { name: "gateway hop: raw-socket relay instead", target: targets.sessionCallAdd(raw.port, session), costs: [raw, stack.tool], runs: [], cpuMs: [0, 0] },
     ];
     for (const lane of lanes) {
       await probe(lane.target, expectSum.rpc);
       await gen.run(lane.target, { durationMs: slicing.warmupMs, warmupMs: 0 });
     }
-    // Half the request rows' time per lane: four lanes, and the gateway's are slow.
+    // Half the request rows' time per lane: five lanes, and the gateway's are slow.
     const rounds = Math.max(1, Math.round(slicing.durationMs / 2 / slicing.sliceMs));
     for (let round = 0; round < rounds; round++) {
       for (let i = 0; i < lanes.length; i++) await slice(gen, lanes[(round + i) % lanes.length]!, slicing.sliceMs);
     }
-    const [directRow, viaRow, memoryRow, proxyRow] = lanes.map(laneRow) as [Row & { total: number }, Row & { total: number }, Row & { total: number }, Row & { total: number }];
+    type Counted = Row & { total: number };
+    const [directRow, viaRow, uncachedRow, proxyRow, rawRow] = lanes.map(laneRow) as [Counted, Counted, Counted, Counted, Counted];
     directRow.ratio = 1;
     directRow.rssMb = (await stack.tool.stats()).rssMb;
     directRow.note = `${rounds} slices of ${slicing.sliceMs} ms per row, taking turns with the gateway rows; server CPU is the tool server's`;
-    for (const [row, lane, gateway] of [[viaRow, lanes[1]!, stack.gateway], [memoryRow, lanes[2]!, memory], [proxyRow, lanes[3]!, proxy]] as const) {
+    const hops = [[viaRow, lanes[1]!, stack.gateway], [uncachedRow, lanes[2]!, uncached], [proxyRow, lanes[3]!, proxy], [rawRow, lanes[4]!, raw]] as const;
+    for (const [row, lane, gateway] of hops) {
       const us = (ms: number): string => ((ms * 1000) / row.total).toFixed(0);
       const factor = row.cpuUsPerReq! / directRow.cpuUsPerReq!;
       row.ratio = row.rps! / directRow.rps!;
@@ -167,12 +175,13 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
         `server CPU is the gateway's ${us(lane.cpuMs[0]!)} µs + the tool server's ${us(lane.cpuMs[1]!)} µs per request ` +
         `(${factor.toFixed(2)}× the direct row's); RSS is the hop's process's; × baseline is against the direct row`;
     }
-    memoryRow.note += "; not a target: the gateway above with its accounts and API tokens copied into a MemoryRecordStore, to show the file reads' share";
-    proxyRow.note += "; not a target: the least any HTTP hop costs here (relays headers and body, nothing else)";
+    uncachedRow.note += "; not a target: the gateway above reading token, account and tool session from the data dir on every request";
+    proxyRow.note += "; not a target: node:http server and client relaying headers and body, nothing else";
+    rawRow.note += "; not a target: a node:http server relaying over raw keep-alive sockets (no node:http client), the least a hop through node:http costs here";
     viaRow.checks.push(
       atMost("CPU/req (gateway + tool server) vs direct", { value: viaRow.cpuUsPerReq! / directRow.cpuUsPerReq!, digits: 2, unit: "×" }, TARGETS.gatewayCpuFactor),
     );
-    return [strip(directRow), strip(viaRow), strip(memoryRow), strip(proxyRow)];
+    return [strip(directRow), strip(viaRow), strip(uncachedRow), strip(proxyRow), strip(rawRow)];
   } finally {
     await stack.stop();
   }

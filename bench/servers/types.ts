@@ -6,4 +6,4 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-export type ServerKind = "baseline" | "hubmcp" | "gateway" | "proxy";
+export type ServerKind = "baseline" | "hubmcp" | "gateway" | "proxy" | "raw-relay";

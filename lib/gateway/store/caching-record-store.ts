@@ -31,6 +31,8 @@ export class CachingRecordStore implements RecordStore {
   readonly #entries = new Map<string, Entry>();
   /** Bumped by every write, so a read that overlapped one is not remembered. */
   #writes = 0;
+  /** Reads under way: when a record expires, every request in flight wants it at once. */
+  readonly #reading = new Map<string, Promise<string | undefined>>();
 
   constructor(inner: RecordStore, options: RecordCacheOptions) {
     this.#inner = inner;
@@ -45,13 +47,30 @@ export class CachingRecordStore implements RecordStore {
     const hit = this.#entries.get(key);
     const now = this.#now();
     if (hit && hit.expires > now) return JSON.parse(hit.json) as T;
+    let read = this.#reading.get(key);
+    if (!read) {
+      const started = this.#read(collection, id, key, now);
+      read = started;
+      this.#reading.set(key, started);
+      void started.finally(() => {
+        if (this.#reading.get(key) === started) this.#reading.delete(key);
+      }).catch(() => undefined);
+    }
+    // Each caller of a shared read gets its own copy.
+    const json = await read;
+    return json === undefined ? undefined : (JSON.parse(json) as T);
+  }
+
+  async #read(collection: string, id: string, key: string, now: number): Promise<string | undefined> {
     const writes = this.#writes;
-    const value = await this.#inner.get<T>(collection, id);
+    const value = await this.#inner.get(collection, id);
     this.#entries.delete(key);
-    if (value === undefined || writes !== this.#writes || !this.#o.keep(collection, value)) return value;
+    if (value === undefined) return undefined;
+    const json = JSON.stringify(value);
+    if (writes !== this.#writes || !this.#o.keep(collection, value)) return json;
     if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
-    this.#entries.set(key, { json: JSON.stringify(value), expires: now + this.#o.ttlMs });
-    return value;
+    this.#entries.set(key, { json, expires: now + this.#o.ttlMs });
+    return json;
   }
 
   put(collection: string, id: string, value: unknown): Promise<void> {
@@ -79,6 +98,8 @@ export class CachingRecordStore implements RecordStore {
   async #writing<T>(collection: string, id: string, write: () => Promise<T>): Promise<T> {
     this.#writes++;
     this.#entries.delete(`${collection}\n${id}`);
+    // A read under way may return the old record; later reads must not join it.
+    this.#reading.delete(`${collection}\n${id}`);
     try {
       return await write();
     } finally {

@@ -106,3 +106,24 @@ test("remembered records are bounded in number, and ttl 0 turns the cache off", 
   assert.equal(off.reads(), 2);
   assert.ok((await off.cache.secret("k")).equals(await off.inner.secret("k")));
 });
+
+test("reads of one record under way at once go to the store once; a write starts afresh", async () => {
+  const s = setup();
+  await s.inner.put("accounts", "ada", { groups: ["g"] });
+  const release = s.holdReads();
+  const readers = [s.cache.get<{ groups: string[] }>("accounts", "ada"), s.cache.get<{ groups: string[] }>("accounts", "ada")];
+  release();
+  const [a, b] = await Promise.all(readers);
+  assert.equal(s.reads(), 1);
+  assert.deepEqual(a, { groups: ["g"] });
+  assert.notEqual(a, b, "each caller its own copy");
+
+  s.advance(5_000);
+  const hold = s.holdReads();
+  const before = s.cache.get("accounts", "ada");
+  await s.cache.put("accounts", "ada", { groups: [] });
+  const after = s.cache.get("accounts", "ada");
+  hold();
+  assert.deepEqual(await before, { groups: ["g"] });
+  assert.deepEqual(await after, { groups: [] }, "a read asked for after the write does not join the older one");
+});

@@ -63,7 +63,8 @@ export class ApiTokens implements TokenVerifier {
     const expected = Buffer.from(record.hash, "base64url");
     const actual = digest(token);
     if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return null;
-    // Groups as they are now: removing a user from a group takes effect on the next request.
+    // Groups as the data dir has them: removing a user from a group takes effect on the next
+    // read of the account (the gateway remembers reads for limits.lookupCacheSeconds).
     const groups = await this.accounts.groupsOf(record.user);
     return groups === null ? null : { user: record.user, groups, kind: "api-token" };
   }

@@ -132,6 +132,14 @@ function positive(v: unknown, key: string, fallback: number, scale = 1): number 
   return v * scale;
 }
 
+/** A revocation elsewhere must take effect within a minute whatever the config says. */
+const MAX_LOOKUP_CACHE_MS = 60_000;
+
+function upTo(value: number, max: number, key: string): number {
+  if (value > max) throw new ConfigError(key, `must be at most ${max / 1000}`);
+  return value;
+}
+
 function notNegative(v: unknown, key: string, fallback: number, scale = 1): number {
   if (v === undefined) return fallback * scale;
   if (typeof v !== "number" || !Number.isFinite(v) || v < 0) throw new ConfigError(key, "must be a number, 0 or more");
@@ -152,7 +160,7 @@ function limits(v: unknown): GatewayLimits {
     maxBodyBytes: Math.floor(positive(v.maxBodyBytes, "limits.maxBodyBytes", d.maxBodyBytes)),
     ratePerSecond: positive(v.ratePerSecond, "limits.ratePerSecond", d.ratePerSecond),
     rateBurst: positive(v.rateBurst, "limits.rateBurst", d.rateBurst),
-    lookupCacheMs: notNegative(v.lookupCacheSeconds, "limits.lookupCacheSeconds", d.lookupCacheMs / 1000, 1000),
+    lookupCacheMs: upTo(notNegative(v.lookupCacheSeconds, "limits.lookupCacheSeconds", d.lookupCacheMs / 1000, 1000), MAX_LOOKUP_CACHE_MS, "limits.lookupCacheSeconds"),
   };
 }
 

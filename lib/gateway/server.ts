@@ -81,7 +81,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const metrics = new GatewayMetrics();
   const limiter = new RateLimiter(config.limits.ratePerSecond, config.limits.rateBurst);
   let publicUrl = options.publicUrl?.replace(/\/+$/, "") ?? config.publicUrl ?? "";
-  const sessions = new ToolSessions({ store, config, publicUrl: () => publicUrl, launch: options.launch, childEnv: options.childEnv, onEvent: event });
+  const sessions = new ToolSessions({ store, readFresh: (collection, id) => store.fresh(collection, id), config, publicUrl: () => publicUrl, launch: options.launch, childEnv: options.childEnv, onEvent: event });
   const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
   const ctx: { current?: GatewayContext } = {};
   const host = options.host ?? "127.0.0.1";

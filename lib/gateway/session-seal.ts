@@ -53,8 +53,11 @@ export class SessionSealer {
 
   #decrypt(id: string): SessionBinding | null {
     if (id.length > 4096 || !id.startsWith(`${VERSION}.`)) return null;
-    const raw = Buffer.from(id.slice(VERSION.length + 1), "base64url");
-    if (raw.length < 12 + 16 + 2) return null;
+    const text = id.slice(VERSION.length + 1);
+    const raw = Buffer.from(text, "base64url");
+    // Only the exact text seal() made: the decoder skips stray characters, and an id that
+    // opened is remembered, so aliases of one id must not each take a place.
+    if (raw.length < 12 + 16 + 2 || raw.toString("base64url") !== text) return null;
     try {
       const decipher = createDecipheriv("aes-256-gcm", this.key, raw.subarray(0, 12));
       decipher.setAAD(AAD);

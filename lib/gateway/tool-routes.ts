@@ -90,7 +90,9 @@ async function continueOrStart(ctx: GatewayContext, c: Caller, req: IncomingMess
   const named = namedSession(req, c.query, pathSession);
   if (named === undefined) return { rec: await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c)) };
   const binding = openSession(ctx.sealer, named, c.principal, c.tool);
-  const rec = await ctx.sessions.acquire(c.principal.user, c.tool, binding.revision);
+  let rec = await ctx.sessions.acquire(c.principal.user, c.tool, binding.revision);
+  // A remembered record may predate a restart on another replica: ask the data dir before saying no.
+  if (rec.instance !== binding.instance) rec = await ctx.sessions.acquire(c.principal.user, c.tool, binding.revision, true);
   // The tool session restarted since this id was minted: its MCP session is gone with it.
   if (rec.instance !== binding.instance) throw new GatewayError(404, "unknown_session", "The session ended; initialize a new one");
   return { rec, upstream: binding.upstream, id: named };

@@ -26,7 +26,10 @@ export interface ToolSessionRecord {
 }
 
 export interface ToolSessionsOptions {
+  /** May remember records a while (see CachingRecordStore); decisions to change one use `readFresh`. */
   store: RecordStore;
+  /** The record as the data dir has it now, past any cache in `store`; `store.get` by default. */
+  readFresh?<T>(collection: string, id: string): Promise<T | undefined>;
   config: GatewayConfig;
   publicUrl: () => string;
   /** Replaceable for specs; launchBackend by default. */
@@ -79,8 +82,11 @@ export class ToolSessions {
     return this.#owned.size;
   }
 
-  /** The running tool session for (user, tool, revision), started when there is none. */
-  async acquire(user: string, tool: string, revision: string): Promise<ToolSessionRecord> {
+  /**
+   * The running tool session for (user, tool, revision), started when there is none.
+   * `fresh`: read past the cache, when a remembered record disagrees with the request.
+   */
+  async acquire(user: string, tool: string, revision: string, fresh = false): Promise<ToolSessionRecord> {
     const key = sessionKey(user, tool, revision);
     const bound = this.#o.config.limits.startTimeoutMs;
     for (let attempt = 0; ; attempt++) {
@@ -91,7 +97,7 @@ export class ToolSessions {
         if (started) return started;
         continue;
       }
-      const rec = await this.#o.store.get<ToolSessionRecord>(SESSIONS, key);
+      const rec = fresh ? await this.#fresh<ToolSessionRecord>(SESSIONS, key) : await this.#o.store.get<ToolSessionRecord>(SESSIONS, key);
       if (rec?.state === "ready") {
         this.touch(key);
         return rec;
@@ -173,7 +179,7 @@ export class ToolSessions {
     this.#owned.delete(instance);
     if (owned.stopping) return;
     this.#o.onEvent("tool session crashed", {});
-    const rec = await this.#o.store.get<ToolSessionRecord>(SESSIONS, owned.key);
+    const rec = await this.#fresh<ToolSessionRecord>(SESSIONS, owned.key);
     if (rec?.instance === instance) await this.#o.store.put(SESSIONS, owned.key, { ...rec, state: "crashed" });
     await this.#o.store.delete(WEBER, instance);
   }
@@ -222,8 +228,9 @@ export class ToolSessions {
     }
   }
 
+  // Another replica may have started a new session under this key since this one was read.
   async #forget(key: string, instance: string): Promise<void> {
-    const rec = await this.#o.store.get<ToolSessionRecord>(SESSIONS, key);
+    const rec = await this.#fresh<ToolSessionRecord>(SESSIONS, key);
     if (rec?.instance === instance) await this.#o.store.delete(SESSIONS, key);
     await this.#o.store.delete(WEBER, instance);
   }
@@ -236,6 +243,10 @@ export class ToolSessions {
     this.#touched.delete(owned.key);
     await owned.backend.stop();
     this.#owned.delete(instance);
+  }
+
+  #fresh<T>(collection: string, id: string): Promise<T | undefined> {
+    return this.#o.readFresh ? this.#o.readFresh<T>(collection, id) : this.#o.store.get<T>(collection, id);
   }
 
   /** Stops every tool session this replica runs. */

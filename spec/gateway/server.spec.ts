@@ -266,6 +266,18 @@ test("a token revoked or a group left in another process: seen within lookupCach
   await revoked.text();
 });
 
+test("lookups are remembered for lookupCacheSeconds: a change elsewhere waits for it", async (t) => {
+  const h = await startHarness(t, { ...CONFIG, limits: { lookupCacheSeconds: 60 } });
+  const carol = await post(`${h.base}/api/mcp/staffonly/mcp`, h.tokens.carol, rpc("ping"));
+  assert.equal(carol.status, 200);
+  await carol.text();
+  const account = (await h.store.get<Record<string, unknown>>("accounts", "carol"))!;
+  await h.store.put("accounts", "carol", { ...account, groups: [] });
+  const remembered = await post(`${h.base}/api/mcp/staffonly/mcp`, h.tokens.carol, rpc("ping"));
+  assert.equal(remembered.status, 200, "the gateway's copy of the account is still trusted");
+  await remembered.text();
+});
+
 test("a client that hangs up before the tool server answers: the upstream request is dropped too", { timeout: 20_000 }, async (t) => {
   const h = await startHarness(t, { tools: { fake: { revisions: { default: fake() } } } });
   const mcp = `${h.base}/api/mcp/fake/mcp`;

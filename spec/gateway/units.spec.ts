@@ -48,6 +48,7 @@ test("config: every problem names its key", () => {
     [{ tools: {}, limits: [] }, "limits"],
     [{ tools: {}, limits: { speed: 1 } }, "limits.speed"],
     [{ tools: {}, limits: { lookupCacheSeconds: -1 } }, "limits.lookupCacheSeconds"],
+    [{ tools: {}, limits: { lookupCacheSeconds: 61 } }, "limits.lookupCacheSeconds"],
     [{ tools: {}, publicUrl: 5 }, "publicUrl"],
   ];
   for (const [value, key] of bad) {
@@ -91,6 +92,8 @@ test("sealed session ids: round trip, tamper-proof, key-bound", () => {
   const flipped = id.slice(0, 10) + (id[10] === "A" ? "B" : "A") + id.slice(11);
   assert.equal(sealer.open(flipped), null);
   for (const junk of ["", "g1.", "g1.AAAA", "g2.x", "x".repeat(5000), `g1.${Buffer.from("x".repeat(40)).toString("base64url")}`]) assert.equal(sealer.open(junk), null);
+  // The decoder would skip these; an alias of a real id is not that id.
+  for (const alias of [`${id}=`, `${id} `, `${id}!!!!`, `${id}${".".repeat(300)}`]) assert.equal(sealer.open(alias), null, JSON.stringify(alias.slice(-4)));
   assert.throws(() => new SessionSealer(Buffer.alloc(8)));
 });
 

@@ -17,6 +17,12 @@ export interface RecordCacheOptions {
   now?: () => number;
 }
 
+/** A read of the data dir under way; a write to its record while it runs makes its value unfit to keep. */
+interface Reading {
+  promise: Promise<string | undefined>;
+  stale: boolean;
+}
+
 interface Entry {
   /** The record as JSON: each reader gets its own copy, as from any RecordStore. */
   json: string;
@@ -29,10 +35,8 @@ export class CachingRecordStore implements RecordStore {
   readonly #max: number;
   readonly #now: () => number;
   readonly #entries = new Map<string, Entry>();
-  /** Bumped by every write, so a read that overlapped one is not remembered. */
-  #writes = 0;
   /** Reads under way: when a record expires, every request in flight wants it at once. */
-  readonly #reading = new Map<string, Promise<string | undefined>>();
+  readonly #reading = new Map<string, Reading>();
 
   constructor(inner: RecordStore, options: RecordCacheOptions) {
     this.#inner = inner;
@@ -47,27 +51,37 @@ export class CachingRecordStore implements RecordStore {
     const hit = this.#entries.get(key);
     const now = this.#now();
     if (hit && hit.expires > now) return JSON.parse(hit.json) as T;
-    let read = this.#reading.get(key);
-    if (!read) {
-      const started = this.#read(collection, id, key, now);
-      read = started;
+    let reading = this.#reading.get(key);
+    if (!reading) {
+      const started: Reading = { promise: Promise.resolve(undefined), stale: false };
+      started.promise = this.#read(collection, id, key, now, started);
+      reading = started;
       this.#reading.set(key, started);
-      void started.finally(() => {
-        if (this.#reading.get(key) === started) this.#reading.delete(key);
-      }).catch(() => undefined);
+      void started.promise
+        .finally(() => {
+          if (this.#reading.get(key) === started) this.#reading.delete(key);
+        })
+        .catch(() => undefined);
     }
     // Each caller of a shared read gets its own copy.
-    const json = await read;
+    const json = await reading.promise;
     return json === undefined ? undefined : (JSON.parse(json) as T);
   }
 
-  async #read(collection: string, id: string, key: string, now: number): Promise<string | undefined> {
-    const writes = this.#writes;
+  /**
+   * The record as the data dir has it now, for a decision that must not rest on an old copy
+   * (compare, then delete or rewrite). Not shared with other reads, not remembered.
+   */
+  async fresh<T>(collection: string, id: string): Promise<T | undefined> {
+    this.#entries.delete(`${collection}\n${id}`);
+    return this.#inner.get<T>(collection, id);
+  }
+
+  async #read(collection: string, id: string, key: string, now: number, reading: Reading): Promise<string | undefined> {
     const value = await this.#inner.get(collection, id);
-    this.#entries.delete(key);
     if (value === undefined) return undefined;
     const json = JSON.stringify(value);
-    if (writes !== this.#writes || !this.#o.keep(collection, value)) return json;
+    if (reading.stale || !this.#o.keep(collection, value)) return json;
     if (this.#entries.size >= this.#max) this.#entries.delete(this.#entries.keys().next().value!);
     this.#entries.set(key, { json, expires: now + this.#o.ttlMs });
     return json;
@@ -93,18 +107,22 @@ export class CachingRecordStore implements RecordStore {
     return this.#inner.secret(name);
   }
 
-  // Counted before and after: a read that began before the write or ended during it may
-  // hold the old value, and must not put it back.
+  // Before and after: a read under way, or one that began and ended during the write, may
+  // hold the old record. It must not be kept, and later reads must not join it.
   async #writing<T>(collection: string, id: string, write: () => Promise<T>): Promise<T> {
-    this.#writes++;
-    this.#entries.delete(`${collection}\n${id}`);
-    // A read under way may return the old record; later reads must not join it.
-    this.#reading.delete(`${collection}\n${id}`);
+    const key = `${collection}\n${id}`;
+    this.#forget(key);
     try {
       return await write();
     } finally {
-      this.#writes++;
-      this.#entries.delete(`${collection}\n${id}`);
+      this.#forget(key);
     }
+  }
+
+  #forget(key: string): void {
+    this.#entries.delete(key);
+    const reading = this.#reading.get(key);
+    if (reading) reading.stale = true;
+    this.#reading.delete(key);
   }
 }

@@ -12,6 +12,7 @@ function setup(options: { ttlMs?: number; keep?: (collection: string, value: unk
   const inner = new MemoryRecordStore();
   let reads = 0;
   let gate: Promise<void> | undefined;
+  let writeGate: Promise<void> | undefined;
   const counted: RecordStore = {
     get: async <T>(collection: string, id: string) => {
       reads++;
@@ -19,9 +20,9 @@ function setup(options: { ttlMs?: number; keep?: (collection: string, value: unk
       await gate;
       return value;
     },
-    put: (collection, id, value) => inner.put(collection, id, value),
-    create: (collection, id, value) => inner.create(collection, id, value),
-    delete: (collection, id) => inner.delete(collection, id),
+    put: async (collection, id, value) => (await writeGate, inner.put(collection, id, value)),
+    create: async (collection, id, value) => (await writeGate, inner.create(collection, id, value)),
+    delete: async (collection, id) => (await writeGate, inner.delete(collection, id)),
     list: (collection) => inner.list(collection),
     secret: (name) => inner.secret(name),
   };
@@ -36,7 +37,16 @@ function setup(options: { ttlMs?: number; keep?: (collection: string, value: unk
       open();
     };
   };
-  return { inner, cache, reads: () => reads, advance: (ms: number) => (now += ms), holdReads };
+  /** Holds writes until the returned function is called. */
+  const holdWrites = (): (() => void) => {
+    let open!: () => void;
+    writeGate = new Promise((resolve) => (open = resolve));
+    return () => {
+      writeGate = undefined;
+      open();
+    };
+  };
+  return { inner, cache, reads: () => reads, advance: (ms: number) => (now += ms), holdReads, holdWrites };
 }
 
 test("a record read is trusted for ttlMs, then read again: another process's change shows within it", async () => {
@@ -126,4 +136,20 @@ test("reads of one record under way at once go to the store once; a write starts
   hold();
   assert.deepEqual(await before, { groups: ["g"] });
   assert.deepEqual(await after, { groups: [] }, "a read asked for after the write does not join the older one");
+});
+
+test("a read that starts during a write is not joined by reads asked for after it", async () => {
+  const s = setup();
+  await s.inner.put("api-tokens", "t", { user: "ada" });
+  const releaseWrites = s.holdWrites();
+  const deleting = s.cache.delete("api-tokens", "t");
+  const releaseReads = s.holdReads();
+  const during = s.cache.get("api-tokens", "t");
+  releaseWrites();
+  await deleting;
+  const after = s.cache.get("api-tokens", "t");
+  releaseReads();
+  assert.deepEqual(await during, { user: "ada" }, "began before the delete landed");
+  assert.equal(await after, undefined, "asked for after the delete returned");
+  assert.equal(await s.cache.get("api-tokens", "t"), undefined);
 });

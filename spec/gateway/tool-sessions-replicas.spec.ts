@@ -1,0 +1,55 @@
+// Two replicas' ToolSessions on one store, each remembering reads as the gateway does: a
+// replica's old copy of a tool session never undoes what another replica did since.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { parseGatewayConfig } from "../../lib/gateway/config.ts";
+import type { Backend } from "../../lib/gateway/launch.ts";
+import { CachingRecordStore } from "../../lib/gateway/store/caching-record-store.ts";
+import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
+import { isSteadyRoute, sessionKey, ToolSessions, type ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
+
+const KEY = sessionKey("ada", "t", "default");
+
+function replicas(t: { after(fn: () => unknown): void }) {
+  const shared = new MemoryRecordStore();
+  const config = parseGatewayConfig({ tools: { t: { revisions: { default: { command: ["unused"] } } } } }, "/");
+  let started = 0;
+  const stops: Array<() => void> = [];
+  const launch = async (): Promise<Backend> => {
+    let stop!: () => void;
+    const exited = new Promise<void>((resolve) => (stop = resolve));
+    stops.push(stop);
+    return { url: `http://127.0.0.1:${9000 + started++}/`, exited, stop: async () => stop() };
+  };
+  const replica = (): ToolSessions => {
+    const store = new CachingRecordStore(shared, { ttlMs: 60_000, keep: isSteadyRoute });
+    const sessions = new ToolSessions({ store, readFresh: (c, id) => store.fresh(c, id), config, publicUrl: () => "http://gw", launch, onEvent: () => {} });
+    t.after(() => sessions.close());
+    return sessions;
+  };
+  return { shared, a: replica(), b: replica() };
+}
+
+test("a replica's remembered session, gone and replaced elsewhere, is not deleted over the new one", async (t) => {
+  const { shared, a, b } = replicas(t);
+  const first = await a.acquire("ada", "t", "default");
+  assert.equal((await b.acquire("ada", "t", "default")).instance, first.instance); // b remembers it
+  // Replica a's session was replaced (a crash and a new start): the data dir names another instance.
+  const replaced: ToolSessionRecord = { ...first, instance: "f".repeat(32), url: "http://127.0.0.1:9999/" };
+  await shared.put("tool-sessions", KEY, replaced);
+  assert.equal((await b.acquire("ada", "t", "default")).instance, first.instance, "b still trusts its copy");
+  await b.unreachable(first, "ECONNREFUSED"); // b's request to the old address failed
+  assert.equal((await shared.get<ToolSessionRecord>("tool-sessions", KEY))?.instance, replaced.instance, "the new record stays");
+  assert.equal((await b.acquire("ada", "t", "default", true)).instance, replaced.instance, "a fresh read sees it");
+  assert.equal((await b.acquire("ada", "t", "default")).instance, replaced.instance, "and b trusts that from now on");
+});
+
+test("forgetting a session that is really gone: the record goes and the next acquire starts one", async (t) => {
+  const { shared, a, b } = replicas(t);
+  const first = await a.acquire("ada", "t", "default");
+  await b.acquire("ada", "t", "default");
+  await b.unreachable(first, "ECONNREFUSED");
+  assert.equal(await shared.get("tool-sessions", KEY), undefined);
+  const next = await b.acquire("ada", "t", "default");
+  assert.notEqual(next.instance, first.instance);
+});

@@ -51,6 +51,28 @@ test("registry: lazy signals, cancel before or after the signal is read, outer a
   assert.equal(inflight.begin(session, 4, { signal: AbortSignal.abort() }).signal.aborted, true);
 });
 
+test("registry: overlapping calls of one session are each found, cancelled and ended on their own", () => {
+  const inflight = new InFlight();
+  const session = new Session("s", 0);
+  const first = inflight.begin(session, "a", {});
+  const second = inflight.begin(session, "b", {});
+  const third = inflight.begin(session, 7, {});
+  assert.equal(inflight.count(session), 3);
+  assert.equal(inflight.cancel(session, "b"), true);
+  assert.deepEqual([first.cancelled, second.cancelled, third.cancelled], [false, true, false]);
+  first.end();
+  assert.equal(inflight.cancel(session, "a"), false, "an ended call is gone");
+  const again = inflight.begin(session, 7, {});
+  third.end();
+  assert.equal(inflight.count(session), 2, "ending the replaced call leaves its successor");
+  assert.equal(inflight.cancel(session, 7), true);
+  assert.equal(again.cancelled, true);
+  second.end();
+  again.end();
+  assert.equal(inflight.count(session), 0);
+  assert.equal(inflight.cancel(session, 7), false);
+});
+
 const events: string[] = [];
 let aborted!: (reason: string) => void;
 let abortSeen = new Promise<string>((r) => (aborted = r));

@@ -106,9 +106,9 @@ export class HttpApp implements HttpState {
     try {
       result = handler(this, req, res, url);
     } catch (err) {
-      return this.#failed(res, err);
+      return this.failed(res, err);
     }
-    if (result instanceof Promise) result.catch((err: unknown) => this.#failed(res, err));
+    if (result instanceof Promise) result.catch((err: unknown) => this.failed(res, err));
   };
 
   /**
@@ -160,7 +160,8 @@ export class HttpApp implements HttpState {
     if (--this.#inflight === 0) for (const fn of this.#idle.splice(0)) fn();
   }
 
-  #failed(res: ServerResponse, err: unknown): void {
+  /** A route that threw or rejected: logged, and answered 500 if nothing was sent yet. */
+  failed(res: ServerResponse, err: unknown): void {
     this.core.logger.error("request failed", { error: err instanceof Error ? err.stack : String(err) });
     if (!res.headersSent) sendError(res, 500, "Internal server error");
     else res.end();

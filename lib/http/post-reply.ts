@@ -16,7 +16,7 @@ import type { Session } from "../session/session.ts";
 import type { Acceptable } from "./accept.ts";
 import type { HttpState } from "./types.ts";
 import type { EventStream } from "./event-stream.ts";
-import { CORS_HEADERS, sendJson } from "./respond.ts";
+import { CORS_HEADERS, sendRpcJson } from "./respond.ts";
 import { SseStream } from "./sse.ts";
 
 const ACCEPTED = { status: "accepted" } as const;
@@ -71,7 +71,7 @@ export class PostReply implements Exchange {
   }
 
   /** A message related to this request: on this POST's stream when the client accepts one. */
-  readonly send = (message: JsonRpcMessage): boolean => {
+  send(message: JsonRpcMessage): boolean {
     // A request to the client means the call now waits on it: let the client's POST go.
     if (this.#legacy && "id" in message && "method" in message) this.#release();
     if (!this.#finished && this.#sse) {
@@ -79,7 +79,7 @@ export class PostReply implements Exchange {
       return true;
     }
     return this.session ? this.session.send(message) : false;
-  };
+  }
 
   /**
    * Ends the connection but not the stream (SSE polling, MCP basic/transports): the client
@@ -96,8 +96,11 @@ export class PostReply implements Exchange {
     return this.#released;
   }
 
-  /** `status` overrides the one the answer implies (2026-07-28 errors travel under their own). */
-  finish(answer: Answer, headers: Record<string, string> | undefined, status?: number): void {
+  /**
+   * `status` overrides the one the answer implies (2026-07-28 errors travel under their own).
+   * A session's answer names the session (Mcp-Session-Id).
+   */
+  finish(answer: Answer, status?: number): void {
     this.#finished = true;
     clearTimeout(this.#holdTimer);
     if (this.#released) return;
@@ -110,15 +113,16 @@ export class PostReply implements Exchange {
       stream.end();
       return;
     }
-    if (reply === null) return sendJson(this.#res, status ?? 202, ACCEPTED, headers);
-    sendJson(this.#res, status ?? (answer.malformed ? 400 : 200), reply, headers);
+    const sessionId = this.session === null ? null : this.session.id;
+    if (reply === null) return sendRpcJson(this.#res, status ?? 202, ACCEPTED, sessionId);
+    sendRpcJson(this.#res, status ?? (answer.malformed ? 400 : 200), reply, sessionId);
   }
 
   #release(): void {
     if (this.#released || this.#finished) return;
     this.#released = true;
     clearTimeout(this.#holdTimer);
-    sendJson(this.#res, 202, ACCEPTED, this.session ? { "mcp-session-id": this.session.id } : undefined);
+    sendRpcJson(this.#res, 202, ACCEPTED, this.session === null ? null : this.session.id);
   }
 
   #abort(reason: string): void {

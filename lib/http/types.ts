@@ -52,6 +52,8 @@ export interface HttpState {
   readonly streams: StreamDirectory;
   /** Counts a running call until it settles, so close() can wait for it. */
   track<T>(work: Promise<T>): Promise<T>;
+  /** A route that failed after its handler returned: logged, and answered 500 if nothing was sent yet. */
+  failed(res: ServerResponse, err: unknown): void;
   /** Sends a response to the legacy `/sse` streams it belongs to. */
   broadcast(message: JsonRpcMessage, sessionId: string | null): void;
 }

@@ -11,14 +11,16 @@ import {
   type Incoming,
   type JsonRpcNotification,
   type JsonRpcResponse,
+  type RequestId,
 } from "../util/jsonrpc.ts";
-import { InFlight } from "./inflight.ts";
+import { isThenable } from "../util/guards.ts";
+import { InFlight, type InFlightCall } from "./inflight.ts";
 import { completionMethods } from "./methods/completion.ts";
 import { lifecycleMethods } from "./methods/lifecycle.ts";
 import { promptMethods } from "./methods/prompts.ts";
 import { resourceMethods } from "./methods/resources.ts";
 import { toolMethods } from "./methods/tools.ts";
-import type { Method, MethodTable } from "./methods/types.ts";
+import type { Method, MethodTable, Result } from "./methods/types.ts";
 import { StatelessServer, type StatelessOptions } from "./era2026/serve.ts";
 
 /**
@@ -81,13 +83,27 @@ export class Dispatcher {
   }
 
   /** One message or a batch, as parsed from the wire. */
-  async handle(body: unknown, exchange: Exchange): Promise<Answer> {
-    if (!Array.isArray(body)) {
-      const incoming = classify(body);
-      const reply = await this.handleMessage(incoming, exchange);
-      if (reply === null) return NOTHING;
-      return { reply, malformed: incoming.kind === "invalid" && incoming.error.code === ErrorCode.InvalidRequest };
+  handle(body: unknown, exchange: Exchange): Promise<Answer> {
+    try {
+      const answer = this.answer(body, exchange);
+      return answer instanceof Promise ? answer : Promise.resolve(answer);
+    } catch (err) {
+      return Promise.reject(err);
     }
+  }
+
+  /**
+   * handle(), answered in the same turn when every method it runs answers synchronously
+   * (a sync tool, initialize, ping): transports on a hot path skip the promise.
+   */
+  answer(body: unknown, exchange: Exchange): Answer | Promise<Answer> {
+    if (Array.isArray(body)) return this.#batch(body, exchange);
+    const incoming = classify(body);
+    const reply = this.handleMessage(incoming, exchange);
+    return reply instanceof Promise ? answerLater(incoming, reply) : single(incoming, reply);
+  }
+
+  #batch(body: unknown[], exchange: Exchange): Answer | Promise<Answer> {
     if (body.length === 0) {
       return { reply: failure(null, { code: ErrorCode.InvalidRequest, message: "Invalid Request: empty batch" }), malformed: true };
     }
@@ -97,14 +113,15 @@ export class Dispatcher {
       return { reply: failure(null, { code: ErrorCode.InvalidRequest, message }), malformed: true };
     }
     const incoming = body.map(classify);
-    const answers = await Promise.all(incoming.map((m) => this.handleMessage(m, exchange)));
-    const reply = answers.filter((r): r is JsonRpcResponse => r !== null);
-    if (reply.length === 0) return NOTHING;
-    return { reply, malformed: incoming.every((m) => m.kind === "invalid") };
+    return Promise.all(incoming.map((m) => this.handleMessage(m, exchange))).then((answers) => {
+      const reply = answers.filter((r): r is JsonRpcResponse => r !== null);
+      if (reply.length === 0) return NOTHING;
+      return { reply, malformed: incoming.every((m) => m.kind === "invalid") };
+    });
   }
 
-  /** One classified message; null when nothing is owed back. */
-  async handleMessage(incoming: Incoming, exchange: Exchange): Promise<JsonRpcResponse | null> {
+  /** One classified message; null when nothing is owed back. A promise only when its method answers with one. */
+  handleMessage(incoming: Incoming, exchange: Exchange): JsonRpcResponse | null | Promise<JsonRpcResponse | null> {
     switch (incoming.kind) {
       case "invalid":
         return failure(incoming.id, incoming.error);
@@ -127,19 +144,46 @@ export class Dispatcher {
         const fn = this.#methods[method];
         if (!fn) return failure(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method.slice(0, 128)}` });
         // Only session requests can be cancelled; the signal stays lazy on the hot path.
-        const call = exchange.session ? this.inflight.begin(exchange.session, id, () => exchange.signal) : null;
+        const call = exchange.session ? this.inflight.begin(exchange.session, id, exchange) : null;
+        let result: Result | Promise<Result>;
         try {
-          const result = await fn(params ?? {}, new Call(this.#core, id, exchange, call));
-          return call?.cancelled ? null : success(id, result);
+          result = fn(params ?? {}, new Call(this.#core, id, exchange, call));
         } catch (err) {
-          if (call?.cancelled) return null;
-          if (isJsonRpcError(err)) return failure(id, err.toBody());
-          this.#core.logger.error("method failed", { method, error: err instanceof Error ? err.stack : String(err) });
-          return failure(id, { code: ErrorCode.InternalError, message: "Internal error" });
-        } finally {
-          if (call) this.inflight.end(exchange.session!, call);
+          return this.#failed(id, method, call, err);
         }
+        return isThenable(result) ? this.#later(id, method, call, result) : this.#settled(id, call, result);
       }
     }
   }
+
+  /** The closures of a method that answered with a promise; kept apart so the synchronous path makes none. */
+  #later(id: RequestId, method: string, call: InFlightCall | null, result: PromiseLike<Result>): Promise<JsonRpcResponse | null> {
+    return Promise.resolve(result).then(
+      (value) => this.#settled(id, call, value),
+      (err: unknown) => this.#failed(id, method, call, err),
+    );
+  }
+
+  #settled(id: RequestId, call: InFlightCall | null, result: Result): JsonRpcResponse | null {
+    if (!call) return success(id, result);
+    call.end();
+    return call.cancelled ? null : success(id, result);
+  }
+
+  #failed(id: RequestId, method: string, call: InFlightCall | null, err: unknown): JsonRpcResponse | null {
+    call?.end();
+    if (call?.cancelled) return null;
+    if (isJsonRpcError(err)) return failure(id, err.toBody());
+    this.#core.logger.error("method failed", { method, error: err instanceof Error ? err.stack : String(err) });
+    return failure(id, { code: ErrorCode.InternalError, message: "Internal error" });
+  }
+}
+
+function answerLater(incoming: Incoming, reply: Promise<JsonRpcResponse | null>): Promise<Answer> {
+  return reply.then((settled) => single(incoming, settled));
+}
+
+function single(incoming: Incoming, reply: JsonRpcResponse | null): Answer {
+  if (reply === null) return NOTHING;
+  return { reply, malformed: incoming.kind === "invalid" && incoming.error.code === ErrorCode.InvalidRequest };
 }

@@ -4,18 +4,25 @@
 import type { Session } from "../session/session.ts";
 import type { RequestId } from "../util/jsonrpc.ts";
 
+/** Where a call's transport signal comes from (an Exchange), read only when someone asks. */
+export interface SignalSource {
+  readonly signal?: AbortSignal;
+}
+
 /** One running request. Its AbortController is made only when someone reads `signal`. */
 export class InFlightCall {
-  readonly #table: Map<RequestId, InFlightCall>;
-  readonly #id: RequestId;
-  readonly #outer: () => AbortSignal | undefined;
+  readonly id: RequestId;
+  readonly #owner: InFlight;
+  readonly #session: Session;
+  readonly #outer: SignalSource;
   #controller: AbortController | undefined;
   #cancelled = false;
   #reason: Error | undefined;
 
-  constructor(table: Map<RequestId, InFlightCall>, id: RequestId, outer: () => AbortSignal | undefined) {
-    this.#table = table;
-    this.#id = id;
+  constructor(owner: InFlight, session: Session, id: RequestId, outer: SignalSource) {
+    this.#owner = owner;
+    this.#session = session;
+    this.id = id;
     this.#outer = outer;
   }
 
@@ -29,7 +36,7 @@ export class InFlightCall {
     if (!this.#controller) {
       const ac = (this.#controller = new AbortController());
       if (this.#cancelled) ac.abort(this.#reason);
-      const outer = this.#outer();
+      const outer = this.#outer.signal;
       if (outer) {
         if (outer.aborted) ac.abort(outer.reason);
         else outer.addEventListener("abort", () => ac.abort(outer.reason), { once: true });
@@ -46,34 +53,45 @@ export class InFlightCall {
   }
 
   end(): void {
-    if (this.#table.get(this.#id) === this) this.#table.delete(this.#id);
+    this.#owner.end(this.#session, this);
   }
-
 }
 
+/**
+ * A session's running requests: the one call itself while it runs alone (the common case,
+ * one request at a time), a table once several overlap.
+ */
+type Running = InFlightCall | Map<RequestId, InFlightCall>;
+
 export class InFlight {
-  /** Only sessions with running requests have a table, so idle sessions cost nothing here. */
-  readonly #bySession = new WeakMap<Session, Map<RequestId, InFlightCall>>();
+  /** Only sessions with running requests have an entry, so idle sessions cost nothing here. */
+  readonly #bySession = new WeakMap<Session, Running>();
 
   /** Tracks a request of `session`; `outer` yields the transport's signal when asked. */
-  begin(session: Session, id: RequestId, outer: () => AbortSignal | undefined): InFlightCall {
-    let table = this.#bySession.get(session);
-    if (!table) this.#bySession.set(session, (table = new Map()));
-    const call = new InFlightCall(table, id, outer);
+  begin(session: Session, id: RequestId, outer: SignalSource): InFlightCall {
+    const call = new InFlightCall(this, session, id, outer);
+    const running = this.#bySession.get(session);
     // A reused id replaces the older entry: a later cancel can only mean the newest.
-    table.set(id, call);
+    if (running === undefined || (running instanceof InFlightCall && running.id === id)) this.#bySession.set(session, call);
+    else if (running instanceof InFlightCall) this.#bySession.set(session, new Map([[running.id, running], [id, call]]));
+    else running.set(id, call);
     return call;
   }
 
-  /** Ends tracking of `call`; drops the session's table once nothing runs. */
+  /** Ends tracking of `call`; drops the session's entry once nothing runs. */
   end(session: Session, call: InFlightCall): void {
-    call.end();
-    if (this.#bySession.get(session)?.size === 0) this.#bySession.delete(session);
+    const running = this.#bySession.get(session);
+    if (running === call) this.#bySession.delete(session);
+    else if (running instanceof Map) {
+      if (running.get(call.id) === call) running.delete(call.id);
+      if (running.size === 0) this.#bySession.delete(session);
+    }
   }
 
   /** Cancels the running request `id` of `session`; false when none matches. */
   cancel(session: Session, id: RequestId): boolean {
-    const call = this.#bySession.get(session)?.get(id);
+    const running = this.#bySession.get(session);
+    const call = running instanceof Map ? running.get(id) : running?.id === id ? running : undefined;
     if (!call) return false;
     call.cancel();
     return true;
@@ -81,6 +99,7 @@ export class InFlight {
 
   /** Requests of `session` still running. */
   count(session: Session): number {
-    return this.#bySession.get(session)?.size ?? 0;
+    const running = this.#bySession.get(session);
+    return running === undefined ? 0 : running instanceof Map ? running.size : 1;
   }
 }

@@ -4,6 +4,7 @@ import type { ValidationError } from "../schema/index.ts";
 import type { RegisteredTool } from "../registry/tools.ts";
 import { MissingCapabilityError } from "./era2026/input-required.ts";
 import { errorResult, shapeToolResult, type CallToolResult } from "./tool-result.ts";
+import { isThenable } from "../util/guards.ts";
 
 export type ToolOutcome =
   | { kind: "invalid-arguments"; message: string }
@@ -23,17 +24,30 @@ export function messageOf(err: unknown): string {
   return "Tool failed";
 }
 
-export async function runTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: unknown): Promise<ToolOutcome> {
+/**
+ * Synchronous when the handler is: a tool that returns a plain value is answered in the
+ * same turn, with no promise made on its way (most tools compute and return).
+ */
+export function runTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: unknown): ToolOutcome | Promise<ToolOutcome> {
   const check = tool.validateInput(args);
   if (!check.valid) return { kind: "invalid-arguments", message: describeErrors("Invalid arguments", check.errors) };
   let value: unknown;
   try {
-    value = await tool.call(tool.fillDefaults(args), ctx);
+    value = tool.call(tool.fillDefaults(args), ctx);
   } catch (err) {
-    // A stateless client lacking a capability the tool insists on: a protocol error (-32021), not a tool error.
-    if (err instanceof MissingCapabilityError) throw err;
-    return { kind: "result", result: errorResult(messageOf(err)) };
+    return thrown(err);
   }
+  if (isThenable(value)) return Promise.resolve(value).then((settled) => finished(tool, settled), thrown);
+  return finished(tool, value);
+}
+
+function thrown(err: unknown): ToolOutcome {
+  // A stateless client lacking a capability the tool insists on: a protocol error (-32021), not a tool error.
+  if (err instanceof MissingCapabilityError) throw err;
+  return { kind: "result", result: errorResult(messageOf(err)) };
+}
+
+function finished(tool: RegisteredTool, value: unknown): ToolOutcome {
   const result = shapeToolResult(value);
   if (tool.validateOutput && !result.isError) {
     if (result.structuredContent === undefined) {

@@ -29,9 +29,10 @@ export class Session {
   clientCapabilities: Record<string, unknown> = {};
   initialized = false;
   logLevel: LogLevel = "info";
-  readonly streams = new Set<SessionStream>();
-  /** Runs when the session ends, for whoever holds work tied to it. */
-  readonly #onEnd: (() => void)[] = [];
+  /** Made on first use: most sessions never open a stream, and 10,000 empty sets are 1.5 MB. */
+  #streams: Set<SessionStream> | null = null;
+  /** Runs when the session ends, for whoever holds work tied to it; made on first use. */
+  #onEnd: (() => void)[] | null = null;
 
   readonly #clock: () => number;
 
@@ -62,13 +63,18 @@ export class Session {
     };
   }
 
+  /** The session's open streams (a transport adds and removes its own). */
+  get streams(): Set<SessionStream> {
+    return (this.#streams ??= new Set());
+  }
+
   /** Idle expiry may end the session only when nothing holds it: no open stream, no running call. */
   get held(): boolean {
-    return this.streams.size > 0 || this.#running > 0;
+    return (this.#streams !== null && this.#streams.size > 0) || this.#running > 0;
   }
 
   onEnd(fn: () => void): void {
-    this.#onEnd.push(fn);
+    (this.#onEnd ??= []).push(fn);
   }
 
   /**
@@ -76,15 +82,22 @@ export class Session {
    * the same message on two streams), else to the session's legacy `/sse` streams.
    */
   send(message: JsonRpcMessage): boolean {
-    for (const stream of this.streams) if (stream.kind !== "sse" && stream.send(message)) return true;
+    const streams = this.#streams;
+    if (streams === null) return false;
+    for (const stream of streams) if (stream.kind !== "sse" && stream.send(message)) return true;
     let sent = false;
-    for (const stream of this.streams) if (stream.kind === "sse" && stream.send(message)) sent = true;
+    for (const stream of streams) if (stream.kind === "sse" && stream.send(message)) sent = true;
     return sent;
   }
 
   end(): void {
-    for (const stream of [...this.streams]) stream.close();
-    this.streams.clear();
-    for (const fn of this.#onEnd.splice(0)) fn();
+    const streams = this.#streams;
+    if (streams !== null) {
+      for (const stream of [...streams]) stream.close();
+      streams.clear();
+    }
+    const onEnd = this.#onEnd;
+    this.#onEnd = null;
+    if (onEnd !== null) for (const fn of onEnd) fn();
   }
 }

@@ -11,3 +11,11 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
+
+/**
+ * What `await` would wait on. Hot paths answer a synchronous result at once instead of
+ * awaiting it: every await costs a promise and a turn of the microtask queue.
+ */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === "object" || typeof value === "function") && value !== null && typeof (value as { then?: unknown }).then === "function";
+}

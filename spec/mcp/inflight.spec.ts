@@ -16,7 +16,12 @@ test("registry: lazy signals, cancel before or after the signal is read, outer a
   const other = new Session("o", 0);
   const outer = new AbortController();
   let outerReads = 0;
-  const a = inflight.begin(session, 1, () => (outerReads++, outer.signal));
+  const a = inflight.begin(session, 1, {
+    get signal() {
+      outerReads++;
+      return outer.signal;
+    },
+  });
   assert.equal(outerReads, 0, "nothing made until someone asks");
   assert.equal(inflight.count(session), 1);
   assert.equal(inflight.cancel(other, 1), false, "another session cannot cancel it");
@@ -28,22 +33,44 @@ test("registry: lazy signals, cancel before or after the signal is read, outer a
   inflight.end(session, a);
   assert.equal(inflight.count(session), 0);
 
-  const b = inflight.begin(session, 2, () => outer.signal);
+  const b = inflight.begin(session, 2, outer);
   const signal = b.signal;
   assert.equal(b.signal, signal, "one controller per call");
   outer.abort();
   assert.equal(signal.aborted, true, "the transport's abort reaches the handler");
   b.end();
 
-  const c = inflight.begin(session, 3, () => undefined);
-  const c2 = inflight.begin(session, 3, () => undefined);
+  const c = inflight.begin(session, 3, {});
+  const c2 = inflight.begin(session, 3, {});
   inflight.end(session, c);
   assert.equal(inflight.count(session), 1, "the older entry's end leaves the newer one");
   inflight.cancel(session, 3);
   assert.equal([c.cancelled, c2.cancelled].join(), "false,true");
   inflight.end(session, c2);
   assert.equal(inflight.count(session), 0);
-  assert.equal(inflight.begin(session, 4, () => AbortSignal.abort()).signal.aborted, true);
+  assert.equal(inflight.begin(session, 4, { signal: AbortSignal.abort() }).signal.aborted, true);
+});
+
+test("registry: overlapping calls of one session are each found, cancelled and ended on their own", () => {
+  const inflight = new InFlight();
+  const session = new Session("s", 0);
+  const first = inflight.begin(session, "a", {});
+  const second = inflight.begin(session, "b", {});
+  const third = inflight.begin(session, 7, {});
+  assert.equal(inflight.count(session), 3);
+  assert.equal(inflight.cancel(session, "b"), true);
+  assert.deepEqual([first.cancelled, second.cancelled, third.cancelled], [false, true, false]);
+  first.end();
+  assert.equal(inflight.cancel(session, "a"), false, "an ended call is gone");
+  const again = inflight.begin(session, 7, {});
+  third.end();
+  assert.equal(inflight.count(session), 2, "ending the replaced call leaves its successor");
+  assert.equal(inflight.cancel(session, 7), true);
+  assert.equal(again.cancelled, true);
+  second.end();
+  again.end();
+  assert.equal(inflight.count(session), 0);
+  assert.equal(inflight.cancel(session, 7), false);
 });
 
 const events: string[] = [];

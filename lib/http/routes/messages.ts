@@ -5,12 +5,12 @@ import { ErrorCode, failure } from "../../util/jsonrpc.ts";
 import type { Session } from "../../session/session.ts";
 import type { Answer } from "../../mcp/dispatcher.ts";
 import type { HttpState, RouteHandler } from "../types.ts";
-import { acceptFor } from "../accept.ts";
-import { readJsonBody } from "../body.ts";
+import { acceptFor, type Acceptable } from "../accept.ts";
+import { readJsonBodyThen, type BodyResult } from "../body.ts";
 import { PostReply } from "../post-reply.ts";
 import type { RequestUrl } from "../request-url.ts";
 import { sendError, sendJson } from "../respond.ts";
-import { namedSessionId, resolveSession } from "../session-ref.ts";
+import { namedSessionId, resolveSession, type SessionRef } from "../session-ref.ts";
 import { eraOf, isStatelessVersion } from "../../mcp/era2026/envelope.ts";
 import { isSupportedVersion, SUPPORTED_VERSIONS } from "../../mcp/versions.ts";
 import { isRecord } from "../../util/guards.ts";
@@ -28,8 +28,11 @@ export function notAcceptable(res: ServerResponse, wanted: string): void {
   sendJson(res, 406, failure(null, { code: ErrorCode.InvalidRequest, message: `Not Acceptable: the Accept header must allow ${wanted}` }));
 }
 
-async function post(app: HttpState, req: IncomingMessage, res: ServerResponse, url: RequestUrl): Promise<void> {
-  const query = url.query;
+/**
+ * Synchronous up to the body, then answered from the body's `end` event: a call whose
+ * method answers synchronously (a sync tool, initialize) makes no promise on its way.
+ */
+function post(app: HttpState, req: IncomingMessage, res: ServerResponse, url: RequestUrl): void {
   const accept = acceptFor(req.headers.accept);
   if (!accept.json && !accept.sse) {
     req.resume();
@@ -38,12 +41,35 @@ async function post(app: HttpState, req: IncomingMessage, res: ServerResponse, u
   const versionHeader = headerText(req.headers["mcp-protocol-version"]);
   // A 2026-07-28 request names no session: whatever Mcp-Session-Id it carries is ignored.
   const stateless = versionHeader !== undefined && isStatelessVersion(versionHeader.trim());
-  const ref = stateless ? ({ kind: "none" } as const) : resolveSession(req, query, app.sessions);
+  const ref = stateless ? ({ kind: "none" } as const) : resolveSession(req, url.query, app.sessions);
   if (ref.kind === "unknown") {
     req.resume();
     return sessionNotFound(res);
   }
-  const body = await readJsonBody(req, app.options.maxBodyBytes);
+  readJsonBodyThen(req, app.options.maxBodyBytes, (body) => {
+    try {
+      settle(app, res, posted(app, req, res, url, accept, versionHeader, ref, body));
+    } catch (err) {
+      app.failed(res, err);
+    }
+  });
+}
+
+/** A call still running once the body's handler returns: counted for close(), its failure answered. */
+function settle(app: HttpState, res: ServerResponse, work: void | Promise<void>): void {
+  if (work instanceof Promise) app.track(work).catch((err: unknown) => app.failed(res, err));
+}
+
+function posted(
+  app: HttpState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: RequestUrl,
+  accept: Acceptable,
+  versionHeader: string | undefined,
+  ref: SessionRef,
+  body: BodyResult,
+): void | Promise<void> {
   if (!body.ok) {
     if (body.reason === "aborted") return;
     if (body.reason === "too-large") return sendError(res, 413, "Request body too large", { connection: "close" });
@@ -51,7 +77,7 @@ async function post(app: HttpState, req: IncomingMessage, res: ServerResponse, u
   }
   const message = body.empty ? null : body.value;
   if (!Array.isArray(message) && eraOf(versionHeader, isRecord(message) ? message.params : undefined) === "2026") {
-    return app.track(answerStateless(app, new PostReply(app, res, null, accept, false), req, message));
+    return answerStateless(app, new PostReply(app, res, null, accept, false), req, message);
   }
   if (versionHeader !== undefined && !isSupportedVersion(versionHeader)) {
     const text = `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_VERSIONS.join(", ")})`;
@@ -62,7 +88,7 @@ async function post(app: HttpState, req: IncomingMessage, res: ServerResponse, u
     session = app.sessions.create();
     if (!session) return sendError(res, 503, "Too many sessions; try again later", { "retry-after": "5" });
   }
-  return app.track(answer(app, new PostReply(app, res, session, accept, url.path === "/"), session, body.empty ? null : body.value));
+  return answer(app, new PostReply(app, res, session, accept, url.path === "/"), session, message);
 }
 
 function headerText(value: string | string[] | undefined): string | undefined {
@@ -72,27 +98,41 @@ function headerText(value: string | string[] | undefined): string | undefined {
 /** A 2026-07-28 request: no session is looked up, minted or named in the reply. */
 async function answerStateless(app: HttpState, reply: PostReply, req: IncomingMessage, message: unknown): Promise<void> {
   const { status, reply: response } = await app.dispatcher.stateless.handle(message, reply, req.headers);
-  reply.finish({ reply: response, malformed: false }, undefined, status);
+  reply.finish({ reply: response, malformed: false }, status);
 }
 
-/** Dispatch through the written answer: close() waits for all of it. */
-async function answer(app: HttpState, reply: PostReply, session: Session | null, message: unknown): Promise<void> {
+/** Dispatch through the written answer: a call that goes on past this turn is returned, for close() to wait on. */
+function answer(app: HttpState, reply: PostReply, session: Session | null, message: unknown): void | Promise<void> {
+  const answered = app.dispatcher.answer(message, reply);
+  if (answered instanceof Promise) return answerLater(app, reply, session, answered);
+  // Answered in this turn: nothing could have swept the session meanwhile, so it needs no hold.
+  session?.touch();
+  deliver(app, reply, session, answered);
+}
+
+async function answerLater(app: HttpState, reply: PostReply, session: Session | null, answered: Promise<Answer>): Promise<void> {
   // A long call (its reply streaming or not) must not see its session expire under it.
   const release = session?.hold();
   let answer: Answer;
   try {
-    answer = await app.dispatcher.handle(message, reply);
+    answer = await answered;
   } finally {
     release?.();
   }
-  reply.finish(answer, session ? { "mcp-session-id": session.id } : undefined);
-  const sessionId = session?.id ?? null;
-  const responses = answer.reply === null ? [] : Array.isArray(answer.reply) ? answer.reply : [answer.reply];
-  for (const response of responses) app.broadcast(response, sessionId);
+  deliver(app, reply, session, answer);
+}
+
+function deliver(app: HttpState, reply: PostReply, session: Session | null, answer: Answer): void {
+  reply.finish(answer);
+  const response = answer.reply;
+  if (response === null) return;
+  const sessionId = session === null ? null : session.id;
+  if (Array.isArray(response)) for (const r of response) app.broadcast(r, sessionId);
+  else app.broadcast(response, sessionId);
 }
 
 export const messageRoutes = {
-  post: (app, req, res, url) => post(app, req, res, url),
+  post,
 
   remove(app, req, res, url) {
     const id = namedSessionId(req, url.query);

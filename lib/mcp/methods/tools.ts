@@ -5,7 +5,7 @@ import type { Call } from "../exchange.ts";
 import { invalidParams, quoteName } from "../errors.ts";
 import { isRecord } from "../../util/guards.ts";
 import { ErrorCode, JsonRpcError } from "../../util/jsonrpc.ts";
-import { runTool } from "../run-tool.ts";
+import { runTool, type ToolOutcome } from "../run-tool.ts";
 import { errorResult } from "../tool-result.ts";
 import type { RegisteredTool } from "../../registry/tools.ts";
 import { paginate } from "./paginate.ts";
@@ -25,10 +25,15 @@ export function toolArguments(params: Record<string, unknown>): Record<string, u
   return args;
 }
 
+function callResult(outcome: ToolOutcome): Result {
+  return (outcome.kind === "result" ? outcome.result : errorResult(outcome.message)) as Result;
+}
+
 export const toolMethods = {
   "tools/list": (params, { core }) => paginate(Array.from(core.tools.values(), (t) => t.entry), params, core.pageSize, "tools"),
 
-  async "tools/call"(params, call) {
+  /** Synchronous for a synchronous tool (see runTool). */
+  "tools/call"(params, call) {
     const tool = lookupTool(call, params.name);
     const args = toolArguments(params);
     // A task request to a tool that cannot run as one (MCP server/tools "Tool-Level Negotiation").
@@ -36,7 +41,7 @@ export const toolMethods = {
       throw new JsonRpcError(ErrorCode.MethodNotFound, `Tool ${quoteName(tool.name)} does not support task execution`);
     }
     const ctx = tool.contextBearing ? new Context(call, progressTokenOf(params)) : undefined;
-    const outcome = await runTool(tool, args, ctx);
-    return (outcome.kind === "result" ? outcome.result : errorResult(outcome.message)) as Result;
+    const outcome = runTool(tool, args, ctx);
+    return outcome instanceof Promise ? outcome.then(callResult) : callResult(outcome);
   },
 } satisfies MethodTable;

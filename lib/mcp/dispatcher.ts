@@ -64,7 +64,7 @@ export class Dispatcher {
 
   constructor(core: ServerCore, stateless: StatelessOptions = {}) {
     this.#core = core;
-    this.stateless = new StatelessServer(core, (name) => this.#methods[name], stateless);
+    this.stateless = new StatelessServer(core, (name) => this.method(name), stateless);
   }
 
   /** Adds or replaces methods; features plug in here (async tools wrap `tools/call`) rather than editing this file. */
@@ -73,7 +73,8 @@ export class Dispatcher {
   }
   /** The method now answering `name`, for a plug-in that wraps it. */
   method(name: string): Method | undefined {
-    return this.#methods[name];
+    // Own entries only: "constructor" or "toString" are not methods.
+    return Object.hasOwn(this.#methods, name) ? this.#methods[name] : undefined;
   }
   addNotifications(table: Record<string, NotificationHandler>): void {
     Object.assign(this.#notifications, table);
@@ -129,7 +130,8 @@ export class Dispatcher {
         this.#onResponse(incoming.message, exchange);
         return null;
       case "notification": {
-        const handler = this.#notifications[incoming.message.method];
+        const name = incoming.message.method;
+        const handler = Object.hasOwn(this.#notifications, name) ? this.#notifications[name] : undefined;
         if (handler) {
           try {
             handler(incoming.message, exchange);
@@ -141,17 +143,19 @@ export class Dispatcher {
       }
       case "request": {
         const { id, method, params } = incoming.message;
-        const fn = this.#methods[method];
+        const fn = this.method(method);
         if (!fn) return failure(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method.slice(0, 128)}` });
         // Only session requests can be cancelled; the signal stays lazy on the hot path.
         const call = exchange.session ? this.inflight.begin(exchange.session, id, exchange) : null;
         let result: Result | Promise<Result>;
+        let later: boolean;
         try {
           result = fn(params ?? {}, new Call(this.#core, id, exchange, call));
+          later = isThenable(result);
         } catch (err) {
           return this.#failed(id, method, call, err);
         }
-        return isThenable(result) ? this.#later(id, method, call, result) : this.#settled(id, call, result);
+        return later ? this.#later(id, method, call, result as Promise<Result>) : this.#settled(id, call, result as Result);
       }
     }
   }

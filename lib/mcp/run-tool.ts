@@ -32,12 +32,15 @@ export function runTool(tool: RegisteredTool, args: Record<string, unknown>, ctx
   const check = tool.validateInput(args);
   if (!check.valid) return { kind: "invalid-arguments", message: describeErrors("Invalid arguments", check.errors) };
   let value: unknown;
+  let later: boolean;
   try {
     value = tool.call(tool.fillDefaults(args), ctx);
+    // Inside the try: reading `then` may throw (a Proxy, a getter), as it would under await.
+    later = isThenable(value);
   } catch (err) {
     return thrown(err);
   }
-  if (isThenable(value)) return Promise.resolve(value).then((settled) => finished(tool, settled), thrown);
+  if (later) return Promise.resolve(value).then((settled) => finished(tool, settled), thrown);
   return finished(tool, value);
 }
 

@@ -123,3 +123,19 @@ test("ending a session aborts calls whose SSE reply it took away, and forgets wh
   while (reasons.length === 0) await new Promise((r) => setImmediate(r));
   assert.deepEqual(reasons, ["The session ended"]);
 });
+
+test("an answer that cannot be written as JSON is a 500, and the server keeps serving", async (t) => {
+  const { server, mcp } = await start(t);
+  server.tool(function unsendable() {
+    return { content: [{ type: "text", text: "n" }], structuredContent: { n: 1n } };
+  });
+  const id = await initialize(mcp);
+  const h = { "mcp-session-id": id };
+  for (const headers of [{}, h]) {
+    const reply = await post(mcp, rpc(1, "tools/call", { name: "unsendable", arguments: {} }), headers);
+    assert.equal(reply.status, 500);
+  }
+  const ping = await post(mcp, rpc(2, "ping"), h);
+  assert.equal(ping.status, 200);
+  assert.deepEqual(ping.json, { jsonrpc: "2.0", id: 2, result: {} });
+});

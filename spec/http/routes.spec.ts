@@ -473,6 +473,35 @@ describe("lifecycle", () => {
   });
 });
 
+describe("close() and running calls", () => {
+  test("close() lets a running POST /mcp call finish and answer before it cuts connections", { timeout: 10_000 }, async () => {
+    const server = new McpServer("draining", { closeTimeoutMs: 600_000 });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let finish!: () => void;
+    const gate = new Promise<void>((resolve) => (finish = resolve));
+    server.tool(
+      async function slow() {
+        started();
+        await gate;
+        return "done";
+      },
+      { inputSchema: { type: "object", properties: {} } },
+    );
+    const r = await server.listen({ port: 0 });
+    const call = post(`${r.url}mcp`, rpc(1, "tools/call", { name: "slow", arguments: {} }));
+    await running;
+    const closing = r.close();
+    // One turn for close() to reach its wait; had it not counted the call, it would cut the connection now.
+    await new Promise((resolve) => setImmediate(resolve));
+    finish();
+    const res = await call;
+    assert.equal(res.status, 200);
+    assert.equal((res.json as { result: { content: Array<{ text: string }> } }).result.content[0]!.text, "done");
+    await closing;
+  });
+});
+
 describe("results that cannot be sent", () => {
   test("a circular object, a nested BigInt or a function is an isError result with a fixed text", async () => {
     const server = new McpServer("unsendable");

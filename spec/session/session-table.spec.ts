@@ -31,6 +31,23 @@ test("ids: at least 128 random bits of visible ASCII, never repeated", (t) => {
   assert.equal(ids.size, 200);
 });
 
+test("ids never share random bytes with one another, across refills of the random pool", (t) => {
+  const table = new SessionTable({ maxSessions: 1000 });
+  t.after(() => table.close());
+  // Every 8-byte window of every id: an id cut from bytes another id also used would repeat one.
+  const seen = new Map<string, number>();
+  for (let i = 0; i < 400; i++) {
+    const bytes = Buffer.from(table.create()!.id, "base64url");
+    assert.ok(bytes.length >= 16);
+    for (let at = 0; at + 8 <= bytes.length; at++) {
+      const window = bytes.subarray(at, at + 8).toString("hex");
+      const owner = seen.get(window);
+      assert.ok(owner === undefined || owner === i, `ids ${owner} and ${i} share bytes`);
+      seen.set(window, i);
+    }
+  }
+});
+
 test("idle expiry counts from the last use on the table's clock; an open stream keeps a session", (t) => {
   const c = clock();
   const table = new SessionTable({ idleTimeoutMs: 1000, now: c.now });

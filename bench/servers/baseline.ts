@@ -2,8 +2,7 @@
 // response of the same shape and headers as hubmcp's, and broadcasting each POST answer to
 // its `GET /sse` streams the way hubmcp's legacy transport does.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import type { BenchServer } from "./types.ts";
+import { listenOnLoopback, type BenchServer } from "./types.ts";
 
 const HEADERS = {
   "access-control-allow-origin": "*",
@@ -45,18 +44,7 @@ export function startBaseline(): Promise<BenchServer> {
     if (req.method === "POST") return post(req, res);
     res.writeHead(404).end();
   });
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      resolve({
-        port: (server.address() as AddressInfo).port,
-        sessions: () => null,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const s of streams) s.end();
-            server.close(() => done());
-            server.closeAllConnections();
-          }),
-      });
-    });
+  return listenOnLoopback(server, () => {
+    for (const s of streams) s.end();
   });
 }

@@ -1,8 +1,7 @@
 // The floor for any HTTP hop: bare node:http relaying each request to the tool server over a
 // keep-alive agent, headers and body as they are, no authentication, no sessions of its own.
 import { Agent, createServer, request } from "node:http";
-import type { AddressInfo } from "node:net";
-import type { BenchServer } from "./types.ts";
+import { listenOnLoopback, type BenchServer } from "./types.ts";
 
 /** `args`: the tool server's base URL. */
 export function startProxy(args: readonly string[]): Promise<BenchServer> {
@@ -16,18 +15,5 @@ export function startProxy(args: readonly string[]): Promise<BenchServer> {
     out.on("error", () => res.destroy());
     req.pipe(out);
   });
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      resolve({
-        port: (server.address() as AddressInfo).port,
-        sessions: () => null,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeAllConnections();
-            agent.destroy();
-          }),
-      });
-    });
-  });
+  return listenOnLoopback(server, () => agent.destroy());
 }

@@ -4,8 +4,8 @@
 // chunked answers, no error handling beyond dropping the socket; it shows how little of
 // the hop's cost is node's HTTP client.
 import { createServer, type ServerResponse } from "node:http";
-import { connect, type AddressInfo, type Socket } from "node:net";
-import type { BenchServer } from "./types.ts";
+import { connect, type Socket } from "node:net";
+import { listenOnLoopback, type BenchServer } from "./types.ts";
 
 const NOT_RELAYED = new Set(["connection", "keep-alive", "host", "content-length", "transfer-encoding"]);
 
@@ -67,18 +67,7 @@ export function startRawRelay(args: readonly string[]): Promise<BenchServer> {
       relay(Buffer.concat([Buffer.from(`${head}content-length: ${body.length}\r\n\r\n`, "latin1"), body]), res);
     });
   });
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      resolve({
-        port: (server.address() as AddressInfo).port,
-        sessions: () => null,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeAllConnections();
-            for (const socket of idle) socket.destroy();
-          }),
-      });
-    });
+  return listenOnLoopback(server, () => {
+    for (const socket of idle) socket.destroy();
   });
 }

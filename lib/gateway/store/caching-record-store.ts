@@ -68,6 +68,11 @@ export class CachingRecordStore implements RecordStore {
     return json === undefined ? undefined : (JSON.parse(json) as T);
   }
 
+  /** Records remembered now, expired ones included until read again or evicted. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
   /**
    * The record as the data dir has it now, for a decision that must not rest on an old copy
    * (compare, then delete or rewrite). Not shared with other reads, not remembered.
@@ -79,6 +84,8 @@ export class CachingRecordStore implements RecordStore {
 
   async #read(collection: string, id: string, key: string, now: number, reading: Reading): Promise<string | undefined> {
     const value = await this.#inner.get(collection, id);
+    // The expired copy goes whatever the read found: a record deleted elsewhere leaves nothing behind.
+    if (!reading.stale) this.#entries.delete(key);
     if (value === undefined) return undefined;
     const json = JSON.stringify(value);
     if (reading.stale || !this.#o.keep(collection, value)) return json;

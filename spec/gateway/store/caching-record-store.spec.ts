@@ -61,6 +61,7 @@ test("a record read is trusted for ttlMs, then read again: another process's cha
   s.advance(1);
   assert.equal(await s.cache.get("api-tokens", "t1"), undefined);
   assert.equal(s.reads(), 2);
+  assert.equal(s.cache.size, 0, "the expired copy of a deleted record is let go");
 });
 
 test("writes through the cache take effect at once; misses and unkept records are never remembered", async () => {

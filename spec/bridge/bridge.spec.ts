@@ -1,24 +1,15 @@
 // The Bridge in-process against the demo and lab apps behind the stand-in gateway: the
 // routes a desktop host uses less often (completion, subscriptions, log levels, tasks),
 // id mapping of the tool's own requests, and bad input from the host.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Bridge } from "../../lib/bridge/bridge.ts";
 import { readBridgeConfig } from "../../lib/bridge/config.ts";
-import { server as demo } from "../../fixtures/demo/app.ts";
-import { server as lab } from "../../fixtures/bridge/lab.ts";
-import { serveApps, type StandIn } from "./stand-in-gateway.ts";
+import { standInForFile } from "./shared-hub.ts";
 
 type Message = Record<string, any>;
 
-let hub: StandIn;
-const cleanups: Array<() => unknown> = [];
-before(async () => {
-  hub = await serveApps({ after: (fn) => void cleanups.push(fn) }, { mcpdemo: demo, lab });
-});
-after(async () => {
-  for (const fn of cleanups.reverse()) await fn();
-});
+const hub = standInForFile();
 
 const TASKS = { "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
 

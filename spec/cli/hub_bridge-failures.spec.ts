@@ -1,26 +1,16 @@
 // hub_bridge when the gateway refuses or fails: a refused token, a tool that needs a group,
 // a tool that is down (and comes back), a gateway that forgot its sessions, and no gateway
 // at all. The stand-in gateway answers the way the hub gateway does in each case.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { server as demo } from "../../fixtures/demo/app.ts";
-import { server as lab } from "../../fixtures/bridge/lab.ts";
-import { serveApps, type StandIn } from "../bridge/stand-in-gateway.ts";
+import { bridgeEnv, firstText, standInForFile } from "../bridge/shared-hub.ts";
 import { spawnBridge } from "../bridge/bridge-client.ts";
 
-let hub: StandIn;
-const cleanups: Array<() => unknown> = [];
-before(async () => {
-  hub = await serveApps({ after: (fn) => void cleanups.push(fn) }, { mcpdemo: demo, lab });
-});
-after(async () => {
-  for (const fn of cleanups.reverse()) await fn();
-});
-
-const env = (tools: string, extra: Record<string, string> = {}) => ({ HUB_TOKEN: hub.token, HUB_API: hub.url, HUB_TOOLS: tools, ...extra });
-const text = (result: Record<string, unknown>): string => ((result.content as Array<{ text?: string }>)[0]?.text ?? "");
+const hub = standInForFile();
+const env = (tools: string, extra: Record<string, string> = {}) => bridgeEnv(hub, tools, extra);
+const text = firstText;
 
 test("a refused token: the host is told HUB_TOKEN was refused by HUB_API, and so is stderr", { timeout: 30_000 }, async (t) => {
   const bridge = spawnBridge(t, env("mcpdemo,lab", { HUB_TOKEN: "hubtok_wrong" }));

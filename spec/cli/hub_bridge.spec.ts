@@ -1,7 +1,7 @@
 // hub_bridge driven by the official SDK's stdio client, as a desktop host runs it, against
 // the demo app and a second app behind a stand-in gateway: one tool passes through
 // unchanged, two tools are prefixed and routed, and everything flows both ways.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   CallToolResultSchema,
@@ -11,22 +11,12 @@ import {
   LoggingMessageNotificationSchema,
   ProgressNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { server as demo } from "../../fixtures/demo/app.ts";
-import { server as lab } from "../../fixtures/bridge/lab.ts";
-import { serveApps, type StandIn } from "../bridge/stand-in-gateway.ts";
+import { bridgeEnv, firstText, standInForFile } from "../bridge/shared-hub.ts";
 import { spawnBridge } from "../bridge/bridge-client.ts";
 
-let hub: StandIn;
-const cleanups: Array<() => unknown> = [];
-before(async () => {
-  hub = await serveApps({ after: (fn) => void cleanups.push(fn) }, { mcpdemo: demo, lab });
-});
-after(async () => {
-  for (const fn of cleanups.reverse()) await fn();
-});
-
-const env = (tools: string, extra: Record<string, string> = {}) => ({ HUB_TOKEN: hub.token, HUB_API: hub.url, HUB_TOOLS: tools, ...extra });
-const text = (result: Record<string, unknown>): string => ((result.content as Array<{ text?: string }>)[0]?.text ?? "");
+const hub = standInForFile();
+const env = (tools: string, extra: Record<string, string> = {}) => bridgeEnv(hub, tools, extra);
+const text = firstText;
 
 test("one tool: its tools, resources, prompts and serverInfo appear unchanged", { timeout: 30_000 }, async (t) => {
   const { client, transport } = spawnBridge(t, env("mcpdemo"));

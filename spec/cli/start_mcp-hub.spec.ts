@@ -5,15 +5,11 @@ import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { alive, fakeConda, fakeHubTools, freePort, hubSession, spawnCli, tempDir, writeApp } from "../helpers/launcher-fixtures.ts";
+import { alive, fakeConda, fakeHubTools, freePort, hubSession, launcherEnv, spawnCli, tempDir, writeApp } from "../helpers/launcher-fixtures.ts";
 
 const COOKIE = "weber-auth-hub=777%3Asecret";
 
-function hubEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ["SESSION", "SESSION_ID", "SESSIONDIR", "SESSION_DIR", "MCP_PORT"]) delete e[name];
-  return { ...e, ...extra };
-}
+const hubEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => launcherEnv(undefined, extra);
 
 /** The data of the next SSE frame named `name` (frames may carry id/retry lines too). */
 async function readEvent(reader: ReadableStreamDefaultReader<Uint8Array>, name: string): Promise<string> {

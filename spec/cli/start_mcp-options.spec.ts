@@ -6,18 +6,14 @@ import { createServer } from "node:net";
 import { delimiter, join } from "node:path";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { fakeConda, spawnCli, tempDir, writeApp } from "../helpers/launcher-fixtures.ts";
+import { fakeConda, launcherEnv, spawnCli, tempDir, writeApp } from "../helpers/launcher-fixtures.ts";
 
 const LOCAL = ["--host", "127.0.0.1", "--port", "0"];
 // Compiled TypeScript apps are cached here, not in the user's cache.
 const CACHE = mkdtempSync(join(tmpdir(), "hubmcp-cache-"));
 after(() => rmSync(CACHE, { recursive: true, force: true }));
 
-function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: CACHE };
-  for (const name of ["SESSION", "SESSION_ID", "SESSIONDIR", "SESSION_DIR", "MCP_PORT"]) delete e[name];
-  return { ...e, ...extra };
-}
+const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => launcherEnv(CACHE, extra);
 
 
 test("a port in use: one line, exit 1", { timeout: 30_000 }, async (t) => {

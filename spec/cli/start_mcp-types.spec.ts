@@ -6,18 +6,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { spawnCli, tempDir } from "../helpers/launcher-fixtures.ts";
+import { launcherEnv, rpcAt, spawnCli, tempDir } from "../helpers/launcher-fixtures.ts";
 
-function env(dir: string): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: join(dir, "cache") };
-  for (const name of ["SESSION", "SESSION_ID", "SESSIONDIR", "SESSION_DIR", "MCP_PORT"]) delete e[name];
-  return e;
-}
+const env = (dir: string): NodeJS.ProcessEnv => launcherEnv(join(dir, "cache"));
 
-async function rpc(url: string, method: string, params: object = {}): Promise<{ result: Record<string, unknown> }> {
-  const res = await fetch(`${url}mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-  return (await res.json()) as { result: Record<string, unknown> };
-}
+const rpc = rpcAt;
 
 const APP = `import { McpServer, type ToolContext } from "hubmcp";
 

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { spawnCli, tempDir, writeApp } from "../helpers/launcher-fixtures.ts";
+import { launcherEnv, rpcAt, spawnCli, tempDir, writeApp } from "../helpers/launcher-fixtures.ts";
 import { main } from "../../cli/start_mcp.ts";
 
 const LOCAL = ["--host", "127.0.0.1", "--port", "0"];
@@ -12,16 +12,9 @@ const LOCAL = ["--host", "127.0.0.1", "--port", "0"];
 const CACHE = mkdtempSync(join(tmpdir(), "hubmcp-cache-"));
 after(() => rmSync(CACHE, { recursive: true, force: true }));
 
-function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: CACHE };
-  for (const name of ["SESSION", "SESSION_ID", "SESSIONDIR", "SESSION_DIR", "MCP_PORT"]) delete e[name];
-  return { ...e, ...extra };
-}
+const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => launcherEnv(CACHE, extra);
 
-async function rpc(url: string, method: string, params: object = {}): Promise<{ result?: Record<string, unknown>; error?: unknown }> {
-  const res = await fetch(`${url}mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-  return (await res.json()) as { result?: Record<string, unknown> };
-}
+const rpc = rpcAt;
 
 test("main is exported and does not run on import", () => {
   assert.equal(typeof main, "function");

@@ -182,3 +182,17 @@ export function fakeConda(dir: string, names: string[]): { bin: string; root: st
   writeScript(join(bin, "conda"), `#!/bin/sh\necho '${JSON.stringify({ root_prefix: root, envs })}'\n`);
   return { bin, root };
 }
+
+/** The environment start_mcp gets in specs: no hub session variables; compiled apps cached in `cacheDir`. */
+export function launcherEnv(cacheDir: string | undefined, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const e: NodeJS.ProcessEnv = { ...process.env };
+  if (cacheDir !== undefined) e.XDG_CACHE_HOME = cacheDir;
+  for (const name of ["SESSION", "SESSION_ID", "SESSIONDIR", "SESSION_DIR", "MCP_PORT"]) delete e[name];
+  return { ...e, ...extra };
+}
+
+/** One session-less JSON-RPC request to a running server's `/mcp`. */
+export async function rpcAt(url: string, method: string, params: object = {}): Promise<{ result: Record<string, unknown>; error?: unknown }> {
+  const res = await fetch(`${url}mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  return (await res.json()) as { result: Record<string, unknown>; error?: unknown };
+}

@@ -26,3 +26,11 @@ export function bridgeEnv(hub: StandIn, tools: string, extra: Record<string, str
 export function firstText(result: Record<string, unknown>): string {
   return (result.content as Array<{ text?: string }>)[0]?.text ?? "";
 }
+
+/** A real hub gateway's config with the demo app open to all and the lab app to `staff`. */
+export const DEMO_AND_LAB_GATEWAY = {
+  tools: {
+    mcpdemo: { revisions: { default: { app: "fixtures/demo/app.ts" } } },
+    lab: { groups: ["staff"], revisions: { default: { app: "fixtures/bridge/lab.ts" } } },
+  },
+};

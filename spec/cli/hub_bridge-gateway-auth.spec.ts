@@ -4,13 +4,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness } from "../gateway/helpers.ts";
 import { spawnBridge } from "../bridge/bridge-client.ts";
-const CONFIG = {
-  tools: {
-    mcpdemo: { revisions: { default: { app: "fixtures/demo/app.ts" } } },
-    lab: { groups: ["staff"], revisions: { default: { app: "fixtures/bridge/lab.ts" } } },
-  },
-};
-const text = (result: Record<string, unknown>): string => ((result.content as Array<{ text?: string }>)[0]?.text ?? "");
+import { DEMO_AND_LAB_GATEWAY, firstText } from "../bridge/shared-hub.ts";
+const CONFIG = DEMO_AND_LAB_GATEWAY;
+const text = firstText;
 
 test("through the gateway: a refused token and a group denial are reported as the user needs them", { timeout: 55_000 }, async (t) => {
   const h = await startHarness(t, CONFIG);

@@ -6,13 +6,14 @@ import { startGateway } from "../../lib/gateway/server.ts";
 import { parseGatewayConfig } from "../../lib/gateway/config.ts";
 import { startHarness, ROOT } from "../gateway/helpers.ts";
 import { spawnBridge } from "../bridge/bridge-client.ts";
+import { firstText } from "../bridge/shared-hub.ts";
 // One tool: a tool session takes seconds to start, and the restart starts it again.
 const CONFIG = {
   tools: {
     mcpdemo: { revisions: { default: { app: "fixtures/demo/app.ts" } } },
   },
 };
-const text = (result: Record<string, unknown>): string => ((result.content as Array<{ text?: string }>)[0]?.text ?? "");
+const text = firstText;
 
 test("through the gateway: a gateway restarted mid-session is picked up again transparently", { timeout: 55_000 }, async (t) => {
   const h = await startHarness(t, CONFIG);

@@ -7,14 +7,10 @@ import assert from "node:assert/strict";
 import { CallToolResultSchema, ElicitRequestSchema, LoggingMessageNotificationSchema, ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { startHarness } from "../gateway/helpers.ts";
 import { spawnBridge } from "../bridge/bridge-client.ts";
+import { DEMO_AND_LAB_GATEWAY, firstText } from "../bridge/shared-hub.ts";
 
-const CONFIG = {
-  tools: {
-    mcpdemo: { revisions: { default: { app: "fixtures/demo/app.ts" } } },
-    lab: { groups: ["staff"], revisions: { default: { app: "fixtures/bridge/lab.ts" } } },
-  },
-};
-const text = (result: Record<string, unknown>): string => ((result.content as Array<{ text?: string }>)[0]?.text ?? "");
+const CONFIG = DEMO_AND_LAB_GATEWAY;
+const text = firstText;
 
 test("through the gateway: list, call both tools, elicitation, progress, a task and cancellation", { timeout: 55_000 }, async (t) => {
   const h = await startHarness(t, CONFIG);

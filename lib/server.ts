@@ -203,13 +203,21 @@ export class McpServer {
     return removed;
   }
 
-  /** Unregisters a resource or resource template by its URI; returns whether it existed. */
+  /** Unregisters a resource (or, given its URI template, a template); returns whether it existed. */
   removeResource(uri: string): boolean {
     const removed = this.#core.resources.delete(uri) || this.#core.templates.delete(uri);
     if (removed) this.#listChanged("resources");
     return removed;
   }
 
+  /** Unregisters a resource template by its URI template only; returns whether it existed. */
+  removeResourceTemplate(uriTemplate: string): boolean {
+    const removed = this.#core.templates.delete(uriTemplate);
+    if (removed) this.#listChanged("resources");
+    return removed;
+  }
+
+  /** Unregisters a prompt; returns whether it existed. Connected clients are told the list changed. */
   removePrompt(name: string): boolean {
     const removed = this.#core.prompts.delete(name);
     if (removed) this.#listChanged("prompts");

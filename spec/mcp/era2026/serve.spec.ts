@@ -184,7 +184,7 @@ test("a missing resource is -32602 with data.uri", async () => {
 });
 
 test("subscriptions/listen acknowledges first, then carries the list changes it asked for", async (t) => {
-  const body = rpc("sub-1", "subscriptions/listen", { notifications: { toolsListChanged: true }, _meta: envelope() });
+  const body = rpc("sub-1", "subscriptions/listen", { notifications: { toolsListChanged: true, resourcesListChanged: true, promptsListChanged: true }, _meta: envelope() });
   const reader = await postEvents(body);
   t.after(() => reader.close());
   const ack = JSON.parse((await reader.next()).data);
@@ -194,6 +194,16 @@ test("subscriptions/listen acknowledges first, then carries the list changes it 
   const changed = JSON.parse((await reader.next()).data);
   assert.equal(changed.method, "notifications/tools/list_changed");
   assert.equal(changed.params._meta["io.modelcontextprotocol/subscriptionId"], "sub-1");
+  // Removal at run time reaches listeners the same way, one notification per change.
+  server.resource("data://later", () => "later").resource("data://later/{id}", () => "t").prompt(() => "p", { name: "later_prompt", arguments: [] });
+  server.removeTool("later");
+  server.removeResource("data://later");
+  server.removeResourceTemplate("data://later/{id}");
+  server.removePrompt("later_prompt");
+  const seen: string[] = [];
+  for (let i = 0; i < 7; i++) seen.push(JSON.parse((await reader.next()).data).method);
+  const [tools, resources, prompts] = ["tools", "resources", "prompts"].map((l) => `notifications/${l}/list_changed`);
+  assert.deepEqual(seen, [resources, resources, prompts, tools, resources, resources, prompts]);
 });
 
 /** POSTs `body` and reads the SSE reply event by event. */

@@ -108,6 +108,9 @@ test("adding or removing anything after sessions exist sends list_changed to eac
   assert.equal(server.removeResource("x://r"), true);
   assert.equal(server.removeResource("x://t/{id}"), true);
   assert.equal(server.removeResource("x://r"), false);
+  server.resource("x://u/{id}", () => "u");
+  assert.equal(server.removeResourceTemplate("x://nothing/{id}"), false);
+  assert.equal(server.removeResourceTemplate("x://u/{id}"), true);
   assert.equal(server.removePrompt("p"), true);
   assert.equal(server.removePrompt("p"), false);
   assert.deepEqual(
@@ -120,9 +123,12 @@ test("adding or removing anything after sessions exist sends list_changed to eac
       "notifications/tools/list_changed",
       "notifications/resources/list_changed",
       "notifications/resources/list_changed",
+      "notifications/resources/list_changed",
+      "notifications/resources/list_changed",
       "notifications/prompts/list_changed",
     ],
   );
+  assert.deepEqual((await call(server, "resources/templates/list")).result!.resourceTemplates, []);
   assert.deepEqual((await call(server, "tools/list")).result!.tools.map((x: { name: string }) => x.name), ["early"]);
   assert.throws(() => server.resource("x://a/{id}", () => "").resource("x://a/{id}", () => ""), /already registered/);
 });

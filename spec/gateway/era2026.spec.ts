@@ -43,6 +43,24 @@ test("2026-07-28 requests through the gateway: stateless calls, header checks, r
   const contents = (await json(read)).result.contents;
   assert.equal(contents[0].uri, uri);
 
+  // An MCP App's HTML through the gateway, checked field by field against the 2026-07-28
+  // ReadResourceResult (no copy of the schema is on disk): a host that validates would refuse
+  // a read without ttlMs/cacheScope, and the App would never load.
+  const appUri = "ui://demo/plot";
+  const appRead = await post(url, h.tokens.alice, rpc("resources/read", { uri: appUri, _meta: meta }), headers("resources/read", appUri));
+  assert.equal(appRead.status, 200);
+  const app = (await json(appRead)).result;
+  assert.deepEqual(Object.keys(app).sort(), ["_meta", "cacheScope", "contents", "resultType", "ttlMs"]);
+  assert.equal(app.resultType, "complete");
+  assert.ok(Number.isSafeInteger(app.ttlMs) && app.ttlMs >= 0);
+  assert.ok(app.cacheScope === "public" || app.cacheScope === "private");
+  assert.equal(app._meta["io.modelcontextprotocol/serverInfo"].name, "hubmcp-demo");
+  assert.equal(app.contents.length, 1);
+  assert.equal(app.contents[0].uri, `${h.base}/api/mcp/mcpdemo/${appUri}`);
+  assert.equal(app.contents[0].mimeType, "text/html;profile=mcp-app");
+  assert.match(app.contents[0].text, /^<!doctype html>/);
+  assert.equal(app.contents[0].blob, undefined);
+
   const noToken = await post(url, undefined, rpc("server/discover", { _meta: meta }), headers("server/discover"));
   assert.equal(noToken.status, 401);
 });

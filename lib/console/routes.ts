@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { framePage } from "./frame.ts";
+import { framePolicy, parseFrameCsp } from "./frame-policy.ts";
 import { consolePage } from "./page.ts";
 import { consoleScript } from "./script.ts";
 import { consoleStyle } from "./style.ts";
@@ -21,17 +22,8 @@ export const CONSOLE_POLICY = [
   "frame-ancestors 'self'",
 ].join("; ");
 
-/** An MCP App's frame: sandboxed (opaque origin), its inline code allowed, no network. */
-export const FRAME_POLICY = [
-  "sandbox allow-scripts",
-  "default-src 'none'",
-  "script-src 'unsafe-inline'",
-  "style-src 'unsafe-inline'",
-  "img-src data: blob:",
-  "media-src data: blob:",
-  "font-src data:",
-  "frame-ancestors 'self'",
-].join("; ");
+/** An MCP App's frame without declared domains: sandboxed (opaque origin), its inline code allowed, no network. */
+export const FRAME_POLICY = framePolicy(parseFrameCsp(null));
 
 interface Asset {
   body: Buffer;
@@ -42,15 +34,17 @@ interface Asset {
 
 function asset(text: string, type: string, policy?: string): Asset {
   const body = Buffer.from(text, "utf8");
-  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 22)}"`;
+  // The policy is part of the tag: a frame revalidated under other domains must not keep the old one.
+  const etag = `"${createHash("sha256").update(body).update(policy ?? "").digest("base64url").slice(0, 22)}"`;
   return { body, type, etag, policy };
 }
 
 const PAGE = asset(consolePage, "text/html; charset=utf-8", CONSOLE_POLICY);
+const FRAME_PATH = "/console/frame.html";
 const ASSETS = new Map<string, Asset>([
   ["/console/console.js", asset(consoleScript, "text/javascript; charset=utf-8")],
   ["/console/console.css", asset(consoleStyle, "text/css; charset=utf-8")],
-  ["/console/frame.html", asset(framePage, "text/html; charset=utf-8", FRAME_POLICY)],
+  [FRAME_PATH, asset(framePage, "text/html; charset=utf-8", FRAME_POLICY)],
 ]);
 
 /** Bytes of the page with everything it loads (the 100 KB budget). */
@@ -102,10 +96,18 @@ export function serveConsole(req: IncomingMessage, res: ServerResponse, path: st
     return send(req, res, PAGE);
   }
   const found = ASSETS.get(path);
+  if (path === FRAME_PATH) return send(req, res, asset(framePage, "text/html; charset=utf-8", framePolicy(parseFrameCsp(cspQuery(req)))));
   if (found) return send(req, res, found);
   const body = JSON.stringify({ error: "Not found" });
   res.writeHead(404, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
   res.end(body);
+}
+
+/** The app frame's `csp` query parameter: the domains its resource declares (see frame-policy.ts). */
+function cspQuery(req: IncomingMessage): string | null {
+  const raw = req.url ?? "";
+  const at = raw.indexOf("?");
+  return at === -1 ? null : new URLSearchParams(raw.slice(at + 1)).get("csp");
 }
 
 function decodeSafe(segment: string): string {

@@ -1,4 +1,4 @@
-// Page script, part 6: start-up, the catalogue (tools, resources, templates, prompts) and
+// Page script, part 7: start-up, the catalogue (tools, resources, templates, prompts) and
 // the wiring between forms, calls and the MCP client.
 export const appSource = String.raw`
 const scriptUrl = document.currentScript ? document.currentScript.src : location.href;
@@ -37,14 +37,24 @@ function appUri(tool) {
   return typeof uri === "string" && uri.indexOf("ui://") === 0 ? uri : null;
 }
 
-async function showApp(call, result) {
+/** Shows the tool's app under its run as soon as the call starts; null when there is none or it cannot be read. */
+async function startApp(call) {
   const uri = appUri(call.tool);
-  if (!uri || result.isError) return;
+  if (!uri) return null;
   try {
     const read = await client.request("resources/read", { uri: uri });
-    const html = (read.contents || []).map(function (c) { return c.text; }).filter(Boolean)[0];
-    if (html) call.view.result.appendChild(el("div", { class: "app-wrap" }, [el("h4", { text: "App" }), appFrame(frameBase, html, { input: call.input, result: result })]));
-  } catch (e) { /* the result is already shown */ }
+    const content = (read.contents || []).filter(function (c) { return typeof c.text === "string"; })[0];
+    if (!content || call.cancelled) return null;
+    const app = appView(frameBase, content.text, {
+      tool: call.tool, input: call.input, requestId: call.requestId, meta: content._meta,
+      onLog: function (params) { logLine(call.view.log, params); },
+    });
+    call.view.app.replaceChildren(el("h4", { text: "App" }), app.node);
+    return app;
+  } catch (e) {
+    call.view.app.replaceChildren(el("p", { class: "muted", text: "The app could not be loaded: " + (e && e.message ? e.message : String(e)) }));
+    return null;
+  }
 }
 
 function toolCard(tool) {
@@ -57,6 +67,7 @@ function toolCard(tool) {
   const formError = el("p", { class: "form-error", role: "alert", hidden: true });
   const form = el("form", { novalidate: true, "aria-label": "Arguments of " + tool.name }, [built.node, formError, el("div", { class: "actions" }, [runButton, cancelButton])]);
   let current = null;
+  let lastApp = null;
   cancelButton.addEventListener("click", function () { if (current) cancelCall(client, current); });
   form.addEventListener("submit", async function (event) {
     event.preventDefault();
@@ -64,6 +75,9 @@ function toolCard(tool) {
     formError.hidden = !parsed.errors;
     formError.textContent = parsed.errors ? "Fix " + parsed.errors.map(function (e) { return e.path + " (" + e.message + ")"; }).join(", ") + " before running." : "";
     if (parsed.errors || current) return;
+    // The previous run's app is asked to clean up before its frame goes.
+    if (lastApp) await lastApp.teardown();
+    lastApp = null;
     const call = startCall(output, tool, parsed.value);
     current = call;
     runButton.disabled = true;
@@ -71,21 +85,32 @@ function toolCard(tool) {
     const params = { name: tool.name, arguments: parsed.value, _meta: { progressToken: call.progressToken } };
     const support = tool.execution && tool.execution.taskSupport;
     if (support === "optional" || support === "required") params.task = {};
+    let appReady = null;
     try {
-      let result = await client.request("tools/call", params, call);
+      const pending = client.request("tools/call", params, call);
+      appReady = startApp(call);
+      let result = await pending;
       if (result && result.task) result = await followTask(client, call, result.task);
       else if (result && jobHandle(result)) result = await followJob(client, call, jobHandle(result));
+      const app = lastApp = await appReady;
       if (result && !call.cancelled) {
         setStatus(call, result.isError ? "Finished with an error" : "Done", result.isError ? "bad" : "good");
         if (!call.view.bar.hidden && call.view.bar.hasAttribute("value")) call.view.bar.value = call.view.bar.max;
         call.view.result.replaceChildren(resultView(result, frameBase));
-        await showApp(call, result);
-      } else setStatus(call, "Cancelled", "bad");
+        if (app) app.result(result);
+      } else {
+        setStatus(call, "Cancelled", "bad");
+        if (app) app.cancelled("Cancelled in the console");
+      }
     } catch (err) {
-      if (call.cancelled) setStatus(call, "Cancelled", "bad");
-      else {
+      const app = lastApp = appReady ? await appReady : null;
+      if (call.cancelled) {
+        setStatus(call, "Cancelled", "bad");
+        if (app) app.cancelled("Cancelled in the console");
+      } else {
         setStatus(call, "Failed", "bad");
         call.view.result.replaceChildren(errorView(err));
+        if (app) app.result({ isError: true, content: [{ type: "text", text: err && err.message ? String(err.message) : String(err) }] });
       }
     } finally {
       finishCall(call);
@@ -99,6 +124,7 @@ function toolCard(tool) {
   if (tool.annotations && tool.annotations.readOnlyHint) badges.push(badge("read-only"));
   if (tool.annotations && tool.annotations.destructiveHint) badges.push(badge("destructive"));
   if (appUri(tool)) badges.push(badge("app"));
+  if (toolVisibility(tool).indexOf("model") === -1) badges.push(badge("app only"));
   return card("tool", tool.name, title, badges, [tool.description ? el("p", { class: "desc", text: tool.description }) : null, form, output]);
 }
 
@@ -168,7 +194,11 @@ function fill(sectionId, listId, nodes) {
 }
 
 async function loadCatalogue() {
-  if (capabilities.tools) fill("tools-section", "tools", (await listAll("tools/list", "tools")).map(toolCard));
+  if (capabilities.tools) {
+    const tools = await listAll("tools/list", "tools");
+    appHost.tools = new Map(tools.map(function (t) { return [t.name, t]; }));
+    fill("tools-section", "tools", tools.map(toolCard));
+  }
   if (capabilities.resources) {
     fill("resources-section", "resources", (await listAll("resources/list", "resources")).map(function (r) {
       return readerCard("resource", r.uri, r.title || r.name || r.uri, r.description, [], function () {
@@ -229,6 +259,7 @@ const hooks = {
 
 async function boot() {
   client = createClient(new URL("mcp", base).href, hooks);
+  appHost.rpc = client;
   say("Connecting…", "busy");
   try {
     const init = await client.initialize({

@@ -1,4 +1,4 @@
-// Page script, part 5: one run of a tool: its output panel, progress, log lines, elicitation
+// Page script, part 6: one run of a tool: its output panel, progress, log lines, elicitation
 // forms, cancellation, and following a task or job until it is done.
 export const callsSource = String.raw`
 const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
@@ -35,11 +35,12 @@ function startCall(container, tool, input) {
   const log = el("ol", { class: "log", hidden: true, "aria-label": "Log of " + tool.name });
   const asks = el("div", { class: "asks" });
   const result = el("div", { class: "result-slot" });
-  container.replaceChildren(el("div", { class: "run" }, [status, el("div", { class: "progress-row" }, [bar, barText]), log, asks, result]));
+  const app = el("div", { class: "app-slot" });
+  container.replaceChildren(el("div", { class: "run" }, [status, el("div", { class: "progress-row" }, [bar, barText]), log, asks, result, app]));
   const call = {
     tool: tool, input: input, progressToken: "console-" + (++tokenCounter), requestId: null, taskId: null,
     jobId: null, abort: new AbortController(), cancelled: false, done: false, wake: null, asks: [],
-    view: { status: status, bar: bar, barText: barText, log: log, askSlot: asks, result: result },
+    view: { status: status, bar: bar, barText: barText, log: log, askSlot: asks, result: result, app: app },
   };
   callsByToken.set(call.progressToken, call);
   return call;

@@ -1,5 +1,5 @@
-// Page script, part 4: DOM building: elements, forms from the form model, JSON trees,
-// content blocks, and MCP Apps (ui://) frames.
+// Page script, part 4: DOM building: elements, forms from the form model, JSON trees and
+// content blocks (an MCP App resource is shown by the host in ./apps.ts).
 export const renderSource = String.raw`
 let uniqueIds = 0;
 function uid(base) { return base + "-" + (++uniqueIds); }
@@ -146,7 +146,7 @@ function textView(text, mime) {
 function resourceView(r, frameBase) {
   const head = el("p", { class: "uri" }, [r.uri || "", r.mimeType ? el("span", { class: "mime", text: " " + r.mimeType }) : null]);
   if (typeof r.text === "string") {
-    if (isAppResource(r.uri, r.mimeType)) return el("div", { class: "resource" }, [head, appFrame(frameBase, r.text, null)]);
+    if (isAppResource(r.uri, r.mimeType)) return el("div", { class: "resource" }, [head, appView(frameBase, r.text, { meta: r._meta }).node]);
     return el("div", { class: "resource" }, [head, textView(r.text, r.mimeType)]);
   }
   if (typeof r.blob === "string") {
@@ -179,46 +179,5 @@ function resultView(result, frameBase) {
   }
   if (parts.length === 0) parts.push(el("p", { class: "muted", text: "(empty result)" }));
   return el("div", { class: result.isError ? "result is-error" : "result" }, parts);
-}
-
-// ---- MCP Apps ----
-// The app runs in console/frame.html: a sandboxed document (opaque origin, no access to this
-// page or the server) served with its own policy that lets the app's inline scripts run. A
-// srcdoc frame would inherit this page's policy and block them.
-const frames = new WeakMap();
-function frameOf(source) {
-  return Array.from(document.querySelectorAll("iframe.app")).find(function (f) { return f.contentWindow === source; });
-}
-// The frame takes the height its app asks for (MCP Apps size-changed), within bounds.
-function fitFrame(frame, height) {
-  if (typeof height === "number" && height > 0) frame.style.height = Math.min(Math.max(Math.ceil(height) + 4, 80), 900) + "px";
-}
-window.addEventListener("message", function (event) {
-  const frame = frameOf(event.source);
-  const entry = frame && frames.get(frame);
-  if (!entry || !event.data || typeof event.data !== "object") return;
-  if (event.data.type === "hubmcp-frame-ready") {
-    event.source.postMessage({ type: "hubmcp-frame-render", html: entry.html }, "*");
-  } else if (event.data.type === "hubmcp-frame-rendered") {
-    entry.rendered = true;
-    fitFrame(frame, event.data.height);
-    entry.queue.splice(0).forEach(function (m) { event.source.postMessage(m, "*"); });
-  } else if (event.data.jsonrpc === "2.0" && event.data.method === "ui/notifications/size-changed") {
-    fitFrame(frame, event.data.params && event.data.params.height);
-  } else if (event.data.jsonrpc === "2.0" && event.data.method === "ui/initialize" && event.data.id !== undefined) {
-    event.source.postMessage({ jsonrpc: "2.0", id: event.data.id, result: { protocolVersion: "2025-11-25", hostInfo: { name: "hubmcp-console", version: "1" }, hostCapabilities: {}, hostContext: {} } }, "*");
-  }
-});
-
-/** A sandboxed frame showing an app; call.input / call.result are handed to it as MCP Apps notifications. */
-function appFrame(frameBase, html, call) {
-  const frame = el("iframe", { class: "app", sandbox: "allow-scripts", title: "Tool app", src: frameBase + "frame.html" });
-  const entry = { html: html, queue: [], rendered: false };
-  if (call) {
-    entry.queue.push({ jsonrpc: "2.0", method: "ui/notifications/tool-input", params: { arguments: call.input } });
-    entry.queue.push({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: call.result });
-  }
-  frames.set(frame, entry);
-  return frame;
 }
 `;

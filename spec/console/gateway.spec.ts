@@ -9,6 +9,7 @@ const skip = browserSkip();
 
 interface PageElement {
   textContent: string | null;
+  getAttribute(name: string): string | null;
 }
 declare const document: { querySelector(selector: string): PageElement | null };
 
@@ -40,5 +41,15 @@ test("the console works through the gateway's session proxy path", { skip, timeo
   await page.click("#tool-add button.primary");
   await page.waitForFunction(() => (document.querySelector("#tool-add .run-status")?.textContent ?? "").startsWith("Done"), { polling: "mutation" });
   assert.equal(await page.$eval("#tool-add .result pre", (el) => el.textContent), "9");
+
+  // The projectile's App loads through the same route: read, framed, handshaken, given the result.
+  await page.click("#tool-projectile > summary");
+  await page.type("#tool-projectile input[name=speed]", "20");
+  await page.type("#tool-projectile input[name=angle]", "45");
+  await page.click("#tool-projectile button.primary");
+  const frame = await page.waitForSelector("#tool-projectile iframe.app");
+  const app = (await frame!.contentFrame())!;
+  await app.waitForFunction(() => (document.querySelector("#caption")?.textContent ?? "").startsWith("range 40.77 m"), { polling: 100 });
+  await app.waitForFunction(() => document.querySelector("#caption")?.getAttribute("data-range") === "40.775", { polling: 100 });
   assert.deepEqual(problems, []);
 });

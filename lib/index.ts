@@ -9,6 +9,7 @@ export type { ToolOptions, ToolAnnotations } from "./registry/tools.ts";
 export type { ResourceOptions, ResourceHandler } from "./registry/resources.ts";
 export type { ResourceTemplateOptions, ResourceTemplateHandler } from "./registry/resource-templates.ts";
 export type { PromptOptions, PromptArgument, PromptHandler, PromptMessage } from "./registry/prompts.ts";
+export type { SkillOptions, SkillEntry } from "./registry/skills.ts";
 export type { Icon, Completer, CompletionContext } from "./registry/common.ts";
 export type { ToolContext, ElicitOptions, ElicitUrlOptions, SampleOptions, ListRootsOptions } from "./mcp/context.ts";
 export type { CacheHint, CachePolicy } from "./mcp/era2026/results.ts";

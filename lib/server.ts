@@ -19,6 +19,8 @@ import {
   type ResourceTemplateOptions,
 } from "./registry/resource-templates.ts";
 import { ClientRequests } from "./mcp/client-requests.ts";
+import { defineSkill, type RegisteredSkill, type SkillOptions } from "./registry/skills.ts";
+import { skillMethods } from "./mcp/methods/skills.ts";
 import { ResourceSubscriptions } from "./mcp/subscriptions.ts";
 import { defineTool, type AnyToolHandler, type RegisteredTool, type ToolKind, type ToolOptions } from "./registry/tools.ts";
 import type { InferShape, Shape } from "./schema/index.ts";
@@ -136,6 +138,7 @@ export class McpServer {
       resources: new Map(),
       prompts: new Map(),
       templates: new Map(),
+      skills: new Map(),
       pageSize: options.pageSize ?? 100,
       maxBatchSize: options.maxBatchSize ?? 100,
       clientRequests: new ClientRequests(),
@@ -190,6 +193,22 @@ export class McpServer {
     if (this.#core.prompts.has(prompt.name)) throw duplicate(`Prompt ${prompt.name}`);
     this.#core.prompts.set(prompt.name, prompt);
     return this.#listChanged("prompts");
+  }
+
+  /**
+   * Serves an Agent Skill (SEP-2640): the directory's SKILL.md and other files as
+   * `skill://<name>/…` resources, listed with their digests by skills/list and skills/get.
+   * The files are read once, now; dotfiles are skipped, a symlink out of the directory refused.
+   */
+  skill(dir: string, options: SkillOptions = {}): this {
+    const skill: RegisteredSkill = defining(() => defineSkill(dir, options));
+    const skills = this.#core.skills!;
+    if (skills.has(skill.uri)) throw duplicate(`Skill ${skill.uri}`);
+    for (const file of skill.files) if (this.#core.resources.has(file.uri)) throw duplicate(`Resource ${file.uri}`);
+    if (skills.size === 0) this.#dispatcher.addMethods(skillMethods());
+    skills.set(skill.uri, skill);
+    for (const file of skill.files) this.#core.resources.set(file.uri, file);
+    return this.#listChanged("resources");
   }
 
   /** Unregisters a tool; returns whether it existed. Connected clients are told the list changed. */

@@ -4,6 +4,7 @@ import type { RegisteredPrompt } from "../registry/prompts.ts";
 import type { RegisteredResource } from "../registry/resources.ts";
 import type { RegisteredTemplate } from "../registry/resource-templates.ts";
 import type { RegisteredTool } from "../registry/tools.ts";
+import type { RegisteredSkill } from "../registry/skills.ts";
 import type { Icon } from "../registry/common.ts";
 import type { ClientRequests } from "./client-requests.ts";
 import type { ResourceSubscriptions } from "./subscriptions.ts";
@@ -26,6 +27,8 @@ export interface ServerCore {
   readonly prompts: Map<string, RegisteredPrompt>;
   /** Resource templates by URI template. */
   readonly templates: Map<string, RegisteredTemplate>;
+  /** Skills (SEP-2640) by the URI of their SKILL.md; their files are in `resources` too. */
+  readonly skills?: Map<string, RegisteredSkill>;
   /** Most entries one page of a list method holds. */
   readonly pageSize: number;
   /** Most messages one JSON-RPC batch may hold. */
@@ -53,6 +56,8 @@ export function extensions(core: ServerCore): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (hasUiApp(core)) out["io.modelcontextprotocol/ui"] = { mimeTypes: ["text/html;profile=mcp-app"] };
   if (hasAsyncTool(core)) out["io.modelcontextprotocol/tasks"] = {};
+  // No `directoryRead`: resources/directory/read is not implemented.
+  if (core.skills?.size) out["io.modelcontextprotocol/skills"] = {};
   return out;
 }
 

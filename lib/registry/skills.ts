@@ -1,0 +1,160 @@
+// Agent Skills served over MCP (SEP-2640, "Skills Extension", the draft of 2026-04-23 as
+// merged in modelcontextprotocol#2640): a directory holding a SKILL.md becomes one resource
+// per file under skill://<name>/<path>, and a skill entry (uri, verbatim frontmatter, every
+// file with its sha256 digest) for skills/list and skills/get. The directory is read once, at
+// registration: what is served is the snapshot the digests describe, bounded in files and
+// bytes, without dotfiles, and a symlink leading out of the directory is refused.
+import { createHash } from "node:crypto";
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { basename, join, relative, sep } from "node:path";
+import { parseFrontmatter } from "./frontmatter.ts";
+import { defineResource, type RegisteredResource } from "./resources.ts";
+
+export interface SkillOptions {
+  /** Path segments before the skill's name in its URIs (`acme/billing` → skill://acme/billing/<name>/…). */
+  prefix?: string;
+  /** Most files one skill may hold; 256 by default. */
+  maxFiles?: number;
+  /** Most bytes all its files together may hold; 8 MiB by default. */
+  maxBytes?: number;
+}
+
+export interface SkillEntry {
+  uri: string;
+  frontmatter: Record<string, unknown>;
+  resources: { uri: string; digest: string }[];
+}
+
+export interface RegisteredSkill {
+  readonly uri: string;
+  readonly entry: SkillEntry;
+  /** One resource per file, SKILL.md first. */
+  readonly files: RegisteredResource[];
+}
+
+// Agent Skills naming rules: lowercase letters, digits and single hyphens, at most 64 characters.
+const NAME = /^(?=.{1,64}$)[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const SEGMENT = /^[A-Za-z0-9._~-]+$/;
+
+const MIME: Record<string, string> = {
+  md: "text/markdown",
+  txt: "text/plain",
+  py: "text/x-python",
+  sh: "text/x-shellscript",
+  js: "text/javascript",
+  ts: "text/plain",
+  json: "application/json",
+  yaml: "application/yaml",
+  yml: "application/yaml",
+  csv: "text/csv",
+  html: "text/html",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  svg: "image/svg+xml",
+  pdf: "application/pdf",
+};
+
+function mimeOf(path: string, bytes: Buffer): string {
+  const ext = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
+  if (path.includes(".") && MIME[ext]) return MIME[ext];
+  return isUtf8(bytes) ? "text/plain" : "application/octet-stream";
+}
+
+function isUtf8(bytes: Buffer): boolean {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return !bytes.includes(0);
+  } catch {
+    return false;
+  }
+}
+
+/** Every file below `root` (relative, `/`-separated, sorted), dotfiles skipped, symlinks kept inside. */
+function walk(root: string, maxFiles: number): string[] {
+  const out: string[] = [];
+  const visit = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (entry.name.startsWith(".")) continue;
+      const path = join(dir, entry.name);
+      const rel = relative(root, path).split(sep).join("/");
+      let real = path;
+      if (entry.isSymbolicLink()) {
+        try {
+          real = realpathSync(path);
+        } catch {
+          throw new TypeError(`Skill file ${rel}: a broken symlink`);
+        }
+        if (real !== root && !real.startsWith(root + sep)) throw new TypeError(`Skill file ${rel}: a symlink leading out of the skill's directory`);
+      }
+      const stat = statSync(real);
+      if (stat.isDirectory()) {
+        if (entry.isSymbolicLink()) throw new TypeError(`Skill file ${rel}: a symlinked directory (copy it in instead)`);
+        visit(path);
+      } else if (stat.isFile()) {
+        if (!rel.split("/").every((s) => SEGMENT.test(s))) throw new TypeError(`Skill file ${JSON.stringify(rel)}: only letters, digits and . _ ~ - in names`);
+        out.push(rel);
+        if (out.length > maxFiles) throw new TypeError(`Skill has more than ${maxFiles} files`);
+      }
+    }
+  };
+  visit(root);
+  return out;
+}
+
+/** Reads a skill directory; throws a TypeError naming what is wrong (never a file's contents). */
+export function defineSkill(dir: string, options: SkillOptions = {}): RegisteredSkill {
+  if (typeof dir !== "string" || dir === "") throw new TypeError("skill() needs the path of a directory holding SKILL.md");
+  let root: string;
+  try {
+    root = realpathSync(dir);
+  } catch {
+    throw new TypeError(`Skill directory ${basename(dir)} does not exist`);
+  }
+  if (!lstatSync(root).isDirectory()) throw new TypeError(`Skill path ${basename(dir)} is not a directory`);
+  const maxFiles = options.maxFiles ?? 256;
+  const maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
+  const prefix = (options.prefix ?? "").replace(/^\/+|\/+$/g, "");
+  if (prefix && !prefix.split("/").every((s) => SEGMENT.test(s))) throw new TypeError(`Skill prefix ${JSON.stringify(prefix)}: only letters, digits and . _ ~ - in segments`);
+
+  const paths = walk(root, maxFiles);
+  if (!paths.includes("SKILL.md")) throw new TypeError(`Skill directory ${basename(root)} has no SKILL.md`);
+  let total = 0;
+  const files = new Map<string, Buffer>();
+  for (const rel of ["SKILL.md", ...paths.filter((p) => p !== "SKILL.md")]) {
+    const bytes = readFileSync(join(root, ...rel.split("/")));
+    total += bytes.length;
+    if (total > maxBytes) throw new TypeError(`Skill ${basename(root)} holds more than ${maxBytes} bytes`);
+    files.set(rel, bytes);
+  }
+
+  const frontmatter = parseFrontmatter(files.get("SKILL.md")!.toString("utf8"));
+  const name = frontmatter.name;
+  const description = frontmatter.description;
+  if (typeof name !== "string" || !NAME.test(name)) throw new TypeError("SKILL.md: name must be 1-64 lowercase letters, digits and single hyphens");
+  if (typeof description !== "string" || description.trim() === "" || description.length > 1024) {
+    throw new TypeError(`SKILL.md of ${name}: description must be a non-empty string of at most 1024 characters`);
+  }
+
+  const base = `skill://${prefix ? `${prefix}/` : ""}${name}`;
+  const resources: SkillEntry["resources"] = [];
+  const registered: RegisteredResource[] = [];
+  for (const [rel, bytes] of files) {
+    const uri = `${base}/${rel}`;
+    const mimeType = mimeOf(rel, bytes);
+    const text = mimeType.startsWith("text/") || mimeType.endsWith("json") || mimeType.endsWith("yaml") || mimeType.endsWith("+xml");
+    const content = text ? bytes.toString("utf8") : new Uint8Array(bytes);
+    const isSkill = rel === "SKILL.md";
+    registered.push(
+      defineResource(uri, () => content, {
+        name: isSkill ? name : rel,
+        description: isSkill ? description : undefined,
+        mimeType,
+        size: bytes.length,
+      }),
+    );
+    resources.push({ uri, digest: `sha256:${createHash("sha256").update(bytes).digest("hex")}` });
+  }
+  const uri = `${base}/SKILL.md`;
+  return { uri, entry: { uri, frontmatter, resources }, files: registered };
+}

@@ -1,0 +1,123 @@
+// Reading a skill directory (SEP-2640): files become skill:// resources with sha256 digests,
+// the frontmatter is rendered verbatim, and the directory is bounded: no dotfiles, no
+// symlink out of it, at most so many files and bytes, a SKILL.md with a valid name.
+import { test, type TestContext } from "node:test";
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineSkill } from "../../lib/registry/skills.ts";
+import { parseFrontmatter } from "../../lib/registry/frontmatter.ts";
+
+const FIXTURE = new URL("../../fixtures/skills/projectile-basics/", import.meta.url).pathname;
+
+function tempSkill(t: TestContext, files: Record<string, string>, name = "demo-skill"): string {
+  const root = mkdtempSync(join(tmpdir(), "hubmcp-skill-"));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const dir = join(root, name);
+  mkdirSync(dir);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, ".."), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+const SKILL = "---\nname: demo-skill\ndescription: A skill for the specs\n---\n# Demo\n";
+
+test("the fixture skill: every file but the dotfile, digests of the raw bytes, frontmatter verbatim", () => {
+  const skill = defineSkill(FIXTURE);
+  assert.equal(skill.uri, "skill://projectile-basics/SKILL.md");
+  assert.deepEqual(skill.entry.frontmatter, {
+    name: "projectile-basics",
+    description: "Answer questions about projectile motion with the demo's projectile tool: which inputs it needs and how to read its result.\n",
+    license: "MIT",
+    metadata: { author: "hubmcp", version: "1.0" },
+    "allowed-tools": ["projectile", "add"],
+  });
+  const digest = (rel: string): string => `sha256:${createHash("sha256").update(readFileSync(join(FIXTURE, rel))).digest("hex")}`;
+  assert.deepEqual(skill.entry.resources, [
+    { uri: "skill://projectile-basics/SKILL.md", digest: digest("SKILL.md") },
+    { uri: "skill://projectile-basics/references/FORMULAS.md", digest: digest("references/FORMULAS.md") },
+  ]);
+  assert.deepEqual(skill.files[0]!.entry, {
+    uri: "skill://projectile-basics/SKILL.md",
+    name: "projectile-basics",
+    description: skill.entry.frontmatter.description,
+    mimeType: "text/markdown",
+    size: readFileSync(join(FIXTURE, "SKILL.md")).length,
+  });
+});
+
+test("a prefix goes before the name; binary files are served as blobs", async (t) => {
+  const dir = tempSkill(t, { "SKILL.md": SKILL, "data/raw.bin": "\u0000\u0001binary" });
+  const skill = defineSkill(dir, { prefix: "acme/billing" });
+  assert.equal(skill.uri, "skill://acme/billing/demo-skill/SKILL.md");
+  const raw = await skill.files[1]!.read();
+  assert.equal(raw.uri, "skill://acme/billing/demo-skill/data/raw.bin");
+  assert.equal(raw.mimeType, "application/octet-stream");
+  assert.equal(Buffer.from(raw.blob!, "base64").toString("latin1"), "\u0000\u0001binary");
+  assert.throws(() => defineSkill(dir, { prefix: "bad prefix" }), /prefix/);
+});
+
+test("refused: a symlink out of the directory, too many files or bytes, no SKILL.md, a bad name or description", (t) => {
+  const outside = tempSkill(t, { "secret.txt": "outside" }, "elsewhere");
+  const escaping = tempSkill(t, { "SKILL.md": SKILL });
+  symlinkSync(join(outside, "secret.txt"), join(escaping, "leak.txt"));
+  assert.throws(() => defineSkill(escaping), /leak\.txt: a symlink leading out of the skill's directory/);
+  const linkedDir = tempSkill(t, { "SKILL.md": SKILL });
+  symlinkSync(outside, join(linkedDir, "more"));
+  assert.throws(() => defineSkill(linkedDir), /symlink/);
+  // A symlink that stays inside is served as the file it names.
+  const inside = tempSkill(t, { "SKILL.md": SKILL, "a.md": "a" });
+  symlinkSync(join(inside, "a.md"), join(inside, "b.md"));
+  assert.deepEqual(defineSkill(inside).entry.resources.map((r) => r.uri.split("/").pop()), ["SKILL.md", "a.md", "b.md"]);
+
+  const many = tempSkill(t, { "SKILL.md": SKILL, "1.md": "1", "2.md": "2", "3.md": "3" });
+  assert.throws(() => defineSkill(many, { maxFiles: 3 }), /more than 3 files/);
+  assert.throws(() => defineSkill(many, { maxBytes: 40 }), /more than 40 bytes/);
+  assert.equal(defineSkill(many, { maxFiles: 4 }).files.length, 4);
+
+  assert.throws(() => defineSkill(tempSkill(t, { "README.md": "x" })), /has no SKILL\.md/);
+  assert.throws(() => defineSkill(tempSkill(t, { "SKILL.md": "---\nname: Bad_Name\ndescription: d\n---\n" })), /name must be/);
+  assert.throws(() => defineSkill(tempSkill(t, { "SKILL.md": "---\nname: ok\n---\n" })), /description must be/);
+  assert.throws(() => defineSkill(tempSkill(t, { "SKILL.md": "# no frontmatter" })), /must begin with YAML frontmatter/);
+  assert.throws(() => defineSkill(join(tmpdir(), "hubmcp-no-such-skill")), /does not exist/);
+  // The file's contents never appear in an error.
+  assert.throws(() => defineSkill(tempSkill(t, { "SKILL.md": "---\nname: x\ndescription: top-secret-words\nbad line\n---\n" })), (err: Error) => !err.message.includes("top-secret"));
+});
+
+test("frontmatter: quoted strings, block scalars, lists, nested maps; unsupported YAML is an error", () => {
+  assert.deepEqual(
+    parseFrontmatter(
+      [
+        "---",
+        "name: x",
+        "title: 'It''s'",
+        'quoted: "a: b"',
+        "count: 3",
+        "flag: true",
+        "empty:",
+        "literal: |",
+        "  line one",
+        "  line two",
+        "tags:",
+        "  - a",
+        "  - 'b'",
+        "metadata:",
+        "  nested:",
+        "    deep: yes # a comment",
+        "---",
+        "body",
+      ].join("\n"),
+    ),
+    { name: "x", title: "It's", quoted: "a: b", count: 3, flag: true, empty: null, literal: "line one\nline two\n", tags: ["a", "b"], metadata: { nested: { deep: "yes" } } },
+  );
+  assert.throws(() => parseFrontmatter("---\nname: x\nname: y\n---\n"), /duplicate key name/);
+  assert.throws(() => parseFrontmatter("---\nname: &anchor x\n---\n"), /unsupported YAML/);
+  assert.throws(() => parseFrontmatter("---\nname: x\n"), /no closing/);
+  assert.throws(() => parseFrontmatter("---\n\tname: x\n---\n"), /tabs/);
+  assert.throws(() => parseFrontmatter("---\nname: x\n   stray: y\n---\n"), /indentation/);
+  assert.throws(() => parseFrontmatter('---\nname: "open\n---\n'), /double-quoted/);
+});

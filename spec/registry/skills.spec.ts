@@ -8,7 +8,6 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineSkill } from "../../lib/registry/skills.ts";
-import { parseFrontmatter } from "../../lib/registry/frontmatter.ts";
 
 const FIXTURE = new URL("../../fixtures/skills/projectile-basics/", import.meta.url).pathname;
 
@@ -86,38 +85,4 @@ test("refused: a symlink out of the directory, too many files or bytes, no SKILL
   assert.throws(() => defineSkill(join(tmpdir(), "hubmcp-no-such-skill")), /does not exist/);
   // The file's contents never appear in an error.
   assert.throws(() => defineSkill(tempSkill(t, { "SKILL.md": "---\nname: x\ndescription: top-secret-words\nbad line\n---\n" })), (err: Error) => !err.message.includes("top-secret"));
-});
-
-test("frontmatter: quoted strings, block scalars, lists, nested maps; unsupported YAML is an error", () => {
-  assert.deepEqual(
-    parseFrontmatter(
-      [
-        "---",
-        "name: x",
-        "title: 'It''s'",
-        'quoted: "a: b"',
-        "count: 3",
-        "flag: true",
-        "empty:",
-        "literal: |",
-        "  line one",
-        "  line two",
-        "tags:",
-        "  - a",
-        "  - 'b'",
-        "metadata:",
-        "  nested:",
-        "    deep: yes # a comment",
-        "---",
-        "body",
-      ].join("\n"),
-    ),
-    { name: "x", title: "It's", quoted: "a: b", count: 3, flag: true, empty: null, literal: "line one\nline two\n", tags: ["a", "b"], metadata: { nested: { deep: "yes" } } },
-  );
-  assert.throws(() => parseFrontmatter("---\nname: x\nname: y\n---\n"), /duplicate key name/);
-  assert.throws(() => parseFrontmatter("---\nname: &anchor x\n---\n"), /unsupported YAML/);
-  assert.throws(() => parseFrontmatter("---\nname: x\n"), /no closing/);
-  assert.throws(() => parseFrontmatter("---\n\tname: x\n---\n"), /tabs/);
-  assert.throws(() => parseFrontmatter("---\nname: x\n   stray: y\n---\n"), /indentation/);
-  assert.throws(() => parseFrontmatter('---\nname: "open\n---\n'), /double-quoted/);
 });

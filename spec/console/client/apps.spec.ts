@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { sdkAppServer } from "../../fixtures/apps/sdk-app.ts";
-import { browserSkip, launchBrowser, outputDir } from "../helpers/browser.ts";
+import { sdkAppServer } from "../../../fixtures/apps/sdk-app.ts";
+import { browserSkip, launchBrowser, outputDir } from "../../helpers/browser.ts";
 
 const skip = browserSkip();
 

@@ -19,7 +19,7 @@ import {
   type ResourceTemplateOptions,
 } from "./registry/resource-templates.ts";
 import { ClientRequests } from "./mcp/client-requests.ts";
-import { defineSkill, type RegisteredSkill, type SkillOptions } from "./registry/skills.ts";
+import { defineSkill, removeSkillHolding, type RegisteredSkill, type SkillOptions } from "./registry/skills.ts";
 import { skillMethods } from "./mcp/methods/skills.ts";
 import { ResourceSubscriptions } from "./mcp/subscriptions.ts";
 import { defineTool, type AnyToolHandler, type RegisteredTool, type ToolKind, type ToolOptions } from "./registry/tools.ts";
@@ -222,9 +222,10 @@ export class McpServer {
     return removed;
   }
 
-  /** Unregisters a resource (or, given its URI template, a template); returns whether it existed. */
+  /** Unregisters a resource (or, given its URI template, a template; given a skill's file, the skill); returns whether it existed. */
   removeResource(uri: string): boolean {
-    const removed = this.#core.resources.delete(uri) || this.#core.templates.delete(uri);
+    const core = this.#core;
+    const removed = removeSkillHolding(core.skills!, core.resources, uri) || core.resources.delete(uri) || core.templates.delete(uri);
     if (removed) this.#listChanged("resources");
     return removed;
   }

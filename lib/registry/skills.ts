@@ -158,3 +158,14 @@ export function defineSkill(dir: string, options: SkillOptions = {}): Registered
   const uri = `${base}/SKILL.md`;
   return { uri, entry: { uri, frontmatter, resources }, files: registered };
 }
+
+/** Removes the skill one of whose files is `uri`, with all its files: a skill's entry must stay complete. */
+export function removeSkillHolding(skills: Map<string, RegisteredSkill>, resources: Map<string, RegisteredResource>, uri: string): boolean {
+  for (const skill of skills.values()) {
+    if (!skill.files.some((f) => f.uri === uri)) continue;
+    skills.delete(skill.uri);
+    for (const file of skill.files) resources.delete(file.uri);
+    return true;
+  }
+  return false;
+}

@@ -73,6 +73,15 @@ test("a registered skill: advertised, listed, got by URI, its files readable wit
   assert.equal((await call(server, "skills/get", { uri: "skill://projectile-basics/references/FORMULAS.md" })).error!.code, -32602);
   assert.equal((await call(server, "skills/get", {})).error!.code, -32602);
   assert.throws(() => server.skill(FIXTURE), /already registered/);
+
+  // Removing any file of a skill removes the whole skill; the last one gone, nothing is advertised.
+  assert.equal(server.removeResource("skill://projectile-basics/references/FORMULAS.md"), true);
+  assert.equal((await call(server, "resources/read", { uri: "skill://projectile-basics/SKILL.md" })).error!.code, -32002);
+  assert.deepEqual((await call(server, "skills/list")).result!.skills.map((s: { uri: string }) => s.uri), ["skill://team/second-skill/SKILL.md"]);
+  assert.equal(server.removeResource("skill://team/second-skill/SKILL.md"), true);
+  assert.deepEqual((await call(server, "skills/list")).result!.skills, []);
+  assert.equal((await call(server, "initialize", init)).result!.capabilities.extensions?.[EXT], undefined);
+  assert.equal(got.filter((m) => "method" in m && m.method === "notifications/resources/list_changed").length, 3);
 });
 
 test("over MCP 2026-07-28: discover names the extension and skills/list carries ttlMs and cacheScope", async (t) => {

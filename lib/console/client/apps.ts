@@ -35,7 +35,11 @@ function toolVisibility(tool) {
 }
 
 function hostOf(source) {
-  for (const host of appFrames.values()) if (host.frame.contentWindow === source) return host;
+  for (const host of appFrames.values()) {
+    // A frame dropped with its card (the lists reloaded) is forgotten.
+    if (!host.frame.isConnected) appFrames.delete(host.frame);
+    else if (host.frame.contentWindow === source) return host;
+  }
   return null;
 }
 
@@ -140,9 +144,10 @@ function teardownApp(host) {
       host.wrap.remove();
       resolve();
     };
-    const timer = setTimeout(done, host.initialized ? APP_TEARDOWN_MS : 0);
+    const live = host.initialized && host.frame.isConnected;
+    const timer = setTimeout(done, live ? APP_TEARDOWN_MS : 0);
     host.pending.set(id, done);
-    if (host.initialized) postToApp(host, { jsonrpc: "2.0", id: id, method: "ui/resource-teardown", params: {} });
+    if (live) postToApp(host, { jsonrpc: "2.0", id: id, method: "ui/resource-teardown", params: {} });
   });
   return host.tearing;
 }

@@ -85,6 +85,8 @@ test("an App built with the ext-apps SDK runs in the console: handshake, result,
   assert.equal(probe.callBack, "echo: hello from the app");
   assert.match(probe.refused, /not callable from an app/);
   assert.equal(probe.read, "a note for the app");
+  // What the host does not offer is refused, not half done.
+  assert.match(probe.openLink, /Method not found: ui\/open-link/);
   assert.deepEqual(echoed, ["hello from the app"]);
 
   // The sandbox: an opaque origin without the console's DOM, cookies or storage, and only the declared origin on the network.

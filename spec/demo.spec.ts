@@ -46,7 +46,10 @@ test("the settings resource, the plot app and the explain prompt", async () => {
   assert.deepEqual(JSON.parse(settings.text), { units: "SI", precision: 3, gravity: 9.81 });
   const plot = (await post(`${running.url}mcp`, rpc(2, "resources/read", { uri: "ui://demo/plot" }))).json.result.contents[0];
   assert.equal(plot.mimeType, "text/html;profile=mcp-app");
-  assert.match(plot.text, /<canvas/);
+  // A self-contained plot: inline SVG and script, nothing loaded from elsewhere.
+  assert.match(plot.text, /<svg id="plot"/);
+  assert.match(plot.text, /ui\/initialize/);
+  assert.doesNotMatch(plot.text, /<script[^>]+src=|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
   const prompt = (await post(`${running.url}mcp`, rpc(3, "prompts/get", { name: "explain", arguments: { topic: "drag" } }))).json.result;
   assert.match(prompt.messages[0].content.text, /Explain drag/);
 });

@@ -24,6 +24,13 @@ test("the console works through the gateway's session proxy path", { skip, timeo
   assert.equal(withoutCookie.status, 401);
   await withoutCookie.text();
 
+  // The app frame's own policy survives the proxy, built from the domains its URL names.
+  const csp = encodeURIComponent(JSON.stringify({ connectDomains: ["https://api.example.org"] }));
+  const frame = await fetch(`${pageUrl}console/frame.html?csp=${csp}`, { headers: { cookie: String(info.cookie_header) } });
+  assert.equal(frame.status, 200);
+  await frame.arrayBuffer();
+  assert.match(frame.headers.get("content-security-policy") ?? "", /^sandbox allow-scripts; default-src 'none';.*connect-src https:\/\/api\.example\.org;/);
+
   const browser = await launchBrowser(t);
   const page = await browser.newPage();
   page.setDefaultTimeout(30_000);
@@ -47,8 +54,8 @@ test("the console works through the gateway's session proxy path", { skip, timeo
   await page.type("#tool-projectile input[name=speed]", "20");
   await page.type("#tool-projectile input[name=angle]", "45");
   await page.click("#tool-projectile button.primary");
-  const frame = await page.waitForSelector("#tool-projectile iframe.app");
-  const app = (await frame!.contentFrame())!;
+  const appFrame = await page.waitForSelector("#tool-projectile iframe.app");
+  const app = (await appFrame!.contentFrame())!;
   await app.waitForFunction(() => (document.querySelector("#caption")?.textContent ?? "").startsWith("range 40.77 m"), { polling: 100 });
   await app.waitForFunction(() => document.querySelector("#caption")?.getAttribute("data-range") === "40.775", { polling: 100 });
   assert.deepEqual(problems, []);

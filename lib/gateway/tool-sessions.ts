@@ -2,7 +2,8 @@
 // and shared by every gateway replica through records in the data dir. The replica that
 // started a session owns its process (idle stop, crash report, shutdown); any replica can
 // route to it. Records: `tool-sessions/<key>` (state and address), `tool-session-use/<key>`
-// (last use, written by every replica) and `weber-routes/<instance>` (the proxy path's key).
+// (last use, written by every replica), `weber-routes/<instance>` (the proxy path's key) and
+// `tool-session-slots/<user>\n<i>` (the user's `sessionsPerUser` places, see #claimSlot).
 import { randomBytes } from "node:crypto";
 import type { GatewayConfig } from "./config.ts";
 import type { RecordStore } from "./contracts.ts";
@@ -42,6 +43,13 @@ export interface ToolSessionsOptions {
 const SESSIONS = "tool-sessions";
 const USE = "tool-session-use";
 const WEBER = "weber-routes";
+const SLOTS = "tool-session-slots";
+
+/** One of a user's places for a tool session, held by the session it names. */
+interface Slot {
+  key: string;
+  instance: string;
+}
 
 /** Records every routed request reads and may be remembered for a while: a session's route once it runs. */
 export function isSteadyRoute(collection: string, value: unknown): boolean {
@@ -124,11 +132,25 @@ export class ToolSessions {
     if (all.length >= sessionsTotal) {
       throw new GatewayError(503, "too_many_sessions", "The gateway runs as many tool sessions as it may; try again later", { "retry-after": RETRY_AFTER_S });
     }
-    if (all.filter((r) => r.value.user === user).length >= sessionsPerUser) {
-      throw new GatewayError(503, "too_many_user_sessions", `You have ${sessionsPerUser} tool sessions running, the most allowed; try again later`, {
-        "retry-after": RETRY_AFTER_S,
-      });
+    if (all.filter((r) => r.value.user === user).length >= sessionsPerUser) throw tooManyForUser(sessionsPerUser);
+  }
+
+  /**
+   * Takes one of the user's places for this session, atomically across replicas: counting
+   * the sessions, then starting one, let concurrent first requests all pass the count. A
+   * session's record is written before its place is taken, so a place whose session record
+   * is gone (or names another instance) belongs to a session that ended and is free again.
+   */
+  async #claimSlot(user: string, key: string, instance: string): Promise<boolean> {
+    for (let i = 0; i < this.#o.config.limits.sessionsPerUser; i++) {
+      const id = `${user}\n${i}`;
+      const held = await this.#fresh<Slot>(SLOTS, id);
+      if (held && (await this.#fresh<ToolSessionRecord>(SESSIONS, held.key))?.instance === held.instance) continue;
+      const ended = held?.instance;
+      const now = await this.#o.store.update<Slot>(SLOTS, id, (current) => (!current || current.instance === ended ? { key, instance } : undefined));
+      if (now?.instance === instance) return true;
     }
+    return false;
   }
 
   /** Resolves null when another replica created the record first. */
@@ -139,6 +161,10 @@ export class ToolSessions {
     const record: ToolSessionRecord = { state: "starting", instance, user, tool, revision, owner: this.owner, since: Date.now() };
     const run = (async (): Promise<ToolSessionRecord | null> => {
       if (!(await this.#o.store.create(SESSIONS, key, record))) return null;
+      if (!(await this.#claimSlot(user, key, instance))) {
+        await this.#forget(key, instance);
+        throw tooManyForUser(this.#o.config.limits.sessionsPerUser);
+      }
       let backend: Backend;
       try {
         backend = await (this.#o.launch ?? launchBackend)({
@@ -256,4 +282,8 @@ export class ToolSessions {
     await Promise.allSettled([...this.#starting.values()]);
     await Promise.all([...this.#owned.keys()].map((i) => this.#stop(i)));
   }
+}
+
+function tooManyForUser(most: number): GatewayError {
+  return new GatewayError(503, "too_many_user_sessions", `You have ${most} tool sessions running, the most allowed; try again later`, { "retry-after": RETRY_AFTER_S });
 }

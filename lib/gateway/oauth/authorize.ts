@@ -48,6 +48,11 @@ export class AuthorizeEndpoints {
   }
 
   async authorize(req: IncomingMessage, res: ServerResponse, query: string): Promise<void> {
+    // Before anything else: looking the client up may fetch its metadata document.
+    const wait = this.#requests.hit(this.#config.clientIp(req));
+    if (wait > 0) {
+      return fail(res, 429, "Too many sign-in attempts", "Wait a minute and start the sign-in again from the application.", { "Retry-After": String(wait) });
+    }
     const params = singleParams(query);
     if (!params) return fail(res, 400, "Invalid request", "A parameter was sent more than once.");
     const client = await this.#clients.find(params.get("client_id") ?? "");
@@ -75,9 +80,6 @@ export class AuthorizeEndpoints {
       ...(resource !== undefined ? { resource } : {}),
       expires_at: this.#config.now() + REQUEST_LIFETIME_MS,
     };
-    if (this.#requests.hit(this.#config.clientIp(req)) > 0) {
-      return fail(res, 429, "Too many sign-in attempts", "Wait a minute and start the sign-in again from the application.");
-    }
     const requestId = randomToken();
     await this.#config.store.put(REQUESTS, requestId, pending);
     await this.#show(req, res, requestId, pending, client);
@@ -205,8 +207,8 @@ export class AuthorizeEndpoints {
   }
 }
 
-function fail(res: ServerResponse, status: number, title: string, message: string): void {
-  sendHtml(res, status, errorPage(title, message));
+function fail(res: ServerResponse, status: number, title: string, message: string, headers: Record<string, string> = {}): void {
+  sendHtml(res, status, errorPage(title, message), [], headers);
 }
 
 function clientLabel(client: Client): string {

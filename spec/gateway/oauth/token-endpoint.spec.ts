@@ -198,3 +198,30 @@ test("the token endpoint also takes a JSON body", async (t) => {
   assert.equal(bad.status, 400);
   await bad.arrayBuffer();
 });
+
+test("the token and revocation endpoints are rate-limited per address: 429 with Retry-After, before the client is looked up", async (t) => {
+  const { base, clock } = await startAuthorizationServer(t, { clientIp: (req) => String(req.headers["x-test-address"]) });
+  const from = (address: string) => ({ "X-Test-Address": address });
+  const limited = async (send: () => Promise<Response>, most: number): Promise<void> => {
+    for (let i = 0; i < most; i++) {
+      const res = await send();
+      assert.notEqual(res.status, 429, `request ${i + 1}`);
+      await res.arrayBuffer();
+    }
+    const over = await send();
+    assert.equal(over.status, 429);
+    assert.ok(Number(over.headers.get("retry-after")) >= 1);
+    assert.equal(((await over.json()) as { error: string }).error, "too_many_requests");
+  };
+  await limited(() => token(base, { grant_type: "refresh_token", client_id: "nobody", refresh_token: "x" }, from("198.51.100.1")), 120);
+  const revoke = (address: string): Promise<Response> =>
+    fetch(`${base}/developer/oauth/revoke`, { method: "POST", headers: from(address), body: new URLSearchParams({ client_id: "nobody", token: "x" }) });
+  await limited(() => revoke("198.51.100.1"), 60);
+  const elsewhere = await token(base, { grant_type: "refresh_token", client_id: "nobody", refresh_token: "x" }, from("198.51.100.2"));
+  assert.equal(elsewhere.status, 401, "another address is not held back");
+  await elsewhere.arrayBuffer();
+  clock.now += 60_000;
+  const later = await revoke("198.51.100.1");
+  assert.equal(later.status, 401);
+  await later.arrayBuffer();
+});

@@ -32,10 +32,7 @@ export class FileRecordStore implements RecordStore {
 
   async put(collection: string, id: string, value: unknown): Promise<void> {
     const temp = await this.#writeTemp(collection, value);
-    await this.#locked(collection, id, () => rename(temp, this.#path(collection, id))).catch(async (err: unknown) => {
-      await unlink(temp).catch(() => undefined);
-      throw err;
-    });
+    await this.#locked(collection, id, () => rename(temp, this.#path(collection, id))).catch((err: unknown) => dropTemp(temp, err));
   }
 
   async create(collection: string, id: string, value: unknown): Promise<boolean> {
@@ -53,12 +50,10 @@ export class FileRecordStore implements RecordStore {
   }
 
   async delete(collection: string, id: string): Promise<void> {
-    await mkdir(join(this.#root, checkCollection(collection)), { recursive: true, mode: 0o700 });
-    await this.#locked(collection, id, () =>
-      unlink(this.#path(collection, id)).catch((err: unknown) => {
-        if (!isCode(err, "ENOENT")) throw err;
-      }),
-    );
+    // ENOENT from the lock too: without the collection's folder there is nothing to delete.
+    await this.#locked(collection, id, () => unlink(this.#path(collection, id))).catch((err: unknown) => {
+      if (!isCode(err, "ENOENT")) throw err;
+    });
   }
 
   async update<T>(collection: string, id: string, change: (current: T | undefined) => T | undefined): Promise<T | undefined> {
@@ -68,7 +63,7 @@ export class FileRecordStore implements RecordStore {
       const next = change(current);
       if (next === undefined) return current;
       const temp = await this.#writeTemp(collection, next);
-      await rename(temp, this.#path(collection, id));
+      await rename(temp, this.#path(collection, id)).catch((err: unknown) => dropTemp(temp, err));
       return JSON.parse(JSON.stringify(next)) as T;
     });
   }
@@ -122,6 +117,12 @@ export class FileRecordStore implements RecordStore {
     }
     return temp;
   }
+}
+
+/** A write that failed leaves no temp file behind; the failure goes on to the caller. */
+async function dropTemp(temp: string, err: unknown): Promise<never> {
+  await unlink(temp).catch(() => undefined);
+  throw err;
 }
 
 function isCode(err: unknown, code: string): boolean {

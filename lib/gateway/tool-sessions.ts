@@ -3,12 +3,13 @@
 // started a session owns its process (idle stop, crash report, shutdown); any replica can
 // route to it. Records: `tool-sessions/<key>` (state and address), `tool-session-use/<key>`
 // (last use, written by every replica), `weber-routes/<instance>` (the proxy path's key) and
-// `tool-session-slots/<user>\n<i>` (the user's `sessionsPerUser` places, see #claimSlot).
+// `tool-session-places/…` (the caps, see session-caps.ts).
 import { randomBytes } from "node:crypto";
 import type { GatewayConfig } from "./config.ts";
 import type { RecordStore } from "./contracts.ts";
 import { launchBackend, LaunchError, type Backend, type LaunchRequest } from "./launch.ts";
 import { GatewayError } from "./respond.ts";
+import { SessionCaps, tooMany, tooManyForUser } from "./session-caps.ts";
 
 export interface ToolSessionRecord {
   state: "starting" | "ready" | "crashed";
@@ -43,20 +44,12 @@ export interface ToolSessionsOptions {
 const SESSIONS = "tool-sessions";
 const USE = "tool-session-use";
 const WEBER = "weber-routes";
-const SLOTS = "tool-session-slots";
-
-/** One of a user's places for a tool session, held by the session it names. */
-interface Slot {
-  key: string;
-  instance: string;
-}
 
 /** Records every routed request reads and may be remembered for a while: a session's route once it runs. */
 export function isSteadyRoute(collection: string, value: unknown): boolean {
   return collection === WEBER || (collection === SESSIONS && (value as ToolSessionRecord).state === "ready");
 }
 const TOUCH_EVERY_MS = 5_000;
-const RETRY_AFTER_S = "30";
 
 export function sessionKey(user: string, tool: string, revision: string): string {
   return `${user}\n${tool}\n${revision}`;
@@ -76,10 +69,17 @@ export class ToolSessions {
   readonly #starting = new Map<string, Promise<ToolSessionRecord | null>>();
   readonly #touched = new Map<string, number>();
   readonly #sweeper: NodeJS.Timeout;
+  readonly #caps: SessionCaps;
   #closed = false;
 
   constructor(options: ToolSessionsOptions) {
     this.#o = options;
+    this.#caps = new SessionCaps({
+      store: options.store,
+      limits: options.config.limits,
+      readFresh: (collection, id) => this.#fresh(collection, id),
+      liveInstances: async () => new Set((await options.store.list<ToolSessionRecord>(SESSIONS)).map((r) => r.value.instance)),
+    });
     const every = Math.max(1000, Math.min(60_000, options.config.limits.idleTimeoutMs / 4));
     this.#sweeper = setInterval(() => void this.sweepIdle().catch(() => undefined), every);
     this.#sweeper.unref();
@@ -126,31 +126,12 @@ export class ToolSessions {
     }
   }
 
+  /** A quick refusal before anything is written; SessionCaps.claim is what holds when requests race. */
   async #checkCaps(user: string): Promise<void> {
     const all = await this.#o.store.list<ToolSessionRecord>(SESSIONS);
     const { sessionsTotal, sessionsPerUser } = this.#o.config.limits;
-    if (all.length >= sessionsTotal) {
-      throw new GatewayError(503, "too_many_sessions", "The gateway runs as many tool sessions as it may; try again later", { "retry-after": RETRY_AFTER_S });
-    }
+    if (all.length >= sessionsTotal) throw tooMany();
     if (all.filter((r) => r.value.user === user).length >= sessionsPerUser) throw tooManyForUser(sessionsPerUser);
-  }
-
-  /**
-   * Takes one of the user's places for this session, atomically across replicas: counting
-   * the sessions, then starting one, let concurrent first requests all pass the count. A
-   * session's record is written before its place is taken, so a place whose session record
-   * is gone (or names another instance) belongs to a session that ended and is free again.
-   */
-  async #claimSlot(user: string, key: string, instance: string): Promise<boolean> {
-    for (let i = 0; i < this.#o.config.limits.sessionsPerUser; i++) {
-      const id = `${user}\n${i}`;
-      const held = await this.#fresh<Slot>(SLOTS, id);
-      if (held && (await this.#fresh<ToolSessionRecord>(SESSIONS, held.key))?.instance === held.instance) continue;
-      const ended = held?.instance;
-      const now = await this.#o.store.update<Slot>(SLOTS, id, (current) => (!current || current.instance === ended ? { key, instance } : undefined));
-      if (now?.instance === instance) return true;
-    }
-    return false;
   }
 
   /** Resolves null when another replica created the record first. */
@@ -161,9 +142,10 @@ export class ToolSessions {
     const record: ToolSessionRecord = { state: "starting", instance, user, tool, revision, owner: this.owner, since: Date.now() };
     const run = (async (): Promise<ToolSessionRecord | null> => {
       if (!(await this.#o.store.create(SESSIONS, key, record))) return null;
-      if (!(await this.#claimSlot(user, key, instance))) {
+      const refused = await this.#caps.claim(user, key, instance);
+      if (refused) {
         await this.#forget(key, instance);
-        throw tooManyForUser(this.#o.config.limits.sessionsPerUser);
+        throw refused;
       }
       let backend: Backend;
       try {
@@ -282,8 +264,4 @@ export class ToolSessions {
     await Promise.allSettled([...this.#starting.values()]);
     await Promise.all([...this.#owned.keys()].map((i) => this.#stop(i)));
   }
-}
-
-function tooManyForUser(most: number): GatewayError {
-  return new GatewayError(503, "too_many_user_sessions", `You have ${most} tool sessions running, the most allowed; try again later`, { "retry-after": RETRY_AFTER_S });
 }

@@ -46,6 +46,16 @@ export interface RecordStore {
   /** Creates the record only if absent; answers false when another writer got there first. */
   create(collection: string, id: string, value: unknown): Promise<boolean>;
   delete(collection: string, id: string): Promise<void>;
+  /**
+   * Atomic read-modify-write of one record: `change` gets the record as it is now (undefined
+   * when absent) and answers the value to write, or undefined to leave the record as it is.
+   * It may be called more than once (after a conflict), so it must be pure. Answers the value
+   * stored afterwards (the one written, or the current one when `change` answered undefined).
+   * Atomic against every other update, put, create and delete of the record, in this process
+   * and in every other process on the same data: security decisions (revoking a grant,
+   * rotating a refresh token, counting sessions) rest on it.
+   */
+  update<T>(collection: string, id: string, change: (current: T | undefined) => T | undefined): Promise<T | undefined>;
   list<T>(collection: string): Promise<Array<{ id: string; value: T }>>;
   /** A 32-byte secret created once per data dir (first writer wins) and shared by every process. */
   secret(name: string): Promise<Buffer>;

@@ -2,12 +2,14 @@
 // and shared by every gateway replica through records in the data dir. The replica that
 // started a session owns its process (idle stop, crash report, shutdown); any replica can
 // route to it. Records: `tool-sessions/<key>` (state and address), `tool-session-use/<key>`
-// (last use, written by every replica) and `weber-routes/<instance>` (the proxy path's key).
+// (last use, written by every replica), `weber-routes/<instance>` (the proxy path's key) and
+// `tool-session-places/…` (the caps, see session-caps.ts).
 import { randomBytes } from "node:crypto";
 import type { GatewayConfig } from "./config.ts";
 import type { RecordStore } from "./contracts.ts";
 import { launchBackend, LaunchError, type Backend, type LaunchRequest } from "./launch.ts";
 import { GatewayError } from "./respond.ts";
+import { SessionCaps, tooMany, tooManyForUser } from "./session-caps.ts";
 
 export interface ToolSessionRecord {
   state: "starting" | "ready" | "crashed";
@@ -48,7 +50,6 @@ export function isSteadyRoute(collection: string, value: unknown): boolean {
   return collection === WEBER || (collection === SESSIONS && (value as ToolSessionRecord).state === "ready");
 }
 const TOUCH_EVERY_MS = 5_000;
-const RETRY_AFTER_S = "30";
 
 export function sessionKey(user: string, tool: string, revision: string): string {
   return `${user}\n${tool}\n${revision}`;
@@ -68,10 +69,17 @@ export class ToolSessions {
   readonly #starting = new Map<string, Promise<ToolSessionRecord | null>>();
   readonly #touched = new Map<string, number>();
   readonly #sweeper: NodeJS.Timeout;
+  readonly #caps: SessionCaps;
   #closed = false;
 
   constructor(options: ToolSessionsOptions) {
     this.#o = options;
+    this.#caps = new SessionCaps({
+      store: options.store,
+      limits: options.config.limits,
+      readFresh: (collection, id) => this.#fresh(collection, id),
+      liveInstances: async () => new Set((await options.store.list<ToolSessionRecord>(SESSIONS)).map((r) => r.value.instance)),
+    });
     const every = Math.max(1000, Math.min(60_000, options.config.limits.idleTimeoutMs / 4));
     this.#sweeper = setInterval(() => void this.sweepIdle().catch(() => undefined), every);
     this.#sweeper.unref();
@@ -118,17 +126,12 @@ export class ToolSessions {
     }
   }
 
+  /** A quick refusal before anything is written; SessionCaps.claim is what holds when requests race. */
   async #checkCaps(user: string): Promise<void> {
     const all = await this.#o.store.list<ToolSessionRecord>(SESSIONS);
     const { sessionsTotal, sessionsPerUser } = this.#o.config.limits;
-    if (all.length >= sessionsTotal) {
-      throw new GatewayError(503, "too_many_sessions", "The gateway runs as many tool sessions as it may; try again later", { "retry-after": RETRY_AFTER_S });
-    }
-    if (all.filter((r) => r.value.user === user).length >= sessionsPerUser) {
-      throw new GatewayError(503, "too_many_user_sessions", `You have ${sessionsPerUser} tool sessions running, the most allowed; try again later`, {
-        "retry-after": RETRY_AFTER_S,
-      });
-    }
+    if (all.length >= sessionsTotal) throw tooMany();
+    if (all.filter((r) => r.value.user === user).length >= sessionsPerUser) throw tooManyForUser(sessionsPerUser);
   }
 
   /** Resolves null when another replica created the record first. */
@@ -139,6 +142,11 @@ export class ToolSessions {
     const record: ToolSessionRecord = { state: "starting", instance, user, tool, revision, owner: this.owner, since: Date.now() };
     const run = (async (): Promise<ToolSessionRecord | null> => {
       if (!(await this.#o.store.create(SESSIONS, key, record))) return null;
+      const refused = await this.#caps.claim(user, key, instance);
+      if (refused) {
+        await this.#forget(key, instance);
+        throw refused;
+      }
       let backend: Backend;
       try {
         backend = await (this.#o.launch ?? launchBackend)({

@@ -4,7 +4,13 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { RecordStore } from "../../lib/gateway/contracts.ts";
 
-export function recordStoreContract(name: string, make: (t: { after(fn: () => unknown): void }) => RecordStore): void {
+type Cleanup = { after(fn: () => unknown): void };
+
+/**
+ * `make` gives a fresh store; `pair`, when the store can be shared (a data dir, a database),
+ * two store objects on the same data, as two processes would hold them.
+ */
+export function recordStoreContract(name: string, make: (t: Cleanup) => RecordStore, pair?: (t: Cleanup) => [RecordStore, RecordStore]): void {
   test(`${name}: put, get, list and delete round-trip JSON values`, async (t) => {
     const store = make(t);
     assert.equal(await store.get("clients", "a"), undefined);
@@ -54,4 +60,58 @@ export function recordStoreContract(name: string, make: (t: { after(fn: () => un
     await assert.rejects(store.put("clients", "", 1), TypeError);
     await assert.rejects(store.get("clients", "x".repeat(513)), TypeError);
   });
+
+  test(`${name}: update reads, changes and writes one record; undefined leaves it as it is`, async (t) => {
+    const store = make(t);
+    const seen: unknown[] = [];
+    const created = await store.update<{ n: number }>("grants", "g", (current) => (seen.push(current), { n: (current?.n ?? 0) + 1 }));
+    assert.deepEqual(created, { n: 1 });
+    assert.deepEqual(seen, [undefined]);
+    assert.deepEqual(await store.update<{ n: number }>("grants", "g", (current) => ({ n: current!.n + 1 })), { n: 2 });
+    assert.deepEqual(await store.update("grants", "g", () => undefined), { n: 2 }, "answers the record as it is");
+    assert.equal(await store.update("grants", "absent", () => undefined), undefined);
+    assert.equal(await store.get("grants", "absent"), undefined, "nothing was created");
+    const answered = await store.update<{ list: number[] }>("grants", "copy", () => ({ list: [1] }));
+    answered!.list.push(2);
+    assert.deepEqual(await store.get("grants", "copy"), { list: [1] }, "the answer is a copy");
+    await store.delete("grants", "g");
+    assert.deepEqual(await store.update<{ n: number }>("grants", "g", (current) => ({ n: (current?.n ?? 0) + 10 })), { n: 10 });
+    await assert.rejects(store.update("../up", "a", () => 1), TypeError);
+  });
+
+  test(`${name}: concurrent updates of one record lose nothing`, async (t) => {
+    const store = make(t);
+    const bump = (): Promise<{ n: number } | undefined> => store.update<{ n: number }>("counters", "c", (current) => ({ n: (current?.n ?? 0) + 1 }));
+    const answers = await Promise.all(Array.from({ length: 40 }, bump));
+    assert.deepEqual(await store.get("counters", "c"), { n: 40 });
+    assert.deepEqual(answers.map((a) => a!.n).sort((x, y) => x - y), Array.from({ length: 40 }, (_, i) => i + 1), "each saw the one before");
+  });
+
+  test(`${name}: a compare-then-change through update has exactly one winner`, async (t) => {
+    const store = make(t);
+    await store.put("grants", "g", { revoked: false, rotated: null });
+    // Four refreshes and a revocation at once: each refresh claims the rotation only on a live grant.
+    const claims = [1, 2, 3, 4].map((n) =>
+      store.update<{ revoked: boolean; rotated: number | null }>("grants", "g", (g) => (g && !g.revoked && g.rotated === null ? { ...g, rotated: n } : undefined)),
+    );
+    const revoke = store.update<{ revoked: boolean }>("grants", "g", (g) => (g && !g.revoked ? { ...g, revoked: true } : undefined));
+    const results = await Promise.all(claims);
+    await revoke;
+    const final = await store.get<{ revoked: boolean; rotated: number | null }>("grants", "g");
+    assert.equal(final!.revoked, true, "the revocation is never written over");
+    const winners = results.filter((r, i) => r?.rotated === i + 1 && !r.revoked);
+    assert.ok(winners.length <= 1);
+  });
+
+  if (pair) {
+    test(`${name}: two store objects on the same data update one record without losing any change`, async (t) => {
+      const [a, b] = pair(t);
+      const bump = (store: RecordStore): Promise<unknown> => store.update<{ n: number }>("counters", "c", (current) => ({ n: (current?.n ?? 0) + 1 }));
+      await a.put("counters", "c", { n: 0 });
+      assert.deepEqual(await b.get("counters", "c"), { n: 0 }, "b may remember this copy");
+      await Promise.all([...Array.from({ length: 25 }, () => bump(a)), ...Array.from({ length: 25 }, () => bump(b))]);
+      assert.deepEqual(await a.update("counters", "c", () => undefined), { n: 50 });
+      assert.deepEqual(await b.update("counters", "c", () => undefined), { n: 50 });
+    });
+  }
 }

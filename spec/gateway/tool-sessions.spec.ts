@@ -5,7 +5,12 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FAKE_TOOL, post, pidsIn, rpc, startHarness, json } from "./helpers.ts";
+import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
+import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
+import { parseGatewayConfig } from "../../lib/gateway/config.ts";
+import { startGateway } from "../../lib/gateway/server.ts";
+import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
+import { FAKE_TOOL, post, pidsIn, ROOT, rpc, startHarness, json } from "./helpers.ts";
 import { alive } from "../helpers/launcher-fixtures.ts";
 
 function pidFile(t: { after(fn: () => unknown): void }): string {
@@ -35,6 +40,25 @@ test("caps: one session per user here, then 503 with Retry-After", async (t) => 
   const total = await post(mcp, h.tokens.carol, rpc("ping"));
   assert.equal(total.status, 503);
   assert.equal((await json(total)).error, "too_many_sessions");
+});
+
+test("caps can't be raced: twelve first requests at once with sessionsPerUser 3 start three tool sessions", async (t) => {
+  const pids = pidFile(t);
+  const revisions = { default: tracked(pids), ...Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`r${i}`, tracked(pids)])) };
+  // On a data dir, as a hub runs: each store call is real I/O, which is where the check and the start drifted apart.
+  const dataDir = mkdtempSync(join(tmpdir(), "hubmcp-caps-"));
+  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const store = new FileRecordStore(dataDir);
+  const accounts = new StoreAccountDirectory(store);
+  await accounts.add("alice", "pw-alice", ["users"]);
+  const { token } = (await new ApiTokens(store, accounts).create("alice"))!;
+  const gw = await startGateway({ config: parseGatewayConfig({ tools: { fake: { revisions } }, limits: { sessionsPerUser: 3, sessionsTotal: 50 } }, ROOT), store });
+  t.after(() => gw.close());
+  const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => post(`${gw.url}api/mcp/fake/mcp?revision=r${i}`, token, rpc("ping"))));
+  const statuses = await Promise.all(answers.map(async (a) => (await a.text(), a.status)));
+  assert.equal(pidsIn(pids).length, 3, "three tool servers were started, no more");
+  assert.equal(statuses.filter((s) => s === 200).length, 3);
+  assert.equal(statuses.filter((s) => s === 503).length, 9);
 });
 
 test("a crashed tool session gives one 502, then a fresh session; old session ids end", async (t) => {

@@ -11,6 +11,7 @@ import { readBody, sendHtml, sendRedirect, singleParams } from "./http-io.ts";
 import { AS_PATHS } from "./metadata.ts";
 import { REQUEST_LIFETIME_MS, type OAuthConfig } from "./options.ts";
 import { consentPage, errorPage, loginPage } from "./pages.ts";
+import { LoginBackoff } from "./login-backoff.ts";
 import { isS256Challenge } from "./pkce.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { redirectMatches, redirectWith } from "./redirects.ts";
@@ -33,6 +34,7 @@ export class AuthorizeEndpoints {
   readonly #grants: Grants;
   readonly #sessions: BrowserSessions;
   readonly #logins: RateLimiter;
+  readonly #backoff: LoginBackoff;
   readonly #requests: RateLimiter;
 
   constructor(config: OAuthConfig, clients: ClientDirectory, grants: Grants, sessions: BrowserSessions) {
@@ -41,10 +43,16 @@ export class AuthorizeEndpoints {
     this.#grants = grants;
     this.#sessions = sessions;
     this.#logins = new RateLimiter(10, 60_000, config.now);
+    this.#backoff = new LoginBackoff(config.now);
     this.#requests = new RateLimiter(60, 60_000, config.now);
   }
 
   async authorize(req: IncomingMessage, res: ServerResponse, query: string): Promise<void> {
+    // Before anything else: looking the client up may fetch its metadata document.
+    const wait = this.#requests.hit(this.#config.clientIp(req));
+    if (wait > 0) {
+      return fail(res, 429, "Too many sign-in attempts", "Wait a minute and start the sign-in again from the application.", { "Retry-After": String(wait) });
+    }
     const params = singleParams(query);
     if (!params) return fail(res, 400, "Invalid request", "A parameter was sent more than once.");
     const client = await this.#clients.find(params.get("client_id") ?? "");
@@ -72,9 +80,6 @@ export class AuthorizeEndpoints {
       ...(resource !== undefined ? { resource } : {}),
       expires_at: this.#config.now() + REQUEST_LIFETIME_MS,
     };
-    if (this.#requests.hit(this.#config.clientIp(req)) > 0) {
-      return fail(res, 429, "Too many sign-in attempts", "Wait a minute and start the sign-in again from the application.");
-    }
     const requestId = randomToken();
     await this.#config.store.put(REQUESTS, requestId, pending);
     await this.#show(req, res, requestId, pending, client);
@@ -92,11 +97,18 @@ export class AuthorizeEndpoints {
     if (!client) return fail(res, 400, "Unknown application", "Start the sign-in again from the application.");
     const username = (form.get("username") ?? "").trim().slice(0, 200);
     const password = form.get("password") ?? "";
-    if (this.#logins.hit(this.#config.clientIp(req)) > 0) {
-      return this.#login(req, res, requestId, client, "Too many attempts. Wait a minute and try again.", username, 429);
+    // Per address, then per account: many addresses guessing at one account are held back too.
+    const wait = this.#logins.hit(this.#config.clientIp(req)) || (username ? this.#backoff.wait(username) : 0);
+    if (wait > 0) {
+      const message = `Too many attempts. Wait ${wait === 1 ? "a second" : wait < 60 ? `${wait} seconds` : "a minute"} and try again.`;
+      return this.#login(req, res, requestId, client, message, username, 429, { "Retry-After": String(wait) });
     }
     const account = username && password ? await this.#config.accounts.verifyPassword(username, password) : null;
-    if (!account) return this.#login(req, res, requestId, client, "Wrong user name or password.", username, 401);
+    if (!account) {
+      if (username) this.#backoff.failed(username);
+      return this.#login(req, res, requestId, client, "Wrong user name or password.", username, 401);
+    }
+    this.#backoff.succeeded(username);
     this.#config.logger.info("oauth sign-in", { user: account.user });
     const session = await this.#sessions.signIn(account.user);
     // Relative, like the form actions: the pages keep working on whatever host name the browser used.
@@ -162,6 +174,7 @@ export class AuthorizeEndpoints {
     error: string | undefined,
     username: string | undefined,
     status: number,
+    headers: Record<string, string> = {},
   ): Promise<void> {
     const browser = this.#sessions.browser(req);
     const html = loginPage({
@@ -173,7 +186,7 @@ export class AuthorizeEndpoints {
       ...(error ? { error } : {}),
       ...(username ? { username } : {}),
     });
-    sendHtml(res, status, html, browser.setCookie);
+    sendHtml(res, status, html, browser.setCookie, headers);
   }
 
   async #pending(requestId: string): Promise<PendingRequest | undefined> {
@@ -194,8 +207,8 @@ export class AuthorizeEndpoints {
   }
 }
 
-function fail(res: ServerResponse, status: number, title: string, message: string): void {
-  sendHtml(res, status, errorPage(title, message));
+function fail(res: ServerResponse, status: number, title: string, message: string, headers: Record<string, string> = {}): void {
+  sendHtml(res, status, errorPage(title, message), [], headers);
 }
 
 function clientLabel(client: Client): string {

@@ -1,6 +1,10 @@
 // The browser side of sign-in: a cookie that identifies the browser, CSRF tokens bound to
 // that cookie and to the authorization request, and the signed-in session. Sign-in replaces
 // the cookie, so a cookie planted before sign-in (session fixation) is worth nothing after.
+// On https the cookie's name carries a prefix the browser enforces, so a sibling subdomain or
+// a plain-http answer can't plant one: `__Host-` (Secure, Path=/, this host only) when the
+// hub owns its origin, `__Secure-` with the hub's own path when it shares the origin under a
+// path (Path=/ would hand the sign-in to every other application on that origin).
 import type { IncomingMessage } from "node:http";
 import { hashSecret, hmac, randomToken, safeEqual } from "./crypto.ts";
 import { cookieValue } from "./http-io.ts";
@@ -26,7 +30,7 @@ export class BrowserSessions {
 
   /** The browser's id, minting one (and the cookie that carries it) when it has none. */
   browser(req: IncomingMessage): { id: string; setCookie: string[] } {
-    const existing = cookieValue(req, COOKIE);
+    const existing = cookieValue(req, this.#name());
     if (existing && ID_SHAPE.test(existing)) return { id: existing, setCookie: [] };
     const id = randomToken();
     return { id, setCookie: [this.#cookie(id)] };
@@ -37,7 +41,7 @@ export class BrowserSessions {
   }
 
   async csrfValid(req: IncomingMessage, form: string, requestId: string, token: string | undefined): Promise<boolean> {
-    const browserId = cookieValue(req, COOKIE);
+    const browserId = cookieValue(req, this.#name());
     if (!browserId || !ID_SHAPE.test(browserId) || typeof token !== "string") return false;
     return safeEqual(await this.csrfToken(browserId, form, requestId), token);
   }
@@ -60,17 +64,28 @@ export class BrowserSessions {
         return (await this.#config.accounts.groupsOf(user)) ? user : undefined;
       }
     }
-    const id = cookieValue(req, COOKIE);
+    const id = cookieValue(req, this.#name());
     if (!id || !ID_SHAPE.test(id)) return undefined;
     const record = await this.#config.store.get<SessionRecord>(SESSIONS, hashSecret(id));
     if (!record || record.expires_at <= this.#config.now()) return undefined;
     return (await this.#config.accounts.groupsOf(record.user)) ? record.user : undefined;
   }
 
+  /** The cookie's name for the hub's current public URL (it may be known only once the gateway listens). */
+  #name(): string {
+    if (!this.#config.secureCookies) return COOKIE;
+    return this.#basePath() ? `__Secure-${COOKIE}` : `__Host-${COOKIE}`;
+  }
+
+  #basePath(): string {
+    return new URL(this.#config.publicUrl).pathname.replace(/\/$/, "");
+  }
+
   #cookie(id: string): string {
-    const secure = this.#config.secureCookies ? "; Secure" : "";
-    const base = new URL(this.#config.publicUrl).pathname.replace(/\/$/, "");
-    return `${COOKIE}=${id}; Path=${base}${COOKIE_PATH}; Max-Age=${SESSION_LIFETIME_MS / 1000}; HttpOnly; SameSite=Lax${secure}`;
+    const lifetime = `Max-Age=${SESSION_LIFETIME_MS / 1000}; HttpOnly; SameSite=Lax`;
+    const base = this.#basePath();
+    if (!this.#config.secureCookies) return `${COOKIE}=${id}; Path=${base}${COOKIE_PATH}; ${lifetime}`;
+    return `${this.#name()}=${id}; Path=${base ? `${base}${COOKIE_PATH}` : "/"}; ${lifetime}; Secure`;
   }
 
   #key(): Promise<Buffer> {

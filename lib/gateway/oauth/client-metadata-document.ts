@@ -1,7 +1,9 @@
 // Client ID metadata documents: a client whose `client_id` is an https URL publishes its
 // metadata there. Fetching someone else's URL from inside the hub's network is an SSRF risk,
 // so only public addresses are contacted (checked after DNS, and the connection pinned to the
-// checked address), redirects are not followed, and the time and size are capped.
+// checked address), redirects are not followed, and the time and size are capped. Every
+// answer is remembered for at least MIN_CACHE_MS, failures and `no-store` ones included, and
+// lookups of a URL under way are shared, so a flood of sign-ins naming one URL fetches it once.
 import { lookup as dnsLookup } from "node:dns/promises";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -23,7 +25,9 @@ export interface MetadataFetchOptions {
 }
 
 const DEFAULT_CACHE_MS = 5 * 60_000;
+const MIN_CACHE_MS = 60_000;
 const MAX_CACHE_MS = 24 * 3600_000;
+const MAX_CACHED = 1000;
 
 /** Whether a client_id is meant as a metadata document URL (rather than a registered id). */
 export function isMetadataDocumentId(clientId: string): boolean {
@@ -32,7 +36,8 @@ export function isMetadataDocumentId(clientId: string): boolean {
 
 export class ClientMetadataDocuments {
   readonly #options: MetadataFetchOptions;
-  readonly #cache = new Map<string, { client: MetadataClient; until: number }>();
+  readonly #cache = new Map<string, { client: MetadataClient | undefined; until: number }>();
+  readonly #fetching = new Map<string, Promise<MetadataClient | undefined>>();
 
   constructor(options: MetadataFetchOptions) {
     this.#options = options;
@@ -45,18 +50,26 @@ export class ClientMetadataDocuments {
     this.#cache.delete(clientId);
     const url = this.#checkUrl(clientId);
     if (!url) return undefined;
+    let lookup = this.#fetching.get(clientId);
+    if (!lookup) {
+      lookup = this.#lookup(clientId, url).finally(() => this.#fetching.delete(clientId));
+      this.#fetching.set(clientId, lookup);
+    }
+    return lookup;
+  }
+
+  async #lookup(clientId: string, url: URL): Promise<MetadataClient | undefined> {
     let fetched: { body: string; maxAgeMs: number } | undefined;
     try {
       fetched = await this.#fetch(url);
     } catch {
-      return undefined;
+      fetched = undefined;
     }
-    if (!fetched) return undefined;
-    const client = parseDocument(fetched.body, clientId);
-    if (client && fetched.maxAgeMs > 0) {
-      if (this.#cache.size > 1000) this.#cache.clear();
-      this.#cache.set(clientId, { client, until: this.#options.now() + fetched.maxAgeMs });
-    }
+    const client = fetched && parseDocument(fetched.body, clientId);
+    const lifetime = client ? fetched!.maxAgeMs : MIN_CACHE_MS;
+    // The oldest entry goes first; a flood of new URLs is held back by the callers' rate limits.
+    if (this.#cache.size >= MAX_CACHED) this.#cache.delete(this.#cache.keys().next().value!);
+    this.#cache.set(clientId, { client, until: this.#options.now() + lifetime });
     return client;
   }
 
@@ -127,12 +140,17 @@ export class ClientMetadataDocuments {
   }
 }
 
+/**
+ * How long a document is kept: as its Cache-Control says, between a minute and a day. Even a
+ * `no-store` document is kept the minimum: fetching it again for every request would let
+ * anyone make the hub fetch a URL as often as they like.
+ */
 export function cacheLifetime(header: string | undefined): number {
   if (!header) return DEFAULT_CACHE_MS;
-  if (/\b(no-store|no-cache)\b/i.test(header)) return 0;
+  if (/\b(no-store|no-cache)\b/i.test(header)) return MIN_CACHE_MS;
   const maxAge = /\bmax-age\s*=\s*(\d+)/i.exec(header);
   if (!maxAge) return DEFAULT_CACHE_MS;
-  return Math.min(Number(maxAge[1]) * 1000, MAX_CACHE_MS);
+  return Math.max(MIN_CACHE_MS, Math.min(Number(maxAge[1]) * 1000, MAX_CACHE_MS));
 }
 
 export function parseDocument(text: string, clientId: string): MetadataClient | undefined {

@@ -74,8 +74,8 @@ export class ClientDirectory {
 
   async markUsed(client: Client): Promise<void> {
     if (!client.registered) return;
-    const record = await this.#config.store.get<ClientRecord>(CLIENTS, client.client_id);
-    if (record && !record.used) await this.#config.store.put(CLIENTS, client.client_id, { ...record, used: true });
+    // Never a put of an old copy: the sweeper may have removed the client meanwhile.
+    await this.#config.store.update<ClientRecord>(CLIENTS, client.client_id, (record) => (record && !record.used ? { ...record, used: true } : undefined));
   }
 
   /**

@@ -1,6 +1,8 @@
 // Grants and the credentials issued under them. A grant is one user's approval of one client
 // for one resource; its code, access tokens and refresh-token family all point back to it, so
 // revoking the grant (replayed code, reused refresh token, RFC 7009) ends every one of them.
+// Every change to a grant is a compare-and-change through RecordStore.update, so a refresh
+// racing a revocation (in this process or another) can never write the grant back unrevoked.
 import { hashSecret, randomToken, safeEqual } from "./crypto.ts";
 import { signAccessToken } from "./jws.ts";
 import { verifierMatches } from "./pkce.ts";
@@ -20,8 +22,10 @@ export interface GrantRecord {
   resource?: string;
   created_at: number;
   revoked?: boolean;
-  /** Generation of the newest refresh token presented so far (rotation bookkeeping). */
+  /** Generation of the newest refresh token redeemed so far: only a newer one may be redeemed. */
   used_generation: number;
+  /** Who won the latest rotation (a random nonce), so a refresh knows whether it was its own. */
+  rotation?: string;
 }
 
 interface CodeRecord {
@@ -93,12 +97,8 @@ export class Grants {
     const id = hashSecret(code);
     const record = await this.#config.store.get<CodeRecord>(CODES, id);
     if (!record) return { ok: false, error: "invalid_grant", description: BAD_CODE };
-    // First writer wins across processes: exactly one exchange consumes the code.
-    if (!(await this.#config.store.create(CODE_USES, id, { at: this.#config.now() }))) {
-      await this.revokeGrant(record.grant_id);
-      this.#config.logger.warn("oauth code replayed; grant revoked", { client_id: record.client_id });
-      return { ok: false, error: "invalid_grant", description: BAD_CODE };
-    }
+    // Everything is checked before the code is consumed: whoever merely saw the code (a log,
+    // a referrer) can't burn it, and can't get the grant revoked as a replay either.
     if (record.expires_at <= this.#config.now() || !safeEqual(record.client_id, client.client_id)) {
       return { ok: false, error: "invalid_grant", description: BAD_CODE };
     }
@@ -114,9 +114,21 @@ export class Grants {
     if (!this.#sameResource(params.get("resource"), grant)) {
       return { ok: false, error: "invalid_target", description: "resource does not match the authorization request" };
     }
+    // First writer wins across processes: exactly one valid exchange consumes the code; a
+    // second one with the right verifier means the code leaked along with it (RFC 6749 4.1.2).
+    if (!(await this.#config.store.create(CODE_USES, id, { at: this.#config.now() }))) {
+      await this.revokeGrant(record.grant_id);
+      this.#config.logger.warn("oauth code replayed; grant revoked", { client_id: record.client_id });
+      return { ok: false, error: "invalid_grant", description: BAD_CODE };
+    }
     return { ok: true, tokens: await this.#issue(record.grant_id, grant, 1) };
   }
 
+  /**
+   * Rotation: each refresh token is good once. The grant remembers the newest generation
+   * redeemed; a token not newer than that (reuse: it was copied, or the client replays it)
+   * revokes the whole family, with no grace window: a client that lost the answer signs in again.
+   */
   async refresh(client: Client, params: Map<string, string>): Promise<GrantResult> {
     const token = params.get("refresh_token");
     if (!token || token.length > 200) return { ok: false, error: "invalid_grant", description: BAD_REFRESH };
@@ -126,13 +138,6 @@ export class Grants {
     }
     const grant = await this.#config.store.get<GrantRecord>(GRANTS, record.grant_id);
     if (!grant || grant.revoked) return { ok: false, error: "invalid_grant", description: BAD_REFRESH };
-    // The previous token stays good until its successor is first used (a client retrying a
-    // lost response); any older one means the family leaked, so all of it goes.
-    if (record.generation < grant.used_generation) {
-      await this.revokeGrant(record.grant_id);
-      this.#config.logger.warn("oauth refresh token reused; grant revoked", { client_id: record.client_id });
-      return { ok: false, error: "invalid_grant", description: BAD_REFRESH };
-    }
     const groups = await this.#config.accounts.groupsOf(grant.user);
     if (!groups || !(await this.#config.resourceAccess(grant.resource, groups))) {
       await this.revokeGrant(record.grant_id);
@@ -141,14 +146,21 @@ export class Grants {
     if (!this.#sameResource(params.get("resource"), grant)) {
       return { ok: false, error: "invalid_target", description: "resource does not match the grant" };
     }
-    const updated: GrantRecord = { ...grant, used_generation: Math.max(grant.used_generation, record.generation) };
-    await this.#config.store.put(GRANTS, record.grant_id, updated);
-    return { ok: true, tokens: await this.#issue(record.grant_id, updated, record.generation + 1) };
+    const claim = randomToken(12);
+    const rotated = await this.#config.store.update<GrantRecord>(GRANTS, record.grant_id, (current) =>
+      current && !current.revoked && record.generation > current.used_generation ? { ...current, used_generation: record.generation, rotation: claim } : undefined,
+    );
+    if (!rotated || rotated.revoked) return { ok: false, error: "invalid_grant", description: BAD_REFRESH };
+    if (rotated.rotation !== claim) {
+      await this.revokeGrant(record.grant_id);
+      this.#config.logger.warn("oauth refresh token reused; grant revoked", { client_id: record.client_id });
+      return { ok: false, error: "invalid_grant", description: BAD_REFRESH };
+    }
+    return { ok: true, tokens: await this.#issue(record.grant_id, rotated, record.generation + 1) };
   }
 
   async revokeGrant(grantId: string): Promise<void> {
-    const grant = await this.#config.store.get<GrantRecord>(GRANTS, grantId);
-    if (grant && !grant.revoked) await this.#config.store.put(GRANTS, grantId, { ...grant, revoked: true });
+    await this.#config.store.update<GrantRecord>(GRANTS, grantId, (grant) => (grant && !grant.revoked ? { ...grant, revoked: true } : undefined));
   }
 
   /** RFC 7009: revoking either token of a grant ends the grant. Unknown tokens are not an error. */

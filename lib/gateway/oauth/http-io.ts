@@ -90,9 +90,9 @@ const PAGE_HEADERS = {
   "Referrer-Policy": "no-referrer",
 };
 
-export function sendHtml(res: ServerResponse, status: number, html: string, cookies: readonly string[] = []): void {
+export function sendHtml(res: ServerResponse, status: number, html: string, cookies: readonly string[] = [], headers: Record<string, string> = {}): void {
   if (cookies.length > 0) res.setHeader("Set-Cookie", [...cookies]);
-  res.writeHead(status, { ...PAGE_HEADERS, "Content-Length": Buffer.byteLength(html) });
+  res.writeHead(status, { ...PAGE_HEADERS, ...headers, "Content-Length": Buffer.byteLength(html) });
   res.end(html);
 }
 

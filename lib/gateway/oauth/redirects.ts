@@ -5,7 +5,7 @@
 export const DEFAULT_REDIRECT_ALLOWLIST: readonly string[] = [
   "https://claude.ai/",
   "https://claude.com/",
-  "https://chatgpt.com/connector",
+  "https://chatgpt.com/connector_platform_oauth_redirect",
   "https://vscode.dev/",
   "https://insiders.vscode.dev/",
 ];
@@ -54,7 +54,7 @@ export function redirectMatches(registered: readonly string[], requested: string
   return registered.some((uri) => isLoopbackRedirect(uri) && withoutLoopbackPort(uri) === portless);
 }
 
-/** Whether a redirect qualifies for anonymous registration: loopback, or under an allowlisted prefix. */
+/** Whether a redirect qualifies for anonymous registration: loopback, or at or under an allowlisted path. */
 export function isAnonymousRedirect(uri: string, allowlist: readonly string[]): boolean {
   if (isLoopbackRedirect(uri)) return true;
   const url = parse(uri);
@@ -65,9 +65,18 @@ export function isAnonymousRedirect(uri: string, allowlist: readonly string[]): 
       allowed !== undefined &&
       allowed.protocol === url.protocol &&
       allowed.host === url.host &&
-      url.pathname.startsWith(allowed.pathname)
+      underPath(url.pathname, allowed.pathname)
     );
   });
+}
+
+/**
+ * Whether `path` is `prefix` or lies below it. Anchored at a segment boundary: the prefix
+ * `/connector` must not let `/connectorEVIL/…` (any page of the same site) register.
+ */
+function underPath(path: string, prefix: string): boolean {
+  if (prefix.endsWith("/")) return path.startsWith(prefix);
+  return path === prefix || path.startsWith(`${prefix}/`);
 }
 
 /** Adds `params` to a redirect URI, keeping its own query (RFC 6749 section 3.1.2). */

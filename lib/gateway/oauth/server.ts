@@ -17,6 +17,20 @@ import { OAuthTokenVerifier } from "./verifier.ts";
 
 type Route = (req: IncomingMessage, res: ServerResponse, query: string) => Promise<void>;
 
+/** Token and revocation requests per source address per minute: far above what clients send, and checked before a client's metadata document may be fetched. */
+const TOKEN_REQUESTS_PER_MINUTE = 120;
+const REVOCATIONS_PER_MINUTE = 60;
+
+/** The route, behind a limit per source address answered with 429 and Retry-After. */
+function limited(limiter: RateLimiter, clientIp: (req: IncomingMessage) => string, what: string, route: Route): Route {
+  return async (req, res, query) => {
+    const wait = limiter.hit(clientIp(req));
+    if (wait === 0) return route(req, res, query);
+    req.resume();
+    sendOAuthError(res, 429, "too_many_requests", `too many ${what}; try again later`, { "Retry-After": String(wait) });
+  };
+}
+
 export class OAuthServer implements AuthorizationServer {
   readonly verifier: TokenVerifier;
   readonly #config: OAuthConfig;
@@ -30,6 +44,8 @@ export class OAuthServer implements AuthorizationServer {
     const grants = new Grants(config);
     const pages = new AuthorizeEndpoints(config, clients, grants, new BrowserSessions(config));
     const registrations = new RateLimiter(config.maxRegistrations, config.registrationWindowMs, config.now);
+    const tokenRequests = new RateLimiter(TOKEN_REQUESTS_PER_MINUTE, 60_000, config.now);
+    const revocations = new RateLimiter(REVOCATIONS_PER_MINUTE, 60_000, config.now);
     this.verifier = new OAuthTokenVerifier(config, grants);
     this.#sweeper = new Sweeper(config);
     const metadata: Route = async (_req, res) => sendJson(res, 200, authorizationServerMetadata(config));
@@ -40,22 +56,17 @@ export class OAuthServer implements AuthorizationServer {
       [
         AS_PATHS.register,
         {
-          POST: async (req, res) => {
-            const wait = registrations.hit(config.clientIp(req));
-            if (wait > 0) {
-              req.resume();
-              return sendOAuthError(res, 429, "too_many_requests", "too many registrations; try again later", { "Retry-After": String(wait) });
-            }
+          POST: limited(registrations, config.clientIp, "registrations", async (req, res) => {
             const reply = await registerClient(config, req, await readBody(req));
             sendJson(res, reply.status, reply.body, reply.headers);
-          },
+          }),
         },
       ],
       [AS_PATHS.authorize, { GET: (req, res, query) => pages.authorize(req, res, query) }],
       [AS_PATHS.login, { POST: (req, res) => pages.loginForm(req, res) }],
       [AS_PATHS.consent, { GET: (req, res, query) => pages.consentGet(req, res, query), POST: (req, res) => pages.consentForm(req, res) }],
-      [AS_PATHS.token, { POST: (req, res) => tokenEndpoint(req, res, clients, grants) }],
-      [AS_PATHS.revoke, { POST: (req, res) => revocationEndpoint(req, res, clients, grants) }],
+      [AS_PATHS.token, { POST: limited(tokenRequests, config.clientIp, "token requests", (req, res) => tokenEndpoint(req, res, clients, grants)) }],
+      [AS_PATHS.revoke, { POST: limited(revocations, config.clientIp, "revocation requests", (req, res) => revocationEndpoint(req, res, clients, grants)) }],
     ]);
   }
 

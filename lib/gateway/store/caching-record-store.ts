@@ -106,6 +106,11 @@ export class CachingRecordStore implements RecordStore {
     return this.#writing(collection, id, () => this.#inner.delete(collection, id));
   }
 
+  /** Always decided on the data dir's record, never on a remembered copy. */
+  update<T>(collection: string, id: string, change: (current: T | undefined) => T | undefined): Promise<T | undefined> {
+    return this.#writing(collection, id, () => this.#inner.update(collection, id, change));
+  }
+
   list<T>(collection: string): Promise<Array<{ id: string; value: T }>> {
     return this.#inner.list<T>(collection);
   }

@@ -1,16 +1,21 @@
 // The data dir as a RecordStore: one JSON file per record, so processes sharing the dir
 // never rewrite each other's files. Writes go to a temp file that is fsynced and renamed,
-// so a crash leaves either the old record or the new one, never half of one.
+// so a crash leaves either the old record or the new one, never half of one. Every write
+// holds the record's lock (record-lock.ts), so `update` is atomic across processes.
 import { randomBytes } from "node:crypto";
 import { link, mkdir, open, readFile, readdir, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { RecordStore } from "../contracts.ts";
 import { checkCollection, decodeId, encodeId } from "./record-names.ts";
+import { RecordLocks } from "./record-lock.ts";
 
 const TEMP_PREFIX = ".tmp-";
+/** Beside each record while it is written; never a record name (base64url has no dot). */
+const LOCK_PREFIX = ".lock-";
 
 export class FileRecordStore implements RecordStore {
   readonly #root: string;
+  readonly #locks = new RecordLocks();
 
   constructor(root: string) {
     this.#root = root;
@@ -27,14 +32,14 @@ export class FileRecordStore implements RecordStore {
 
   async put(collection: string, id: string, value: unknown): Promise<void> {
     const temp = await this.#writeTemp(collection, value);
-    await rename(temp, this.#path(collection, id));
+    await this.#locked(collection, id, () => rename(temp, this.#path(collection, id))).catch((err: unknown) => dropTemp(temp, err));
   }
 
   async create(collection: string, id: string, value: unknown): Promise<boolean> {
     const temp = await this.#writeTemp(collection, value);
     try {
       // link() fails when the name exists: an atomic create-if-absent across processes.
-      await link(temp, this.#path(collection, id));
+      await this.#locked(collection, id, () => link(temp, this.#path(collection, id)));
       return true;
     } catch (err) {
       if (isCode(err, "EEXIST")) return false;
@@ -45,8 +50,21 @@ export class FileRecordStore implements RecordStore {
   }
 
   async delete(collection: string, id: string): Promise<void> {
-    await unlink(this.#path(collection, id)).catch((err: unknown) => {
+    // ENOENT from the lock too: without the collection's folder there is nothing to delete.
+    await this.#locked(collection, id, () => unlink(this.#path(collection, id))).catch((err: unknown) => {
       if (!isCode(err, "ENOENT")) throw err;
+    });
+  }
+
+  async update<T>(collection: string, id: string, change: (current: T | undefined) => T | undefined): Promise<T | undefined> {
+    await mkdir(join(this.#root, checkCollection(collection)), { recursive: true, mode: 0o700 });
+    return this.#locked(collection, id, async () => {
+      const current = await this.get<T>(collection, id);
+      const next = change(current);
+      if (next === undefined) return current;
+      const temp = await this.#writeTemp(collection, next);
+      await rename(temp, this.#path(collection, id)).catch((err: unknown) => dropTemp(temp, err));
+      return JSON.parse(JSON.stringify(next)) as T;
     });
   }
 
@@ -78,6 +96,10 @@ export class FileRecordStore implements RecordStore {
     return Buffer.from(winner.key, "base64");
   }
 
+  #locked<R>(collection: string, id: string, fn: () => Promise<R>): Promise<R> {
+    return this.#locks.with(join(this.#root, checkCollection(collection), `${LOCK_PREFIX}${encodeId(id)}`), fn);
+  }
+
   #path(collection: string, id: string): string {
     return join(this.#root, checkCollection(collection), `${encodeId(id)}.json`);
   }
@@ -95,6 +117,12 @@ export class FileRecordStore implements RecordStore {
     }
     return temp;
   }
+}
+
+/** A write that failed leaves no temp file behind; the failure goes on to the caller. */
+async function dropTemp(temp: string, err: unknown): Promise<never> {
+  await unlink(temp).catch(() => undefined);
+  throw err;
 }
 
 function isCode(err: unknown, code: string): boolean {

@@ -87,6 +87,50 @@ test("the login page: form fields, CSRF, a cookie that is HttpOnly and SameSite=
   assert.equal(res.headers.get("cache-control"), "no-store");
 });
 
+test("on an https hub the browser cookie is __Host-hub_oauth (Secure, Path=/), and one without the prefix counts for nothing", async (t) => {
+  const { base } = await startAuthorizationServer(t, { publicUrl: "https://hub.example" });
+  const clientId = await registerPublic(base);
+  const page = await fetch(authorizeUrl(base, params(clientId)));
+  const html = await page.text();
+  const set = page.headers.getSetCookie()[0]!;
+  assert.match(set, /^__Host-hub_oauth=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax; Secure$/);
+  const browser = set.split(";")[0]!;
+  const login = await fetch(`${base}/developer/oauth/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: browser },
+    body: new URLSearchParams({ request: hiddenField(html, "request"), csrf: hiddenField(html, "csrf"), username: "ada", password: "correct horse" }),
+  });
+  assert.equal(login.status, 303);
+  await login.arrayBuffer();
+  const session = login.headers.getSetCookie()[0]!.split(";")[0]!;
+  assert.match(session, /^__Host-hub_oauth=/);
+  const consent = new URL(login.headers.get("location")!, `${base}/developer/oauth/login`);
+  const signedIn = await fetch(consent, { headers: { Cookie: session } });
+  assert.match(await signedIn.text(), /name="decision"/);
+  // The same session id planted without the prefix (by a sibling subdomain, or over plain http) is not a sign-in.
+  const planted = await fetch(consent, { headers: { Cookie: session.replace(/^__Host-/, "") } });
+  const plantedHtml = await planted.text();
+  assert.doesNotMatch(plantedHtml, /name="decision"/);
+  assert.match(plantedHtml, /name="password"/);
+  // A whole sign-in works end to end with it.
+  const { challenge } = pkcePair();
+  assert.ok((await signIn(base, { clientId, challenge })).searchParams.get("code"));
+});
+
+test("on an https hub under a path the cookie keeps that path: __Secure-hub_oauth", async (t) => {
+  const { base } = await startAuthorizationServer(t, { publicUrl: "https://hub.example/hub" });
+  const register = await fetch(`${base}/hub/authorize/register`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" }),
+  });
+  const { client_id } = (await register.json()) as { client_id: string };
+  const page = await fetch(authorizeUrl(`${base}/hub`, params(client_id)));
+  await page.arrayBuffer();
+  assert.match(page.headers.getSetCookie()[0]!, /^__Secure-hub_oauth=[A-Za-z0-9_-]{43}; Path=\/hub\/developer\/oauth; Max-Age=\d+; HttpOnly; SameSite=Lax; Secure$/);
+});
+
 test("login: a wrong password is 401 on the same form; a missing or foreign CSRF token is 403", async (t) => {
   const { base } = await startAuthorizationServer(t);
   const clientId = await registerPublic(base);
@@ -134,9 +178,10 @@ test("login attempts per address are limited", async (t) => {
     const res = await fetch(`${base}/developer/oauth/login`, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
-      body: new URLSearchParams({ request: hiddenField(html, "request"), csrf: hiddenField(html, "csrf"), username: "ada", password: "guess" }),
+      body: new URLSearchParams({ request: hiddenField(html, "request"), csrf: hiddenField(html, "csrf"), username: `user${i}`, password: "guess" }),
     });
     last = res.status;
+    if (last === 429) assert.equal(res.headers.get("retry-after"), "60");
     await res.arrayBuffer();
   }
   assert.equal(last, 429);

@@ -7,13 +7,13 @@ import { authorizeUrl, listen, pkcePair, signIn, startAuthorizationServer, token
 const REDIRECT = "http://127.0.0.1:5555/callback";
 
 /** A client's own web server publishing its metadata document; counts the fetches. */
-async function documentHost(t: TestContext, body: (url: string) => unknown, headers: Record<string, string> = {}): Promise<{ url: string; hits: () => number }> {
+async function documentHost(t: TestContext, body: (url: string) => unknown, headers: Record<string, string> = {}, status = 200): Promise<{ url: string; hits: () => number }> {
   let hits = 0;
   let url = "";
   const server = createServer((_req, res) => {
     hits += 1;
     const text = typeof body(url) === "string" ? (body(url) as string) : JSON.stringify(body(url));
-    res.writeHead(200, { "Content-Type": "application/json", ...headers }).end(text);
+    res.writeHead(status, { "Content-Type": "application/json", ...headers }).end(text);
   });
   url = `${await listen(server, t)}/oauth/client.json`;
   return { url, hits: () => hits };
@@ -65,8 +65,48 @@ test("document parsing and cache lifetimes", () => {
   assert.equal(parseDocument(JSON.stringify({ client_id: id, redirect_uris: ["http://evil.example/cb"] }), id), undefined);
   assert.equal(parseDocument(JSON.stringify({ client_id: id, redirect_uris: [REDIRECT], token_endpoint_auth_method: "client_secret_post" }), id), undefined);
   assert.equal(cacheLifetime(undefined), 300_000);
-  assert.equal(cacheLifetime("no-store"), 0);
+  assert.equal(cacheLifetime("no-store"), 60_000, "kept a minute all the same");
+  assert.equal(cacheLifetime("max-age=0"), 60_000);
   assert.equal(cacheLifetime("public, max-age=120"), 120_000);
   assert.equal(cacheLifetime("max-age=99999999"), 86_400_000);
   assert.equal(cacheLifetime("public"), 300_000);
+});
+
+const authorizeAt = (base: string, clientId: string, headers: Record<string, string> = {}): Promise<Response> =>
+  fetch(authorizeUrl(base, { response_type: "code", client_id: clientId, redirect_uri: REDIRECT, code_challenge: pkcePair().challenge, code_challenge_method: "S256" }), { redirect: "manual", headers });
+
+test("failed, invalid and no-store documents are remembered for a minute: a flood of sign-ins fetches each once", async (t) => {
+  const { base, clock } = await startAuthorizationServer(t, { clientMetadata: { allowPrivateAddresses: true } });
+  const missing = await documentHost(t, () => "not here", {}, 404);
+  const liar = await documentHost(t, () => ({ client_id: "https://someone.else/c.json", redirect_uris: [REDIRECT] }));
+  const noStore = await documentHost(t, (url) => ({ client_id: url, redirect_uris: [REDIRECT] }), { "Cache-Control": "no-store" });
+  for (const [host, status] of [[missing, 400], [liar, 400], [noStore, 200]] as const) {
+    const answers = await Promise.all(Array.from({ length: 5 }, () => authorizeAt(base, host.url)));
+    for (let i = 0; i < 5; i++) answers.push(await authorizeAt(base, host.url));
+    for (const answer of answers) {
+      assert.equal(answer.status, status);
+      await answer.arrayBuffer();
+    }
+    assert.equal(host.hits(), 1, host.url);
+  }
+  clock.now += 61_000;
+  await (await authorizeAt(base, missing.url)).arrayBuffer();
+  assert.equal(missing.hits(), 2, "fetched again once the minute is over");
+});
+
+test("authorize is rate-limited per address before any document is fetched", async (t) => {
+  const { base } = await startAuthorizationServer(t, { clientMetadata: { allowPrivateAddresses: true }, clientIp: (req) => String(req.headers["x-test-address"]) });
+  const host = await documentHost(t, () => "not here", {}, 404);
+  const statuses: number[] = [];
+  for (let i = 0; i < 70; i++) {
+    const res = await authorizeAt(base, host.url.replace("client.json", `c${i}.json`), { "X-Test-Address": "198.51.100.1" });
+    statuses.push(res.status);
+    if (res.status === 429) assert.ok(Number(res.headers.get("retry-after")) >= 1);
+    await res.arrayBuffer();
+  }
+  assert.equal(statuses.filter((s) => s === 429).length, 10);
+  assert.equal(host.hits(), 60, "no fetch once the address is over its limit");
+  const other = await authorizeAt(base, host.url, { "X-Test-Address": "198.51.100.2" });
+  assert.equal(other.status, 400, "another address is not held back");
+  await other.arrayBuffer();
 });

@@ -46,7 +46,16 @@ test("the anonymous tier: loopback and the allowlisted hosts of the big clients"
     "https://insiders.vscode.dev/redirect",
   ];
   for (const uri of ok) assert.equal(isAnonymousRedirect(uri, DEFAULT_REDIRECT_ALLOWLIST), true, uri);
-  const refused = ["https://chatgpt.com/elsewhere", "https://claude.ai.evil.example/cb", "http://claude.ai/cb", "https://evil.example/cb", "vscode://x/cb"];
+  const refused = [
+    "https://chatgpt.com/elsewhere",
+    "https://chatgpt.com/connectorEVIL/cb",
+    "https://chatgpt.com/connector_platform_oauth_redirectEVIL",
+    "https://chatgpt.com/connector_platform_oauth_redirect/../x",
+    "https://claude.ai.evil.example/cb",
+    "http://claude.ai/cb",
+    "https://evil.example/cb",
+    "vscode://x/cb",
+  ];
   for (const uri of refused) assert.equal(isAnonymousRedirect(uri, DEFAULT_REDIRECT_ALLOWLIST), false, uri);
 });
 

@@ -115,3 +115,17 @@ test("a client never used for a grant expires after 24 hours", async (t) => {
   const replacement = (await (await register(base, { redirect_uris: [LOOPBACK] })).json()) as { client_id: string };
   assert.notEqual(replacement.client_id, client_id);
 });
+
+test("an allowlist prefix is anchored at a path boundary: chatgpt.com/connectorEVIL does not register without a token", async (t) => {
+  const { base } = await startAuthorizationServer(t, { registration: { allowlist: ["https://chatgpt.com/connector", "https://portal.example/oauth/"] } });
+  for (const uri of ["https://chatgpt.com/connectorEVIL/cb", "https://chatgpt.com/connector_evil", "https://portal.example/oauthx/cb"]) {
+    const res = await register(base, { client_name: "Evil", redirect_uris: [uri] });
+    assert.equal(res.status, 401, uri);
+    await res.arrayBuffer();
+  }
+  for (const uri of ["https://chatgpt.com/connector", "https://chatgpt.com/connector/cb", "https://portal.example/oauth/cb"]) {
+    const res = await register(base, { client_name: "Fine", redirect_uris: [uri] });
+    assert.equal(res.status, 201, uri);
+    await res.arrayBuffer();
+  }
+});

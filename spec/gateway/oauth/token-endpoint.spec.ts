@@ -114,7 +114,7 @@ test("confidential clients authenticate with Basic or a posted secret; a wrong s
   await posted.arrayBuffer();
 });
 
-test("refresh rotates; the previous token survives only until its successor is used; other reuse revokes the family", async (t) => {
+test("refresh rotates; each refresh token is good once, and using one again revokes the family", async (t) => {
   const { base, server } = await startAuthorizationServer(t);
   const { clientId, tokens: t0 } = await obtainTokens(base);
   const refresh = (rt: string): Promise<Response> => token(base, { grant_type: "refresh_token", client_id: clientId, refresh_token: rt });
@@ -122,15 +122,11 @@ test("refresh rotates; the previous token survives only until its successor is u
   assert.equal(r1.status, 200);
   const t1 = (await r1.json()) as Tokens;
   assert.notEqual(t1.refresh_token, t0.refresh_token);
-  // The response was "lost": the client retries with the same token before using the new one.
-  const retry = await refresh(t0.refresh_token);
-  assert.equal(retry.status, 200);
-  const t1b = (await retry.json()) as Tokens;
-  const r2 = await refresh(t1b.refresh_token);
+  const r2 = await refresh(t1.refresh_token);
   assert.equal(r2.status, 200);
   const t2 = (await r2.json()) as Tokens;
   assert.ok(await server.verifier.verify(t2.access_token, base));
-  // Now t0 is two generations old: reuse means theft, and the whole family goes.
+  // t0 was used already: reuse means theft (or a replay), and the whole family goes.
   assert.deepEqual(await errorOf(await refresh(t0.refresh_token)), [400, "invalid_grant", "no-store"]);
   assert.equal(await server.verifier.verify(t2.access_token, base), null);
   assert.deepEqual(await errorOf(await refresh(t2.refresh_token)), [400, "invalid_grant", "no-store"]);
@@ -201,4 +197,31 @@ test("the token endpoint also takes a JSON body", async (t) => {
   const bad = await fetch(`${base}/developer/oauth/token`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "[1]" });
   assert.equal(bad.status, 400);
   await bad.arrayBuffer();
+});
+
+test("the token and revocation endpoints are rate-limited per address: 429 with Retry-After, before the client is looked up", async (t) => {
+  const { base, clock } = await startAuthorizationServer(t, { clientIp: (req) => String(req.headers["x-test-address"]) });
+  const from = (address: string) => ({ "X-Test-Address": address });
+  const limited = async (send: () => Promise<Response>, most: number): Promise<void> => {
+    for (let i = 0; i < most; i++) {
+      const res = await send();
+      assert.notEqual(res.status, 429, `request ${i + 1}`);
+      await res.arrayBuffer();
+    }
+    const over = await send();
+    assert.equal(over.status, 429);
+    assert.ok(Number(over.headers.get("retry-after")) >= 1);
+    assert.equal(((await over.json()) as { error: string }).error, "too_many_requests");
+  };
+  await limited(() => token(base, { grant_type: "refresh_token", client_id: "nobody", refresh_token: "x" }, from("198.51.100.1")), 120);
+  const revoke = (address: string): Promise<Response> =>
+    fetch(`${base}/developer/oauth/revoke`, { method: "POST", headers: from(address), body: new URLSearchParams({ client_id: "nobody", token: "x" }) });
+  await limited(() => revoke("198.51.100.1"), 60);
+  const elsewhere = await token(base, { grant_type: "refresh_token", client_id: "nobody", refresh_token: "x" }, from("198.51.100.2"));
+  assert.equal(elsewhere.status, 401, "another address is not held back");
+  await elsewhere.arrayBuffer();
+  clock.now += 60_000;
+  const later = await revoke("198.51.100.1");
+  assert.equal(later.status, 401);
+  await later.arrayBuffer();
 });

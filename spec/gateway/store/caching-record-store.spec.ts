@@ -5,7 +5,14 @@ import { CachingRecordStore } from "../../../lib/gateway/store/caching-record-st
 import { MemoryRecordStore } from "../../../lib/gateway/store/memory-record-store.ts";
 import { recordStoreContract } from "../record-store-contract.ts";
 
-recordStoreContract("CachingRecordStore", () => new CachingRecordStore(new MemoryRecordStore(), { ttlMs: 60_000, keep: () => true }));
+recordStoreContract(
+  "CachingRecordStore",
+  () => new CachingRecordStore(new MemoryRecordStore(), { ttlMs: 60_000, keep: () => true }),
+  () => {
+    const shared = new MemoryRecordStore();
+    return [new CachingRecordStore(shared, { ttlMs: 60_000, keep: () => true }), new CachingRecordStore(shared, { ttlMs: 60_000, keep: () => true })];
+  },
+);
 
 /** A store behind the cache that counts reads, with a clock the test moves. */
 function setup(options: { ttlMs?: number; keep?: (collection: string, value: unknown) => boolean; maxEntries?: number } = {}) {
@@ -23,6 +30,7 @@ function setup(options: { ttlMs?: number; keep?: (collection: string, value: unk
     put: async (collection, id, value) => (await writeGate, inner.put(collection, id, value)),
     create: async (collection, id, value) => (await writeGate, inner.create(collection, id, value)),
     delete: async (collection, id) => (await writeGate, inner.delete(collection, id)),
+    update: async (collection, id, change) => (await writeGate, inner.update(collection, id, change)),
     list: (collection) => inner.list(collection),
     secret: (name) => inner.secret(name),
   };
@@ -153,4 +161,17 @@ test("a read that starts during a write is not joined by reads asked for after i
   assert.deepEqual(await during, { user: "ada" }, "began before the delete landed");
   assert.equal(await after, undefined, "asked for after the delete returned");
   assert.equal(await s.cache.get("api-tokens", "t"), undefined);
+});
+
+test("update decides on the record as the data dir has it, never on a remembered copy, and forgets the copy", async () => {
+  const s = setup({ ttlMs: 60_000 });
+  await s.inner.put("oauth-grants", "g", { revoked: false });
+  assert.deepEqual(await s.cache.get("oauth-grants", "g"), { revoked: false });
+  await s.inner.put("oauth-grants", "g", { revoked: true }); // revoked by another process
+  const seen: unknown[] = [];
+  const answer = await s.cache.update<{ revoked: boolean; refreshed?: boolean }>("oauth-grants", "g", (g) => (seen.push(g), g && !g.revoked ? { ...g, refreshed: true } : undefined));
+  assert.deepEqual(seen, [{ revoked: true }]);
+  assert.deepEqual(answer, { revoked: true });
+  await s.cache.update<{ n?: number }>("oauth-grants", "g", (g) => ({ ...g, n: 1 }));
+  assert.deepEqual(await s.cache.get("oauth-grants", "g"), { revoked: true, n: 1 });
 });

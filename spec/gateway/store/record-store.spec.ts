@@ -1,9 +1,14 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { hostname } from "node:os";
 import { FileRecordStore } from "../../../lib/gateway/store/file-record-store.ts";
+import { STALE_MS } from "../../../lib/gateway/store/record-lock.ts";
 import { MemoryRecordStore } from "../../../lib/gateway/store/memory-record-store.ts";
 import { recordStoreContract } from "../record-store-contract.ts";
 
@@ -14,7 +19,14 @@ function tempDir(t: { after(fn: () => unknown): void }): string {
 }
 
 recordStoreContract("MemoryRecordStore", () => new MemoryRecordStore());
-recordStoreContract("FileRecordStore", (t) => new FileRecordStore(tempDir(t)));
+recordStoreContract(
+  "FileRecordStore",
+  (t) => new FileRecordStore(tempDir(t)),
+  (t) => {
+    const dir = tempDir(t);
+    return [new FileRecordStore(dir), new FileRecordStore(dir)];
+  },
+);
 
 test("two file stores on one data dir see each other's records and share secrets", async (t) => {
   const dir = tempDir(t);
@@ -40,4 +52,32 @@ test("file records are private, leave no temp files, and ids never become paths"
   writeFileSync(join(dir, "tokens", ".tmp-dead"), "{");
   writeFileSync(join(dir, "tokens", "not base64!.json"), "{}");
   assert.equal((await store.list("tokens")).length, 2);
+});
+
+test("updates from three processes on one data dir lose no change", async (t) => {
+  const dir = tempDir(t);
+  const script = fileURLToPath(new URL("update-in-child.ts", import.meta.url));
+  const child = () => promisify(execFile)(process.execPath, ["--import", "tsx", script, dir, "30"], { timeout: 60_000 });
+  const store = new FileRecordStore(dir);
+  const here = Promise.all(Array.from({ length: 30 }, () => store.update<{ n: number }>("counters", "c", (current) => ({ n: (current?.n ?? 0) + 1 }))));
+  const [a, b] = await Promise.all([child(), child(), here]);
+  assert.equal(a.stdout + b.stdout, "done\ndone\n");
+  assert.deepEqual(await store.get("counters", "c"), { n: 90 });
+  assert.deepEqual(readdirSync(join(dir, "counters")), [`${Buffer.from("c").toString("base64url")}.json`], "no lock or temp file left");
+});
+
+test("a lock left by a dead process is broken at once; one from another host once it is stale", async (t) => {
+  const dir = tempDir(t);
+  const store = new FileRecordStore(dir);
+  await store.put("grants", "g", { n: 1 });
+  const lock = join(dir, "grants", `.lock-${Buffer.from("g").toString("base64url")}`);
+  // A pid that ran here and ended: the lock's owner is known dead.
+  const ended = await promisify(execFile)(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
+  writeFileSync(lock, `${hostname()} ${ended.stdout} 0123`);
+  assert.deepEqual(await store.update<{ n: number }>("grants", "g", (g) => ({ n: g!.n + 1 })), { n: 2 });
+  writeFileSync(lock, "other-host 1 0123");
+  const old = (Date.now() - STALE_MS - 1000) / 1000;
+  utimesSync(lock, old, old);
+  assert.deepEqual(await store.update<{ n: number }>("grants", "g", (g) => ({ n: g!.n + 1 })), { n: 3 });
+  assert.deepEqual(readdirSync(join(dir, "grants")).length, 1);
 });

@@ -1,0 +1,75 @@
+// The caps on tool sessions (`sessionsTotal`, `sessionsPerUser`), held when first requests
+// race, on one replica or several: counting the sessions and then starting one let every
+// concurrent request pass the count. A session takes a place under each cap, in a record per
+// cap (`tool-session-places/all`, `/user\n<name>`) changed only through RecordStore.update.
+// Places are given back lazily: a cap that looks full first drops the places of sessions
+// that have ended.
+import type { GatewayLimits } from "./config.ts";
+import type { RecordStore } from "./contracts.ts";
+import { GatewayError } from "./respond.ts";
+
+const PLACES = "tool-session-places";
+const RETRY_AFTER_S = "30";
+
+/** The sessions holding places under one cap: instance → session key. */
+type Places = Record<string, string>;
+
+export interface SessionCapsOptions {
+  store: RecordStore;
+  limits: Pick<GatewayLimits, "sessionsTotal" | "sessionsPerUser">;
+  /** The record as the data dir has it now, past any cache. */
+  readFresh<T>(collection: string, id: string): Promise<T | undefined>;
+  /** The instances of every tool session record there is now. */
+  liveInstances(): Promise<Set<string>>;
+}
+
+export class SessionCaps {
+  readonly #o: SessionCapsOptions;
+
+  constructor(options: SessionCapsOptions) {
+    this.#o = options;
+  }
+
+  /**
+   * Takes a place under the total cap and one under the user's for a session whose record
+   * is already written. Answers the error to give when a cap is full (any place taken is
+   * given back), else undefined.
+   */
+  async claim(user: string, key: string, instance: string): Promise<GatewayError | undefined> {
+    const { sessionsTotal, sessionsPerUser } = this.#o.limits;
+    if (!(await this.#claim("all", sessionsTotal, key, instance))) return tooMany();
+    if (await this.#claim(`user\n${user}`, sessionsPerUser, key, instance)) return undefined;
+    const mine = new Set([instance]);
+    await this.#o.store.update<Places>(PLACES, "all", (places) => (places?.[instance] ? without(places, mine) : undefined));
+    return tooManyForUser(sessionsPerUser);
+  }
+
+  // A session's record is written before it takes a place. So a place read before the
+  // sessions are listed, whose instance the list then lacks, belongs to a session that has
+  // ended (instances are never reused): it is free again.
+  async #claim(id: string, cap: number, key: string, instance: string): Promise<boolean> {
+    const before = Object.keys((await this.#o.readFresh<Places>(PLACES, id)) ?? {});
+    let ended = new Set<string>();
+    if (before.length >= cap) {
+      const live = await this.#o.liveInstances();
+      ended = new Set(before.filter((i) => !live.has(i)));
+    }
+    const after = await this.#o.store.update<Places>(PLACES, id, (places) => {
+      const kept = without(places ?? {}, ended);
+      return Object.keys(kept).length < cap ? { ...kept, [instance]: key } : undefined;
+    });
+    return after?.[instance] !== undefined;
+  }
+}
+
+function without(places: Places, gone: ReadonlySet<string>): Places {
+  return Object.fromEntries(Object.entries(places).filter(([instance]) => !gone.has(instance)));
+}
+
+export function tooMany(): GatewayError {
+  return new GatewayError(503, "too_many_sessions", "The gateway runs as many tool sessions as it may; try again later", { "retry-after": RETRY_AFTER_S });
+}
+
+export function tooManyForUser(most: number): GatewayError {
+  return new GatewayError(503, "too_many_user_sessions", `You have ${most} tool sessions running, the most allowed; try again later`, { "retry-after": RETRY_AFTER_S });
+}

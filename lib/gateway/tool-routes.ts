@@ -213,7 +213,10 @@ async function sseInfo(ctx: GatewayContext, c: Caller, res: ServerResponse): Pro
     sendJson(res, 200, { sse_endpoint: `${base}sse`, post_endpoint: base, cookie_header: cookie });
     return;
   }
-  sendJson(res, 200, { sse_endpoint: `${rec.url}sse`, post_endpoint: rec.url, cookie_header: rec.cookie ?? "" });
+  // A `url` or `command` server has no session proxy path: its address and cookie are the
+  // gateway's internals, so the client gets the gateway's own routes, which take the bearer.
+  const base = `${ctx.publicUrl}/api/mcp/${c.tool}`;
+  sendJson(res, 200, { sse_endpoint: `${base}/sse`, post_endpoint: `${base}/mcp`, cookie_header: "" });
 }
 
 const NOT_ALLOWED = (allow: string): GatewayError => new GatewayError(405, "method_not_allowed", `Use ${allow}`, { allow });

@@ -6,6 +6,8 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:
 import type { GatewayConfig, ToolSpec } from "./config.ts";
 import type { Principal } from "./contracts.ts";
 import { isEventStream, openStream, readAll, relay, send, sendRewritten, upstreamFailure, type Cancel, type Outgoing } from "./forward.ts";
+import { parseAccept } from "../http/accept.ts";
+import type { LegacyStreams } from "./legacy-sse.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 import { mintUpstreamSession, namedSession, openSession } from "./mcp-sessions.ts";
 import { readBody } from "./request-body.ts";
@@ -29,6 +31,8 @@ export interface GatewayContext {
   readonly metrics: GatewayMetrics;
   /** Between keepalive comments on relayed streams. */
   readonly keepaliveMs: number;
+  /** The 2024-11-05 HTTP+SSE streams clients hold through `GET …/sse`. */
+  readonly legacy: LegacyStreams;
 }
 
 export interface Caller {
@@ -219,6 +223,31 @@ async function sseInfo(ctx: GatewayContext, c: Caller, res: ServerResponse): Pro
   sendJson(res, 200, { sse_endpoint: `${base}/sse`, post_endpoint: `${base}/mcp`, cookie_header: "" });
 }
 
+/** `GET …/sse` asking for an event stream: the standard legacy transport, through the gateway. */
+async function openLegacy(ctx: GatewayContext, c: Caller, res: ServerResponse): Promise<void> {
+  const s = await mint(ctx, c, await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c)));
+  const key = sessionKey(c.principal.user, c.tool, s.rec.revision);
+  ctx.legacy.open(res, {
+    id: s.id!,
+    user: c.principal.user,
+    upstream: { url: s.rec.url!, cookie: s.rec.cookie },
+    upstreamSession: s.upstream!,
+    endpoint: `${toolPath(ctx, c.tool)}/sse?session_id=${encodeURIComponent(s.id!)}`,
+    resourcePrefix: resourcePrefix(ctx, c.tool),
+    keepaliveMs: ctx.keepaliveMs,
+    maxAnswerBytes: ctx.config.limits.maxBodyBytes * 4,
+    onTick: () => ctx.sessions.touch(key),
+  });
+}
+
+/** A POST to the URL a legacy stream's `endpoint` named. */
+async function postLegacy(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (namedSession(req, c.query) === undefined) throw new GatewayError(400, "no_session", "POST …/sse needs the session_id its endpoint event named");
+  const s = await continueOrStart(ctx, c, req, undefined);
+  const body = await readBody(req, ctx.config.limits.maxBodyBytes);
+  await ctx.legacy.post(s.id!, c.principal.user, req, res, body);
+}
+
 const NOT_ALLOWED = (allow: string): GatewayError => new GatewayError(405, "method_not_allowed", `Use ${allow}`, { allow });
 
 export async function handleToolRoute(ctx: GatewayContext, route: Route, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -238,7 +267,9 @@ export async function handleToolRoute(ctx: GatewayContext, route: Route, c: Call
       if (method !== "GET") throw NOT_ALLOWED("GET, POST");
       return bootstrap(ctx, c, req, res);
     case "sse-info":
-      if (method !== "GET") throw NOT_ALLOWED("GET");
+      if (method === "POST") return postLegacy(ctx, c, req, res);
+      if (method !== "GET") throw NOT_ALLOWED("GET, POST");
+      if (parseAccept(req.headers.accept).streams) return openLegacy(ctx, c, res);
       return sseInfo(ctx, c, res);
     case "openapi":
       if (method !== "GET") throw NOT_ALLOWED("GET");

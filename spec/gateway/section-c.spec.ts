@@ -5,6 +5,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { checkResourceAllowed, resourceUrlFromServerUrl } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { spawnCli } from "../helpers/launcher-fixtures.ts";
 import { SseReader } from "../../lib/http/sse-reader.ts";
 import { json, post, ROOT, rpc, startHarness, type Harness } from "./helpers.ts";
@@ -80,7 +84,62 @@ async function routes(t: test.TestContext, h: Harness, tool: string): Promise<vo
     for (const url of [info.sse_endpoint, info.post_endpoint]) assert.ok(url.startsWith(`${h.base}/`), url);
   });
 
+  await t.test("GET …/sse as an event stream: the 2024-11-05 transport for the SDK's SSEClientTransport, elicitation included", async () => {
+    const client = new Client({ name: "legacy-sse", version: "1" }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { name: "Ada" } }));
+    await client.connect(new SSEClientTransport(new URL(`${base}/sse`), { requestInit: { headers: bearer } }));
+    t.after(() => client.close());
+    const sum = await client.callTool({ name: "add", arguments: { a: 2, b: 3 } });
+    assert.deepEqual(sum.content, [{ type: "text", text: "5" }]);
+    // The POST that carried the call was released at once, so the answer to the tool's question could be sent.
+    const asked = await client.callTool({ name: "ask_user", arguments: { timeout: 20 } });
+    assert.deepEqual(asked.content, [{ type: "text", text: "Hello, Ada!" }]);
+    const { resources } = await client.listResources();
+    const settings = resources.find((r) => r.uri.endsWith("config://demo/settings"));
+    assert.equal(settings?.uri, `${base}/config://demo/settings`);
+    const read = await client.readResource({ uri: settings!.uri });
+    assert.match(String((read.contents[0] as { text: string }).text), /"gravity":9.81/);
+  });
+
+  await t.test("the legacy stream's POST URL takes the same bearer, and only its owner's", async () => {
+    const ac = new AbortController();
+    t.after(() => ac.abort());
+    const res = await fetch(`${base}/sse`, { headers: { ...bearer, accept: "text/event-stream" }, signal: ac.signal });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("access-control-allow-origin"), "*");
+    const body = res.body!.getReader();
+    const reader = new SseReader();
+    const next = async (): Promise<{ event: string; data: string }> => {
+      for (;;) {
+        const [event] = reader.push((await body.read()).value!);
+        if (event) return event;
+      }
+    };
+    const endpoint = await next();
+    assert.equal(endpoint.event, "endpoint");
+    assert.match(endpoint.data, new RegExp(`^/api/mcp/${tool}/sse\\?session_id=g1\\.`));
+    const url = `${h.base}${endpoint.data}`;
+    const accepted = await post(url, h.tokens.alice, rpc("tools/call", { name: "add", arguments: { a: 1, b: 1 } }, 41));
+    assert.equal(accepted.status, 202);
+    await accepted.text();
+    assert.deepEqual(JSON.parse((await next()).data), { jsonrpc: "2.0", id: 41, result: { content: [{ type: "text", text: "2" }], isError: false } });
+    const anonymous = await post(url, undefined, rpc("ping"));
+    assert.equal(anonymous.status, 401);
+    assert.match(anonymous.headers.get("www-authenticate")!, new RegExp(`resource_metadata="${base}/sse/\\.well-known/oauth-protected-resource"`));
+    await anonymous.text();
+    const stranger = await post(url, h.tokens.bob, rpc("ping"));
+    assert.equal(stranger.status, 404);
+    await stranger.text();
+    const garbage = await post(url, h.tokens.alice, "{not json");
+    assert.equal(garbage.status, 400);
+    await garbage.text();
+  });
+
   await t.test("protected-resource metadata and the CORS preflight", async () => {
+    const sse = await json(await fetch(`${base}/sse/.well-known/oauth-protected-resource`));
+    assert.equal(sse.resource, `${base}/sse`);
+    assert.ok(checkResourceAllowed({ requestedResource: resourceUrlFromServerUrl(`${base}/sse`), configuredResource: sse.resource }));
+    assert.equal((await json(await fetch(`${h.base}/.well-known/oauth-protected-resource/api/mcp/${tool}/sse`))).resource, `${base}/sse`);
     const meta = await json(await fetch(`${base}/mcp/.well-known/oauth-protected-resource`));
     assert.equal(meta.resource, `${base}/mcp`);
     const pre = await fetch(`${base}/mcp`, { method: "OPTIONS", headers: { origin: "https://host.example", "access-control-request-method": "POST" } });

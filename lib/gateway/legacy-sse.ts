@@ -13,7 +13,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { SseStream } from "../http/sse.ts";
 import { SseReader } from "../http/sse-reader.ts";
 import { CORS, GatewayError, sendJson } from "./respond.ts";
-import { isEventStream, readAll, send, type Upstream } from "./forward.ts";
+import { isEventStream, readAll, send, upstreamFailure, type Upstream } from "./forward.ts";
 import { inspectRequest, rewriteResult } from "./rewrite.ts";
 
 export interface LegacyOpen {
@@ -87,7 +87,8 @@ export class LegacyStreams {
       );
       if (isEventStream(answer)) return await this.#relayEvents(held, answer);
       const raw = answer.statusCode === 202 ? Buffer.alloc(0) : await readAll(answer, held.maxAnswerBytes);
-      if ((answer.statusCode ?? 502) >= 400 && !isJsonRpc(raw)) {
+      // An HTTP error is passed on only as an answer the client can match to its request.
+      if ((answer.statusCode ?? 502) >= 400 && !answers(raw, requestId)) {
         if (requestId !== undefined) this.#error(held, requestId, `The tool server answered HTTP ${answer.statusCode}`);
         return;
       }
@@ -96,7 +97,7 @@ export class LegacyStreams {
       this.#sendAll(held, text);
     } catch (err) {
       if (held.abort.signal.aborted || requestId === undefined) return;
-      this.#error(held, requestId, err instanceof GatewayError ? err.message : "The tool server's answer could not be relayed");
+      this.#error(held, requestId, (err instanceof GatewayError ? err : upstreamFailure(err)).message);
     }
   }
 
@@ -106,9 +107,9 @@ export class LegacyStreams {
 
   /** One JSON answer: a batch's entries go one per event, since legacy clients read one message per event. */
   #sendAll(held: Held, text: string): void {
-    if (text.trimStart().startsWith("[")) {
-      for (const item of JSON.parse(text) as unknown[]) held.stream.send({ event: "message", data: JSON.stringify(item) });
-    } else held.stream.send({ event: "message", data: text });
+    const batch = text.trimStart().startsWith("[") ? parseArray(text) : null;
+    if (batch) for (const item of batch) held.stream.send({ event: "message", data: JSON.stringify(item) });
+    else held.stream.send({ event: "message", data: text });
   }
 
   async #relayEvents(held: Held, answer: IncomingMessage): Promise<void> {
@@ -143,10 +144,19 @@ function idOf(body: Buffer): string | number | undefined {
   }
 }
 
-function isJsonRpc(raw: Buffer): boolean {
+function parseArray(text: string): unknown[] | null {
   try {
-    const value = JSON.parse(raw.toString("utf8")) as { jsonrpc?: unknown };
-    return value?.jsonrpc === "2.0";
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function answers(raw: Buffer, id: string | number | undefined): boolean {
+  try {
+    const value = JSON.parse(raw.toString("utf8")) as { jsonrpc?: unknown; id?: unknown };
+    return value?.jsonrpc === "2.0" && id !== undefined && value.id === id;
   } catch {
     return false;
   }

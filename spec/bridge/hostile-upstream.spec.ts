@@ -48,6 +48,11 @@ async function hostileHub(t: test.TestContext): Promise<string> {
           const head = `data: {"jsonrpc":"2.0","id":${msg.id},"result":{"content":[],"n":[0\n`;
           return sse(res, [head, ...repeated("data: ,1\n", 700_000), "data: ]}}\n\n"]);
         }
+        case "deep-note": {
+          // A notification too deep to relay, then the answer.
+          const note = `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":${"[".repeat(DEEP)}${"]".repeat(DEEP)}}}`;
+          return sse(res, [`data: ${note}\n\n`, `data: {"jsonrpc":"2.0","id":${msg.id},"result":{"content":[{"type":"text","text":"after"}]}}\n\n`]);
+        }
         case "empty-lines":
           // 36 MB of empty data lines: past the bridge's 32 MiB event bound.
           return sse(res, repeated("data:\n", 6_000_000));
@@ -68,6 +73,13 @@ test("hostile answers become clear errors (or results), and the bridge keeps ser
   t.after(() => child.kill());
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+  // stderr and stdout are separate pipes: a line logged before an answer may arrive after it.
+  const logged = (pattern: RegExp): Promise<void> =>
+    new Promise((done) => {
+      const check = (): void => void (pattern.test(stderr) && (child.stderr.off("data", check), done()));
+      child.stderr.on("data", check);
+      check();
+    });
   const answers = new Map<number, (line: Record<string, unknown>) => void>();
   let buffered = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -97,6 +109,10 @@ test("hostile answers become clear errors (or results), and the bridge keeps ser
   const deep = await ask("tools/call", { name: "deep", arguments: {} });
   assert.equal(deep.error.code, -32603);
   assert.match(deep.error.message, /could not be relayed: it is nested too deeply/);
+
+  const note = await ask("tools/call", { name: "deep-note", arguments: {} });
+  assert.deepEqual(note.result.content, [{ type: "text", text: "after" }]);
+  await logged(/dropped a message from a tool: it is nested too deeply/);
 
   const many = await ask("tools/call", { name: "many-lines", arguments: {} });
   assert.equal(many.result.n.length, 700_001);

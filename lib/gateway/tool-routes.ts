@@ -7,6 +7,7 @@ import type { GatewayConfig, ToolSpec } from "./config.ts";
 import type { Principal } from "./contracts.ts";
 import { isEventStream, openStream, readAll, relay, send, sendRewritten, upstreamFailure, type Cancel, type Outgoing } from "./forward.ts";
 import { parseAccept } from "../http/accept.ts";
+import { formatEvent } from "../http/sse.ts";
 import type { LegacyStreams } from "./legacy-sse.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 import { mintUpstreamSession, namedSession, openSession } from "./mcp-sessions.ts";
@@ -174,7 +175,7 @@ async function streamGet(ctx: GatewayContext, c: Caller, req: IncomingMessage, r
   // No session: one complete event stream whose `endpoint` names the POST path with a new session.
   const s = await mint(ctx, c, await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c)));
   openStream(res, 200, { ...CORS, "mcp-session-id": s.id! });
-  res.end(`event: endpoint\ndata: ${toolPath(ctx, c.tool)}/mcp?session_id=${s.id}\n\n`);
+  res.end(formatEvent({ event: "endpoint", data: `${toolPath(ctx, c.tool)}/mcp?session_id=${s.id}` }));
 }
 
 async function deleteSession(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -50,8 +50,6 @@ export class LegacyStreams {
 
   /** Opens the client's stream and starts relaying the tool session's own stream into it. */
   open(res: ServerResponse, o: LegacyOpen): void {
-    // One stream per gateway session: a second GET for the same id replaces the first.
-    this.#held.get(o.id)?.stream.close();
     const stream = new SseStream(res, { keepaliveMs: o.keepaliveMs, headers: { ...CORS } });
     const held: Held = { ...o, stream, abort: new AbortController() };
     this.#held.set(o.id, held);
@@ -129,6 +127,9 @@ export class LegacyStreams {
       const answer = await send(held.upstream, { method: "GET", path: "mcp", headers: { accept: "text/event-stream" }, session: held.upstreamSession }, held.abort.signal);
       if (answer.statusCode !== 200 || !isEventStream(answer)) return void answer.resume();
       await this.#relayEvents(held, answer);
+      // The tool server ended its session's stream (it stopped, or dropped the session):
+      // ending the client's tells it to reconnect, which mints a new session.
+      held.stream.close();
     } catch {
       // A server without a standalone stream still answers every POST on the held stream.
     }

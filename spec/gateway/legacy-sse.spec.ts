@@ -1,7 +1,7 @@
 // The gateway's 2024-11-05 HTTP+SSE transport against a tool server that misbehaves: a tiny
 // in-spec streamable-HTTP server (a `url` revision) answers POSTs with HTTP errors, JSON-RPC
 // errors, batches, oversized or cut-off answers, and pushes a notification on its own
-// stream. Every POST is 202 and every request gets exactly one answer on the held stream.
+// stream, and ends it. Every POST is 202 and every request gets one answer on the held stream.
 // The real start_mcp behind this transport, with the SDK's SSEClientTransport: section-c.spec.ts.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -12,6 +12,7 @@ import { json, post, rpc, startHarness } from "./helpers.ts";
 
 async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Promise<string> }> {
   let onDelete: (session: string) => void = () => {};
+  let endStandalone: () => void = () => {};
   const deleted = new Promise<string>((done) => (onDelete = done));
   const server = createServer((req, res) => {
     let body = "";
@@ -22,13 +23,17 @@ async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Pr
       if (req.method === "GET") {
         res.writeHead(200, { "content-type": "text/event-stream" });
         if (session === undefined) return void res.write("event: endpoint\nid: 1\nretry: 5\ndata: /mcp?session_id=up-1\n\n");
-        return void res.write(`id: 2\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })}\n\n`);
+        res.write(`id: 2\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })}\n\n`);
+        return void (endStandalone = () => res.end());
       }
       const msg = JSON.parse(body);
       const send = (status: number, text: string, type = "application/json"): void => void res.writeHead(status, { "content-type": type }).end(text);
       if (Array.isArray(msg)) return send(200, JSON.stringify(msg.map((m: { id: number }) => ({ jsonrpc: "2.0", id: m.id, result: { batch: m.id } }))));
       switch (msg.method) {
         case "notifications/initialized":
+          return send(202, "");
+        case "notifications/end-stream":
+          endStandalone();
           return send(202, "");
         case "boom":
           return send(500, "internal trouble", "text/plain");
@@ -121,7 +126,12 @@ test("legacy SSE through the gateway: one answer per request on the stream, what
   assert.equal(put.status, 405);
   await put.text();
 
-  // The client hangs up: the tool server's session is ended too.
-  ac.abort();
+  // The tool server ends its session's stream: the client's ends too (so it reconnects),
+  // and the tool server's session is ended with it.
+  await send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/end-stream" }));
+  while (!(await body.read()).done);
   assert.equal(await up.deleted, "up-1");
+  const after = await post(url, h.tokens.alice, rpc("ping"));
+  assert.equal(after.status, 404);
+  await after.text();
 });

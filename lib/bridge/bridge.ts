@@ -46,8 +46,8 @@ export class Bridge implements RouteTarget {
 
   constructor(config: BridgeConfig, send: (message: unknown) => void, options: BridgeOptions = {}) {
     this.config = config;
-    this.#send = send;
     this.#log = options.log ?? (() => {});
+    this.#send = (message) => this.#deliver(send, message);
     this.version = options.version ?? "0.0.0";
     const context = {
       token: config.token,
@@ -124,6 +124,23 @@ export class Bridge implements RouteTarget {
 
   notifyHost(method: string, params?: Params): void {
     this.#send({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
+  }
+
+  /**
+   * Sends to the host. A message that cannot be written as JSON (a tool's answer nested
+   * deeper than JSON.stringify can recurse) becomes a JSON-RPC error for its request, or
+   * is dropped with a log line, so one hostile answer never stops the bridge.
+   */
+  #deliver(send: (message: unknown) => void, message: unknown): void {
+    try {
+      send(message);
+    } catch (err) {
+      const why = err instanceof RangeError ? "nested too deeply" : "not expressible as JSON";
+      const id = isRecord(message) && !("method" in message) ? message.id : undefined;
+      if (typeof id === "string" || typeof id === "number") {
+        send(failure(id, { code: ErrorCode.InternalError, message: `The tool's answer could not be relayed: it is ${why}` }));
+      } else this.#log(`dropped a message from a tool: it is ${why}`);
+    }
   }
 
   async #answer(request: JsonRpcRequest): Promise<void> {

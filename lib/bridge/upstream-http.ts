@@ -6,7 +6,7 @@ import { request as httpRequest, type Agent, type IncomingMessage } from "node:h
 import { request as httpsRequest, type Agent as HttpsAgent } from "node:https";
 import { StringDecoder } from "node:string_decoder";
 import { detailOf, groupsOf, UpstreamError, type UpstreamFailure } from "./failures.ts";
-import { SseReader } from "./sse-reader.ts";
+import { SseReader, SseReadError } from "../http/sse-reader.ts";
 
 export interface ExchangeRequest {
   method: "POST" | "GET" | "DELETE";
@@ -72,17 +72,17 @@ function failureFor(status: number, body: string, hadSession: boolean): Upstream
 async function deliver(res: IncomingMessage, onMessage: (value: unknown) => void, onEventId?: (id: string) => void): Promise<void> {
   const type = (header(res, "content-type") ?? "").toLowerCase();
   if (type.startsWith("text/event-stream")) {
-    const decoder = new StringDecoder("utf8");
-    const reader = new SseReader();
+    const reader = new SseReader({ maxEventChars: MAX_JSON_BYTES });
     try {
       for await (const chunk of res as AsyncIterable<Buffer>) {
-        for (const event of reader.push(decoder.write(chunk))) {
+        for (const event of reader.push(chunk)) {
           if (event.event === "message" && event.data !== "") onMessage(JSON.parse(event.data));
           if (event.id) onEventId?.(event.id);
         }
       }
     } catch (err) {
       if (err instanceof SyntaxError) throw new UpstreamError({ kind: "broken", detail: "an event was not JSON" });
+      if (err instanceof SseReadError) throw new UpstreamError({ kind: "broken", detail: "an event was too large" });
       throw err;
     }
     return;

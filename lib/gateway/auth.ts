@@ -5,20 +5,25 @@ import type { IncomingMessage } from "node:http";
 import type { ToolSpec } from "./config.ts";
 import type { Principal, TokenVerifier } from "./contracts.ts";
 import { GatewayError } from "./respond.ts";
+import type { ToolEndpoint } from "./routes.ts";
 
 /** The tool's MCP URL: the OAuth resource, the audience of tokens issued for it. */
 export function toolResource(publicUrl: string, tool: string): string {
   return `${publicUrl}/api/mcp/${tool}/mcp`;
 }
 
-export function resourceMetadataUrl(publicUrl: string, tool: string): string {
-  return `${publicUrl}/api/mcp/${tool}/mcp/.well-known/oauth-protected-resource`;
+export function resourceMetadataUrl(publicUrl: string, tool: string, endpoint: ToolEndpoint = "mcp"): string {
+  return `${publicUrl}/api/mcp/${tool}/${endpoint}/.well-known/oauth-protected-resource`;
 }
 
-/** RFC 9728 protected-resource metadata for one tool. */
-export function resourceMetadata(publicUrl: string, tool: string): Record<string, unknown> {
+/**
+ * RFC 9728 protected-resource metadata for one of a tool's URLs. Clients check that the URL
+ * they connect to lies under `resource` (the SDK's checkResourceAllowed), so `…/sse` gets
+ * its own; the authorization server files either under the tool's one canonical resource.
+ */
+export function resourceMetadata(publicUrl: string, tool: string, endpoint: ToolEndpoint = "mcp"): Record<string, unknown> {
   return {
-    resource: toolResource(publicUrl, tool),
+    resource: `${publicUrl}/api/mcp/${tool}/${endpoint}`,
     authorization_servers: [`${publicUrl}/authorize`],
     bearer_methods_supported: ["header"],
     resource_name: tool,
@@ -32,8 +37,8 @@ function bearer(req: IncomingMessage): string | null {
   return m ? m[1]! : null;
 }
 
-function unauthorized(publicUrl: string, tool: string, invalid: boolean): GatewayError {
-  const metadata = resourceMetadataUrl(publicUrl, tool);
+function unauthorized(publicUrl: string, tool: string, invalid: boolean, endpoint: ToolEndpoint): GatewayError {
+  const metadata = resourceMetadataUrl(publicUrl, tool, endpoint);
   const challenge = invalid ? `Bearer error="invalid_token", resource_metadata="${metadata}"` : `Bearer resource_metadata="${metadata}"`;
   return new GatewayError(401, "unauthorized", invalid ? "The bearer token is not valid for this tool" : "A bearer token is required", {
     "www-authenticate": challenge,
@@ -41,9 +46,9 @@ function unauthorized(publicUrl: string, tool: string, invalid: boolean): Gatewa
 }
 
 /** The caller of a tool route, or a 401/403 GatewayError. */
-export async function authorize(req: IncomingMessage, verifiers: readonly TokenVerifier[], publicUrl: string, tool: string, spec: ToolSpec): Promise<Principal> {
+export async function authorize(req: IncomingMessage, verifiers: readonly TokenVerifier[], publicUrl: string, tool: string, spec: ToolSpec, endpoint: ToolEndpoint = "mcp"): Promise<Principal> {
   const token = bearer(req);
-  if (token === null) throw unauthorized(publicUrl, tool, false);
+  if (token === null) throw unauthorized(publicUrl, tool, false, endpoint);
   const resource = toolResource(publicUrl, tool);
   let principal: Principal | null = null;
   for (const verifier of verifiers) {
@@ -54,7 +59,7 @@ export async function authorize(req: IncomingMessage, verifiers: readonly TokenV
     }
     if (principal) break;
   }
-  if (!principal || (principal.audience !== undefined && principal.audience !== resource)) throw unauthorized(publicUrl, tool, true);
+  if (!principal || (principal.audience !== undefined && principal.audience !== resource)) throw unauthorized(publicUrl, tool, true, endpoint);
   if (spec.groups.length > 0 && !spec.groups.some((g) => principal.groups.includes(g))) {
     throw new GatewayError(403, "forbidden", `This tool is open to members of: ${spec.groups.join(", ")}`, {}, { required_groups: spec.groups });
   }

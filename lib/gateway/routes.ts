@@ -2,10 +2,13 @@
 // backslashes, empty segments) are refused before anything else looks at them, so no
 // route ever sees a path that a later decoding could turn into another one.
 
+/** The tool URLs clients connect to, each an OAuth protected resource of its own name. */
+export type ToolEndpoint = "mcp" | "sse";
+
 export type Route =
   | { kind: "health" }
   | { kind: "metrics" }
-  | { kind: "resource-metadata"; tool: string }
+  | { kind: "resource-metadata"; tool: string; endpoint: ToolEndpoint }
   | { kind: "bootstrap"; tool: string }
   | { kind: "mcp"; tool: string }
   | { kind: "tool-root"; tool: string }
@@ -44,8 +47,8 @@ export function matchRoute(method: string, target: string | undefined): Route {
   if (path === "/healthz") return { kind: "health" };
   if (path === "/metrics") return { kind: "metrics" };
   // RFC 9728 location: the well-known prefix, then the resource's path.
-  if (parts[0] === ".well-known" && parts[1] === "oauth-protected-resource" && parts[2] === "api" && parts[3] === "mcp" && parts[5] === "mcp" && parts.length === 6) {
-    return { kind: "resource-metadata", tool: parts[4]! };
+  if (parts[0] === ".well-known" && parts[1] === "oauth-protected-resource" && parts[2] === "api" && parts[3] === "mcp" && (parts[5] === "mcp" || parts[5] === "sse") && parts.length === 6) {
+    return { kind: "resource-metadata", tool: parts[4]!, endpoint: parts[5] };
   }
   if (parts[0] === "weber" && parts.length >= 4) return { kind: "weber", instance: parts[1]!, cookie: parts[2]! };
   if (parts[0] !== "api" || parts[1] !== "mcp" || !parts[2]) return { kind: "not-found" };
@@ -53,7 +56,9 @@ export function matchRoute(method: string, target: string | undefined): Route {
   const rest = parts.slice(3);
   if (rest.length === 0) return method === "POST" ? { kind: "tool-root", tool } : { kind: "bootstrap", tool };
   if (rest[0] === "mcp" && rest.length === 1) return { kind: "mcp", tool };
-  if (rest[0] === "mcp" && rest[1] === ".well-known" && rest[2] === "oauth-protected-resource" && rest.length === 3) return { kind: "resource-metadata", tool };
+  if ((rest[0] === "mcp" || rest[0] === "sse") && rest[1] === ".well-known" && rest[2] === "oauth-protected-resource" && rest.length === 3) {
+    return { kind: "resource-metadata", tool, endpoint: rest[0] };
+  }
   if (rest.length === 1 && rest[0] === "sse") return { kind: "sse-info", tool };
   if (rest.length === 1 && rest[0] === "openapi.json") return { kind: "openapi", tool };
   if (rest.length === 2 && rest[0] === "tools") return { kind: "rest", tool, name: rest[1]! };

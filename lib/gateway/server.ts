@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { ACCOUNTS, StoreAccountDirectory } from "./accounts.ts";
 import { API_TOKENS, ApiTokens } from "./api-tokens.ts";
 import { authorize, resourceMetadata } from "./auth.ts";
+import { LegacyStreams } from "./legacy-sse.ts";
 import type { GatewayConfig } from "./config.ts";
 import type { AuthorizationServer, RecordStore, TokenVerifier } from "./contracts.ts";
 import { KEEPALIVE_MS } from "./forward.ts";
@@ -129,9 +130,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     facts.tool = tool;
     if (r.kind === "resource-metadata") {
       if (method !== "GET" && method !== "HEAD") throw new GatewayError(405, "method_not_allowed", "Use GET", { allow: "GET" });
-      return sendJson(res, 200, resourceMetadata(publicUrl, tool));
+      return sendJson(res, 200, resourceMetadata(publicUrl, tool, r.endpoint));
     }
-    const principal = await authorize(req, verifiers, publicUrl, tool, spec);
+    const principal = await authorize(req, verifiers, publicUrl, tool, spec, r.kind === "sse-info" ? "sse" : "mcp");
     facts.user = principal.user;
     const wait = limiter.take(principal.user);
     if (wait > 0) throw new GatewayError(429, "rate_limited", "Too many requests; slow down", { "retry-after": String(wait) });
@@ -182,7 +183,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const urlHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
   const url = `http://${urlHost}:${port}/`;
   if (!publicUrl) publicUrl = url.slice(0, -1);
-  ctx.current = { config, publicUrl, sessions, sealer: new SessionSealer(sealKey), cookieKey, metrics, keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS };
+  ctx.current = { config, publicUrl, sessions, sealer: new SessionSealer(sealKey), cookieKey, metrics, keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS, legacy: new LegacyStreams() };
 
   let closing: Promise<void> | undefined;
   return {

@@ -6,6 +6,9 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:
 import type { GatewayConfig, ToolSpec } from "./config.ts";
 import type { Principal } from "./contracts.ts";
 import { isEventStream, openStream, readAll, relay, send, sendRewritten, upstreamFailure, type Cancel, type Outgoing } from "./forward.ts";
+import { parseAccept } from "../http/accept.ts";
+import { formatEvent } from "../http/sse.ts";
+import type { LegacyStreams } from "./legacy-sse.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 import { mintUpstreamSession, namedSession, openSession } from "./mcp-sessions.ts";
 import { readBody } from "./request-body.ts";
@@ -29,6 +32,8 @@ export interface GatewayContext {
   readonly metrics: GatewayMetrics;
   /** Between keepalive comments on relayed streams. */
   readonly keepaliveMs: number;
+  /** The 2024-11-05 HTTP+SSE streams clients hold through `GET …/sse`. */
+  readonly legacy: LegacyStreams;
 }
 
 export interface Caller {
@@ -170,7 +175,7 @@ async function streamGet(ctx: GatewayContext, c: Caller, req: IncomingMessage, r
   // No session: one complete event stream whose `endpoint` names the POST path with a new session.
   const s = await mint(ctx, c, await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c)));
   openStream(res, 200, { ...CORS, "mcp-session-id": s.id! });
-  res.end(`event: endpoint\ndata: ${toolPath(ctx, c.tool)}/mcp?session_id=${s.id}\n\n`);
+  res.end(formatEvent({ event: "endpoint", data: `${toolPath(ctx, c.tool)}/mcp?session_id=${s.id}` }));
 }
 
 async function deleteSession(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -213,7 +218,35 @@ async function sseInfo(ctx: GatewayContext, c: Caller, res: ServerResponse): Pro
     sendJson(res, 200, { sse_endpoint: `${base}sse`, post_endpoint: base, cookie_header: cookie });
     return;
   }
-  sendJson(res, 200, { sse_endpoint: `${rec.url}sse`, post_endpoint: rec.url, cookie_header: rec.cookie ?? "" });
+  // A `url` or `command` server has no session proxy path: its address and cookie are the
+  // gateway's internals, so the client gets the gateway's own routes, which take the bearer.
+  const base = `${ctx.publicUrl}/api/mcp/${c.tool}`;
+  sendJson(res, 200, { sse_endpoint: `${base}/sse`, post_endpoint: `${base}/mcp`, cookie_header: "" });
+}
+
+/** `GET …/sse` asking for an event stream: the standard legacy transport, through the gateway. */
+async function openLegacy(ctx: GatewayContext, c: Caller, res: ServerResponse): Promise<void> {
+  const s = await mint(ctx, c, await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c)));
+  const key = sessionKey(c.principal.user, c.tool, s.rec.revision);
+  ctx.legacy.open(res, {
+    id: s.id!,
+    user: c.principal.user,
+    upstream: { url: s.rec.url!, cookie: s.rec.cookie },
+    upstreamSession: s.upstream!,
+    endpoint: `${toolPath(ctx, c.tool)}/sse?session_id=${encodeURIComponent(s.id!)}`,
+    resourcePrefix: resourcePrefix(ctx, c.tool),
+    keepaliveMs: ctx.keepaliveMs,
+    maxAnswerBytes: ctx.config.limits.maxBodyBytes * 4,
+    onTick: () => ctx.sessions.touch(key),
+  });
+}
+
+/** A POST to the URL a legacy stream's `endpoint` named. */
+async function postLegacy(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (namedSession(req, c.query) === undefined) throw new GatewayError(400, "no_session", "POST …/sse needs the session_id its endpoint event named");
+  const s = await continueOrStart(ctx, c, req, undefined);
+  const body = await readBody(req, ctx.config.limits.maxBodyBytes);
+  await ctx.legacy.post(s.id!, c.principal.user, req, res, body);
 }
 
 const NOT_ALLOWED = (allow: string): GatewayError => new GatewayError(405, "method_not_allowed", `Use ${allow}`, { allow });
@@ -235,7 +268,9 @@ export async function handleToolRoute(ctx: GatewayContext, route: Route, c: Call
       if (method !== "GET") throw NOT_ALLOWED("GET, POST");
       return bootstrap(ctx, c, req, res);
     case "sse-info":
-      if (method !== "GET") throw NOT_ALLOWED("GET");
+      if (method === "POST") return postLegacy(ctx, c, req, res);
+      if (method !== "GET") throw NOT_ALLOWED("GET, POST");
+      if (parseAccept(req.headers.accept).streams) return openLegacy(ctx, c, res);
       return sseInfo(ctx, c, res);
     case "openapi":
       if (method !== "GET") throw NOT_ALLOWED("GET");

@@ -65,8 +65,11 @@ test("routes: each section-C path, and hostile paths refused", () => {
   assert.deepEqual(matchRoute("GET", "/api/mcp/demo/sse"), { kind: "sse-info", tool: "demo" });
   assert.deepEqual(matchRoute("GET", "/api/mcp/demo/openapi.json"), { kind: "openapi", tool: "demo" });
   assert.deepEqual(matchRoute("POST", "/api/mcp/demo/tools/add"), { kind: "rest", tool: "demo", name: "add" });
-  assert.deepEqual(matchRoute("GET", "/api/mcp/demo/mcp/.well-known/oauth-protected-resource"), { kind: "resource-metadata", tool: "demo" });
-  assert.deepEqual(matchRoute("GET", "/.well-known/oauth-protected-resource/api/mcp/demo/mcp"), { kind: "resource-metadata", tool: "demo" });
+  for (const endpoint of ["mcp", "sse"]) {
+    assert.deepEqual(matchRoute("GET", `/api/mcp/demo/${endpoint}/.well-known/oauth-protected-resource`), { kind: "resource-metadata", tool: "demo", endpoint });
+    assert.deepEqual(matchRoute("GET", `/.well-known/oauth-protected-resource/api/mcp/demo/${endpoint}`), { kind: "resource-metadata", tool: "demo", endpoint });
+  }
+  assert.deepEqual(matchRoute("GET", "/.well-known/oauth-protected-resource/api/mcp/demo/openapi.json"), { kind: "not-found" });
   assert.deepEqual(matchRoute("GET", "/weber/s/c/7/sse"), { kind: "weber", instance: "s", cookie: "c" });
   assert.deepEqual(matchRoute("GET", "/healthz"), { kind: "health" });
   assert.deepEqual(matchRoute("GET", "/metrics"), { kind: "metrics" });

@@ -3,6 +3,7 @@
 export const sseSource = String.raw`
 function createSseParser(onEvent) {
   let buffer = "";
+  let started = false;
   let data = [];
   let hasData = false;
   let eventName = "";
@@ -29,6 +30,10 @@ function createSseParser(onEvent) {
     } else if (name === "retry" && /^\d+$/.test(value)) state.retry = Number(value);
   }
   state.push = function (chunk) {
+    if (!started && chunk.length > 0) {
+      started = true;
+      if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
+    }
     buffer += chunk;
     for (;;) {
       const match = /\r\n|\r|\n/.exec(buffer);

@@ -2,6 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { sseSource } from "../../../lib/console/client/sse.ts";
+import { SSE_CASES } from "../../http/sse-cases.ts";
 
 type Event = { event: string; data: string; id: string };
 type Parser = { push(chunk: string): void; end(): void; lastEventId: string; retry: number | null };
@@ -44,4 +45,16 @@ test("fed one character at a time, the parser yields the same events", () => {
     { event: "message", data: "a\nb", id: "1" },
     { event: "x", data: "c", id: "1" },
   ]);
+});
+
+test("the page's parser agrees with lib/http/sse-reader.ts on the shared cases, whole and one character at a time", () => {
+  for (const c of SSE_CASES) {
+    for (const pieces of [[c.stream], [...c.stream]]) {
+      const events: Event[] = [];
+      const parser = createSseParser((e) => events.push(e));
+      for (const piece of pieces) parser.push(piece);
+      parser.end();
+      assert.deepEqual(events, c.events, c.name);
+    }
+  }
 });

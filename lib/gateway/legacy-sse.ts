@@ -1,0 +1,164 @@
+// The HTTP+SSE transport of MCP 2024-11-05 on the gateway itself, for clients that speak
+// only it (the Python SDK's `sse_client`, `mcp-remote --transport sse-only`): `GET …/sse`
+// with Accept: text/event-stream holds a stream whose first event, `endpoint`, names a POST
+// URL on the gateway (`…/sse?session_id=<gateway session>`, same bearer). Each POST is
+// answered 202 at once and sent on to the tool server as streamable HTTP; whatever comes
+// back for it (the response, and the requests and notifications tied to it) is written to
+// the held stream as `message` events, as is the tool session's own stream. The upstream
+// is spoken to only through standard MCP, so any streamable-HTTP server works behind it.
+//
+// A held stream lives in the gateway process that opened it: a POST reaching another
+// replica is 404 (the client opens a new stream), so legacy clients need sticky routing.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { SseStream } from "../http/sse.ts";
+import { SseReader } from "../http/sse-reader.ts";
+import { CORS, GatewayError, sendJson } from "./respond.ts";
+import { isEventStream, readAll, send, upstreamFailure, type Upstream } from "./forward.ts";
+import { inspectRequest, rewriteResult } from "./rewrite.ts";
+
+export interface LegacyOpen {
+  /** The sealed gateway session id the POST URL carries. */
+  id: string;
+  user: string;
+  upstream: Upstream;
+  /** The tool server's own session id. */
+  upstreamSession: string;
+  /** The POST path announced in the `endpoint` event. */
+  endpoint: string;
+  /** Prefix the gateway puts on resource URIs. */
+  resourcePrefix: string;
+  keepaliveMs: number;
+  maxAnswerBytes: number;
+  /** Runs with each keepalive, so the tool session does not idle out under an open stream. */
+  onTick(): void;
+}
+
+interface Held extends LegacyOpen {
+  stream: SseStream;
+  abort: AbortController;
+}
+
+const ACCEPTED = { status: "accepted" };
+
+/** The legacy streams one gateway holds, by gateway session id. */
+export class LegacyStreams {
+  readonly #held = new Map<string, Held>();
+
+  get size(): number {
+    return this.#held.size;
+  }
+
+  /** Opens the client's stream and starts relaying the tool session's own stream into it. */
+  open(res: ServerResponse, o: LegacyOpen): void {
+    const stream = new SseStream(res, { keepaliveMs: o.keepaliveMs, headers: { ...CORS } });
+    const held: Held = { ...o, stream, abort: new AbortController() };
+    this.#held.set(o.id, held);
+    const tick = setInterval(o.onTick, o.keepaliveMs);
+    tick.unref();
+    stream.onClose(() => {
+      clearInterval(tick);
+      held.abort.abort();
+      if (this.#held.get(o.id) === held) this.#held.delete(o.id);
+      // The tool server's session ends with the stream, as it would for a plain server.
+      void send(o.upstream, { method: "DELETE", path: "mcp", headers: {}, session: o.upstreamSession }, AbortSignal.timeout(5000)).then((r) => r.resume(), () => {});
+    });
+    stream.send({ event: "endpoint", data: o.endpoint });
+    void this.#relayStandalone(held);
+  }
+
+  /** A client's POST for a held stream: 202 at once, the answer on the stream. */
+  async post(id: string, user: string, req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
+    const held = this.#held.get(id);
+    if (!held || held.user !== user) throw new GatewayError(404, "unknown_session", "No open event stream for this session on this gateway; open GET …/sse again");
+    const msg = inspectRequest(body, held.resourcePrefix);
+    if (!msg) {
+      sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
+      return;
+    }
+    sendJson(res, 202, ACCEPTED);
+    const requestId = idOf(msg.body);
+    try {
+      const answer = await send(
+        held.upstream,
+        { method: "POST", path: "mcp", headers: req.headers, body: msg.body, session: held.upstreamSession, accept: msg.rewrite ? "application/json" : "application/json, text/event-stream" },
+        held.abort.signal,
+      );
+      if (isEventStream(answer)) return await this.#relayEvents(held, answer);
+      const raw = answer.statusCode === 202 ? Buffer.alloc(0) : await readAll(answer, held.maxAnswerBytes);
+      // An HTTP error is passed on only as an answer the client can match to its request.
+      if ((answer.statusCode ?? 502) >= 400 && !answers(raw, requestId)) {
+        if (requestId !== undefined) this.#error(held, requestId, `The tool server answered HTTP ${answer.statusCode}`);
+        return;
+      }
+      if (raw.length === 0) return;
+      const text = msg.rewrite && msg.method && answer.statusCode === 200 ? (rewriteResult(msg.method, raw, held.resourcePrefix) ?? raw.toString("utf8")) : raw.toString("utf8");
+      this.#sendAll(held, text);
+    } catch (err) {
+      if (held.abort.signal.aborted || requestId === undefined) return;
+      this.#error(held, requestId, (err instanceof GatewayError ? err : upstreamFailure(err)).message);
+    }
+  }
+
+  #error(held: Held, id: string | number, message: string): void {
+    held.stream.send({ event: "message", data: JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message } }) });
+  }
+
+  /** One JSON answer: a batch's entries go one per event, since legacy clients read one message per event. */
+  #sendAll(held: Held, text: string): void {
+    const batch = text.trimStart().startsWith("[") ? parseArray(text) : null;
+    if (batch) for (const item of batch) held.stream.send({ event: "message", data: JSON.stringify(item) });
+    else held.stream.send({ event: "message", data: text });
+  }
+
+  async #relayEvents(held: Held, answer: IncomingMessage): Promise<void> {
+    const reader = new SseReader({ maxEventChars: held.maxAnswerBytes });
+    try {
+      for await (const chunk of answer as AsyncIterable<Buffer>) {
+        for (const e of reader.push(chunk)) if (e.event === "message" && e.data !== "") held.stream.send({ event: "message", data: e.data });
+      }
+    } catch {
+      answer.destroy(); // an event past the bound, or the tool server went away
+    }
+  }
+
+  /** The tool session's own stream (server-initiated requests and notifications), while the client's is open. */
+  async #relayStandalone(held: Held): Promise<void> {
+    try {
+      const answer = await send(held.upstream, { method: "GET", path: "mcp", headers: { accept: "text/event-stream" }, session: held.upstreamSession }, held.abort.signal);
+      if (answer.statusCode !== 200 || !isEventStream(answer)) return void answer.resume();
+      await this.#relayEvents(held, answer);
+      // The tool server ended its session's stream (it stopped, or dropped the session):
+      // ending the client's tells it to reconnect, which mints a new session.
+      held.stream.close();
+    } catch {
+      // A server without a standalone stream still answers every POST on the held stream.
+    }
+  }
+}
+
+function idOf(body: Buffer): string | number | undefined {
+  try {
+    const value = JSON.parse(body.toString("utf8")) as { id?: unknown; method?: unknown };
+    return typeof value.method === "string" && (typeof value.id === "string" || typeof value.id === "number") ? value.id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseArray(text: string): unknown[] | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function answers(raw: Buffer, id: string | number | undefined): boolean {
+  try {
+    const value = JSON.parse(raw.toString("utf8")) as { jsonrpc?: unknown; id?: unknown };
+    return value?.jsonrpc === "2.0" && id !== undefined && value.id === id;
+  } catch {
+    return false;
+  }
+}

@@ -20,6 +20,8 @@ import { CachingRecordStore } from "./store/caching-record-store.ts";
 import { isSteadyRoute, ToolSessions } from "./tool-sessions.ts";
 import { handleToolRoute, type GatewayContext } from "./tool-routes.ts";
 import { handleWeber } from "./weber.ts";
+import { capConnections, serverOptions } from "../http/connection-guard.ts";
+import { hostAllowList } from "../http/host-guard.ts";
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -57,7 +59,6 @@ export interface RunningGateway {
 }
 
 const CLOSE_GRACE_MS = 3_000;
-const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 function logPath(url: string | undefined): string {
   const path = (url ?? "/").split("?")[0]!.slice(0, 300);
@@ -85,18 +86,17 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
   const ctx: { current?: GatewayContext } = {};
   const host = options.host ?? "127.0.0.1";
-  // DNS rebinding: a gateway on a loopback address answers only to loopback names and its public host.
-  let publicHost: string | undefined;
-  const loopbackBound = /^(127\.|::1$|localhost$)/.test(host);
-  const hostAllowed = (header: string | undefined): boolean => {
-    if (!loopbackBound) return true;
-    const name = (header ?? "").replace(/:\d+$/, "").toLowerCase();
-    return LOOPBACK_NAMES.has(name) || name === (publicHost ??= new URL(publicUrl).hostname);
+  // DNS rebinding, on every bind: the gateway answers only to its public host, the hosts the
+  // operator allows, and this machine's own names and addresses.
+  let hostAllowed: ((header: string) => boolean) | undefined;
+  const hostServed = (header: string | undefined): boolean => {
+    hostAllowed ??= hostAllowList([...config.allowedHosts, new URL(publicUrl).hostname], host);
+    return header !== undefined && hostAllowed(header);
   };
 
   const route = async (req: IncomingMessage, res: ServerResponse, facts: { user?: string; tool?: string }): Promise<void> => {
     const method = req.method ?? "GET";
-    if (!hostAllowed(req.headers.host)) throw new GatewayError(403, "host_not_allowed", "This Host is not served here");
+    if (!hostServed(req.headers.host)) throw new GatewayError(403, "host_not_allowed", "This Host is not served here");
     if (method === "OPTIONS") {
       res.writeHead(204, PREFLIGHT);
       res.end();
@@ -165,7 +165,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     });
   };
 
-  const server = createServer({ requestTimeout: 0 }, handler);
+  // Slowloris: headers, request bodies and idle keep-alive are bounded (relayed streams are
+  // not: the bounds cover what clients send), and open connections are capped.
+  const server = createServer(serverOptions(config.limits), handler);
+  capConnections(server, config.limits.maxConnections);
   server.on("clientError", (_err, socket) => {
     if (socket.writable) socket.end(`HTTP/1.1 400 Bad Request\r\naccess-control-allow-origin: *\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: 23\r\n\r\n{"error":"bad_request"}`);
     else socket.destroy();

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import type { TLSSocket } from "node:tls";
 import { silentLogger, type Logger } from "../util/logger.ts";
 import { endToEnd, upstreamRequestHeaders } from "./headers.ts";
+import { hostAllowList } from "../http/host-guard.ts";
 import { urlHost } from "../http/listen.ts";
 import { normalizePrefix, stripPrefix } from "../http/request-url.ts";
 import { CORS_HEADERS } from "../http/respond.ts";
@@ -20,6 +21,11 @@ export interface ReverseProxyOptions {
   /** Time allowed for an upstream answer before 504; 30 s by default, 0 disables. SSE streams are exempt once they start. */
   timeoutMs?: number;
   logger?: Logger;
+  /**
+   * Host names served besides this machine's own (DNS rebinding: the proxy rewrites Host for
+   * its upstream, so it checks the client's itself); "*" turns the check off.
+   */
+  allowedHosts?: string[];
 }
 
 export interface ProxyListenOptions {
@@ -68,6 +74,8 @@ export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const logger = options.logger ?? silentLogger;
   const agent = new Agent({ keepAlive: true });
+  const allowedHosts = options.allowedHosts ?? [];
+  const hostAllowed = allowedHosts.includes("*") ? () => true : hostAllowList(allowedHosts);
   let active = 0;
   let waiters: (() => void)[] = [];
 
@@ -80,6 +88,10 @@ export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    if (!req.headers.host || !hostAllowed(req.headers.host)) {
+      sendJson(res, 403, "Host not allowed");
+      return;
+    }
     active++;
     let settled = false;
     let timer: NodeJS.Timeout | undefined;

@@ -228,3 +228,23 @@ test("a busy port rejects startReverseProxy", async (t) => {
   const port = Number(new URL(up.origin).port);
   await assert.rejects(startReverseProxy({ target: up.origin, host: "127.0.0.1", port }), { code: "EADDRINUSE" });
 });
+
+test("DNS rebinding: the proxy rewrites Host for its upstream, so it refuses a rebound Host itself", async (t) => {
+  let reached = 0;
+  const up = await upstream(t, (_req, res) => {
+    reached++;
+    res.end("ok");
+  });
+  const running = await startReverseProxy({ target: up.origin, host: "0.0.0.0", allowedHosts: ["proxy.hub.example"] });
+  t.after(() => running.close());
+  const at = `http://127.0.0.1:${running.port}/sse`;
+  const evil = await rawGet(at, { host: `evil.example:${running.port}` });
+  assert.equal(evil.status, 403);
+  assert.deepEqual(JSON.parse(evil.body), { error: "Host not allowed" });
+  assert.equal(reached, 0, "the upstream never saw it");
+  assert.equal((await rawGet(at, { host: "proxy.hub.example" })).status, 200);
+  assert.equal((await rawGet(at, { host: `127.0.0.1:${running.port}` })).status, 200);
+  const open = await startReverseProxy({ target: up.origin, allowedHosts: ["*"] });
+  t.after(() => open.close());
+  assert.equal((await rawGet(`http://127.0.0.1:${open.port}/`, { host: "evil.example" })).status, 200, "\"*\" turns the check off");
+});

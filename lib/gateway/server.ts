@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ACCOUNTS, StoreAccountDirectory } from "./accounts.ts";
+import { AnswerBudget } from "./answer-budget.ts";
 import { API_TOKENS, ApiTokens } from "./api-tokens.ts";
 import { authorize, resourceMetadata } from "./auth.ts";
 import type { GatewayConfig } from "./config.ts";
@@ -19,6 +20,7 @@ import { SessionSealer } from "./session-seal.ts";
 import { CachingRecordStore } from "./store/caching-record-store.ts";
 import { isSteadyRoute, ToolSessions } from "./tool-sessions.ts";
 import { handleToolRoute, type GatewayContext } from "./tool-routes.ts";
+import { UpstreamSlots } from "./upstream-slots.ts";
 import { handleWeber } from "./weber.ts";
 import { capConnections, serverOptions } from "../http/connection-guard.ts";
 import { hostAllowList } from "../http/host-guard.ts";
@@ -69,6 +71,11 @@ function logPath(url: string | undefined): string {
 /** What the request path reads on every request: who the bearer is, and where their tool session runs. */
 function keepForLookups(collection: string, value: unknown): boolean {
   return collection === API_TOKENS || collection === ACCOUNTS || isSteadyRoute(collection, value);
+}
+
+/** What one person, or all of them together, can hold in the gateway at once. */
+function trafficBounds(config: GatewayConfig): Pick<GatewayContext, "slots" | "budget"> {
+  return { slots: new UpstreamSlots(config.limits.upstreamRequestsPerUser), budget: new AnswerBudget(config.limits.rewriteBudgetBytes) };
 }
 
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
@@ -185,7 +192,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const urlHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
   const url = `http://${urlHost}:${port}/`;
   if (!publicUrl) publicUrl = url.slice(0, -1);
-  ctx.current = { config, publicUrl, sessions, sealer: new SessionSealer(sealKey), cookieKey, metrics, keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS };
+  ctx.current = { config, publicUrl, sessions, sealer: new SessionSealer(sealKey), cookieKey, metrics, keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS, ...trafficBounds(config) };
 
   let closing: Promise<void> | undefined;
   return {

@@ -5,7 +5,8 @@ import { createHmac } from "node:crypto";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { GatewayConfig, ToolSpec } from "./config.ts";
 import type { Principal } from "./contracts.ts";
-import { isEventStream, openStream, readAll, relay, send, sendRewritten, upstreamFailure, type Cancel, type Outgoing } from "./forward.ts";
+import type { AnswerBudget } from "./answer-budget.ts";
+import { isEventStream, openStream, relay, send, sendRewritten, upstreamFailure, type Cancel, type Outgoing } from "./forward.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 import { mintUpstreamSession, namedSession, openSession } from "./mcp-sessions.ts";
 import { readBody } from "./request-body.ts";
@@ -16,6 +17,7 @@ import { decodeHeaderValue, encodeHeaderValue } from "../mcp/era2026/headers.ts"
 import type { Route } from "./routes.ts";
 import type { SessionSealer } from "./session-seal.ts";
 import { sessionKey, type ToolSessionRecord, type ToolSessions } from "./tool-sessions.ts";
+import type { UpstreamSlots } from "./upstream-slots.ts";
 
 export const SESSION_COOKIE = "hubmcp-session";
 
@@ -29,6 +31,10 @@ export interface GatewayContext {
   readonly metrics: GatewayMetrics;
   /** Between keepalive comments on relayed streams. */
   readonly keepaliveMs: number;
+  /** Requests each person has running on each tool server. */
+  readonly slots: UpstreamSlots;
+  /** Bytes of answers being rewritten. */
+  readonly budget: AnswerBudget;
 }
 
 export interface Caller {
@@ -61,6 +67,9 @@ function toolPath(ctx: GatewayContext, tool: string): string {
 
 /** Forwards, timing the upstream and forgetting a tool session whose server is gone. */
 async function exchange(ctx: GatewayContext, rec: ToolSessionRecord, out: Outgoing, res: ServerResponse): Promise<IncomingMessage> {
+  // Held until the answer to the client ends, streams included: that is how long the upstream connection is busy.
+  res.once("close", ctx.slots.take(rec.user, rec.url!));
+  out.vouched = { user: rec.user, address: res.req.socket.remoteAddress, proto: ctx.publicUrl.startsWith("https:") ? "https" : "http" };
   const cancel: Cancel = {};
   let cancelled = false;
   res.once("close", () => {
@@ -145,8 +154,8 @@ async function rpc(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: Se
   const extra: Record<string, string> = id ? { "mcp-session-id": id } : {};
   const key = sessionKey(c.principal.user, c.tool, s.rec.revision);
   if (msg.rewrite && msg.method && answer.statusCode === 200 && !isEventStream(answer)) {
-    const raw = await readAll(answer, ctx.config.limits.maxBodyBytes * 4);
-    sendRewritten(res, answer, rewriteResult(msg.method, raw, prefix) ?? raw, extra);
+    const method = msg.method;
+    await ctx.budget.rewrite(answer, ctx.config.limits.maxBodyBytes * 4, (raw) => sendRewritten(res, answer, rewriteResult(method, raw, prefix) ?? raw, extra));
     return;
   }
   await relay(res, answer, extra, () => ctx.sessions.touch(key), ctx.keepaliveMs);

@@ -64,7 +64,8 @@ export function capConnections(server: Server, maxConnections: number): void {
       busy.delete(socket);
     });
   });
-  server.on("request", (req, res) => {
+  // First, so the answer's close is seen even when a handler ends it at once.
+  server.prependListener("request", (req, res) => {
     const socket = req.socket;
     busy.set(socket, (busy.get(socket) ?? 0) + 1);
     res.once("close", () => {

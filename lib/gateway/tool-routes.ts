@@ -67,6 +67,8 @@ function toolPath(ctx: GatewayContext, tool: string): string {
 
 /** Forwards, timing the upstream and forgetting a tool session whose server is gone. */
 async function exchange(ctx: GatewayContext, rec: ToolSessionRecord, out: Outgoing, res: ServerResponse): Promise<IncomingMessage> {
+  // A client gone while its tool session started would never close again to give its slot back.
+  if (res.closed) throw new GatewayError(499, "client_gone", "The client went away");
   // Held until the answer to the client ends, streams included: that is how long the upstream connection is busy.
   res.once("close", ctx.slots.take(rec.user, rec.url!));
   out.vouched = { user: rec.user, address: res.req.socket.remoteAddress, proto: ctx.publicUrl.startsWith("https:") ? "https" : "http" };

@@ -57,3 +57,28 @@ test("two people and a slow tool: one person's 300 hanging calls get 429 beyond 
   assert.equal(again.status, 200, "finished calls give their slots back");
   await again.text();
 });
+
+test("a client gone while its tool session starts takes no slot with it", { timeout: 30_000 }, async (t) => {
+  const stub = await upstreamStub(t, (msg, _req, res) => reply(res, msg, {}));
+  let started: () => void = () => {};
+  const launching = new Promise<void>((resolve) => (started = resolve));
+  let ready: () => void = () => {};
+  const readyToServe = new Promise<void>((resolve) => (ready = resolve));
+  const launch = async () => {
+    started();
+    await readyToServe;
+    return { url: stub.url, exited: new Promise<void>(() => {}), stop: async () => {} };
+  };
+  const h = await startHarness(t, { tools: { slow: { revisions: { default: { command: ["unused"] } } } }, limits: { upstreamRequestsPerUser: 1 } }, { launch });
+  const gone = new Promise<void>((resolve) => h.gw.httpServer.once("request", (_req, res) => res.once("close", () => resolve())));
+  const ac = new AbortController();
+  const call = fetch(`${h.base}/api/mcp/slow/mcp`, { method: "POST", signal: ac.signal, headers: { "content-type": "application/json", authorization: `Bearer ${h.tokens.alice}` }, body: rpc("ping") }).catch(() => "aborted");
+  await launching;
+  ac.abort();
+  await call;
+  await gone;
+  ready();
+  const next = await post(`${h.base}/api/mcp/slow/mcp`, h.tokens.alice, rpc("ping"));
+  assert.equal(next.status, 200, "the person's only slot is free");
+  await next.text();
+});

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import type { TLSSocket } from "node:tls";
 import { silentLogger, type Logger } from "../util/logger.ts";
 import { endToEnd, upstreamRequestHeaders } from "./headers.ts";
+import { capConnections, serverOptions, type ConnectionLimits } from "../http/connection-guard.ts";
 import { hostAllowList } from "../http/host-guard.ts";
 import { urlHost } from "../http/listen.ts";
 import { normalizePrefix, stripPrefix } from "../http/request-url.ts";
@@ -35,6 +36,8 @@ export interface ProxyListenOptions {
   port?: number;
   /** How long close() lets running exchanges finish before cutting them; 5 s by default. */
   closeTimeoutMs?: number;
+  /** Slowloris bounds: headers 20 s, a whole request 120 s, idle keep-alive 5 s, 1,000 connections by default. */
+  limits?: Partial<ConnectionLimits>;
 }
 
 export interface RunningProxy {
@@ -166,10 +169,15 @@ export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {
 }
 
 
+/** Slowloris bounds, as the tool server behind has them (streams are not timed once they answer). */
+const PROXY_LIMITS: ConnectionLimits = { headersTimeoutMs: 20_000, requestTimeoutMs: 120_000, keepAliveTimeoutMs: 5_000, maxConnections: 1000 };
+
 /** Runs a proxy server; resolves once it listens. */
 export function startReverseProxy(options: ReverseProxyOptions & ProxyListenOptions): Promise<RunningProxy> {
   const handler = createProxyHandler(options);
-  const server = createServer(handler);
+  const limits = { ...PROXY_LIMITS, ...options.limits };
+  const server = createServer(serverOptions(limits), handler);
+  capConnections(server, limits.maxConnections);
   const host = options.host ?? "127.0.0.1";
   const closeTimeoutMs = options.closeTimeoutMs ?? 5_000;
   return new Promise((resolve, reject) => {

@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo, type Socket } from "node:net";
+import { once } from "node:events";
 import { createProxyHandler, startReverseProxy, stripPrefix, type RunningProxy } from "../../lib/proxy/reverse-proxy.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -247,4 +248,23 @@ test("DNS rebinding: the proxy rewrites Host for its upstream, so it refuses a r
   const open = await startReverseProxy({ target: up.origin, allowedHosts: ["*"] });
   t.after(() => open.close());
   assert.equal((await rawGet(`http://127.0.0.1:${open.port}/`, { host: "evil.example" })).status, 200, "\"*\" turns the check off");
+});
+
+test("slowloris: sockets that never finish their headers are closed within the bound, and the cap keeps room for clients", { timeout: 30_000 }, async (t) => {
+  const up = await upstream(t, (_req, res) => res.end("ok"));
+  const running = await startReverseProxy({ target: up.origin, limits: { headersTimeoutMs: 300, maxConnections: 10 } });
+  t.after(() => running.close());
+  const sockets: Socket[] = [];
+  t.after(() => sockets.forEach((s) => s.destroy()));
+  for (let i = 0; i < 30; i++) {
+    const s = connect(running.port, "127.0.0.1");
+    s.on("error", () => {});
+    s.resume();
+    await once(s, "connect");
+    s.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    sockets.push(s);
+  }
+  const closed = Promise.all(sockets.map((s) => (s.closed ? null : once(s, "close"))));
+  assert.equal((await rawGet(running.url, { host: "127.0.0.1" })).status, 200);
+  await closed;
 });

@@ -67,6 +67,8 @@ export interface McpServerOptions {
   requestTimeoutMs?: number;
   /** How long close() waits for running calls; 5 s by default. */
   closeTimeoutMs?: number;
+  /** Open connections at most (an idle one makes room for a new one); 1,000 by default. */
+  maxConnections?: number;
   /** Entries per page of `tools/list`, `resources/list` and the other lists; 100 by default. */
   pageSize?: number;
   /** Most messages one JSON-RPC batch may hold (400 beyond it); 100 by default. */
@@ -302,6 +304,7 @@ export class McpServer {
       headersTimeoutMs: o.headersTimeoutMs ?? 20_000,
       requestTimeoutMs: o.requestTimeoutMs ?? 60_000,
       keepAliveTimeoutMs: 5_000,
+      maxConnections: o.maxConnections ?? 1000,
       closeTimeoutMs: o.closeTimeoutMs ?? 5_000,
     };
     const running = await serve(app, host, options.port ?? 0, normalizePrefix(options.pathPrefix), limits, () => this.#closed(running));

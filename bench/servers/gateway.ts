@@ -16,7 +16,8 @@ export async function startGatewayServer(args: readonly string[]): Promise<Bench
   const config = parseGatewayConfig(
     {
       tools: { [GATEWAY_TOOL]: { revisions: { default: { url: upstream } } } },
-      limits: { ratePerSecond: 1e9, rateBurst: 1e9, ...(lookups === "uncached" ? { lookupCacheSeconds: 0 } : {}) },
+      // One bench user drives every connection: the per-person bounds are lifted as far as they go.
+      limits: { ratePerSecond: 1e9, rateBurst: 1e9, upstreamRequestsPerUser: 128, ...(lookups === "uncached" ? { lookupCacheSeconds: 0 } : {}) },
     },
     dataDir,
   );

@@ -34,11 +34,23 @@ export interface GatewayLimits {
    * data dir; a revocation or group change made by another process takes effect within it. 1 s.
    */
   readonly lookupCacheMs: number;
+  /** Slowloris bounds: request headers within 20 s, a whole request within 120 s, idle keep-alive 5 s. */
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  /** Open client connections; 1,000 (an idle one makes room for a new one). */
+  readonly maxConnections: number;
+  /** Requests one person may have in flight to one tool server; 16 (429 beyond). */
+  readonly upstreamRequestsPerUser: number;
+  /** Bytes of answers being rewritten (read whole) at once, all callers together; 128 MiB (503 beyond). */
+  readonly rewriteBudgetBytes: number;
 }
 
 export interface GatewayConfig {
   /** `{hub_url}` without a trailing slash; undefined: the address the gateway listens on. */
   readonly publicUrl: string | undefined;
+  /** Host names (optionally `name:port`) served besides publicUrl's, loopback and this machine's addresses (DNS rebinding). */
+  readonly allowedHosts: readonly string[];
   readonly tools: Readonly<Record<string, ToolSpec>>;
   readonly limits: GatewayLimits;
   /** The built-in OAuth authorization server (section `oauth`; `false` turns it off). */
@@ -54,6 +66,12 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   ratePerSecond: 50,
   rateBurst: 200,
   lookupCacheMs: 1000,
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 120_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 1000,
+  upstreamRequestsPerUser: 16,
+  rewriteBudgetBytes: 128 * 1024 * 1024,
 };
 
 /** A config problem; `message` is the whole line, starting with the key. */
@@ -132,6 +150,9 @@ function positive(v: unknown, key: string, fallback: number, scale = 1): number 
   return v * scale;
 }
 
+/** Pooled connections per tool server (forward.ts's agent). */
+export const UPSTREAM_SOCKETS = 256;
+
 /** A revocation elsewhere must take effect within a minute whatever the config says. */
 const MAX_LOOKUP_CACHE_MS = 60_000;
 
@@ -149,7 +170,7 @@ function notNegative(v: unknown, key: string, fallback: number, scale = 1): numb
 function limits(v: unknown): GatewayLimits {
   if (v === undefined) return DEFAULT_LIMITS;
   if (!isObject(v)) throw new ConfigError("limits", "must be an object");
-  const known = ["idleMinutes", "startSeconds", "sessionsPerUser", "sessionsTotal", "maxBodyBytes", "ratePerSecond", "rateBurst", "lookupCacheSeconds"];
+  const known = ["idleMinutes", "startSeconds", "sessionsPerUser", "sessionsTotal", "maxBodyBytes", "ratePerSecond", "rateBurst", "lookupCacheSeconds", ...TRAFFIC_KEYS];
   for (const k of Object.keys(v)) if (!known.includes(k)) throw new ConfigError(`limits.${k}`, "is not a known key");
   const d = DEFAULT_LIMITS;
   return {
@@ -161,13 +182,41 @@ function limits(v: unknown): GatewayLimits {
     ratePerSecond: positive(v.ratePerSecond, "limits.ratePerSecond", d.ratePerSecond),
     rateBurst: positive(v.rateBurst, "limits.rateBurst", d.rateBurst),
     lookupCacheMs: upTo(notNegative(v.lookupCacheSeconds, "limits.lookupCacheSeconds", d.lookupCacheMs / 1000, 1000), MAX_LOOKUP_CACHE_MS, "limits.lookupCacheSeconds"),
+    ...trafficLimits(v),
   };
+}
+
+const TRAFFIC_KEYS = ["headersSeconds", "requestSeconds", "keepAliveSeconds", "maxConnections", "upstreamRequestsPerUser", "rewriteBudgetBytes"];
+
+/** The limits that bound what clients can hold open in the gateway (connections, requests, buffers). */
+function trafficLimits(v: Record<string, unknown>): Pick<GatewayLimits, "headersTimeoutMs" | "requestTimeoutMs" | "keepAliveTimeoutMs" | "maxConnections" | "upstreamRequestsPerUser" | "rewriteBudgetBytes"> {
+  const d = DEFAULT_LIMITS;
+  const whole = (key: string, fallback: number): number => Math.floor(positive(v[key], `limits.${key}`, fallback));
+  const upstreamRequestsPerUser = whole("upstreamRequestsPerUser", d.upstreamRequestsPerUser);
+  // One person must never hold every pooled connection to a tool server (see forward.ts).
+  if (upstreamRequestsPerUser > UPSTREAM_SOCKETS / 2) throw new ConfigError("limits.upstreamRequestsPerUser", `must be at most ${UPSTREAM_SOCKETS / 2}`);
+  return {
+    headersTimeoutMs: positive(v.headersSeconds, "limits.headersSeconds", d.headersTimeoutMs / 1000, 1000),
+    requestTimeoutMs: positive(v.requestSeconds, "limits.requestSeconds", d.requestTimeoutMs / 1000, 1000),
+    keepAliveTimeoutMs: positive(v.keepAliveSeconds, "limits.keepAliveSeconds", d.keepAliveTimeoutMs / 1000, 1000),
+    maxConnections: whole("maxConnections", d.maxConnections),
+    upstreamRequestsPerUser,
+    rewriteBudgetBytes: whole("rewriteBudgetBytes", d.rewriteBudgetBytes),
+  };
+}
+
+const HOST_NAME = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
+
+function hostNames(v: unknown): string[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v) || !v.every((h) => typeof h === "string" && HOST_NAME.test(h))) throw new ConfigError("allowedHosts", "must be an array of host names (optionally with :port)");
+  return v as string[];
 }
 
 /** Checks a parsed gateway.json; relative `app` paths resolve against `baseDir` (the file's folder). */
 export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConfig {
   if (!isObject(value)) throw new ConfigError("(top level)", "must be a JSON object");
-  for (const k of Object.keys(value)) if (!["publicUrl", "tools", "limits", "oauth"].includes(k)) throw new ConfigError(k, "is not a known key");
+  for (const k of Object.keys(value)) if (!["publicUrl", "allowedHosts", "tools", "limits", "oauth"].includes(k)) throw new ConfigError(k, "is not a known key");
   const publicUrl = value.publicUrl === undefined ? undefined : httpUrl(value.publicUrl, "publicUrl").replace(/\/+$/, "");
   if (!isObject(value.tools)) throw new ConfigError("tools", "must be an object of named tools");
   const tools: Record<string, ToolSpec> = {};
@@ -178,7 +227,7 @@ export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConf
   const oauth = parseOAuthSettings(value.oauth, (key, problem) => {
     throw new ConfigError(key, problem);
   });
-  return { publicUrl, tools, limits: limits(value.limits), oauth };
+  return { publicUrl, allowedHosts: hostNames(value.allowedHosts), tools, limits: limits(value.limits), oauth };
 }
 
 /** The same from the file's text. */

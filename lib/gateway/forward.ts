@@ -3,19 +3,20 @@
 // is, byte for byte, or, for the few methods the gateway rewrites, parsed and re-sent.
 // Event streams are relayed unbuffered with a comment at once and keepalives between events.
 import { Agent, request, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
-import { endToEnd } from "../proxy/headers.ts";
+import { endToEnd, isIdentityHeader } from "../proxy/headers.ts";
+import { UPSTREAM_SOCKETS } from "./config.ts";
 import { CORS, GatewayError } from "./respond.ts";
 
 export const KEEPALIVE_MS = 15_000;
 const HEADERS_TIMEOUT_MS = 300_000;
 // Accept-Encoding too: the gateway relays bodies as they come and may rewrite some, so it
 // asks the tool server for identity encoding and never compresses streams.
-const DROPPED_REQUEST = new Set(["authorization", "cookie", "host", "content-length", "mcp-session-id", "origin", "referer", "accept-encoding", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto"]);
+const DROPPED_REQUEST = new Set(["authorization", "cookie", "host", "content-length", "mcp-session-id", "origin", "referer", "accept-encoding"]);
 const DROPPED_RESPONSE = new Set(["mcp-session-id", "set-cookie"]);
 /** Answers up to this size are read whole and sent in one write; larger ones stream through. */
 const SMALL_ANSWER_BYTES = 64 * 1024;
 
-const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+const agent = new Agent({ keepAlive: true, maxSockets: UPSTREAM_SOCKETS });
 
 export interface Upstream {
   /** Tool server base URL with a trailing slash. */
@@ -33,6 +34,18 @@ export interface Outgoing {
   session?: string;
   /** Replaces the client's Accept (to get plain JSON for answers the gateway rewrites). */
   accept?: string;
+  /** What the gateway vouches for, in place of any X-Forwarded-* / Forwarded the client sent. */
+  vouched?: Vouched;
+}
+
+/** Sent as X-Forwarded-User, X-Forwarded-For and X-Forwarded-Proto. */
+export interface Vouched {
+  /** The authenticated person. */
+  user: string;
+  /** The client's address as the gateway's socket saw it. */
+  address?: string;
+  /** The scheme of the gateway's public URL. */
+  proto: string;
 }
 
 interface Target {
@@ -69,6 +82,13 @@ export interface Cancel {
 export function send(upstream: Upstream, out: Outgoing, cancel: AbortSignal | Cancel): Promise<IncomingMessage> {
   const base = targetOf(upstream.url);
   const headers: OutgoingHttpHeaders = endToEnd(out.headers, DROPPED_REQUEST);
+  // A client could otherwise claim to be someone else to a tool server that trusts its proxy.
+  for (const name of Object.keys(headers)) if (isIdentityHeader(name)) delete headers[name];
+  if (out.vouched) {
+    headers["x-forwarded-user"] = out.vouched.user;
+    headers["x-forwarded-proto"] = out.vouched.proto;
+    if (out.vouched.address) headers["x-forwarded-for"] = out.vouched.address;
+  }
   if (out.accept) headers.accept = out.accept;
   if (out.session) headers["mcp-session-id"] = out.session;
   if (upstream.cookie) headers.cookie = upstream.cookie;
@@ -172,7 +192,11 @@ export function relay(
     openStream(res, status, headers);
     let atBoundary = true;
     answer.on("data", (chunk: Buffer) => {
-      res.write(chunk);
+      // Back-pressure: a client that reads nothing stops the tool server, not fills the gateway.
+      if (!res.write(chunk)) {
+        answer.pause();
+        res.once("drain", () => answer.resume());
+      }
       const text = chunk.toString("latin1");
       atBoundary = text.endsWith("\n\n") || text.endsWith("\r\n\r\n");
     });
@@ -188,16 +212,19 @@ export function relay(
   });
 }
 
-/** The whole answer body, bounded. */
-export function readAll(stream: IncomingMessage, max: number): Promise<Buffer> {
+/** The whole answer body, bounded; `grow` sees the size so far before each chunk is kept, and may refuse it by throwing. */
+export function readAll(stream: IncomingMessage, max: number, grow: (size: number) => void = () => {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     stream.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > max) {
+      try {
+        if (size > max) throw new GatewayError(502, "upstream_too_large", "The tool server's answer is too large");
+        grow(size);
+      } catch (err) {
         stream.destroy();
-        reject(new GatewayError(502, "upstream_too_large", "The tool server's answer is too large"));
+        reject(err);
         return;
       }
       chunks.push(chunk);

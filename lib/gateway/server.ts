@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ACCOUNTS, StoreAccountDirectory } from "./accounts.ts";
+import { AnswerBudget } from "./answer-budget.ts";
 import { API_TOKENS, ApiTokens } from "./api-tokens.ts";
 import { authorize, resourceMetadata } from "./auth.ts";
 import { LegacyStreams } from "./legacy-sse.ts";
@@ -20,7 +21,10 @@ import { SessionSealer } from "./session-seal.ts";
 import { CachingRecordStore } from "./store/caching-record-store.ts";
 import { isSteadyRoute, ToolSessions } from "./tool-sessions.ts";
 import { handleToolRoute, type GatewayContext } from "./tool-routes.ts";
+import { UpstreamSlots } from "./upstream-slots.ts";
 import { handleWeber } from "./weber.ts";
+import { capConnections, serverOptions } from "../http/connection-guard.ts";
+import { hostAllowList } from "../http/host-guard.ts";
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -58,7 +62,6 @@ export interface RunningGateway {
 }
 
 const CLOSE_GRACE_MS = 3_000;
-const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 function logPath(url: string | undefined): string {
   const path = (url ?? "/").split("?")[0]!.slice(0, 300);
@@ -69,6 +72,11 @@ function logPath(url: string | undefined): string {
 /** What the request path reads on every request: who the bearer is, and where their tool session runs. */
 function keepForLookups(collection: string, value: unknown): boolean {
   return collection === API_TOKENS || collection === ACCOUNTS || isSteadyRoute(collection, value);
+}
+
+/** What one person, or all of them together, can hold in the gateway at once. */
+function trafficBounds(config: GatewayConfig): Pick<GatewayContext, "slots" | "budget"> {
+  return { slots: new UpstreamSlots(config.limits.upstreamRequestsPerUser), budget: new AnswerBudget(config.limits.rewriteBudgetBytes) };
 }
 
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
@@ -86,18 +94,17 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
   const ctx: { current?: GatewayContext } = {};
   const host = options.host ?? "127.0.0.1";
-  // DNS rebinding: a gateway on a loopback address answers only to loopback names and its public host.
-  let publicHost: string | undefined;
-  const loopbackBound = /^(127\.|::1$|localhost$)/.test(host);
-  const hostAllowed = (header: string | undefined): boolean => {
-    if (!loopbackBound) return true;
-    const name = (header ?? "").replace(/:\d+$/, "").toLowerCase();
-    return LOOPBACK_NAMES.has(name) || name === (publicHost ??= new URL(publicUrl).hostname);
+  // DNS rebinding, on every bind: the gateway answers only to its public host, the hosts the
+  // operator allows, and this machine's own names and addresses.
+  let hostAllowed: ((header: string) => boolean) | undefined;
+  const hostServed = (header: string | undefined): boolean => {
+    hostAllowed ??= hostAllowList([...config.allowedHosts, new URL(publicUrl).hostname], host);
+    return header !== undefined && hostAllowed(header);
   };
 
   const route = async (req: IncomingMessage, res: ServerResponse, facts: { user?: string; tool?: string }): Promise<void> => {
     const method = req.method ?? "GET";
-    if (!hostAllowed(req.headers.host)) throw new GatewayError(403, "host_not_allowed", "This Host is not served here");
+    if (!hostServed(req.headers.host)) throw new GatewayError(403, "host_not_allowed", "This Host is not served here");
     if (method === "OPTIONS") {
       res.writeHead(204, PREFLIGHT);
       res.end();
@@ -166,7 +173,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     });
   };
 
-  const server = createServer({ requestTimeout: 0 }, handler);
+  // Slowloris: headers, request bodies and idle keep-alive are bounded (relayed streams are
+  // not: the bounds cover what clients send), and open connections are capped.
+  const server = createServer(serverOptions(config.limits), handler);
+  capConnections(server, config.limits.maxConnections);
   server.on("clientError", (_err, socket) => {
     if (socket.writable) socket.end(`HTTP/1.1 400 Bad Request\r\naccess-control-allow-origin: *\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: 23\r\n\r\n{"error":"bad_request"}`);
     else socket.destroy();
@@ -183,7 +193,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const urlHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
   const url = `http://${urlHost}:${port}/`;
   if (!publicUrl) publicUrl = url.slice(0, -1);
-  ctx.current = { config, publicUrl, sessions, sealer: new SessionSealer(sealKey), cookieKey, metrics, keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS, legacy: new LegacyStreams() };
+  ctx.current = { config, publicUrl, sessions, sealer: new SessionSealer(sealKey), cookieKey, metrics, keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS, legacy: new LegacyStreams(), ...trafficBounds(config) };
 
   let closing: Promise<void> | undefined;
   return {

@@ -5,7 +5,8 @@ import { createHmac } from "node:crypto";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { GatewayConfig, ToolSpec } from "./config.ts";
 import type { Principal } from "./contracts.ts";
-import { isEventStream, openStream, readAll, relay, send, sendRewritten, upstreamFailure, type Cancel, type Outgoing } from "./forward.ts";
+import type { AnswerBudget } from "./answer-budget.ts";
+import { isEventStream, openStream, relay, send, sendRewritten, upstreamFailure, type Cancel, type Outgoing } from "./forward.ts";
 import { parseAccept } from "../http/accept.ts";
 import { formatEvent } from "../http/sse.ts";
 import type { LegacyStreams } from "./legacy-sse.ts";
@@ -19,6 +20,7 @@ import { decodeHeaderValue, encodeHeaderValue } from "../mcp/era2026/headers.ts"
 import type { Route } from "./routes.ts";
 import type { SessionSealer } from "./session-seal.ts";
 import { sessionKey, type ToolSessionRecord, type ToolSessions } from "./tool-sessions.ts";
+import type { UpstreamSlots } from "./upstream-slots.ts";
 
 export const SESSION_COOKIE = "hubmcp-session";
 
@@ -34,6 +36,10 @@ export interface GatewayContext {
   readonly keepaliveMs: number;
   /** The 2024-11-05 HTTP+SSE streams clients hold through `GET …/sse`. */
   readonly legacy: LegacyStreams;
+  /** Requests each person has running on each tool server. */
+  readonly slots: UpstreamSlots;
+  /** Bytes of answers being rewritten. */
+  readonly budget: AnswerBudget;
 }
 
 export interface Caller {
@@ -66,6 +72,11 @@ function toolPath(ctx: GatewayContext, tool: string): string {
 
 /** Forwards, timing the upstream and forgetting a tool session whose server is gone. */
 async function exchange(ctx: GatewayContext, rec: ToolSessionRecord, out: Outgoing, res: ServerResponse): Promise<IncomingMessage> {
+  // A client gone while its tool session started would never close again to give its slot back.
+  if (res.closed) throw new GatewayError(499, "client_gone", "The client went away");
+  // Held until the answer to the client ends, streams included: that is how long the upstream connection is busy.
+  res.once("close", ctx.slots.take(rec.user, rec.url!));
+  out.vouched = { user: rec.user, address: res.req.socket.remoteAddress, proto: ctx.publicUrl.startsWith("https:") ? "https" : "http" };
   const cancel: Cancel = {};
   let cancelled = false;
   res.once("close", () => {
@@ -150,8 +161,8 @@ async function rpc(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: Se
   const extra: Record<string, string> = id ? { "mcp-session-id": id } : {};
   const key = sessionKey(c.principal.user, c.tool, s.rec.revision);
   if (msg.rewrite && msg.method && answer.statusCode === 200 && !isEventStream(answer)) {
-    const raw = await readAll(answer, ctx.config.limits.maxBodyBytes * 4);
-    sendRewritten(res, answer, rewriteResult(msg.method, raw, prefix) ?? raw, extra);
+    const method = msg.method;
+    await ctx.budget.rewrite(answer, ctx.config.limits.maxBodyBytes * 4, (raw) => sendRewritten(res, answer, rewriteResult(method, raw, prefix) ?? raw, extra));
     return;
   }
   await relay(res, answer, extra, () => ctx.sessions.touch(key), ctx.keepaliveMs);

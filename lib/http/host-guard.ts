@@ -1,11 +1,14 @@
 // DNS-rebinding and cross-site protection (MCP basic/transports "Security Warning": servers
 // MUST validate Origin). A browser Origin must be loopback or allowed, whatever the bind
-// address; requests without one (curl, SDKs, desktop hosts) pass. A server bound to
-// loopback also answers only requests whose Host names a loopback or allowed host.
+// address; requests without one (curl, SDKs, desktop hosts) pass. On every bind the Host
+// must name this machine (loopback, its own addresses, its host name) or an allowed host:
+// a rebound name (evil.example resolving to this machine) is refused, so a web page can
+// neither drive the server nor read its streams.
 import type { IncomingMessage } from "node:http";
+import { hostname as machineName, networkInterfaces } from "node:os";
 
 export interface HostGuardOptions {
-  /** Host names (optionally with `:port`) accepted besides loopback names. */
+  /** Host names (optionally with `:port`) accepted besides this machine's names; "*" turns the Host check off. */
   allowedHosts?: string[];
   /** Browser origins (`https://app.example`) accepted besides loopback ones; "*" allows any. */
   allowedOrigins?: string[];
@@ -42,25 +45,56 @@ function originHost(origin: string): string | null {
   }
 }
 
+/** This machine's interface addresses, as they appear in a Host header ("10.0.0.5", "[fe80::1]"). */
+function ownAddresses(): Set<string> {
+  const names = new Set<string>();
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) names.add(a.family === "IPv6" ? `[${a.address.toLowerCase()}]` : a.address);
+  }
+  return names;
+}
+
+/** Interfaces come and go (DHCP, VPNs, containers): re-read them on a miss, at most this often. */
+const INTERFACES_REREAD_MS = 5_000;
+
+/**
+ * Whether a Host header names this server: a loopback name, an address of this machine,
+ * its host name, the wildcard it may be bound to, the bind address, or one of `allowed`
+ * (a bare name matches any port; `name:port` only that port).
+ */
+export function hostAllowList(allowed: readonly string[], bindHost: string | null = null): (host: string) => boolean {
+  const hosts = new Set(allowed.map((h) => h.toLowerCase()));
+  const fixed = new Set(["0.0.0.0", "[::]", machineName().toLowerCase()]);
+  if (bindHost) fixed.add(bindHost.includes(":") && !bindHost.startsWith("[") ? `[${bindHost.toLowerCase()}]` : bindHost.toLowerCase());
+  let own = ownAddresses();
+  let readAt = Date.now();
+  return (raw) => {
+    const host = raw.trim().toLowerCase();
+    const name = hostname(host);
+    if (isLoopbackHost(name) || hosts.has(host) || hosts.has(name) || fixed.has(name) || own.has(name)) return true;
+    if (Date.now() - readAt < INTERFACES_REREAD_MS) return false;
+    own = ownAddresses();
+    readAt = Date.now();
+    return own.has(name);
+  };
+}
+
 /**
  * Builds the guard for a bind address (null when unknown: a handler mounted in another
- * server). The Host check applies on a loopback bind or with `allowedHosts`; the Origin
- * check always, unless `allowedOrigins` holds "*".
+ * server). The Host check applies on every bind unless `allowedHosts` holds "*"; the hosts
+ * of `allowedOrigins` count as allowed hosts (a hub's proxy origin). The Origin check
+ * applies unless `allowedOrigins` holds "*".
  */
 export function hostGuard(bindHost: string | null, options: HostGuardOptions = {}): HostGuard | null {
-  const hosts = new Set((options.allowedHosts ?? []).map((h) => h.toLowerCase()));
   const origins = new Set((options.allowedOrigins ?? []).map((o) => o.toLowerCase().replace(/\/+$/, "")));
-  const checkHost = (bindHost !== null && isLoopbackHost(bindHost)) || hosts.size > 0;
+  const allowedHosts = options.allowedHosts ?? [];
+  const checkHost = !allowedHosts.includes("*");
   const anyOrigin = origins.has("*");
   const checkOrigin = !anyOrigin;
   if (!checkHost && !checkOrigin) return null;
   const trustProxy = options.trustProxy === true;
-
-  const hostAllowed = (raw: string): boolean => {
-    const host = raw.trim().toLowerCase();
-    const name = hostname(host);
-    return isLoopbackHost(name) || hosts.has(host) || hosts.has(name);
-  };
+  const originHosts = [...origins].flatMap((o) => (o === "*" ? [] : [originHost(o)].filter((h): h is string => h !== null)));
+  const hostAllowed = hostAllowList([...allowedHosts, ...originHosts], bindHost);
   const originAllowed = (raw: string): boolean => {
     const origin = raw.trim().toLowerCase();
     if (anyOrigin || origins.has(origin)) return true;
@@ -72,13 +106,16 @@ export function hostGuard(bindHost: string | null, options: HostGuardOptions = {
   let lastGoodHost = "";
   return (req) => {
     if (checkHost) {
-      const forwarded = trustProxy ? req.headers["x-forwarded-host"] : undefined;
-      const host = typeof forwarded === "string" && forwarded ? forwarded.split(",")[0]! : req.headers.host;
+      const forwarded = req.headers["x-forwarded-host"];
+      const host = trustProxy && typeof forwarded === "string" && forwarded ? forwarded.split(",")[0]! : req.headers.host;
       if (!host) return "host";
       if (host !== lastGoodHost) {
         if (!hostAllowed(host)) return "host";
         lastGoodHost = host;
       }
+      // Not believed, but not ignored either: a proxy in front that rewrites Host to a loopback
+      // name passes the rebound name here, and a client cannot take out what the proxy added.
+      if (!trustProxy && typeof forwarded === "string" && !forwarded.split(",").every((h) => hostAllowed(h))) return "host";
     }
     if (checkOrigin) {
       const origin = req.headers.origin;

@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { HttpApp } from "./app.ts";
+import { capConnections, serverOptions, type ConnectionLimits } from "./connection-guard.ts";
 import type { MountedRequest } from "./types.ts";
 import type { HostGuardOptions } from "./host-guard.ts";
 import { stripPrefix } from "./request-url.ts";
@@ -32,10 +33,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export interface ServeLimits {
-  headersTimeoutMs: number;
-  requestTimeoutMs: number;
-  keepAliveTimeoutMs: number;
+export interface ServeLimits extends ConnectionLimits {
   /** How long close() waits for running calls before cutting connections. */
   closeTimeoutMs: number;
 }
@@ -58,10 +56,8 @@ export function serve(app: HttpApp, host: string, port: number, prefix: string, 
     }
     app.handle(req, res);
   };
-  const server = createServer(
-    { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.requestTimeoutMs, keepAliveTimeout: limits.keepAliveTimeoutMs },
-    listener,
-  );
+  const server = createServer(serverOptions(limits), listener);
+  capConnections(server, limits.maxConnections);
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {

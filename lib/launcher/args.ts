@@ -13,6 +13,8 @@ export interface LaunchOptions {
   proxy: ProxyChoice;
   /** Speak MCP over stdin/stdout instead of HTTP (how desktop assistants launch servers). */
   stdio: boolean;
+  /** Host names clients use besides this machine's own (DNS-rebinding guard); none: the app's own setting. */
+  allowedHosts: string[];
 }
 
 export type ParsedArgs =
@@ -27,6 +29,7 @@ Start an MCP tool server, locally or on a hub session.
 options:
   -a, --app FILE          app file exporting \`server\` (.js .mjs .cjs .ts .mts)   (required)
       --host HOST         bind address                                   (default 0.0.0.0)
+      --allowed-host NAME a Host clients use besides this machine's names (repeatable)
   -p, --port PORT         port in local mode                             (default $MCP_PORT or 8000)
       --python-env NAME   run tools inside this conda environment
       --proxy MODE        hub reverse proxy: auto | external | builtin | none  (default auto)
@@ -52,6 +55,7 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
       options: {
         app: { type: "string", short: "a" },
         host: { type: "string" },
+        "allowed-host": { type: "string", multiple: true },
         port: { type: "string", short: "p" },
         "python-env": { type: "string" },
         proxy: { type: "string" },
@@ -72,6 +76,7 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
   const port = parsePort(portText, values.port === undefined && env.MCP_PORT !== undefined ? "MCP_PORT" : "--port");
   if (typeof port === "string") return { kind: "usage", message: port };
   if (values.host === "") return { kind: "usage", message: "--host must not be empty" };
+  if (values["allowed-host"]?.some((h) => !/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+|\*)(:\d{1,5})?$/.test(h))) return { kind: "usage", message: "--allowed-host must be a host name, optionally with :port" };
   if (values["python-env"] === "") return { kind: "usage", message: "--python-env must not be empty" };
   return {
     kind: "run",
@@ -83,6 +88,7 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
       debug: values.debug ?? false,
       proxy,
       stdio: values.stdio ?? false,
+      allowedHosts: values["allowed-host"] ?? [],
     },
   };
 }

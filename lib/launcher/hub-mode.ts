@@ -93,6 +93,7 @@ async function withBuiltin(req: HubRequest): Promise<HubRun> {
       pathPrefix: req.hub.pathPrefix,
       host: req.host,
       port: req.ports.proxyPort,
+      allowedHosts: proxyOrigins(req).map((origin) => new URL(origin).host),
     });
     return {
       server,

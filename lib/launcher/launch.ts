@@ -55,7 +55,7 @@ async function start(options: LaunchOptions, env: NodeJS.ProcessEnv, io: Launche
   if (detection.kind === "fallback") io.err(`${NAME}: warning: ${detection.warning}`);
   if (detection.kind !== "hub") {
     if (options.proxy !== "auto") io.err(`${NAME}: --proxy applies on a hub session only; ignored`);
-    const server = await app.listen({ host: options.host, port: options.port });
+    const server = await app.listen({ host: options.host, port: options.port, ...(options.allowedHosts.length > 0 ? { allowedHosts: options.allowedHosts } : {}) });
     const url = boundUrl(server);
     return { server, lines: [`MCP server ready at ${url}`, `SSE endpoint: ${url}sse`], notes: [], hub: null };
   }

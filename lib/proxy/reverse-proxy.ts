@@ -6,6 +6,8 @@ import type { AddressInfo } from "node:net";
 import type { TLSSocket } from "node:tls";
 import { silentLogger, type Logger } from "../util/logger.ts";
 import { endToEnd, upstreamRequestHeaders } from "./headers.ts";
+import { capConnections, serverOptions, type ConnectionLimits } from "../http/connection-guard.ts";
+import { hostAllowList } from "../http/host-guard.ts";
 import { urlHost } from "../http/listen.ts";
 import { normalizePrefix, stripPrefix } from "../http/request-url.ts";
 import { CORS_HEADERS } from "../http/respond.ts";
@@ -20,6 +22,11 @@ export interface ReverseProxyOptions {
   /** Time allowed for an upstream answer before 504; 30 s by default, 0 disables. SSE streams are exempt once they start. */
   timeoutMs?: number;
   logger?: Logger;
+  /**
+   * Host names served besides this machine's own (DNS rebinding: the proxy rewrites Host for
+   * its upstream, so it checks the client's itself); "*" turns the check off.
+   */
+  allowedHosts?: string[];
 }
 
 export interface ProxyListenOptions {
@@ -29,6 +36,8 @@ export interface ProxyListenOptions {
   port?: number;
   /** How long close() lets running exchanges finish before cutting them; 5 s by default. */
   closeTimeoutMs?: number;
+  /** Slowloris bounds: headers 20 s, a whole request 120 s, idle keep-alive 5 s, 1,000 connections by default. */
+  limits?: Partial<ConnectionLimits>;
 }
 
 export interface RunningProxy {
@@ -68,6 +77,8 @@ export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const logger = options.logger ?? silentLogger;
   const agent = new Agent({ keepAlive: true });
+  const allowedHosts = options.allowedHosts ?? [];
+  const hostAllowed = allowedHosts.includes("*") ? () => true : hostAllowList(allowedHosts);
   let active = 0;
   let waiters: (() => void)[] = [];
 
@@ -80,6 +91,10 @@ export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    if (!req.headers.host || !hostAllowed(req.headers.host)) {
+      sendJson(res, 403, "Host not allowed");
+      return;
+    }
     active++;
     let settled = false;
     let timer: NodeJS.Timeout | undefined;
@@ -154,10 +169,15 @@ export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {
 }
 
 
+/** Slowloris bounds, as the tool server behind has them (streams are not timed once they answer). */
+const PROXY_LIMITS: ConnectionLimits = { headersTimeoutMs: 20_000, requestTimeoutMs: 120_000, keepAliveTimeoutMs: 5_000, maxConnections: 1000 };
+
 /** Runs a proxy server; resolves once it listens. */
 export function startReverseProxy(options: ReverseProxyOptions & ProxyListenOptions): Promise<RunningProxy> {
   const handler = createProxyHandler(options);
-  const server = createServer(handler);
+  const limits = { ...PROXY_LIMITS, ...options.limits };
+  const server = createServer(serverOptions(limits), handler);
+  capConnections(server, limits.maxConnections);
   const host = options.host ?? "127.0.0.1";
   const closeTimeoutMs = options.closeTimeoutMs ?? 5_000;
   return new Promise((resolve, reject) => {

@@ -3,6 +3,7 @@
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
+import { request } from "node:http";
 import { delimiter, join } from "node:path";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -89,4 +90,22 @@ server.tool(function which_python() { return execFileSync("python", [], { encodi
   const noConda = spawnCli(t, ["--app", app, ...LOCAL, "--python-env", "AIIDA"], env({ PATH: tempDir(t) }));
   assert.equal((await noConda.exit).code, 1);
   assert.match(noConda.stderr(), /no `conda` command was found on PATH/);
+});
+
+test("on 0.0.0.0 a rebound Host gets 403; --allowed-host adds the names clients use", { timeout: 30_000 }, async (t) => {
+  const cli = spawnCli(t, ["--app", writeApp(tempDir(t)), "--host", "0.0.0.0", "--port", "0", "--allowed-host", "lab.example.org"], env());
+  const [, url] = await cli.waitFor(/ready at (\S+)\n/);
+  const port = new URL(url!).port;
+  const status = (host: string): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const r = request({ host: "127.0.0.1", port, path: "/sse", headers: { host, accept: "text/event-stream" } }, (res) => {
+        resolve(res.statusCode!);
+        res.destroy();
+      });
+      r.on("error", reject);
+      r.end();
+    });
+  assert.equal(await status(`evil.example:${port}`), 403);
+  assert.equal(await status(`lab.example.org:${port}`), 200);
+  assert.equal(await status(`127.0.0.1:${port}`), 200);
 });

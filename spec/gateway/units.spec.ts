@@ -18,7 +18,11 @@ test("config: defaults, relative app paths, trailing slashes", () => {
     {
       publicUrl: "https://hub.example.org/",
       tools: { demo: { groups: ["g"], revisions: { default: { app: "apps/a.ts" }, dev: { url: "http://127.0.0.1:9001" }, test: { command: ["launch", "--x"] } } } },
-      limits: { idleMinutes: 1, startSeconds: 2, sessionsPerUser: 3, sessionsTotal: 4, maxBodyBytes: 5, ratePerSecond: 6, rateBurst: 7, lookupCacheSeconds: 0 },
+      allowedHosts: ["tools.example.org", "[2001:db8::1]:8443"],
+      limits: {
+        ...{ idleMinutes: 1, startSeconds: 2, sessionsPerUser: 3, sessionsTotal: 4, maxBodyBytes: 5, ratePerSecond: 6, rateBurst: 7, lookupCacheSeconds: 0 },
+        ...{ headersSeconds: 8, requestSeconds: 9, keepAliveSeconds: 10, maxConnections: 11, upstreamRequestsPerUser: 12, rewriteBudgetBytes: 13 },
+      },
     },
     "/srv",
   );
@@ -26,7 +30,12 @@ test("config: defaults, relative app paths, trailing slashes", () => {
   assert.deepEqual(config.tools.demo!.revisions.default, { kind: "app", app: "/srv/apps/a.ts" });
   assert.deepEqual(config.tools.demo!.revisions.dev, { kind: "url", url: "http://127.0.0.1:9001/" });
   assert.deepEqual(config.tools.demo!.revisions.test, { kind: "command", command: ["launch", "--x"] });
-  assert.deepEqual(config.limits, { idleTimeoutMs: 60_000, startTimeoutMs: 2000, sessionsPerUser: 3, sessionsTotal: 4, maxBodyBytes: 5, ratePerSecond: 6, rateBurst: 7, lookupCacheMs: 0 });
+  assert.deepEqual(config.limits, {
+    ...{ idleTimeoutMs: 60_000, startTimeoutMs: 2000, sessionsPerUser: 3, sessionsTotal: 4, maxBodyBytes: 5, ratePerSecond: 6, rateBurst: 7, lookupCacheMs: 0 },
+    ...{ headersTimeoutMs: 8000, requestTimeoutMs: 9000, keepAliveTimeoutMs: 10_000, maxConnections: 11, upstreamRequestsPerUser: 12, rewriteBudgetBytes: 13 },
+  });
+  assert.deepEqual(config.allowedHosts, ["tools.example.org", "[2001:db8::1]:8443"]);
+  assert.deepEqual(parseGatewayConfig({ tools: {} }, "/").allowedHosts, []);
   assert.deepEqual(parseGatewayConfig({ tools: {} }, "/").limits, DEFAULT_LIMITS);
   assert.equal(DEFAULT_LIMITS.idleTimeoutMs, 30 * 60_000);
   assert.equal(DEFAULT_LIMITS.lookupCacheMs, 1000);
@@ -50,6 +59,10 @@ test("config: every problem names its key", () => {
     [{ tools: {}, limits: { lookupCacheSeconds: -1 } }, "limits.lookupCacheSeconds"],
     [{ tools: {}, limits: { lookupCacheSeconds: 61 } }, "limits.lookupCacheSeconds"],
     [{ tools: {}, publicUrl: 5 }, "publicUrl"],
+    [{ tools: {}, limits: { upstreamRequestsPerUser: 129 } }, "limits.upstreamRequestsPerUser"],
+    [{ tools: {}, limits: { maxConnections: 0 } }, "limits.maxConnections"],
+    [{ tools: {}, allowedHosts: "hub.example.org" }, "allowedHosts"],
+    [{ tools: {}, allowedHosts: ["https://hub.example.org/"] }, "allowedHosts"],
   ];
   for (const [value, key] of bad) {
     assert.throws(() => parseGatewayConfig(value, "/"), (err: unknown) => err instanceof ConfigError && err.key === key, key);

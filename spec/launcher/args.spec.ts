@@ -5,20 +5,22 @@ import { parseLauncherArgs, USAGE } from "../../lib/launcher/args.ts";
 test("defaults: host 0.0.0.0, port 8000, proxy auto", () => {
   assert.deepEqual(parseLauncherArgs(["--app", "app.mjs"], {}), {
     kind: "run",
-    options: { app: "app.mjs", host: "0.0.0.0", port: 8000, pythonEnv: undefined, debug: false, proxy: "auto", stdio: false },
+    options: { app: "app.mjs", host: "0.0.0.0", port: 8000, pythonEnv: undefined, debug: false, proxy: "auto", stdio: false, allowedHosts: [] },
   });
 });
 
 test("short and long options, MCP_PORT as the port default", () => {
   assert.deepEqual(parseLauncherArgs(["-a", "x.ts", "-p", "9001", "--host", "127.0.0.1", "--debug", "--python-env", "AIIDA", "--proxy", "builtin"], {}), {
     kind: "run",
-    options: { app: "x.ts", host: "127.0.0.1", port: 9001, pythonEnv: "AIIDA", debug: true, proxy: "builtin", stdio: false },
+    options: { app: "x.ts", host: "127.0.0.1", port: 9001, pythonEnv: "AIIDA", debug: true, proxy: "builtin", stdio: false, allowedHosts: [] },
   });
   const fromEnv = parseLauncherArgs(["--app=x.mjs"], { MCP_PORT: "7000" });
   assert.equal(fromEnv.kind === "run" && fromEnv.options.port, 7000);
   const stdio = parseLauncherArgs(["--app=x.mjs", "--stdio"], {});
   assert.equal(stdio.kind === "run" && stdio.options.stdio, true);
   assert.match(USAGE, /--stdio/);
+  const hosts = parseLauncherArgs(["--app=x.mjs", "--allowed-host", "lab.example.org", "--allowed-host=lab:8000"], {});
+  assert.deepEqual(hosts.kind === "run" && hosts.options.allowedHosts, ["lab.example.org", "lab:8000"]);
   const flagWins = parseLauncherArgs(["--app=x.mjs", "--port", "0"], { MCP_PORT: "7000" });
   assert.equal(flagWins.kind === "run" && flagWins.options.port, 0);
 });
@@ -40,6 +42,7 @@ test("usage errors: unknown option, missing --app, positionals, bad values", () 
     [["--app", "x"], { MCP_PORT: "eighty" }, /MCP_PORT must be a port number/],
     [["--app", "x", "--proxy", "nginx"], {}, /--proxy must be one of/],
     [["--app", "x", "--host", ""], {}, /--host must not be empty/],
+    [["--app", "x", "--allowed-host", "https://x/"], {}, /--allowed-host must be a host name/],
     [["--app", "x", "--python-env", ""], {}, /--python-env must not be empty/],
     [["--app"], {}, /argument missing|--app/],
   ];

@@ -1,4 +1,5 @@
 import { test } from "node:test";
+import { request } from "node:http";
 import assert from "node:assert/strict";
 import { hubPorts, startHub } from "../../lib/launcher/hub-mode.ts";
 import { McpServer } from "../../lib/index.ts";
@@ -32,4 +33,39 @@ test("on a hub the server lets in browser pages served through the proxy's origi
   };
   assert.equal(await from("https://proxy.hub.example"), 200);
   assert.equal(await from("https://evil.example.com"), 403);
+});
+
+function postWithHost(url: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const init = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+    const r = request(`${url}mcp`, { method: "POST", headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream" } }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode!));
+    });
+    r.on("error", reject);
+    r.end(init);
+  });
+}
+
+test("on a hub bound to 0.0.0.0 the hub's proxy host is served, with or without the built-in proxy; a rebound Host is not", async (t) => {
+  for (const proxy of ["none", "builtin"] as const) {
+    const pathPrefix = "/weber/s2/cookie/6";
+    const run = await startHub({
+      app: new McpServer("hub-host"),
+      hub: { session: "s2", sessionDir: "/nonexistent", pathPrefix, proxyUrl: `https://proxy.hub.example${pathPrefix}/` },
+      host: "0.0.0.0",
+      proxy,
+      ports: { proxyPort: 0, serverPort: 0 },
+      debug: false,
+      env: {},
+      onProxyOutput: () => {},
+    });
+    t.after(async () => {
+      await run.stopProxy();
+      await run.server.close();
+    });
+    const front = proxy === "none" ? run.server.url : run.notes[0]!.replace(/.* on port (\d+)$/, `http://127.0.0.1:$1${pathPrefix}/`);
+    assert.equal(await postWithHost(front, "proxy.hub.example"), 200, `${proxy}: the front proxy's Host`);
+    assert.equal(await postWithHost(front, "evil.example"), 403, `${proxy}: a rebound Host`);
+  }
 });

@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo, type Socket } from "node:net";
+import { once } from "node:events";
 import { createProxyHandler, startReverseProxy, stripPrefix, type RunningProxy } from "../../lib/proxy/reverse-proxy.ts";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -227,4 +228,43 @@ test("a busy port rejects startReverseProxy", async (t) => {
   const up = await upstream(t, (_req, res) => res.end());
   const port = Number(new URL(up.origin).port);
   await assert.rejects(startReverseProxy({ target: up.origin, host: "127.0.0.1", port }), { code: "EADDRINUSE" });
+});
+
+test("DNS rebinding: the proxy rewrites Host for its upstream, so it refuses a rebound Host itself", async (t) => {
+  let reached = 0;
+  const up = await upstream(t, (_req, res) => {
+    reached++;
+    res.end("ok");
+  });
+  const running = await startReverseProxy({ target: up.origin, host: "0.0.0.0", allowedHosts: ["proxy.hub.example"] });
+  t.after(() => running.close());
+  const at = `http://127.0.0.1:${running.port}/sse`;
+  const evil = await rawGet(at, { host: `evil.example:${running.port}` });
+  assert.equal(evil.status, 403);
+  assert.deepEqual(JSON.parse(evil.body), { error: "Host not allowed" });
+  assert.equal(reached, 0, "the upstream never saw it");
+  assert.equal((await rawGet(at, { host: "proxy.hub.example" })).status, 200);
+  assert.equal((await rawGet(at, { host: `127.0.0.1:${running.port}` })).status, 200);
+  const open = await startReverseProxy({ target: up.origin, allowedHosts: ["*"] });
+  t.after(() => open.close());
+  assert.equal((await rawGet(`http://127.0.0.1:${open.port}/`, { host: "evil.example" })).status, 200, "\"*\" turns the check off");
+});
+
+test("slowloris: sockets that never finish their headers are closed within the bound, and the cap keeps room for clients", { timeout: 30_000 }, async (t) => {
+  const up = await upstream(t, (_req, res) => res.end("ok"));
+  const running = await startReverseProxy({ target: up.origin, limits: { headersTimeoutMs: 300, maxConnections: 10 } });
+  t.after(() => running.close());
+  const sockets: Socket[] = [];
+  t.after(() => sockets.forEach((s) => s.destroy()));
+  for (let i = 0; i < 30; i++) {
+    const s = connect(running.port, "127.0.0.1");
+    s.on("error", () => {});
+    s.resume();
+    await once(s, "connect");
+    s.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+    sockets.push(s);
+  }
+  const closed = Promise.all(sockets.map((s) => (s.closed ? null : once(s, "close"))));
+  assert.equal((await rawGet(running.url, { host: "127.0.0.1" })).status, 200);
+  await closed;
 });

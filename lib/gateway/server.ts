@@ -13,6 +13,7 @@ import { KEEPALIVE_MS } from "./forward.ts";
 import type { Backend, LaunchRequest } from "./launch.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { RateLimiter } from "./rate-limit.ts";
+import { identityWarnings } from "./run-as.ts";
 import { CORS, GatewayError, PREFLIGHT, sendError, sendJson } from "./respond.ts";
 import { matchRoute } from "./routes.ts";
 import { SessionSealer } from "./session-seal.ts";
@@ -83,6 +84,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   let publicUrl = options.publicUrl?.replace(/\/+$/, "") ?? config.publicUrl ?? "";
   const sessions = new ToolSessions({ store, readFresh: (collection, id) => store.fresh(collection, id), config, publicUrl: () => publicUrl, launch: options.launch, childEnv: options.childEnv, onEvent: event });
   const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
+  for (const warning of await identityWarnings(config)) event("warning", { message: warning });
   const ctx: { current?: GatewayContext } = {};
   const host = options.host ?? "127.0.0.1";
   // DNS rebinding: a gateway on a loopback address answers only to loopback names and its public host.

@@ -51,7 +51,7 @@ export async function handleWeber(ctx: GatewayContext, instance: string, req: In
     // Forwarded with the mount path: the tool server strips it and builds its endpoints from it.
     const session = req.headers["mcp-session-id"];
     answer = await send(
-      { url: rec.url! },
+      { url: rec.url!, cookie: rec.cookie },
       { method: req.method ?? "GET", path: (req.url ?? "/").slice(1), headers: req.headers, body, session: typeof session === "string" ? session : undefined },
       cancel,
     );

@@ -42,6 +42,8 @@ export interface GatewayLimits {
    * data dir; a revocation or group change made by another process takes effect within it. 1 s.
    */
   readonly lookupCacheMs: number;
+  /** How long a session proxy cookie (from `GET …/sse`) stays valid; 8 h. */
+  readonly proxyCookieMs: number;
 }
 
 export interface GatewayConfig {
@@ -62,6 +64,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   ratePerSecond: 50,
   rateBurst: 200,
   lookupCacheMs: 1000,
+  proxyCookieMs: 8 * 3_600_000,
 };
 
 /** A config problem; `message` is the whole line, starting with the key. */
@@ -180,7 +183,7 @@ function notNegative(v: unknown, key: string, fallback: number, scale = 1): numb
 function limits(v: unknown): GatewayLimits {
   if (v === undefined) return DEFAULT_LIMITS;
   if (!isObject(v)) throw new ConfigError("limits", "must be an object");
-  const known = ["idleMinutes", "startSeconds", "sessionsPerUser", "sessionsTotal", "maxBodyBytes", "ratePerSecond", "rateBurst", "lookupCacheSeconds"];
+  const known = ["idleMinutes", "startSeconds", "sessionsPerUser", "sessionsTotal", "maxBodyBytes", "ratePerSecond", "rateBurst", "lookupCacheSeconds", "proxyCookieMinutes"];
   for (const k of Object.keys(v)) if (!known.includes(k)) throw new ConfigError(`limits.${k}`, "is not a known key");
   const d = DEFAULT_LIMITS;
   return {
@@ -191,6 +194,7 @@ function limits(v: unknown): GatewayLimits {
     maxBodyBytes: Math.floor(positive(v.maxBodyBytes, "limits.maxBodyBytes", d.maxBodyBytes)),
     ratePerSecond: positive(v.ratePerSecond, "limits.ratePerSecond", d.ratePerSecond),
     rateBurst: positive(v.rateBurst, "limits.rateBurst", d.rateBurst),
+    proxyCookieMs: positive(v.proxyCookieMinutes, "limits.proxyCookieMinutes", d.proxyCookieMs / 60_000, 60_000),
     lookupCacheMs: upTo(notNegative(v.lookupCacheSeconds, "limits.lookupCacheSeconds", d.lookupCacheMs / 1000, 1000), MAX_LOOKUP_CACHE_MS, "limits.lookupCacheSeconds"),
   };
 }

@@ -18,7 +18,7 @@ test("config: defaults, relative app paths, trailing slashes", () => {
     {
       publicUrl: "https://hub.example.org/",
       tools: { demo: { groups: ["g"], revisions: { default: { app: "apps/a.ts" }, dev: { url: "http://127.0.0.1:9001" }, test: { command: ["launch", "--x"] } } } },
-      limits: { idleMinutes: 1, startSeconds: 2, sessionsPerUser: 3, sessionsTotal: 4, maxBodyBytes: 5, ratePerSecond: 6, rateBurst: 7, lookupCacheSeconds: 0 },
+      limits: { idleMinutes: 1, startSeconds: 2, sessionsPerUser: 3, sessionsTotal: 4, maxBodyBytes: 5, ratePerSecond: 6, rateBurst: 7, lookupCacheSeconds: 0, proxyCookieMinutes: 8 },
     },
     "/srv",
   );
@@ -26,10 +26,35 @@ test("config: defaults, relative app paths, trailing slashes", () => {
   assert.deepEqual(config.tools.demo!.revisions.default, { kind: "app", app: "/srv/apps/a.ts" });
   assert.deepEqual(config.tools.demo!.revisions.dev, { kind: "url", url: "http://127.0.0.1:9001/" });
   assert.deepEqual(config.tools.demo!.revisions.test, { kind: "command", command: ["launch", "--x"] });
-  assert.deepEqual(config.limits, { idleTimeoutMs: 60_000, startTimeoutMs: 2000, sessionsPerUser: 3, sessionsTotal: 4, maxBodyBytes: 5, ratePerSecond: 6, rateBurst: 7, lookupCacheMs: 0 });
+  assert.deepEqual(config.limits, { idleTimeoutMs: 60_000, startTimeoutMs: 2000, sessionsPerUser: 3, sessionsTotal: 4, maxBodyBytes: 5, ratePerSecond: 6, rateBurst: 7, lookupCacheMs: 0, proxyCookieMs: 480_000 });
   assert.deepEqual(parseGatewayConfig({ tools: {} }, "/").limits, DEFAULT_LIMITS);
   assert.equal(DEFAULT_LIMITS.idleTimeoutMs, 30 * 60_000);
   assert.equal(DEFAULT_LIMITS.lookupCacheMs, 1000);
+});
+
+test("config: runAs and env, for the gateway and per tool, reach the revisions that start children", () => {
+  const config = parseGatewayConfig(
+    {
+      runAs: "hubmcp-tools",
+      env: ["LANG_EXTRA"],
+      tools: {
+        a: { revisions: { default: { app: "a.ts" }, up: { url: "http://127.0.0.1:1/" } } },
+        b: { runAs: "lab_b", env: ["LICENSE_SERVER"], revisions: { default: { command: ["x"] } } },
+      },
+    },
+    "/srv",
+  );
+  assert.deepEqual(config.tools.a!.revisions.default, { kind: "app", app: "/srv/a.ts", runAs: "hubmcp-tools", env: ["LANG_EXTRA"] });
+  assert.deepEqual(config.tools.a!.revisions.up, { kind: "url", url: "http://127.0.0.1:1/" });
+  assert.deepEqual(config.tools.b!.revisions.default, { kind: "command", command: ["x"], runAs: "lab_b", env: ["LICENSE_SERVER"] });
+  for (const [value, key] of [
+    [{ runAs: "no spaces", tools: {} }, "runAs"],
+    [{ env: "PATH", tools: {} }, "env"],
+    [{ tools: { t: { runAs: 7, revisions: { default: { app: "a" } } } } }, "tools.t.runAs"],
+    [{ tools: { t: { env: ["A=B"], revisions: { default: { app: "a" } } } } }, "tools.t.env"],
+  ] as const) {
+    assert.throws(() => parseGatewayConfig(value, "/"), (err: unknown) => err instanceof ConfigError && err.key === key, key);
+  }
 });
 
 test("config: every problem names its key", () => {

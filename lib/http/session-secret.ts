@@ -67,12 +67,15 @@ function refuse(res: ServerResponse): void {
 /** From now on `server` passes to its handlers only requests carrying `secret`; others get a 401. */
 export function requireSecret(server: Server, secret: string): void {
   const expected = digest(secret);
+  // A request passed on from checkContinue to request (Node's own way) is checked once.
+  const passed = new WeakSet<IncomingMessage>();
+  const allowed = (req: IncomingMessage): boolean => passed.has(req) || (carries(req, expected) && !!passed.add(req));
   for (const event of ["request", "checkContinue", "checkExpectation"] as const) {
     const listeners = server.listeners(event) as Listener[];
     if (listeners.length === 0) continue;
     server.removeAllListeners(event);
     server.on(event, (req: IncomingMessage, res: ServerResponse) => {
-      if (!carries(req, expected)) return refuse(res);
+      if (!allowed(req)) return refuse(res);
       for (const listener of listeners) listener.call(server, req, res);
     });
   }
@@ -80,7 +83,7 @@ export function requireSecret(server: Server, secret: string): void {
   if (upgrades.length === 0) return;
   server.removeAllListeners("upgrade");
   server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (!carries(req, expected)) return void socket.destroy();
+    if (!allowed(req)) return void socket.destroy();
     for (const listener of upgrades) listener.call(server, req, socket, head);
   });
 }

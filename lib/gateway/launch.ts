@@ -3,7 +3,7 @@
 // that prints one JSON line `{url, cookie?}`. All children get their own process group,
 // so stopping one reaches everything it started, and run as the tool's account with a
 // reduced environment (./run-as.ts). An `app` session answers only requests carrying its
-// per-session secret, which the gateway adds when forwarding (lib/launcher/session-secret.ts).
+// per-session secret, which the gateway adds when forwarding (lib/http/session-secret.ts).
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chown, mkdtemp, rm, writeFile } from "node:fs/promises";

@@ -6,7 +6,7 @@ import { parseOAuthSettings, type OAuthSettings } from "./oauth/gateway-settings
 
 /** Who a started tool session runs as, and which of the gateway's variables it sees (README, "Deployment"). */
 export interface ChildIdentity {
-  /** OS account the children run as; unset: `nobody` when the gateway is root, else the gateway's own. */
+  /** OS account the children run as (`@person`: the caller's own); unset: `nobody` when the gateway is root, else the gateway's own. */
   readonly runAs?: string;
   /** Names of the gateway's environment variables passed on, beyond PATH, LANG, LC_*, TZ, TERM. */
   readonly env?: readonly string[];
@@ -100,7 +100,7 @@ function httpUrl(v: unknown, key: string): string {
 
 function account(v: unknown, key: string): string | undefined {
   if (v === undefined) return undefined;
-  if (typeof v !== "string" || !ACCOUNT_NAME.test(v)) throw new ConfigError(key, "must be an OS account name");
+  if (typeof v !== "string" || !(ACCOUNT_NAME.test(v) || v === "@person")) throw new ConfigError(key, 'must be an OS account name or "@person"');
   return v;
 }
 

@@ -153,7 +153,7 @@ function firstLine(group: Group, ms: number, accept: (line: string) => boolean, 
 /** The account a revision's children run as; a failure is reported on the session's output, then as launch_failed. */
 async function accountFor(req: LaunchRequest, runAs: string | undefined): Promise<Account | null> {
   try {
-    return await childAccount(runAs);
+    return await childAccount(runAs, req.user);
   } catch (err) {
     req.onOutput((err as Error).message);
     throw new LaunchError("launch_failed", (err as Error).message);

@@ -18,6 +18,12 @@ export interface Account {
 /** The account children run as when the gateway runs as root and no `runAs` is configured. */
 export const DEFAULT_RUN_AS = "nobody";
 
+/** `runAs` value: each person's tool sessions run as the OS account of the same name (hubs that map people to accounts). */
+export const PERSON = "@person";
+
+/** A person's account must be a login account (UID_MIN of login.defs), never a system one such as root or daemon. */
+const PERSON_MIN_UID = 1000;
+
 /** Always passed when set: what any program needs to run and print as its user expects. */
 const BASE_ENV = ["PATH", "LANG", "LANGUAGE", "TZ", "TERM"];
 
@@ -56,12 +62,18 @@ export function runAsFor(configured: string | undefined): string | undefined {
   return configured ?? (process.getuid?.() === 0 ? DEFAULT_RUN_AS : undefined);
 }
 
-/** The account to switch to, or null to run as the gateway; rejects when it does not exist or cannot be switched to. */
-export async function childAccount(configured: string | undefined): Promise<Account | null> {
-  const name = runAsFor(configured);
+/**
+ * The account to switch to for `person`'s tool session, or null to run as the gateway;
+ * rejects when it does not exist or cannot be switched to.
+ */
+export async function childAccount(configured: string | undefined, person: string): Promise<Account | null> {
+  const name = configured === PERSON ? person : runAsFor(configured);
   if (name === undefined) return null;
   const account = await lookupAccount(name);
   if (!account) throw new Error(`runAs: no account named ${name}`);
+  if (configured === PERSON && (account.uid < PERSON_MIN_UID || account.uid === process.getuid?.())) {
+    throw new Error(`runAs ${PERSON}: ${name} is a system account or the gateway's own`);
+  }
   if (account.uid === process.getuid?.() && account.gid === process.getgid?.()) return null;
   if (!canSwitchAccounts()) throw new Error(`runAs: this gateway cannot switch to ${name} (needs root or CAP_SETUID, CAP_SETGID and CAP_KILL)`);
   return account;
@@ -95,6 +107,10 @@ export async function identityWarnings(config: GatewayConfig): Promise<string[]>
   }
   const out: string[] = [];
   for (const [name, tools] of names) {
+    if (name === PERSON) {
+      if (!canSwitchAccounts()) out.push(`this gateway cannot switch to people's accounts (needs root or CAP_SETUID, CAP_SETGID and CAP_KILL): tool sessions of ${tools.join(", ")} will fail to start`);
+      continue;
+    }
     const account = await lookupAccount(name);
     if (!account) out.push(`runAs account ${name} does not exist: tool sessions of ${tools.join(", ")} will fail to start`);
     else if (account.uid === process.getuid?.()) shared.push(...tools);

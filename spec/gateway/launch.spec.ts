@@ -41,14 +41,14 @@ server.tool(function whoami() { return JSON.stringify({ uid: process.getuid(), e
 }
 
 /** A gateway on a file data dir (in a folder others may enter: only the data dir's own mode protects it). */
-async function gatewayWith(t: After, tool: Record<string, unknown>, childEnv: NodeJS.ProcessEnv = process.env) {
+async function gatewayWith(t: After, tool: Record<string, unknown>, childEnv: NodeJS.ProcessEnv = process.env, person = "alice") {
   const base = tempDir(t);
   chmodSync(base, 0o755);
   const dataDir = join(base, "data");
   const store = await FileRecordStore.open(dataDir);
   const accounts = new StoreAccountDirectory(store);
-  await accounts.add("alice", "pw", ["users"]);
-  const token = (await new ApiTokens(store, accounts).create("alice"))!.token;
+  await accounts.add(person, "pw", ["users"]);
+  const token = (await new ApiTokens(store, accounts).create(person))!.token;
   await store.put("secrets", "a", { key: "the gateway's" });
   const logs: string[] = [];
   const gw = await startGateway({ config: parseGatewayConfig({ tools: { nosy: tool } }, base), store, childEnv, log: (l) => void logs.push(l) });
@@ -58,7 +58,7 @@ async function gatewayWith(t: After, tool: Record<string, unknown>, childEnv: No
     const body = (await res.json()) as { result?: { content: Array<{ text: string }> } };
     return { status: res.status, text: body.result?.content[0]?.text ?? JSON.stringify(body) };
   };
-  const record = async (): Promise<ToolSessionRecord> => (await store.get<ToolSessionRecord>("tool-sessions", "alice\nnosy\ndefault"))!;
+  const record = async (): Promise<ToolSessionRecord> => (await store.get<ToolSessionRecord>("tool-sessions", `${person}\nnosy\ndefault`))!;
   return { gw, dataDir, call, record, logs };
 }
 
@@ -104,13 +104,16 @@ test("a tool session runs as an unprivileged account: the data dir is closed to 
   assert.deepEqual(h.logs.filter((l) => /WARNING/.test(l)), [], "no warning: tools do not share the gateway's account");
 });
 
-test("runAs names the account; a missing account fails the start and is reported at start-up", ROOT_ONLY, async (t) => {
+test("runAs names the account (or @person, the caller's own); a missing account fails the start and is reported at start-up", ROOT_ONLY, async (t) => {
   const tools = osUser(t, "hmt");
   const h = await gatewayWith(t, { revisions: { default: { app: nosyApp(t) } }, runAs: tools.name });
   assert.equal((JSON.parse((await h.call("whoami")).text) as { uid: number }).uid, tools.uid);
   const missing = await gatewayWith(t, { revisions: { default: { app: nosyApp(t) } }, runAs: "no-such-account-x" });
   assert.ok(missing.logs.some((l) => /runAs account no-such-account-x does not exist/.test(l)), missing.logs.join("\n"));
   assert.equal((await missing.call("echo", { text: "x" })).status, 502);
+  const ada = osUser(t, "hmp", "person");
+  const mapped = await gatewayWith(t, { revisions: { default: { app: nosyApp(t) } }, runAs: "@person" }, process.env, ada.name);
+  assert.equal((JSON.parse((await mapped.call("whoami")).text) as { uid: number }).uid, ada.uid, "@person: the caller's own account");
   const own = await gatewayWith(t, { revisions: { default: { app: nosyApp(t) } }, runAs: "root" });
   assert.ok(own.logs.some((l) => /WARNING: tool sessions of nosy run as the gateway's own account/.test(l)));
 });

@@ -3,8 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseGatewayConfig } from "../../lib/gateway/config.ts";
-import { canSwitchAccounts, childAccount, childEnv, DEFAULT_RUN_AS, identityWarnings, lookupAccount, runAsFor } from "../../lib/gateway/run-as.ts";
-import { IS_ROOT } from "../helpers/os-user.ts";
+import { canSwitchAccounts, childAccount, childEnv, DEFAULT_RUN_AS, identityWarnings, lookupAccount, PERSON, runAsFor } from "../../lib/gateway/run-as.ts";
+import { IS_ROOT, osUser } from "../helpers/os-user.ts";
 
 test("accounts come from getent; an unknown one is null", async () => {
   assert.deepEqual(await lookupAccount("root"), { name: "root", uid: 0, gid: 0, home: "/root" });
@@ -16,9 +16,9 @@ test("children run as the configured account; under root, nobody by default", { 
   assert.equal(runAsFor(undefined), DEFAULT_RUN_AS);
   assert.equal(runAsFor("lab"), "lab");
   assert.equal(canSwitchAccounts(), true);
-  assert.equal((await childAccount(undefined))?.uid, 65534);
-  assert.equal(await childAccount("root"), null, "the gateway's own account: no switch");
-  await assert.rejects(childAccount("no-such-account-x"), /runAs: no account named no-such-account-x/);
+  assert.equal((await childAccount(undefined, "ada"))?.uid, 65534);
+  assert.equal(await childAccount("root", "ada"), null, "the gateway's own account: no switch");
+  await assert.rejects(childAccount("no-such-account-x", "ada"), /runAs: no account named no-such-account-x/);
 });
 
 test("a child's environment: base variables, the allowed ones, the account's home, then the session's", () => {
@@ -54,4 +54,14 @@ test("start-up warnings: tools on the gateway's own account, and runAs accounts 
     "runAs account no-such-account-x does not exist: tool sessions of missing will fail to start",
     `WARNING: tool sessions of own run as the gateway's own account and can read and change its data dir (keys, accounts, tokens); set "runAs" to an unprivileged account (README, "Deployment")`,
   ]);
+});
+
+test("runAs @person: each person's own login account, never a system account or the gateway's", { skip: !IS_ROOT && "needs root to create accounts" }, async (t) => {
+  const ada = osUser(t, "hmp", "person");
+  assert.equal((await childAccount(PERSON, ada.name))?.uid, ada.uid);
+  await assert.rejects(childAccount(PERSON, "root"), /runAs @person: root is a system account or the gateway's own/);
+  await assert.rejects(childAccount(PERSON, "daemon"), /system account/);
+  await assert.rejects(childAccount(PERSON, "no-such-person-x"), /no account named no-such-person-x/);
+  const config = parseGatewayConfig({ tools: { mine: { runAs: PERSON, revisions: { default: { app: "a.ts" } } } } }, "/");
+  assert.deepEqual(await identityWarnings(config), []);
 });

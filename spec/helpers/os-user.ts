@@ -15,10 +15,10 @@ export interface OsUser {
 
 export const IS_ROOT = process.getuid?.() === 0;
 
-/** A fresh system account without a home or a login shell. */
-export function osUser(t: After, label = "hmx"): OsUser {
+/** A fresh account without a home or a login shell: a system one, or (`person`) one in the login range. */
+export function osUser(t: After, label = "hmx", kind: "system" | "person" = "system"): OsUser {
   const name = `${label}${randomBytes(4).toString("hex")}`;
-  execFileSync("useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", "--user-group", name]);
+  execFileSync("useradd", [...(kind === "system" ? ["--system"] : []), "--no-create-home", "--shell", "/usr/sbin/nologin", "--user-group", name]);
   t.after(() => execFileSync("userdel", ["--force", name], { stdio: "ignore" }));
   const [, , uid, gid] = execFileSync("getent", ["passwd", name], { encoding: "utf8" }).trim().split(":");
   return { name, uid: Number(uid), gid: Number(gid) };

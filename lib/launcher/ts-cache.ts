@@ -33,13 +33,25 @@ function isPrivate(dir: string): boolean {
   }
 }
 
-/** `dir` below `base`, created private where missing; usable only when every folder from base down is private. */
+/** A folder others cannot rename entries in: not writable by them, or sticky (/tmp), and ours or root's. */
+function steady(dir: string): boolean {
+  try {
+    const st = lstatSync(dir);
+    const uid = process.getuid?.();
+    return st.isDirectory() && (uid === undefined || st.uid === uid || st.uid === 0) && ((st.mode & 0o022) === 0 || (st.mode & 0o1000) !== 0);
+  } catch {
+    return false;
+  }
+}
+
+/** `dir` below `base`, created private where missing; usable only when base is steady and every folder below it private. */
 function usable(base: string, dir: string): boolean {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch {
     return false;
   }
+  if (!steady(base)) return false;
   const parts = relative(base, dir).split(sep);
   return parts.every((_, i) => isPrivate(join(base, ...parts.slice(0, i + 1))));
 }

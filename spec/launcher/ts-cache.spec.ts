@@ -145,6 +145,13 @@ test("a cache folder open to others, or owned by another account, is not used", 
   mkdirSync(join(theirs, "hubmcp", "ts"), { recursive: true, mode: 0o700 });
   chownSync(join(theirs, "hubmcp", "ts"), 65534, 65534);
   assert.equal(cacheDir({ XDG_CACHE_HOME: theirs }).startsWith(theirs), false);
+  // A base folder where others may rename our folder away and put theirs in its place.
+  const shared = join(dir, "shared");
+  mkdirSync(shared, { mode: 0o777 });
+  chmodSync(shared, 0o777);
+  assert.equal(cacheDir({ XDG_CACHE_HOME: shared, HOME: "/dev/null", TMPDIR: join(dir, "tmp2") }).startsWith(shared), false);
+  chmodSync(shared, 0o1777);
+  assert.equal(cacheDir({ XDG_CACHE_HOME: shared }), join(shared, "hubmcp", "ts"), "sticky, like /tmp: fine");
   // With every candidate refused, a fresh private folder for this run.
   const tmp = join(dir, "tmp");
   mkdirSync(join(tmp, `hubmcp-${process.getuid!()}`), { recursive: true, mode: 0o777 });

@@ -9,7 +9,7 @@ import { AccountError, StoreAccountDirectory } from "../lib/gateway/accounts.ts"
 import { ApiTokens } from "../lib/gateway/api-tokens.ts";
 import { ConfigError, parseGatewayConfigText } from "../lib/gateway/config.ts";
 import { startGateway } from "../lib/gateway/server.ts";
-import { FileRecordStore } from "../lib/gateway/store/file-record-store.ts";
+import { DataDirError, FileRecordStore } from "../lib/gateway/store/file-record-store.ts";
 import { gatewayAuthorizationServer } from "../lib/gateway/oauth/for-gateway.ts";
 import type { Logger } from "../lib/util/logger.ts";
 import { listenForStop, runIfExecutedDirectly } from "../lib/util/cli-entry.ts";
@@ -97,7 +97,7 @@ async function token(io: CliIo, store: FileRecordStore, action: string | undefin
   return usage(io, "token needs create, revoke or list");
 }
 
-async function serve(io: CliIo, values: Values, dataDir: string): Promise<number> {
+async function serve(io: CliIo, values: Values, store: FileRecordStore): Promise<number> {
   if (!values.config) return usage(io, "--config is required");
   const portText = values.port ?? "8080";
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) return usage(io, "--port must be a port number (0-65535)");
@@ -118,7 +118,6 @@ async function serve(io: CliIo, values: Values, dataDir: string): Promise<number
     }
     throw err;
   }
-  const store = new FileRecordStore(dataDir);
   // The OAuth server needs the public URL, which without a configured one is known only once listening.
   let publicUrl = config.publicUrl ?? "http://127.0.0.1";
   const authorizationServer = config.oauth.enabled
@@ -177,10 +176,17 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
     return 0;
   }
   const dataDir = resolve(values["data-dir"] ?? env.HUB_GATEWAY_DATA_DIR ?? "hub-data");
-  const store = new FileRecordStore(dataDir);
+  let store: FileRecordStore;
+  try {
+    store = await FileRecordStore.open(dataDir);
+  } catch (err) {
+    if (!(err instanceof DataDirError)) throw err;
+    io.err(`${NAME}: ${err.message}`);
+    return 2;
+  }
   const [command, sub, arg, ...extra] = positionals;
   if (extra.length > 0) return usage(io, "too many arguments");
-  if (command === undefined) return serve(io, values, dataDir);
+  if (command === undefined) return serve(io, values, store);
   if (command === "user" && sub === "add") return userAdd(io, store, arg, values);
   if (command === "token") return token(io, store, sub, arg);
   return usage(io, "unknown command");

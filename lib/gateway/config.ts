@@ -4,10 +4,18 @@
 import { isAbsolute, resolve } from "node:path";
 import { parseOAuthSettings, type OAuthSettings } from "./oauth/gateway-settings.ts";
 
+/** Who a started tool session runs as, and which of the gateway's variables it sees (README, "Deployment"). */
+export interface ChildIdentity {
+  /** OS account the children run as (`@person`: the caller's own); unset: `nobody` when the gateway is root, else the gateway's own. */
+  readonly runAs?: string;
+  /** Names of the gateway's environment variables passed on, beyond PATH, LANG, LC_*, TZ, TERM. */
+  readonly env?: readonly string[];
+}
+
 export type RevisionSpec =
-  | { readonly kind: "app"; readonly app: string }
+  | ({ readonly kind: "app"; readonly app: string } & ChildIdentity)
   | { readonly kind: "url"; readonly url: string }
-  | { readonly kind: "command"; readonly command: readonly string[] };
+  | ({ readonly kind: "command"; readonly command: readonly string[] } & ChildIdentity);
 
 export interface ToolSpec {
   /** Empty: open to every authenticated user. */
@@ -44,6 +52,8 @@ export interface GatewayLimits {
   readonly upstreamRequestsPerUser: number;
   /** Bytes of answers being rewritten (read whole) at once, all callers together; 128 MiB (503 beyond). */
   readonly rewriteBudgetBytes: number;
+  /** How long a session proxy cookie (from `GET …/sse`) stays valid; 8 h. */
+  readonly proxyCookieMs: number;
 }
 
 export interface GatewayConfig {
@@ -72,6 +82,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
   maxConnections: 1000,
   upstreamRequestsPerUser: 16,
   rewriteBudgetBytes: 128 * 1024 * 1024,
+  proxyCookieMs: 8 * 3_600_000,
 };
 
 /** A config problem; `message` is the whole line, starting with the key. */
@@ -85,6 +96,8 @@ export class ConfigError extends Error {
 const TOOL_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const REVISION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+const ACCOUNT_NAME = /^[A-Za-z_][A-Za-z0-9._-]{0,31}\$?$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -103,14 +116,34 @@ function httpUrl(v: unknown, key: string): string {
   return url.href;
 }
 
-function revision(v: unknown, key: string, baseDir: string): RevisionSpec {
+function account(v: unknown, key: string): string | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== "string" || !(ACCOUNT_NAME.test(v) || v === "@person")) throw new ConfigError(key, 'must be an OS account name or "@person"');
+  return v;
+}
+
+function envNames(v: unknown, key: string): string[] | undefined {
+  if (v === undefined) return undefined;
+  if (!Array.isArray(v) || !v.every((n) => typeof n === "string" && ENV_NAME.test(n))) throw new ConfigError(key, "must be an array of environment variable names");
+  return v as string[];
+}
+
+/** The identity settings of a tool over the gateway's. */
+function identity(tool: Record<string, unknown>, key: string, top: ChildIdentity): ChildIdentity {
+  const at = (k: string): string => (key ? `${key}.${k}` : k);
+  const runAs = account(tool.runAs, at("runAs")) ?? top.runAs;
+  const env = envNames(tool.env, at("env")) ?? top.env;
+  return { ...(runAs === undefined ? {} : { runAs }), ...(env === undefined ? {} : { env }) };
+}
+
+function revision(v: unknown, key: string, baseDir: string, who: ChildIdentity): RevisionSpec {
   if (!isObject(v)) throw new ConfigError(key, 'must be an object with one of "app", "url", "command"');
   const kinds = ["app", "url", "command"].filter((k) => k in v);
   if (kinds.length !== 1) throw new ConfigError(key, 'must have exactly one of "app", "url", "command"');
   for (const k of Object.keys(v)) if (k !== kinds[0]) throw new ConfigError(`${key}.${k}`, "is not a known key");
   if ("app" in v) {
     if (typeof v.app !== "string" || v.app === "") throw new ConfigError(`${key}.app`, "must be a file path");
-    return { kind: "app", app: isAbsolute(v.app) ? v.app : resolve(baseDir, v.app) };
+    return { kind: "app", app: isAbsolute(v.app) ? v.app : resolve(baseDir, v.app), ...who };
   }
   if ("url" in v) {
     const url = httpUrl(v.url, `${key}.url`);
@@ -121,12 +154,13 @@ function revision(v: unknown, key: string, baseDir: string): RevisionSpec {
   if (!Array.isArray(command) || command.length === 0 || !command.every((c) => typeof c === "string" && c !== "")) {
     throw new ConfigError(`${key}.command`, "must be a non-empty array of strings");
   }
-  return { kind: "command", command: command as string[] };
+  return { kind: "command", command: command as string[], ...who };
 }
 
-function tool(v: unknown, key: string, baseDir: string): ToolSpec {
+function tool(v: unknown, key: string, baseDir: string, top: ChildIdentity): ToolSpec {
   if (!isObject(v)) throw new ConfigError(key, "must be an object");
-  for (const k of Object.keys(v)) if (k !== "groups" && k !== "revisions") throw new ConfigError(`${key}.${k}`, "is not a known key");
+  for (const k of Object.keys(v)) if (!["groups", "revisions", "runAs", "env"].includes(k)) throw new ConfigError(`${key}.${k}`, "is not a known key");
+  const who = identity(v, key, top);
   let groups: string[] = [];
   if (v.groups !== undefined) {
     if (!Array.isArray(v.groups) || !v.groups.every((g) => typeof g === "string" && GROUP_NAME.test(g))) {
@@ -138,7 +172,7 @@ function tool(v: unknown, key: string, baseDir: string): ToolSpec {
   const revisions: Record<string, RevisionSpec> = {};
   for (const [name, spec] of Object.entries(v.revisions)) {
     if (!REVISION_NAME.test(name)) throw new ConfigError(`${key}.revisions`, "has a revision name that is not letters, digits, '.', '_' or '-'");
-    revisions[name] = revision(spec, `${key}.revisions.${name}`, baseDir);
+    revisions[name] = revision(spec, `${key}.revisions.${name}`, baseDir, who);
   }
   if (!revisions.default) throw new ConfigError(`${key}.revisions.default`, "is required");
   return { groups, revisions };
@@ -170,7 +204,7 @@ function notNegative(v: unknown, key: string, fallback: number, scale = 1): numb
 function limits(v: unknown): GatewayLimits {
   if (v === undefined) return DEFAULT_LIMITS;
   if (!isObject(v)) throw new ConfigError("limits", "must be an object");
-  const known = ["idleMinutes", "startSeconds", "sessionsPerUser", "sessionsTotal", "maxBodyBytes", "ratePerSecond", "rateBurst", "lookupCacheSeconds", ...TRAFFIC_KEYS];
+  const known = ["idleMinutes", "startSeconds", "sessionsPerUser", "sessionsTotal", "maxBodyBytes", "ratePerSecond", "rateBurst", "lookupCacheSeconds", "proxyCookieMinutes", ...TRAFFIC_KEYS];
   for (const k of Object.keys(v)) if (!known.includes(k)) throw new ConfigError(`limits.${k}`, "is not a known key");
   const d = DEFAULT_LIMITS;
   return {
@@ -181,6 +215,7 @@ function limits(v: unknown): GatewayLimits {
     maxBodyBytes: Math.floor(positive(v.maxBodyBytes, "limits.maxBodyBytes", d.maxBodyBytes)),
     ratePerSecond: positive(v.ratePerSecond, "limits.ratePerSecond", d.ratePerSecond),
     rateBurst: positive(v.rateBurst, "limits.rateBurst", d.rateBurst),
+    proxyCookieMs: positive(v.proxyCookieMinutes, "limits.proxyCookieMinutes", d.proxyCookieMs / 60_000, 60_000),
     lookupCacheMs: upTo(notNegative(v.lookupCacheSeconds, "limits.lookupCacheSeconds", d.lookupCacheMs / 1000, 1000), MAX_LOOKUP_CACHE_MS, "limits.lookupCacheSeconds"),
     ...trafficLimits(v),
   };
@@ -216,13 +251,14 @@ function hostNames(v: unknown): string[] {
 /** Checks a parsed gateway.json; relative `app` paths resolve against `baseDir` (the file's folder). */
 export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConfig {
   if (!isObject(value)) throw new ConfigError("(top level)", "must be a JSON object");
-  for (const k of Object.keys(value)) if (!["publicUrl", "allowedHosts", "tools", "limits", "oauth"].includes(k)) throw new ConfigError(k, "is not a known key");
+  for (const k of Object.keys(value)) if (!["publicUrl", "allowedHosts", "tools", "limits", "oauth", "runAs", "env"].includes(k)) throw new ConfigError(k, "is not a known key");
+  const top = identity(value, "", {});
   const publicUrl = value.publicUrl === undefined ? undefined : httpUrl(value.publicUrl, "publicUrl").replace(/\/+$/, "");
   if (!isObject(value.tools)) throw new ConfigError("tools", "must be an object of named tools");
   const tools: Record<string, ToolSpec> = {};
   for (const [name, spec] of Object.entries(value.tools)) {
     if (!TOOL_NAME.test(name)) throw new ConfigError("tools", "has a tool name that is not letters, digits, '_' or '-'");
-    tools[name] = tool(spec, `tools.${name}`, baseDir);
+    tools[name] = tool(spec, `tools.${name}`, baseDir, top);
   }
   const oauth = parseOAuthSettings(value.oauth, (key, problem) => {
     throw new ConfigError(key, problem);

@@ -1,14 +1,19 @@
 // Starting the server behind a revision: `app` runs start_mcp as a child on a loopback
 // port, `url` is a server already running, and `command` is a hub's own session launcher
 // that prints one JSON line `{url, cookie?}`. All children get their own process group,
-// so stopping one reaches everything it started.
+// so stopping one reaches everything it started, and run as the tool's account with a
+// reduced environment (./run-as.ts). An `app` session answers only requests carrying its
+// per-session secret, which the gateway adds when forwarding (lib/http/session-secret.ts).
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { chown, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RevisionSpec } from "./config.ts";
+import { childAccount, childEnv, type Account } from "./run-as.ts";
+import { SECRET_COOKIE, SECRET_FILE_ENV } from "../http/session-secret.ts";
 
 export interface Backend {
   /** Where the tool server answers, with a trailing slash. */
@@ -33,7 +38,7 @@ export interface LaunchRequest {
   instance: string;
   publicUrl: string;
   startTimeoutMs: number;
-  /** The environment children start from (the gateway's own by default). */
+  /** Where children's allowed variables are taken from (the gateway's environment by default). */
   env?: NodeJS.ProcessEnv;
   /** Lines the child writes on stderr, for the gateway's log. */
   onOutput(line: string): void;
@@ -80,8 +85,9 @@ interface Group {
   stop(): Promise<void>;
 }
 
-function spawnGroup(command: readonly string[], env: NodeJS.ProcessEnv, cwd?: string): Group {
-  const child = spawn(command[0]!, command.slice(1), { env, cwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+function spawnGroup(command: readonly string[], env: NodeJS.ProcessEnv, account: Account | null, cwd?: string): Group {
+  const as = account ? { uid: account.uid, gid: account.gid } : {};
+  const child = spawn(command[0]!, command.slice(1), { env, cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], ...as });
   const signal = (sig: NodeJS.Signals): void => {
     try {
       if (child.pid !== undefined) process.kill(-child.pid, sig);
@@ -144,24 +150,51 @@ function firstLine(group: Group, ms: number, accept: (line: string) => boolean, 
   });
 }
 
-async function launchApp(req: LaunchRequest, app: string): Promise<Backend> {
+/** The account a revision's children run as; a failure is reported on the session's output, then as launch_failed. */
+async function accountFor(req: LaunchRequest, runAs: string | undefined): Promise<Account | null> {
+  try {
+    return await childAccount(runAs, req.user);
+  } catch (err) {
+    req.onOutput((err as Error).message);
+    throw new LaunchError("launch_failed", (err as Error).message);
+  }
+}
+
+/** Writes a file only the child's account (and the gateway) can read. */
+async function privateFile(path: string, text: string, account: Account | null): Promise<void> {
+  await writeFile(path, text, { mode: 0o600 });
+  if (account) await chown(path, account.uid, account.gid);
+}
+
+async function launchApp(req: LaunchRequest, app: string, runAs: string | undefined, allow: readonly string[]): Promise<Backend> {
+  const account = await accountFor(req, runAs);
   // start_mcp's own hub mode does the prefix handling: a session folder whose resources
-  // name the proxy path, and --proxy none so the server strips that path itself.
+  // name the proxy path, and --proxy none so the server strips that path itself. The
+  // folder is the session's state dir, its account's alone.
   const dir = await mkdtemp(join(tmpdir(), "hubmcp-gw-"));
+  const cleanup = (): Promise<void> => rm(dir, { recursive: true, force: true });
   const port = await freePort();
   const cookie = req.instance.slice(0, 16);
-  await writeFile(join(dir, "resources"), `hub_url "${req.publicUrl}"\nfilexfer_port ${port}\nfilexfer_cookie ${cookie}\n`, { mode: 0o600 });
-  const env: NodeJS.ProcessEnv = {
-    ...(req.env ?? process.env),
-    SESSION: req.instance,
-    SESSIONDIR: dir,
-    HUBMCP_PROXY_PORT: String(port),
-    HUB_USER: req.user,
-    HUB_TOOL: req.tool,
-    HUB_REVISION: req.revisionName,
-  };
-  const group = spawnGroup([...launcherCommand(), "--app", app, "--host", "127.0.0.1", "--proxy", "none"], env);
-  const cleanup = (): Promise<void> => rm(dir, { recursive: true, force: true });
+  const secret = randomBytes(32).toString("base64url");
+  let group: Group;
+  try {
+    if (account) await chown(dir, account.uid, account.gid);
+    await privateFile(join(dir, "resources"), `hub_url "${req.publicUrl}"\nfilexfer_port ${port}\nfilexfer_cookie ${cookie}\n`, account);
+    await privateFile(join(dir, "secret"), secret, account);
+    const env = childEnv(req.env ?? process.env, allow, account, {
+      SESSION: req.instance,
+      SESSIONDIR: dir,
+      HUBMCP_PROXY_PORT: String(port),
+      [SECRET_FILE_ENV]: join(dir, "secret"),
+      HUB_USER: req.user,
+      HUB_TOOL: req.tool,
+      HUB_REVISION: req.revisionName,
+    });
+    group = spawnGroup([...launcherCommand(), "--app", app, "--host", "127.0.0.1", "--proxy", "none"], env, account, dir);
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
   void group.exited.then(cleanup);
   try {
     await firstLine(group, req.startTimeoutMs, (line) => line.startsWith("MCP server ready at "), req.onOutput);
@@ -171,6 +204,7 @@ async function launchApp(req: LaunchRequest, app: string): Promise<Backend> {
   }
   return {
     url: `http://127.0.0.1:${port}/`,
+    cookie: `${SECRET_COOKIE}=${secret}`,
     weberPrefix: `/weber/${req.instance}/${cookie}/${port % 1000}`,
     pid: group.child.pid,
     exited: group.exited,
@@ -178,9 +212,10 @@ async function launchApp(req: LaunchRequest, app: string): Promise<Backend> {
   };
 }
 
-async function launchCommand(req: LaunchRequest, command: readonly string[]): Promise<Backend> {
-  const env: NodeJS.ProcessEnv = { ...(req.env ?? process.env), HUB_USER: req.user, HUB_TOOL: req.tool, HUB_REVISION: req.revisionName, HUB_SESSION: req.instance };
-  const group = spawnGroup(command, env);
+async function launchCommand(req: LaunchRequest, command: readonly string[], runAs: string | undefined, allow: readonly string[]): Promise<Backend> {
+  const account = await accountFor(req, runAs);
+  const env = childEnv(req.env ?? process.env, allow, account, { HUB_USER: req.user, HUB_TOOL: req.tool, HUB_REVISION: req.revisionName, HUB_SESSION: req.instance });
+  const group = spawnGroup(command, env, account);
   let line: string;
   try {
     line = await firstLine(group, req.startTimeoutMs, (l) => l.startsWith("{"), req.onOutput);
@@ -217,6 +252,6 @@ async function launchCommand(req: LaunchRequest, command: readonly string[]): Pr
 export async function launchBackend(req: LaunchRequest): Promise<Backend> {
   const r = req.revision;
   if (r.kind === "url") return { url: r.url, exited: NEVER, stop: async () => {} };
-  if (r.kind === "app") return launchApp(req, r.app);
-  return launchCommand(req, r.command);
+  if (r.kind === "app") return launchApp(req, r.app, r.runAs, r.env ?? []);
+  return launchCommand(req, r.command, r.runAs, r.env ?? []);
 }

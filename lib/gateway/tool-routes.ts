@@ -1,10 +1,9 @@
 // The routes under /api/mcp/{tool}, once the caller is known and allowed: JSON-RPC (with
 // gateway sessions), the session bootstrap, the legacy connection info, the REST tool
 // route and the OpenAPI document. Each picks the tool session, forwards, and relays.
-import { createHmac } from "node:crypto";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { GatewayConfig, ToolSpec } from "./config.ts";
-import type { Principal } from "./contracts.ts";
+import type { AccountDirectory, Principal } from "./contracts.ts";
 import type { AnswerBudget } from "./answer-budget.ts";
 import { isEventStream, openStream, relay, send, sendRewritten, upstreamFailure, type Cancel, type Outgoing } from "./forward.ts";
 import { parseAccept } from "../http/accept.ts";
@@ -21,8 +20,7 @@ import type { Route } from "./routes.ts";
 import type { SessionSealer } from "./session-seal.ts";
 import { sessionKey, type ToolSessionRecord, type ToolSessions } from "./tool-sessions.ts";
 import type { UpstreamSlots } from "./upstream-slots.ts";
-
-export const SESSION_COOKIE = "hubmcp-session";
+import { weberCookie } from "./weber-cookie.ts";
 
 export interface GatewayContext {
   readonly config: GatewayConfig;
@@ -31,6 +29,8 @@ export interface GatewayContext {
   readonly sealer: SessionSealer;
   /** Signs session proxy cookies. */
   readonly cookieKey: Buffer;
+  /** Session proxy requests check the cookie's account and groups here (through the lookup cache). */
+  readonly accounts: AccountDirectory;
   readonly metrics: GatewayMetrics;
   /** Between keepalive comments on relayed streams. */
   readonly keepaliveMs: number;
@@ -47,11 +47,6 @@ export interface Caller {
   tool: string;
   spec: ToolSpec;
   query: URLSearchParams;
-}
-
-/** The session proxy cookie's secret part for a tool session. */
-export function cookieToken(key: Buffer, instance: string): string {
-  return createHmac("sha256", key).update(`weber\n${instance}`).digest("base64url");
 }
 
 function revisionOf(c: Caller): string {
@@ -225,7 +220,7 @@ async function sseInfo(ctx: GatewayContext, c: Caller, res: ServerResponse): Pro
   const rec = await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c));
   if (rec.weberPrefix) {
     const base = `${ctx.publicUrl}${rec.weberPrefix}/`;
-    const cookie = `${SESSION_COOKIE}=${rec.instance}%3A${cookieToken(ctx.cookieKey, rec.instance)}`;
+    const cookie = weberCookie(ctx.cookieKey, rec.instance, c.principal.user, ctx.config.limits.proxyCookieMs);
     sendJson(res, 200, { sse_endpoint: `${base}sse`, post_endpoint: base, cookie_header: cookie });
     return;
   }

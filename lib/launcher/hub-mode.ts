@@ -7,6 +7,7 @@ import type { ProxyChoice } from "./args.ts";
 import { spawnGroup, waitForPort, type ChildProcessHandle } from "./child.ts";
 import { redactCookie, type HubSession } from "./hub.ts";
 import { externalProxyCommand, findExternalProxy } from "./reverse-proxy-lookup.ts";
+import { requireSecret } from "../http/session-secret.ts";
 
 export interface HubPorts {
   /** The public port (the proxy's, or the server's when it runs alone): 8000. */
@@ -47,6 +48,8 @@ export interface HubRequest {
   ports: HubPorts;
   debug: boolean;
   env: NodeJS.ProcessEnv;
+  /** The per-session secret every request must carry (a gateway's tool session), if any. */
+  secret?: string;
   /** Output of the external proxy. */
   onProxyOutput(text: string): void;
 }
@@ -60,7 +63,14 @@ export class LaunchError extends Error {}
  * server advertises (the SSE `endpoint` event) then point through the proxy.
  */
 function listenBehindProxy(req: HubRequest): Promise<RunningServer> {
-  return req.app.listen({ host: req.host, port: req.ports.serverPort, pathPrefix: req.hub.pathPrefix, allowedOrigins: proxyOrigins(req) });
+  return guarded(req, req.app.listen({ host: req.host, port: req.ports.serverPort, pathPrefix: req.hub.pathPrefix, allowedOrigins: proxyOrigins(req) }));
+}
+
+/** The server, checking the session secret from its first request on (no I/O runs between listening and this). */
+export async function guarded(req: { secret?: string }, listening: Promise<RunningServer>): Promise<RunningServer> {
+  const server = await listening;
+  if (req.secret !== undefined) requireSecret(server.httpServer, req.secret);
+  return server;
 }
 
 /** Browser pages served through the hub's proxy carry its origin: the server lets them in. */
@@ -108,7 +118,7 @@ async function withBuiltin(req: HubRequest): Promise<HubRun> {
 }
 
 async function alone(req: HubRequest): Promise<HubRun> {
-  const server = await req.app.listen({ host: req.host, port: req.ports.proxyPort, pathPrefix: req.hub.pathPrefix, allowedOrigins: proxyOrigins(req) });
+  const server = await guarded(req, req.app.listen({ host: req.host, port: req.ports.proxyPort, pathPrefix: req.hub.pathPrefix, allowedOrigins: proxyOrigins(req) }));
   return {
     server,
     notes: [`no reverse proxy; server on port ${server.port} strips ${redactCookie(req.hub.pathPrefix)}`],

@@ -8,7 +8,8 @@ import { loadApp, type ServerLike } from "./app-loader.ts";
 import { parseLauncherArgs, USAGE, type LaunchOptions } from "./args.ts";
 import { lookupConda } from "./conda.ts";
 import { detectHub, hubEnv } from "./hub.ts";
-import { hubPorts, LaunchError, startHub, type HubRun } from "./hub-mode.ts";
+import { guarded, hubPorts, LaunchError, startHub, type HubRun } from "./hub-mode.ts";
+import { takeSessionSecret } from "../http/session-secret.ts";
 import { attachRequestLog } from "./request-log.ts";
 
 export interface LauncherIo {
@@ -49,13 +50,13 @@ export function boundUrl(server: RunningServer): string {
 
 type Started = { server: RunningServer; lines: string[]; notes: string[]; hub: HubRun | null };
 
-async function start(options: LaunchOptions, env: NodeJS.ProcessEnv, io: LauncherIo, app: ServerLike): Promise<Started | number> {
+async function start(options: LaunchOptions, env: NodeJS.ProcessEnv, io: LauncherIo, app: ServerLike, secret: string | undefined): Promise<Started | number> {
   const found = hubEnv(env);
   const detection = detectHub(env, found ? await readResources(found.sessionDir) : null);
   if (detection.kind === "fallback") io.err(`${NAME}: warning: ${detection.warning}`);
   if (detection.kind !== "hub") {
     if (options.proxy !== "auto") io.err(`${NAME}: --proxy applies on a hub session only; ignored`);
-    const server = await app.listen({ host: options.host, port: options.port, ...(options.allowedHosts.length > 0 ? { allowedHosts: options.allowedHosts } : {}) });
+    const server = await guarded({ secret }, app.listen({ host: options.host, port: options.port, ...(options.allowedHosts.length > 0 ? { allowedHosts: options.allowedHosts } : {}) }));
     const url = boundUrl(server);
     return { server, lines: [`MCP server ready at ${url}`, `SSE endpoint: ${url}sse`], notes: [], hub: null };
   }
@@ -72,6 +73,7 @@ async function start(options: LaunchOptions, env: NodeJS.ProcessEnv, io: Launche
     ports,
     debug: options.debug,
     env,
+    secret,
     onProxyOutput: (text) => {
       for (const line of text.split(/\r?\n/)) if (line) io.err(`[proxy] ${line}`);
     },
@@ -93,6 +95,12 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
     return 2;
   }
   const options = parsed.options;
+  // Taken before anything runs (the app's import included), so nothing started later inherits its path.
+  const taken = takeSessionSecret(env);
+  if (taken !== null && "error" in taken) {
+    io.err(`${NAME}: ${taken.error}`);
+    return 2;
+  }
   // The hub's own tools (use, wrwroxy) run with the environment as it was, not the conda one.
   const hubToolsEnv: NodeJS.ProcessEnv = { ...env };
 
@@ -124,7 +132,7 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
 
   let started: Started | number;
   try {
-    started = await start(options, hubToolsEnv, io, loaded.server);
+    started = await start(options, hubToolsEnv, io, loaded.server, taken?.secret);
   } catch (err) {
     io.err(listenFailure(err));
     return 1;

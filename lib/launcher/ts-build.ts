@@ -12,8 +12,8 @@ import { pathToFileURL } from "node:url";
 import type TS from "typescript";
 import { compileFile } from "./ts-compile.ts";
 
-/** Bumped whenever the output of a compile changes for the same input. */
-export const BUILD_FORMAT = 1;
+/** Bumped whenever the output of a compile (or the index) changes for the same input. */
+export const BUILD_FORMAT = 2;
 
 export interface BuildRequest {
   /** Absolute path of the app's entry file. */
@@ -42,6 +42,8 @@ export interface BuildIndex {
   entryOut: string;
   /** Every compiled source file and the sha-256 of its contents. */
   files: Record<string, string>;
+  /** Every compiled file, relative to the build folder, and the sha-256 it was written with. */
+  outputs: Record<string, string>;
   unexpressible: string[];
 }
 
@@ -141,9 +143,13 @@ export function buildApp(ts: typeof TS, request: BuildRequest): BuildResult {
   }
   if (errors.length > 0) return { ok: false, errors };
 
-  const build = sha256(JSON.stringify([request.key, files])).slice(0, 32);
+  const build = buildName(request.key, files);
+  const written: Record<string, string> = {};
+  for (const [file, code] of outputs) written[outputPath(file)] = sha256(code);
   const buildDir = join(request.cacheDir, "builds", build);
-  if (!existsSync(buildDir)) {
+  // A build folder changed since it was written (it holds code that will be imported) is replaced.
+  if (!Object.entries(written).every(([out, hash]) => hashOf(join(buildDir, out)) === hash)) {
+    rmSync(buildDir, { recursive: true, force: true });
     // Written aside, then renamed: a concurrent start never sees half a build.
     const temp = `${buildDir}.tmp-${process.pid}`;
     for (const [file, code] of outputs) {
@@ -157,7 +163,7 @@ export function buildApp(ts: typeof TS, request: BuildRequest): BuildResult {
       rmSync(temp, { recursive: true, force: true }); // another start won the race with the same contents
     }
   }
-  const index: BuildIndex = { format: BUILD_FORMAT, build, entryOut: outputPath(request.entry), files, unexpressible };
+  const index: BuildIndex = { format: BUILD_FORMAT, build, entryOut: outputPath(request.entry), files, outputs: written, unexpressible };
   const entries = join(request.cacheDir, "entries");
   mkdirSync(entries, { recursive: true });
   const indexFile = join(entries, `${request.key}.json`);
@@ -166,6 +172,19 @@ export function buildApp(ts: typeof TS, request: BuildRequest): BuildResult {
   renameSync(`${indexFile}.tmp-${process.pid}`, indexFile);
   if (previous && previous !== build) pruneBuild(request.cacheDir, previous);
   return { ok: true, index };
+}
+
+/** A build folder's name follows from its cache key and its sources' hashes, so an index cannot point elsewhere. */
+export function buildName(key: string, files: Record<string, string>): string {
+  return sha256(JSON.stringify([key, files])).slice(0, 32);
+}
+
+function hashOf(path: string): string | null {
+  try {
+    return sha256(readFileSync(path));
+  } catch {
+    return null;
+  }
 }
 
 function buildOf(indexFile: string): string | null {

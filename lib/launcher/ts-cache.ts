@@ -2,13 +2,15 @@
 // app; when every source file still has the recorded hash the cached JavaScript is
 // imported as is, otherwise a child process compiles it (./ts-compile-child.ts). The
 // cache lives outside the app's folder: $XDG_CACHE_HOME/hubmcp/ts, else ~/.cache/hubmcp/ts,
-// else the system temp folder.
+// else the system temp folder. Whatever is in the cache is imported as the app, so a folder
+// another account could write to is never used (it may have been planted, e.g. in /tmp),
+// and every cached file is checked against the hash its index recorded before it is used.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { homedir, tmpdir, userInfo } from "node:os";
-import { dirname, extname, join, resolve } from "node:path";
+import { dirname, extname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { BUILD_FORMAT, sha256, type BuildIndex, type BuildRequest, type BuildResult } from "./ts-build.ts";
+import { BUILD_FORMAT, buildName, sha256, type BuildIndex, type BuildRequest, type BuildResult } from "./ts-build.ts";
 
 export interface CompiledApp {
   /** File URL of the compiled entry. */
@@ -20,20 +22,46 @@ export interface CompiledApp {
 
 export type CompileOutcome = ({ kind: "ok" } & CompiledApp) | { kind: "error"; message: string };
 
-function usable(dir: string): boolean {
+/** Ours alone: a real folder (no symbolic link), owned by this account, closed to group and others. */
+function isPrivate(dir: string): boolean {
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    return true;
+    const st = lstatSync(dir);
+    const uid = process.getuid?.();
+    return st.isDirectory() && (uid === undefined || st.uid === uid) && (st.mode & 0o077) === 0;
   } catch {
     return false;
   }
 }
 
-export function cacheDir(env: NodeJS.ProcessEnv): string {
-  const candidates: string[] = [];
-  if (env.XDG_CACHE_HOME) candidates.push(join(env.XDG_CACHE_HOME, "hubmcp", "ts"));
+/** A folder others cannot rename entries in: not writable by them, or sticky (/tmp), and ours or root's. */
+function steady(dir: string): boolean {
   try {
-    candidates.push(join(homedir(), ".cache", "hubmcp", "ts"));
+    const st = lstatSync(dir);
+    const uid = process.getuid?.();
+    return st.isDirectory() && (uid === undefined || st.uid === uid || st.uid === 0) && ((st.mode & 0o022) === 0 || (st.mode & 0o1000) !== 0);
+  } catch {
+    return false;
+  }
+}
+
+/** `dir` below `base`, created private where missing; usable only when base is steady and every folder below it private. */
+function usable(base: string, dir: string): boolean {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    return false;
+  }
+  if (!steady(base)) return false;
+  const parts = relative(base, dir).split(sep);
+  return parts.every((_, i) => isPrivate(join(base, ...parts.slice(0, i + 1))));
+}
+
+export function cacheDir(env: NodeJS.ProcessEnv): string {
+  const candidates: Array<[string, string]> = [];
+  if (env.XDG_CACHE_HOME) candidates.push([env.XDG_CACHE_HOME, join(env.XDG_CACHE_HOME, "hubmcp", "ts")]);
+  try {
+    const home = env.HOME || homedir();
+    candidates.push([join(home, ".cache"), join(home, ".cache", "hubmcp", "ts")]);
   } catch {
     // no home folder
   }
@@ -43,8 +71,11 @@ export function cacheDir(env: NodeJS.ProcessEnv): string {
   } catch {
     // no user entry
   }
-  candidates.push(join(tmpdir(), `hubmcp-${user}`, "ts"));
-  return candidates.find(usable) ?? candidates.at(-1)!;
+  const tmp = env.TMPDIR || tmpdir();
+  candidates.push([tmp, join(tmp, `hubmcp-${user}`, "ts")]);
+  const found = candidates.find(([base, dir]) => usable(base, dir));
+  // Nothing private to reuse (say another account made /tmp/hubmcp-<uid> first): a fresh folder for this run.
+  return found?.[1] ?? mkdtempSync(join(tmp, `hubmcp-${user}-`));
 }
 
 /** hubmcp's own folders: its TypeScript sources and the copy that is running. */
@@ -80,15 +111,26 @@ function readIndex(file: string): BuildIndex | null {
   }
 }
 
-/** The index still describes the sources: every file has the hash it had. */
-function fresh(index: BuildIndex): boolean {
-  return Object.entries(index.files).every(([file, hash]) => {
-    try {
-      return sha256(readFileSync(file)) === hash;
-    } catch {
-      return false;
-    }
-  });
+function hashIs(path: string | URL, hash: unknown): boolean {
+  try {
+    return typeof hash === "string" && sha256(readFileSync(path)) === hash;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The index still describes the sources (the entry among them, every file with the hash
+ * it had), names the build those sources make, and that build holds exactly what was
+ * written: an index listing no sources, or a build changed since, is never fresh.
+ */
+function fresh(index: BuildIndex, key: string, entry: string, builds: string): boolean {
+  const files = index.files ?? {};
+  const outputs = index.outputs ?? {};
+  if (!Object.hasOwn(files, entry) || !Object.hasOwn(outputs, index.entryOut)) return false;
+  if (index.build !== buildName(key, files)) return false;
+  if (!Object.entries(files).every(([file, hash]) => hashIs(file, hash))) return false;
+  return Object.entries(outputs).every(([out, hash]) => !out.split("/").includes("..") && hashIs(new URL(`${index.build}/${out}`, builds), hash));
 }
 
 function compileInChild(typescriptUrl: string, request: BuildRequest): Promise<BuildResult> {
@@ -127,10 +169,8 @@ export async function compileApp(file: string, typescriptUrl: string, env: NodeJ
     cached,
   });
   const index = readIndex(join(dir, "entries", `${key}.json`));
-  if (index && fresh(index)) {
-    // A build removed by hand is compiled again.
-    if (existsSync(new URL(`${index.build}/${index.entryOut}`, builds))) return located(index, true);
-  }
+  // A build removed or changed by hand is compiled again.
+  if (index && fresh(index, key, entry, builds)) return located(index, true);
   const result = await compileInChild(typescriptUrl, { entry, cacheDir: dir, ...own, key });
   if (!result.ok) return { kind: "error", message: `${file} failed to compile:\n${result.errors.join("\n")}` };
   return located(result.index, false);

@@ -2,7 +2,7 @@
 // becomes ready, idle stop, shutdown, and the per-user rate limit.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
@@ -16,6 +16,8 @@ import { alive } from "../helpers/launcher-fixtures.ts";
 function pidFile(t: { after(fn: () => unknown): void }): string {
   const dir = mkdtempSync(join(tmpdir(), "hubmcp-gw-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
+  // The fake tool runs as the tool sessions' account (nobody under root) and writes here.
+  chmodSync(dir, 0o777);
   return join(dir, "pids");
 }
 

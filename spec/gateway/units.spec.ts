@@ -22,6 +22,7 @@ test("config: defaults, relative app paths, trailing slashes", () => {
       limits: {
         ...{ idleMinutes: 1, startSeconds: 2, sessionsPerUser: 3, sessionsTotal: 4, maxBodyBytes: 5, ratePerSecond: 6, rateBurst: 7, lookupCacheSeconds: 0 },
         ...{ headersSeconds: 8, requestSeconds: 9, keepAliveSeconds: 10, maxConnections: 11, upstreamRequestsPerUser: 12, rewriteBudgetBytes: 13 },
+        proxyCookieMinutes: 8,
       },
     },
     "/srv",
@@ -33,12 +34,38 @@ test("config: defaults, relative app paths, trailing slashes", () => {
   assert.deepEqual(config.limits, {
     ...{ idleTimeoutMs: 60_000, startTimeoutMs: 2000, sessionsPerUser: 3, sessionsTotal: 4, maxBodyBytes: 5, ratePerSecond: 6, rateBurst: 7, lookupCacheMs: 0 },
     ...{ headersTimeoutMs: 8000, requestTimeoutMs: 9000, keepAliveTimeoutMs: 10_000, maxConnections: 11, upstreamRequestsPerUser: 12, rewriteBudgetBytes: 13 },
+    proxyCookieMs: 480_000,
   });
   assert.deepEqual(config.allowedHosts, ["tools.example.org", "[2001:db8::1]:8443"]);
   assert.deepEqual(parseGatewayConfig({ tools: {} }, "/").allowedHosts, []);
   assert.deepEqual(parseGatewayConfig({ tools: {} }, "/").limits, DEFAULT_LIMITS);
   assert.equal(DEFAULT_LIMITS.idleTimeoutMs, 30 * 60_000);
   assert.equal(DEFAULT_LIMITS.lookupCacheMs, 1000);
+});
+
+test("config: runAs and env, for the gateway and per tool, reach the revisions that start children", () => {
+  const config = parseGatewayConfig(
+    {
+      runAs: "hubmcp-tools",
+      env: ["LANG_EXTRA"],
+      tools: {
+        a: { revisions: { default: { app: "a.ts" }, up: { url: "http://127.0.0.1:1/" } } },
+        b: { runAs: "lab_b", env: ["LICENSE_SERVER"], revisions: { default: { command: ["x"] } } },
+      },
+    },
+    "/srv",
+  );
+  assert.deepEqual(config.tools.a!.revisions.default, { kind: "app", app: "/srv/a.ts", runAs: "hubmcp-tools", env: ["LANG_EXTRA"] });
+  assert.deepEqual(config.tools.a!.revisions.up, { kind: "url", url: "http://127.0.0.1:1/" });
+  assert.deepEqual(config.tools.b!.revisions.default, { kind: "command", command: ["x"], runAs: "lab_b", env: ["LICENSE_SERVER"] });
+  for (const [value, key] of [
+    [{ runAs: "no spaces", tools: {} }, "runAs"],
+    [{ env: "PATH", tools: {} }, "env"],
+    [{ tools: { t: { runAs: 7, revisions: { default: { app: "a" } } } } }, "tools.t.runAs"],
+    [{ tools: { t: { env: ["A=B"], revisions: { default: { app: "a" } } } } }, "tools.t.env"],
+  ] as const) {
+    assert.throws(() => parseGatewayConfig(value, "/"), (err: unknown) => err instanceof ConfigError && err.key === key, key);
+  }
 });
 
 test("config: every problem names its key", () => {

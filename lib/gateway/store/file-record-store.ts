@@ -1,9 +1,11 @@
 // The data dir as a RecordStore: one JSON file per record, so processes sharing the dir
 // never rewrite each other's files. Writes go to a temp file that is fsynced and renamed,
 // so a crash leaves either the old record or the new one, never half of one. Every write
-// holds the record's lock (record-lock.ts), so `update` is atomic across processes.
+// holds the record's lock (record-lock.ts), so `update` is atomic across processes. The dir
+// holds every key and token of the hub: one that another account owns, can enter or can swap
+// (a symbolic link) is refused when opened, never trusted.
 import { randomBytes } from "node:crypto";
-import { link, mkdir, open, readFile, readdir, rename, unlink } from "node:fs/promises";
+import { link, lstat, mkdir, open, readFile, readdir, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { RecordStore } from "../contracts.ts";
 import { checkCollection, decodeId, encodeId } from "./record-names.ts";
@@ -13,12 +15,41 @@ const TEMP_PREFIX = ".tmp-";
 /** Beside each record while it is written; never a record name (base64url has no dot). */
 const LOCK_PREFIX = ".lock-";
 
+/** An existing data dir that other accounts could read, change or redirect; `message` says how to fix it. */
+export class DataDirError extends Error {
+  readonly code = "unsafe_data_dir";
+}
+
+/** Refuses an existing data dir that is a symbolic link, not a folder, not ours, or open to group or others. */
+export async function checkDataDir(root: string): Promise<void> {
+  let st;
+  try {
+    st = await lstat(root);
+  } catch (err) {
+    if (isCode(err, "ENOENT")) return; // created private on first write
+    throw err;
+  }
+  const uid = process.getuid?.();
+  if (st.isSymbolicLink()) throw new DataDirError(`the data dir ${root} is a symbolic link; point --data-dir at the real folder`);
+  if (!st.isDirectory()) throw new DataDirError(`the data dir ${root} is not a folder`);
+  if (uid !== undefined && st.uid !== uid) throw new DataDirError(`the data dir ${root} belongs to another account (uid ${st.uid}); run: chown -R ${uid} ${root}`);
+  if ((st.mode & 0o077) !== 0) {
+    throw new DataDirError(`the data dir ${root} is open to other accounts (mode ${(st.mode & 0o777).toString(8)}); run: chmod 700 ${root}`);
+  }
+}
+
 export class FileRecordStore implements RecordStore {
   readonly #root: string;
   readonly #locks = new RecordLocks();
 
   constructor(root: string) {
     this.#root = root;
+  }
+
+  /** The store on `root` once checkDataDir accepts it; rejects with a DataDirError otherwise. */
+  static async open(root: string): Promise<FileRecordStore> {
+    await checkDataDir(root);
+    return new FileRecordStore(root);
   }
 
   async get<T>(collection: string, id: string): Promise<T | undefined> {

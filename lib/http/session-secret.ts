@@ -1,0 +1,89 @@
+// The per-session secret of a tool session a gateway starts: the server answers only
+// requests that carry it (the `hubmcp-secret` cookie the gateway adds when forwarding), so
+// another account on the host, or on the cluster network, cannot drive the session by
+// finding its port. The secret arrives in a file readable only by this process's account
+// (never argv, where `ps` shows it); the file is removed once read and its path dropped
+// from the environment, so neither the tools' own children nor /proc/<pid>/environ tell it.
+import { createHash, timingSafeEqual } from "node:crypto";
+import { readFileSync, unlinkSync } from "node:fs";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+
+export const SECRET_FILE_ENV = "HUBMCP_SECRET_FILE";
+export const SECRET_COOKIE = "hubmcp-secret";
+const MIN_LENGTH = 32;
+
+/** The secret named by HUBMCP_SECRET_FILE (read, removed, unset); null when none; a message when unusable. */
+export function takeSessionSecret(env: NodeJS.ProcessEnv): { secret: string } | { error: string } | null {
+  const file = env[SECRET_FILE_ENV];
+  if (file === undefined || file === "") return null;
+  delete env[SECRET_FILE_ENV];
+  delete process.env[SECRET_FILE_ENV];
+  let secret: string;
+  try {
+    secret = readFileSync(file, "utf8").trim();
+  } catch {
+    return { error: `${SECRET_FILE_ENV} names a file that cannot be read` };
+  }
+  try {
+    unlinkSync(file);
+  } catch {
+    // a read-only folder: the file stays, readable by this account only
+  }
+  if (secret.length < MIN_LENGTH || !/^[\x21-\x7e]+$/.test(secret)) return { error: `the secret in ${SECRET_FILE_ENV} is not ${MIN_LENGTH} or more printable characters` };
+  return { secret };
+}
+
+function digest(text: string): Buffer {
+  return createHash("sha256").update(text).digest();
+}
+
+/** Takes the secret cookie out of the request (the app never sees it) and answers whether it matched. */
+function carries(req: IncomingMessage, expected: Buffer): boolean {
+  let found: string | undefined;
+  const kept: string[] = [];
+  for (const part of (req.headers.cookie ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq !== -1 && part.slice(0, eq).trim() === SECRET_COOKIE) found ??= part.slice(eq + 1).trim();
+    else if (part.trim() !== "") kept.push(part.trim());
+  }
+  if (kept.length > 0) req.headers.cookie = kept.join("; ");
+  else delete req.headers.cookie;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]!.toLowerCase() === "cookie") req.rawHeaders[i + 1] = req.headers.cookie ?? "";
+  }
+  // Hashes have one length, so the comparison takes the same time whatever was sent.
+  return found !== undefined && timingSafeEqual(digest(found), expected);
+}
+
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+
+function refuse(res: ServerResponse): void {
+  const body = '{"error":"unauthorized","message":"This tool session answers its gateway only"}';
+  res.writeHead(401, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" });
+  res.end(body);
+}
+
+/** From now on `server` passes to its handlers only requests carrying `secret`; others get a 401. */
+export function requireSecret(server: Server, secret: string): void {
+  const expected = digest(secret);
+  // A request passed on from checkContinue to request (Node's own way) is checked once.
+  const passed = new WeakSet<IncomingMessage>();
+  const allowed = (req: IncomingMessage): boolean => passed.has(req) || (carries(req, expected) && !!passed.add(req));
+  for (const event of ["request", "checkContinue", "checkExpectation"] as const) {
+    const listeners = server.listeners(event) as Listener[];
+    if (listeners.length === 0) continue;
+    server.removeAllListeners(event);
+    server.on(event, (req: IncomingMessage, res: ServerResponse) => {
+      if (!allowed(req)) return refuse(res);
+      for (const listener of listeners) listener.call(server, req, res);
+    });
+  }
+  const upgrades = server.listeners("upgrade") as Array<(req: IncomingMessage, socket: Duplex, head: Buffer) => void>;
+  if (upgrades.length === 0) return;
+  server.removeAllListeners("upgrade");
+  server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!allowed(req)) return void socket.destroy();
+    for (const listener of upgrades) listener.call(server, req, socket, head);
+  });
+}

@@ -1,0 +1,119 @@
+// Tool sessions the gateway starts, seen from another account on the host: a session
+// answers only requests the gateway forwards (its per-session secret), runs as an
+// unprivileged account that cannot read the gateway's data dir, and sees none of the
+// gateway's environment beyond what the tool is allowed.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { chmodSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
+import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
+import { parseGatewayConfig } from "../../lib/gateway/config.ts";
+import { startGateway } from "../../lib/gateway/server.ts";
+import type { ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
+import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
+import { LIB_INDEX, tempDir } from "../helpers/launcher-fixtures.ts";
+import { IS_ROOT, osUser, runAs } from "../helpers/os-user.ts";
+import { post, rpc } from "./helpers.ts";
+
+const ROOT_ONLY = { skip: !IS_ROOT && "needs root to act as other accounts", timeout: 120_000 };
+
+type After = { after(fn: () => unknown): void };
+
+/** An app any account can read, with tools that look around the account they run as. */
+function nosyApp(t: After): string {
+  const dir = tempDir(t);
+  chmodSync(dir, 0o755);
+  const path = join(dir, "app.mjs");
+  writeFileSync(
+    path,
+    `import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { McpServer } from ${JSON.stringify(LIB_INDEX)};
+export const server = new McpServer("nosy", { closeTimeoutMs: 1000 });
+const attempt = (fn) => { try { fn(); return "ok"; } catch (e) { return e.code ?? "error"; } };
+server.tool(function echo({ text }) { return text; }, { inputSchema: { type: "object", properties: { text: { type: "string" } } } });
+server.tool(function peek({ path }) { return JSON.stringify({ list: attempt(() => readdirSync(path)), read: attempt(() => readFileSync(join(path, "secrets", readdirSync(join(path, "secrets"))[0]))) }); }, { inputSchema: { type: "object", properties: { path: { type: "string" } } } });
+server.tool(function whoami() { return JSON.stringify({ uid: process.getuid(), env: process.env, state: attempt(() => writeFileSync(join(process.env.SESSIONDIR, "note"), "x")) }); });
+`,
+  );
+  return path;
+}
+
+/** A gateway on a file data dir (in a folder others may enter: only the data dir's own mode protects it). */
+async function gatewayWith(t: After, tool: Record<string, unknown>, childEnv: NodeJS.ProcessEnv = process.env, person = "alice") {
+  const base = tempDir(t);
+  chmodSync(base, 0o755);
+  const dataDir = join(base, "data");
+  const store = await FileRecordStore.open(dataDir);
+  const accounts = new StoreAccountDirectory(store);
+  await accounts.add(person, "pw", ["users"]);
+  const token = (await new ApiTokens(store, accounts).create(person))!.token;
+  await store.put("secrets", "a", { key: "the gateway's" });
+  const logs: string[] = [];
+  const gw = await startGateway({ config: parseGatewayConfig({ tools: { nosy: tool } }, base), store, childEnv, log: (l) => void logs.push(l) });
+  t.after(() => gw.close());
+  const call = async (name: string, args: Record<string, unknown> = {}): Promise<{ status: number; text: string }> => {
+    const res = await post(`${gw.url}api/mcp/nosy/mcp`, token, rpc("tools/call", { name, arguments: args }));
+    const body = (await res.json()) as { result?: { content: Array<{ text: string }> } };
+    return { status: res.status, text: body.result?.content[0]?.text ?? JSON.stringify(body) };
+  };
+  const record = async (): Promise<ToolSessionRecord> => (await store.get<ToolSessionRecord>("tool-sessions", `${person}\nnosy\ndefault`))!;
+  return { gw, dataDir, call, record, logs };
+}
+
+test("another account that finds a tool session's port cannot call its tools; the gateway can", ROOT_ONLY, async (t) => {
+  const h = await gatewayWith(t, { revisions: { default: { app: nosyApp(t) } } });
+  assert.deepEqual(await h.call("echo", { text: "via gateway" }), { status: 200, text: "via gateway" });
+  const { url } = await h.record();
+  const port = Number(new URL(url!).port);
+  const mallory = osUser(t);
+  const seen = JSON.parse(
+    await runAs(
+      mallory,
+      `import { readFileSync } from "node:fs";
+const listening = readFileSync("/proc/net/tcp", "utf8").split("\\n").slice(1).filter((l) => l.trim().split(/\\s+/)[3] === "0A").map((l) => parseInt(l.trim().split(/\\s+/)[1].split(":")[1], 16));
+const call = (headers) => fetch(${JSON.stringify(url)} + "mcp", { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "as mallory" } } }) }).then(async (r) => ({ status: r.status, body: await r.text() }));
+console.log(JSON.stringify({ found: listening.includes(${port}), bare: await call({}), guessed: await call({ cookie: "hubmcp-secret=guessed-secret-guessed-secret-guessed" }) }));`,
+    ),
+  ) as { found: boolean; bare: { status: number; body: string }; guessed: { status: number; body: string } };
+  assert.equal(seen.found, true, "the port is in plain sight");
+  assert.equal(seen.bare.status, 401);
+  assert.equal(seen.guessed.status, 401);
+  assert.doesNotMatch(seen.guessed.body, /guessed|as mallory/, "nothing sent is echoed");
+  assert.doesNotMatch(`${seen.bare.body}${seen.guessed.body}`, /as mallory/);
+  assert.deepEqual(await h.call("echo", { text: "still works" }), { status: 200, text: "still works" });
+});
+
+test("a tool session runs as an unprivileged account: the data dir is closed to it, its env holds nothing of the gateway's", ROOT_ONLY, async (t) => {
+  const env = { ...process.env, HUB_GATEWAY_TOKEN_KEY: "gateway-only", LAB_LICENSE: "site-1234" };
+  const h = await gatewayWith(t, { revisions: { default: { app: nosyApp(t) } }, env: ["LAB_LICENSE"] }, env);
+  const peek = JSON.parse((await h.call("peek", { path: h.dataDir })).text) as { list: string; read: string };
+  assert.deepEqual(peek, { list: "EACCES", read: "EACCES" });
+  const who = JSON.parse((await h.call("whoami")).text) as { uid: number; env: Record<string, string>; state: string };
+  assert.equal(who.uid, 65534, "nobody, when the gateway is root and no runAs is set");
+  assert.equal(who.state, "ok", "its state dir is its own");
+  assert.equal(who.env.LAB_LICENSE, "site-1234", "a variable the tool is allowed");
+  assert.equal(who.env.HUB_GATEWAY_TOKEN_KEY, undefined);
+  assert.equal(who.env.HOME, "/nonexistent");
+  assert.equal(who.env.HUB_USER, "alice");
+  assert.equal(who.env.HUBMCP_SECRET_FILE, undefined, "the secret's path is dropped once read");
+  // NODE_V8_COVERAGE: Node itself hands it to every child while the specs measure coverage.
+  const allowed = new Set(["NODE_V8_COVERAGE", "PATH", "LANG", "LANGUAGE", "TZ", "TERM", "HOME", "USER", "LOGNAME", "LAB_LICENSE", "SESSION", "SESSIONDIR", "HUBMCP_PROXY_PORT", "HUB_USER", "HUB_TOOL", "HUB_REVISION"]);
+  assert.deepEqual(Object.keys(who.env).filter((k) => !allowed.has(k) && !k.startsWith("LC_")), []);
+  assert.deepEqual(h.logs.filter((l) => /WARNING/.test(l)), [], "no warning: tools do not share the gateway's account");
+});
+
+test("runAs names the account (or @person, the caller's own); a missing account fails the start and is reported at start-up", ROOT_ONLY, async (t) => {
+  const tools = osUser(t, "hmt");
+  const h = await gatewayWith(t, { revisions: { default: { app: nosyApp(t) } }, runAs: tools.name });
+  assert.equal((JSON.parse((await h.call("whoami")).text) as { uid: number }).uid, tools.uid);
+  const missing = await gatewayWith(t, { revisions: { default: { app: nosyApp(t) } }, runAs: "no-such-account-x" });
+  assert.ok(missing.logs.some((l) => /runAs account no-such-account-x does not exist/.test(l)), missing.logs.join("\n"));
+  assert.equal((await missing.call("echo", { text: "x" })).status, 502);
+  const ada = osUser(t, "hmp", "person");
+  const mapped = await gatewayWith(t, { revisions: { default: { app: nosyApp(t) } }, runAs: "@person" }, process.env, ada.name);
+  assert.equal((JSON.parse((await mapped.call("whoami")).text) as { uid: number }).uid, ada.uid, "@person: the caller's own account");
+  const own = await gatewayWith(t, { revisions: { default: { app: nosyApp(t) } }, runAs: "root" });
+  assert.ok(own.logs.some((l) => /WARNING: tool sessions of nosy run as the gateway's own account/.test(l)));
+});

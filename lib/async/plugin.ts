@@ -95,7 +95,7 @@ function startRun(runs: AsyncStore, call: Call, tool: RegisteredTool, args: Reco
       const ctx = tool.contextBearing
         ? new Context(call.through(runExchange(call, run)), progressToken, { onClientWait: followClientWaits(run, () => runs.now()) })
         : undefined;
-      return executeTool(tool, args, ctx);
+      return executeTool(tool, args, ctx, call.core.logger);
     },
   });
   if (!started.ok) {
@@ -125,7 +125,7 @@ function hideJobOutputSchemas(call: Call, result: Result): Result {
 /** `get_job_result` through MCP: the poll sees this session's tasks as well as jobs. */
 function pollRun(tool: RegisteredTool, params: Record<string, unknown>, call: Call): Result {
   const scope: PollScope = { sessionId: call.session?.id ?? null };
-  const outcome = runTool(tool, toolArguments(params), scope) as ToolOutcome;
+  const outcome = runTool(tool, toolArguments(params), scope, call.core.logger) as ToolOutcome;
   return (outcome.kind === "result" ? outcome.result : errorResult(outcome.message)) as Result;
 }
 

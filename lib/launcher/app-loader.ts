@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ListenOptions, RunningServer } from "../http/listen.ts";
 import { initialize as initializeHooks, resolveSync, type ResolveHookData } from "./resolve-hooks.ts";
 import { compileApp } from "./ts-cache.ts";
+import { DEFAULT_LOGGER, type Logger } from "../util/logger.ts";
 
 /** What start_mcp needs from a McpServer (from whichever copy of the library the app used). */
 export interface ServerLike {
@@ -43,6 +44,12 @@ export const TSX_NOTE = "note: loading TypeScript through tsx, which drops comme
 
 export function isMcpServer(value: unknown): value is ServerLike {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
+/** Gives the app's server start_mcp's logger, unless the app chose one (a server from an older hubmcp ignores it). */
+export function adoptLogger(server: ServerLike, logger: Logger): void {
+  const adopt = (server as unknown as Record<symbol, unknown>)[DEFAULT_LOGGER];
+  if (typeof adopt === "function") adopt.call(server, logger);
 }
 
 function describe(value: unknown): string {

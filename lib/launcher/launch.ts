@@ -4,12 +4,13 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RunningServer } from "../http/listen.ts";
-import { loadApp, type ServerLike } from "./app-loader.ts";
+import { adoptLogger, loadApp, type ServerLike } from "./app-loader.ts";
 import { parseLauncherArgs, USAGE, type LaunchOptions } from "./args.ts";
 import { lookupConda } from "./conda.ts";
 import { detectHub, hubEnv } from "./hub.ts";
 import { hubPorts, LaunchError, startHub, type HubRun } from "./hub-mode.ts";
 import { attachRequestLog } from "./request-log.ts";
+import { stderrLogger } from "./stderr-logger.ts";
 
 export interface LauncherIo {
   /** A line for stdout (the lines users and scripts read). */
@@ -114,6 +115,8 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
     io.err(`${NAME}: ${loaded.message}`);
     return 1;
   }
+  // Handler failures and the like reach the operator; the library itself prints nothing.
+  adoptLogger(loaded.server, stderrLogger(io.err, options.debug, NAME));
   for (const note of loaded.notes) io.err(`${NAME}: ${note}`);
   if (options.debug && loaded.unexpressible.length > 0) {
     io.err(`${NAME}: parameter types with no JSON Schema equivalent (these accept any value):`);

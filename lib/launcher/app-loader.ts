@@ -17,7 +17,7 @@ import { DEFAULT_LOGGER, type Logger } from "../util/logger.ts";
 export interface ServerLike {
   listen(options: ListenOptions): Promise<RunningServer>;
   /** Absent on servers built with a hubmcp older than the stdio transport. */
-  serveStdio?(): { closed: Promise<void>; close(): Promise<void> };
+  serveStdio?(options?: { output?: NodeJS.WritableStream }): { closed: Promise<void>; close(): Promise<void> };
 }
 
 export type AppLoad =

@@ -97,6 +97,8 @@ export function serveStdio(
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       input.off("data", onData);
+      // A paused stream no longer keeps the process alive (process.stdin stays open when a stop signal ends serving).
+      input.pause();
       connection.abort(new Error("The stdio connection closed"));
       let timer: NodeJS.Timeout | undefined;
       const limit = new Promise<void>((done) => (timer = setTimeout(done, options.closeTimeoutMs ?? 5000)));

@@ -37,6 +37,12 @@ export interface StopSignals {
   dispose(): void;
 }
 
+/**
+ * Set by `start_mcp --stdio` for the child that serves (lib/launcher/stdio-split.ts): the
+ * descriptor its protocol output goes to. That child stops when its parent goes.
+ */
+export const STDIO_PROTOCOL_FD_ENV = "HUBMCP_STDIO_PROTOCOL_FD";
+
 /** How often the parent is looked at under npm; a stop within this is prompt enough for a supervisor. */
 const PARENT_CHECK_MS = 500;
 
@@ -49,7 +55,7 @@ const PARENT_CHECK_MS = 500;
  * leaves this process running with nobody to stop it. There the parent's exit is a stop
  * request too, as a hang-up. (Node cannot ask the kernel for a parent-death signal, so the
  * parent id is read every PARENT_CHECK_MS.) Outside npm a server may outlive its shell
- * (`nohup`), so the parent is not watched.
+ * (`nohup`), so the parent is not watched. start_mcp's stdio child watches its parent too.
  */
 export function listenForStop(name: string, env: NodeJS.ProcessEnv = process.env): StopSignals {
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
@@ -62,8 +68,9 @@ export function listenForStop(name: string, env: NodeJS.ProcessEnv = process.env
     process.exit(1);
   };
   for (const signal of signals) process.on(signal, onSignal);
-  const stopWatching = env.npm_lifecycle_event === undefined ? () => {} : watchParent(() => {
-    process.stderr.write(`${name}: the npm process that started this command exited\n`);
+  const supervised = env.npm_lifecycle_event !== undefined || env[STDIO_PROTOCOL_FD_ENV] !== undefined;
+  const stopWatching = !supervised ? () => {} : watchParent(() => {
+    process.stderr.write(`${name}: the process that started this command exited\n`);
     onSignal("SIGHUP");
   });
   return {

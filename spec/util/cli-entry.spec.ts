@@ -84,7 +84,7 @@ test("SIGTERM to `npx start_mcp` stops the server behind it", { timeout: 90_000 
   const dir = projectWithBin(tempDir(t), "start_mcp");
   const app = writeApp(dir, "app.mjs");
   const { stderr } = await stopThroughNpx(t, dir, "start_mcp", ["--app", app, "--host", "127.0.0.1", "--port", "0"], /ready at http:\/\/127\.0\.0\.1:(\d+)\//);
-  assert.match(stderr, /start_mcp: the npm process that started this command exited\n/);
+  assert.match(stderr, /start_mcp: the process that started this command exited\n/);
   assert.match(stderr, /start_mcp: SIGHUP received; shutting down\n/);
 });
 
@@ -98,5 +98,5 @@ test("SIGTERM to `npx hub_gateway` stops the gateway behind it", { timeout: 90_0
     ["--config", join(dir, "gateway.json"), "--port", "0", "--data-dir", join(dir, "data")],
     /hub_gateway ready at http:\/\/127\.0\.0\.1:(\d+)\//,
   );
-  assert.match(stderr, /hub_gateway: the npm process that started this command exited\n/);
+  assert.match(stderr, /hub_gateway: the process that started this command exited\n/);
 });

@@ -5,7 +5,7 @@ import { Dispatcher } from "./mcp/dispatcher.ts";
 import { registerStatelessTasks } from "./async/stateless.ts";
 import { checkCacheHint, type CachePolicy } from "./mcp/era2026/results.ts";
 import type { ServerCore, ServerInfo } from "./mcp/core.ts";
-import { silentLogger, type Logger } from "./util/logger.ts";
+import { DEFAULT_LOGGER, forwardingLogger, silentLogger, type Logger } from "./util/logger.ts";
 import { ErrorCode, failure, type JsonRpcResponse } from "./util/jsonrpc.ts";
 import { RegistrationError } from "./util/errors.ts";
 import type { Icon } from "./registry/common.ts";
@@ -128,6 +128,8 @@ export class McpServer {
     this.name = name;
     this.version = options.version ?? "1.0.0";
     this.#options = options;
+    let logger = options.logger ?? silentLogger;
+    const forwarding = forwardingLogger(() => logger);
     const info: ServerInfo = { name, version: this.version };
     if (options.title) info.title = options.title;
     if (options.description) info.description = options.description;
@@ -145,14 +147,19 @@ export class McpServer {
       maxBatchSize: options.maxBatchSize ?? 100,
       clientRequests: new ClientRequests(),
       subscriptions: new ResourceSubscriptions(),
-      logger: options.logger ?? silentLogger,
+      logger: forwarding,
       server: this,
     };
-    this.#runs = new AsyncStore(options.async, options.logger);
+    this.#runs = new AsyncStore(options.async, forwarding);
     this.#dispatcher = new Dispatcher(this.#core, { cache: checkCachePolicy(options.cache), requestStateKey: options.requestStateKey });
     // start_mcp recognises a server by this brand, not instanceof: the app and the launcher
     // may load different copies of this module (source and dist).
     Object.defineProperty(this, Symbol.for("hubmcp.server"), { value: true });
+    Object.defineProperty(this, DEFAULT_LOGGER, {
+      value: (given: Logger) => {
+        if (options.logger === undefined) logger = given;
+      },
+    });
   }
 
   /** Registers a tool whose arguments are built with `s`: the handler's argument is typed from `input`. */

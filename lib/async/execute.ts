@@ -3,6 +3,7 @@
 import type { RegisteredTool } from "../registry/tools.ts";
 import { runTool } from "../mcp/run-tool.ts";
 import { errorResult, resultText, type CallToolResult } from "../mcp/tool-result.ts";
+import type { Logger } from "../util/logger.ts";
 import type { Settled } from "./run.ts";
 
 /** The job's `result`: what the tool returned when that is plain data, else its structured or text result. */
@@ -20,8 +21,8 @@ function jobValue(raw: unknown, result: CallToolResult): unknown {
   return resultText(result);
 }
 
-export async function executeTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: unknown): Promise<Settled> {
-  const outcome = await runTool(tool, args, ctx);
+export async function executeTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: unknown, logger: Logger): Promise<Settled> {
+  const outcome = await runTool(tool, args, ctx, logger);
   if (outcome.kind === "invalid-arguments") return { result: errorResult(outcome.message), value: null };
   return { result: outcome.result, value: outcome.result.isError ? null : jobValue(outcome.value, outcome.result) };
 }

@@ -1,29 +1,44 @@
 // The built-in `get_job_result` tool, for clients that cannot receive tasks; registered
-// with the first async tool. A finished job is forgotten after its first poll.
+// with the first async tool. A finished job is forgotten after its first poll. A client
+// that declared task support but cannot poll tasks (MCP Inspector's CLI asks for a task,
+// then has no `tasks/get`) may poll its task here too, from the session that owns it.
 import { defineTool, type RegisteredTool } from "../registry/tools.ts";
+import type { AsyncRun } from "./run.ts";
 import type { AsyncStore } from "./store.ts";
 import { jobStatus } from "./views.ts";
 
 export const JOB_RESULT_TOOL = "get_job_result";
 
+/** Who polls: the session of the `tools/call`, none over REST. */
+export interface PollScope {
+  readonly sessionId: string | null;
+}
+
+/** A job, or a task of the polling session; any other run is "not found" (never another session's). */
+function visible(run: AsyncRun | undefined, scope: PollScope | undefined): AsyncRun | undefined {
+  if (run?.how.kind === "job") return run;
+  const sessionId = scope?.sessionId ?? null;
+  return run !== undefined && sessionId !== null && run.sessionId === sessionId ? run : undefined;
+}
+
 export function jobResultTool(store: AsyncStore): RegisteredTool {
-  const poll = ({ job_id }: { job_id: string }): Record<string, unknown> => {
-    const found = store.get(job_id);
-    const run = found?.how.kind === "job" ? found : undefined;
+  const poll = (job_id: string, scope: PollScope | undefined): Record<string, unknown> => {
+    const run = visible(store.get(job_id), scope);
     const status = jobStatus(job_id, run);
-    if (run?.terminal) store.delete(run.id);
+    // A task stays until its TTL: the client may still read it through tasks/result.
+    if (run?.terminal && run.how.kind === "job") store.delete(run.id);
     return status;
   };
-  return defineTool(
-    poll,
+  const tool = defineTool(
+    ({ job_id }: { job_id: string }) => poll(job_id, undefined),
     {
       name: JOB_RESULT_TOOL,
       description:
         "Check a background job started by a long-running tool. Returns its status (running, done, error, cancelled or not_found); " +
-        "when done it carries the tool's result, when error the error text. Finished jobs can be read once.",
+        "when done it carries the tool's result, when error the error text. Finished jobs can be read once. A task id works too.",
       inputSchema: {
         type: "object",
-        properties: { job_id: { type: "string", minLength: 1, maxLength: 200, description: "The job_id the tool call returned" } },
+        properties: { job_id: { type: "string", minLength: 1, maxLength: 200, description: "The job_id (or taskId) the tool call returned" } },
         required: ["job_id"],
       },
       annotations: { title: "Get job result", readOnlyHint: false, openWorldHint: false },
@@ -31,4 +46,6 @@ export function jobResultTool(store: AsyncStore): RegisteredTool {
     },
     "sync",
   );
+  // Not context-bearing (REST may poll jobs), but `tools/call` passes the caller's session as the second argument.
+  return { ...tool, call: (args, scope) => poll(args.job_id as string, scope as PollScope | undefined) };
 }

@@ -5,12 +5,13 @@ import { Context, progressTokenOf } from "../mcp/context.ts";
 import type { Call, Exchange } from "../mcp/exchange.ts";
 import { lookupTool, toolArguments } from "../mcp/methods/tools.ts";
 import type { Method, MethodTable, Result } from "../mcp/methods/types.ts";
-import { describeErrors } from "../mcp/run-tool.ts";
+import { describeErrors, runTool, type ToolOutcome } from "../mcp/run-tool.ts";
 import { errorResult } from "../mcp/tool-result.ts";
 import type { RegisteredTool } from "../registry/tools.ts";
 import { isRecord } from "../util/guards.ts";
 import { ErrorCode, JsonRpcError, type JsonRpcMessage } from "../util/jsonrpc.ts";
 import { executeTool } from "./execute.ts";
+import { JOB_RESULT_TOOL, type PollScope } from "./job-tool.ts";
 import type { AsyncRun, RunKind } from "./run.ts";
 import type { AsyncStore } from "./store.ts";
 import { statelessToolCall } from "./stateless.ts";
@@ -94,7 +95,7 @@ function startRun(runs: AsyncStore, call: Call, tool: RegisteredTool, args: Reco
       const ctx = tool.contextBearing
         ? new Context(call.through(runExchange(call, run)), progressToken, { onClientWait: followClientWaits(run, () => runs.now()) })
         : undefined;
-      return executeTool(tool, args, ctx);
+      return executeTool(tool, args, ctx, call.core.logger);
     },
   });
   if (!started.ok) {
@@ -121,6 +122,13 @@ function hideJobOutputSchemas(call: Call, result: Result): Result {
   return { ...result, tools };
 }
 
+/** `get_job_result` through MCP: the poll sees this session's tasks as well as jobs. */
+function pollRun(tool: RegisteredTool, params: Record<string, unknown>, call: Call): Result {
+  const scope: PollScope = { sessionId: call.session?.id ?? null };
+  const outcome = runTool(tool, toolArguments(params), scope, call.core.logger) as ToolOutcome;
+  return (outcome.kind === "result" ? outcome.result : errorResult(outcome.message)) as Result;
+}
+
 /** The methods async tools add or wrap; `base` answers calls to every other tool. */
 export function asyncMethods(runs: AsyncStore, base: { "tools/call": Method; "tools/list": Method }): MethodTable {
   return {
@@ -133,6 +141,7 @@ export function asyncMethods(runs: AsyncStore, base: { "tools/call": Method; "to
     },
     "tools/call"(params, call) {
       const tool = lookupTool(call, params.name);
+      if (tool.name === JOB_RESULT_TOOL && tool.kind === "sync") return pollRun(tool, params, call);
       if (tool.kind !== "async") return base["tools/call"](params, call);
       if (call.exchange.stateless) return statelessToolCall(runs, call, tool, params, base["tools/call"]);
       return startRun(runs, call, tool, toolArguments(params), params);

@@ -116,7 +116,7 @@ export async function statelessToolCall(runs: AsyncStore, call: Call, tool: Regi
   if (tool.inputBeforeTask && tool.contextBearing) return gatherThenStart(runs, call, tool, args, token);
   const run = start(runs, call, tool, (r, more) => {
     const ctx = tool.contextBearing ? new Context(call.through(taskExchange(call, r, ask(more.inputs))), token) : undefined;
-    return executeTool(recording(tool, more), args, ctx);
+    return executeTool(recording(tool, more), args, ctx, call.core.logger);
   });
   return createTaskResult(snapshot(run, extras.get(run)!));
 }
@@ -146,7 +146,7 @@ async function gatherThenStart(runs: AsyncStore, call: Call, tool: RegisteredToo
     send: (message) => call.send(message),
   };
   const ctx = new Context(call.through(exchange), token);
-  const done = executeTool(recording(tool, more), args, ctx);
+  const done = executeTool(recording(tool, more), args, ctx, call.core.logger);
   const early = await Promise.race([done.then((settled) => settled), new Promise<null>((resolve) => setImmediate(() => resolve(null)))]);
   // A question is still unanswered: the round ends with input_required and this handler is abandoned.
   if (early === null && unanswered > 0) {

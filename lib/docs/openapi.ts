@@ -2,6 +2,11 @@
 // without a session, plus the MCP endpoint itself.
 import type { ServerCore } from "../mcp/core.ts";
 
+// Said in the document itself, so a reader of the API wonders no longer where a tool went.
+const UNLISTED =
+  "Each tool is a POST /tools/{name} route, except tools that take a request context (ctx: logging, progress, elicitation): " +
+  "they need an MCP session, are not listed here, and answer 409 on REST; call them over MCP at /mcp.";
+
 const jsonBody = (schema: unknown) => ({ content: { "application/json": { schema } } });
 const errorSchema = { type: "object", properties: { error: { type: "string" } }, required: ["error"] };
 
@@ -56,7 +61,7 @@ export function openApiDocument(core: ServerCore, base = ""): Record<string, unk
   }
   return {
     openapi: "3.1.0",
-    info: { title: core.info.name, version: core.info.version },
+    info: { title: core.info.name, version: core.info.version, description: UNLISTED },
     servers: [{ url: base || "/" }],
     paths,
   };

@@ -1,6 +1,7 @@
 // The node:http request handler: checks Host and Origin, answers CORS preflights and hands
 // each request to its route (./routes, one concern per file). It is mountable: like an
 // Express/Connect middleware it serves `req.url` below the mount path given in `req.baseUrl`.
+import { failureFields } from "../util/logger.ts";
 import type { ServerResponse } from "node:http";
 import type { ServerCore } from "../mcp/core.ts";
 import type { Dispatcher } from "../mcp/dispatcher.ts";
@@ -162,7 +163,7 @@ export class HttpApp implements HttpState {
 
   /** A route that threw or rejected: logged, and answered 500 if nothing was sent yet. */
   failed(res: ServerResponse, err: unknown): void {
-    this.core.logger.error("request failed", { error: err instanceof Error ? err.stack : String(err) });
+    this.core.logger.error("request failed", { ...failureFields(err) });
     if (!res.headersSent) sendError(res, 500, "Internal server error");
     else res.end();
   }

@@ -1,6 +1,7 @@
 // Binding a socket for an HttpApp: server limits on by default, the mount prefix, and a
 // close that stops accepting, ends streams, waits (bounded) for running calls and is safe
 // to call twice.
+import { failureFields } from "../util/logger.ts";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { HttpApp } from "./app.ts";
@@ -63,7 +64,7 @@ export function serve(app: HttpApp, host: string, port: number, prefix: string, 
     server.listen(port, host, () => {
       server.off("error", reject);
       // After listening, an accept error (EMFILE, say) must be reported, not crash the process.
-      server.on("error", (err) => app.core.logger.error("server socket error", { error: String(err) }));
+      server.on("error", (err) => app.core.logger.error("server socket error", failureFields(err)));
       const bound = (server.address() as AddressInfo).port;
       let closing: Promise<void> | null = null;
       const close = (): Promise<void> =>

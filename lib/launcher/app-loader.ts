@@ -11,12 +11,15 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { ListenOptions, RunningServer } from "../http/listen.ts";
 import { initialize as initializeHooks, resolveSync, type ResolveHookData } from "./resolve-hooks.ts";
 import { compileApp } from "./ts-cache.ts";
+import { describeLoadError } from "./load-errors.ts";
+import { outputPath } from "./ts-build.ts";
+import { DEFAULT_LOGGER, type Logger } from "../util/logger.ts";
 
 /** What start_mcp needs from a McpServer (from whichever copy of the library the app used). */
 export interface ServerLike {
   listen(options: ListenOptions): Promise<RunningServer>;
   /** Absent on servers built with a hubmcp older than the stdio transport. */
-  serveStdio?(): { closed: Promise<void>; close(): Promise<void> };
+  serveStdio?(options?: { output?: NodeJS.WritableStream }): { closed: Promise<void>; close(): Promise<void> };
 }
 
 export type AppLoad =
@@ -37,12 +40,24 @@ export type TsStrategy =
   | { kind: "none" };
 
 const BRAND = Symbol.for("hubmcp.server");
+/** Where the running hubmcp's own code and tools live: frames there are never the user's. */
+const OWN_CODE = ((): string[] => {
+  const here = fileURLToPath(import.meta.url);
+  const root = resolve(here, extname(here) === ".js" ? "../../../.." : "../../..");
+  return ["lib", "dist", "node_modules"].map((d) => `${resolve(root, d)}/`);
+})();
 const EXTENSIONS = new Set([".js", ".mjs", ".cjs", ".ts", ".mts"]);
 
 export const TSX_NOTE = "note: loading TypeScript through tsx, which drops comments: tool descriptions from /** doc */ comments are unavailable (install `typescript` to keep them)";
 
 export function isMcpServer(value: unknown): value is ServerLike {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+}
+
+/** Gives the app's server start_mcp's logger, unless the app chose one (a server from an older hubmcp ignores it). */
+export function adoptLogger(server: ServerLike, logger: Logger): void {
+  const adopt = (server as unknown as Record<symbol, unknown>)[DEFAULT_LOGGER];
+  if (typeof adopt === "function") adopt.call(server, logger);
 }
 
 function describe(value: unknown): string {
@@ -166,6 +181,7 @@ export async function loadApp(file: string, options: LoadOptions = {}): Promise<
   let url = pathToFileURL(path).href;
   let compiled = false;
   let unexpressible: string[] = [];
+  let buildRoot: string | undefined;
   if (ext === ".ts" || ext === ".mts") {
     const strategy = chooseTsStrategy(features, locateTsTools(path));
     if (strategy.kind === "compile") {
@@ -173,6 +189,11 @@ export async function loadApp(file: string, options: LoadOptions = {}): Promise<
       if (build.kind === "error") return { kind: "error", message: build.message };
       url = build.url;
       compiled = true;
+      // The compiled entry mirrors the source's absolute path under the build folder.
+      const compiledPath = fileURLToPath(build.url);
+      buildRoot = compiledPath.slice(0, compiledPath.length - outputPath(path).length);
+      // Stack traces then name the user's .ts file, line and column (the build carries source maps).
+      process.setSourceMapsEnabled(true);
       unexpressible = build.unexpressible;
     }
     const prepared = await prepareTypeScript(strategy, file);
@@ -185,8 +206,7 @@ export async function loadApp(file: string, options: LoadOptions = {}): Promise<
   try {
     mod = (await import(url)) as Record<string, unknown>;
   } catch (err) {
-    const detail = err instanceof Error ? (err.stack ?? `${err.name}: ${err.message}`) : String(err);
-    return { kind: "error", message: `${file} failed to load:\n${detail}` };
+    return { kind: "error", message: describeLoadError({ file, path, buildRoot }, err, OWN_CODE) };
   }
   const picked = pickServer(mod, file);
   return picked.kind === "ok" ? { ...picked, notes, unexpressible } : picked;

@@ -4,13 +4,15 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RunningServer } from "../http/listen.ts";
-import { loadApp, type ServerLike } from "./app-loader.ts";
+import { adoptLogger, loadApp, type ServerLike } from "./app-loader.ts";
 import { parseLauncherArgs, USAGE, type LaunchOptions } from "./args.ts";
 import { lookupConda } from "./conda.ts";
 import { detectHub, hubEnv } from "./hub.ts";
 import { guarded, hubPorts, LaunchError, startHub, type HubRun } from "./hub-mode.ts";
 import { takeSessionSecret } from "../http/session-secret.ts";
 import { attachRequestLog } from "./request-log.ts";
+import { stderrLogger } from "./stderr-logger.ts";
+import { protocolOutput, superviseStdioChild } from "./stdio-split.ts";
 
 export interface LauncherIo {
   /** A line for stdout (the lines users and scripts read). */
@@ -19,6 +21,8 @@ export interface LauncherIo {
   err(line: string): void;
   /** Resolves with the signal name when the launcher should shut down. */
   stopRequested: Promise<string>;
+  /** The command that runs start_mcp again (node, its flags, the script): --stdio serves from such a child (./stdio-split.ts). */
+  relaunch: readonly string[];
 }
 
 const NAME = "start_mcp";
@@ -101,6 +105,13 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
     io.err(`${NAME}: ${taken.error}`);
     return 2;
   }
+  const output = options.stdio ? protocolOutput(env) : undefined;
+  if (typeof output === "string") {
+    io.err(`${NAME}: ${output}`);
+    return 1;
+  }
+  // On stdio, stdout carries protocol messages only: the app runs where its stdout is our stderr.
+  if (options.stdio && output === undefined) return superviseStdioChild(io.relaunch, argv, env, io);
   // The hub's own tools (use, wrwroxy) run with the environment as it was, not the conda one.
   const hubToolsEnv: NodeJS.ProcessEnv = { ...env };
 
@@ -115,20 +126,20 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
     io.err(`${NAME}: python environment ${options.pythonEnv} (${conda.prefix})`);
   }
 
-  // On stdio, stdout carries protocol messages only: whatever the app prints goes to stderr.
-  if (options.stdio) routeConsoleToStderr();
   const loaded = await loadApp(options.app, { env });
   if (loaded.kind === "error") {
     io.err(`${NAME}: ${loaded.message}`);
     return 1;
   }
+  // Handler failures and the like reach the operator; the library itself prints nothing.
+  adoptLogger(loaded.server, stderrLogger(io.err, options.debug, NAME));
   for (const note of loaded.notes) io.err(`${NAME}: ${note}`);
   if (options.debug && loaded.unexpressible.length > 0) {
     io.err(`${NAME}: parameter types with no JSON Schema equivalent (these accept any value):`);
     for (const entry of loaded.unexpressible) io.err(`  ${entry}`);
   }
 
-  if (options.stdio) return serveOnStdio(loaded.server, io);
+  if (output) return serveOnStdio(loaded.server, io, output);
 
   let started: Started | number;
   try {
@@ -155,20 +166,13 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
   return reason.kind === "proxy" ? 1 : 0;
 }
 
-function routeConsoleToStderr(): void {
-  const toStderr = new console.Console({ stdout: process.stderr, stderr: process.stderr });
-  for (const name of ["log", "info", "debug", "dir", "table", "trace", "warn", "error"] as const) {
-    (console as unknown as Record<string, unknown>)[name] = toStderr[name].bind(toStderr);
-  }
-}
-
 /** `--stdio`: serve until the client closes stdin or a stop signal arrives; every line for people goes to stderr. */
-async function serveOnStdio(app: ServerLike, io: LauncherIo): Promise<number> {
+async function serveOnStdio(app: ServerLike, io: LauncherIo, output: NodeJS.WritableStream): Promise<number> {
   if (typeof app.serveStdio !== "function") {
     io.err(`${NAME}: this app's hubmcp has no stdio transport; update the hubmcp it imports`);
     return 1;
   }
-  const served = app.serveStdio();
+  const served = app.serveStdio({ output });
   io.err(`${NAME}: MCP server ready on stdio`);
   const reason = await Promise.race([served.closed.then(() => null), io.stopRequested]);
   if (reason !== null) io.err(`${NAME}: ${reason} received; shutting down`);

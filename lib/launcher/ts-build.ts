@@ -13,7 +13,7 @@ import type TS from "typescript";
 import { compileFile } from "./ts-compile.ts";
 
 /** Bumped whenever the output of a compile (or the index) changes for the same input. */
-export const BUILD_FORMAT = 2;
+export const BUILD_FORMAT = 3;
 
 export interface BuildRequest {
   /** Absolute path of the app's entry file. */
@@ -136,7 +136,7 @@ export function buildApp(ts: typeof TS, request: BuildRequest): BuildResult {
         return relativeSpecifier(file, found);
       }
       return pathToFileURL(found).href;
-    });
+    }, pathToFileURL(file).href);
     errors.push(...compiled.errors);
     unexpressible.push(...compiled.unexpressible.map((u) => `${label} ${u}`));
     outputs.set(file, compiled.code);

@@ -1,8 +1,10 @@
 // One TypeScript file to JavaScript for start_mcp: comments kept (a tool's `/** doc */`
 // must reach Function.prototype.toString), module specifiers rewritten by the caller,
 // and every function with typed parameters tagged with their JSON Schema (see
-// registry/param-types.ts), since the types themselves are erased. The edits are made on
-// the source text and add no line breaks, so line numbers in stack traces stay right.
+// registry/param-types.ts), since the types themselves are erased. The edits shift columns
+// and the emitter moves lines, so positions come back to the user's file two ways: syntax
+// errors are read from the unedited source, and the inline source map names the source's
+// own URL, so stack traces (with source maps enabled) point into the user's file.
 import type TS from "typescript";
 import { typedFunctions } from "./ts-types.ts";
 
@@ -95,28 +97,42 @@ function formatDiagnostic(ts: Ts, d: TS.Diagnostic, fileName: string): string {
   return `${fileName}:${line + 1}:${character + 1} ${text}`;
 }
 
-export function compileFile(ts: Ts, source: string, fileName: string, map: SpecifierMap): CompiledFile {
+/** The source map, pointed at the user's file rather than a name beside the compiled copy, inlined. */
+function inlineMap(code: string, mapText: string | undefined, sourceUrl: string | undefined): string {
+  if (mapText === undefined) return code;
+  const map = JSON.parse(mapText) as { sources: string[]; sourceRoot?: string };
+  if (sourceUrl !== undefined) {
+    map.sources = [sourceUrl];
+    delete map.sourceRoot;
+  }
+  const body = code.replace(/\/\/# sourceMappingURL=\S*\s*$/, "");
+  return `${body}//# sourceMappingURL=data:application/json;base64,${Buffer.from(JSON.stringify(map)).toString("base64")}\n`;
+}
+
+/** `sourceUrl`: the file URL of the source, for the source map (stack traces name the user's file). */
+export function compileFile(ts: Ts, source: string, fileName: string, map: SpecifierMap, sourceUrl?: string): CompiledFile {
   const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   // A shebang must stay first; the helper goes right after it, on the same line.
   const top = source.startsWith("#!") ? source.indexOf("\n") + 1 || source.length : 0;
   const tags = tagEdits(ts, file, top);
   const edits = [...specifierEdits(ts, file, map), ...tags.edits];
   if (tags.edits.length > 0) edits.push({ pos: top, text: HELPER, order: 0 });
-  const result = ts.transpileModule(apply(source, edits), {
-    fileName,
-    reportDiagnostics: true,
-    compilerOptions: {
-      module: ts.ModuleKind.ESNext,
-      target: ts.ScriptTarget.ES2022,
-      // Imports used only as types are dropped, as tsc does.
-      verbatimModuleSyntax: false,
-      isolatedModules: true,
-      esModuleInterop: true,
-      removeComments: false,
-      inlineSourceMap: true,
-      inlineSources: true,
-    },
-  });
-  const errors = (result.diagnostics ?? []).filter((d) => d.category === ts.DiagnosticCategory.Error).map((d) => formatDiagnostic(ts, d, fileName));
-  return { code: result.outputText, unexpressible: tags.unexpressible, errors };
+  const compilerOptions: TS.CompilerOptions = {
+    module: ts.ModuleKind.ESNext,
+    target: ts.ScriptTarget.ES2022,
+    // Imports used only as types are dropped, as tsc does.
+    verbatimModuleSyntax: false,
+    isolatedModules: true,
+    esModuleInterop: true,
+    removeComments: false,
+    sourceMap: true,
+    inlineSources: true,
+  };
+  const result = ts.transpileModule(apply(source, edits), { fileName, reportDiagnostics: true, compilerOptions });
+  const failed = (diagnostics: readonly TS.Diagnostic[] | undefined): string[] =>
+    (diagnostics ?? []).filter((d) => d.category === ts.DiagnosticCategory.Error).map((d) => formatDiagnostic(ts, d, fileName));
+  let errors = failed(result.diagnostics);
+  // Reported again from the source as written: positions in the edited text would mislead.
+  if (errors.length > 0) errors = failed(ts.transpileModule(source, { fileName, reportDiagnostics: true, compilerOptions }).diagnostics);
+  return { code: inlineMap(result.outputText, result.sourceMapText, sourceUrl), unexpressible: tags.unexpressible, errors };
 }

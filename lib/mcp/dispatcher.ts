@@ -1,5 +1,6 @@
 // Takes parsed JSON-RPC (one message or a batch) and returns the responses owed. Knows no
 // transport: each one supplies an Exchange (./exchange.ts) and decides how to deliver.
+import { failureFields } from "../util/logger.ts";
 import type { ServerCore } from "./core.ts";
 import { Call, type Exchange } from "./exchange.ts";
 import {
@@ -136,7 +137,7 @@ export class Dispatcher {
           try {
             handler(incoming.message, exchange);
           } catch (err) {
-            this.#core.logger.error("notification handler failed", { method: incoming.message.method, error: String(err) });
+            this.#core.logger.error("notification handler failed", { method: incoming.message.method, ...failureFields(err) });
           }
         }
         return null;
@@ -178,7 +179,7 @@ export class Dispatcher {
     call?.end();
     if (call?.cancelled) return null;
     if (isJsonRpcError(err)) return failure(id, err.toBody());
-    this.#core.logger.error("method failed", { method, error: err instanceof Error ? err.stack : String(err) });
+    this.#core.logger.error("method failed", { method, ...failureFields(err) });
     return failure(id, { code: ErrorCode.InternalError, message: "Internal error" });
   }
 }

@@ -5,6 +5,7 @@ import type { RegisteredTool } from "../registry/tools.ts";
 import { MissingCapabilityError } from "./era2026/input-required.ts";
 import { errorResult, shapeToolResult, type CallToolResult } from "./tool-result.ts";
 import { isThenable } from "../util/guards.ts";
+import { logHandlerFailure, type Logger } from "../util/logger.ts";
 
 export type ToolOutcome =
   | { kind: "invalid-arguments"; message: string }
@@ -28,7 +29,7 @@ export function messageOf(err: unknown): string {
  * Synchronous when the handler is: a tool that returns a plain value is answered in the
  * same turn, with no promise made on its way (most tools compute and return).
  */
-export function runTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: unknown): ToolOutcome | Promise<ToolOutcome> {
+export function runTool(tool: RegisteredTool, args: Record<string, unknown>, ctx: unknown, logger: Logger): ToolOutcome | Promise<ToolOutcome> {
   const check = tool.validateInput(args);
   if (!check.valid) return { kind: "invalid-arguments", message: describeErrors("Invalid arguments", check.errors) };
   let value: unknown;
@@ -38,15 +39,16 @@ export function runTool(tool: RegisteredTool, args: Record<string, unknown>, ctx
     // Inside the try: reading `then` may throw (a Proxy, a getter), as it would under await.
     later = isThenable(value);
   } catch (err) {
-    return thrown(err);
+    return thrown(tool, err, logger);
   }
-  if (later) return Promise.resolve(value).then((settled) => finished(tool, settled), thrown);
+  if (later) return Promise.resolve(value).then((settled) => finished(tool, settled), (err: unknown) => thrown(tool, err, logger));
   return finished(tool, value);
 }
 
-function thrown(err: unknown): ToolOutcome {
+function thrown(tool: RegisteredTool, err: unknown, logger: Logger): ToolOutcome {
   // A stateless client lacking a capability the tool insists on: a protocol error (-32021), not a tool error.
   if (err instanceof MissingCapabilityError) throw err;
+  logHandlerFailure(logger, "tool", tool.name, err);
   return { kind: "result", result: errorResult(messageOf(err)) };
 }
 

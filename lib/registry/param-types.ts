@@ -1,7 +1,9 @@
 // Parameter types of a handler written in TypeScript. Types are erased at run time, so
 // start_mcp's compile step reads them from the source and attaches the result to each
 // typed function under PARAM_TYPES; registration reads it back here.
-import type { SchemaObject } from "../schema/index.ts";
+import { inputSchemaFromParams, type SchemaObject } from "../schema/index.ts";
+import type { DocComment } from "./doc-comment.ts";
+import type { Param } from "./signature.ts";
 
 export const PARAM_TYPES = Symbol.for("hubmcp.paramTypes");
 
@@ -28,4 +30,13 @@ export function readParamTypes(fn: Function): ParamTypes | null {
   if (!isRecord(found) || !isRecord(found.properties) || !Array.isArray(found.optional)) return null;
   if (!Object.values(found.properties).every(isRecord)) return null;
   return found as unknown as ParamTypes;
+}
+
+/**
+ * The input schema a handler's parameter list declares: declared types, `?` and defaults
+ * (not required), `@param` text. Tools and prompts both read their arguments here, so an
+ * argument is optional for a prompt exactly when it would be for a tool.
+ */
+export function schemaOfParams(params: Param[], doc: DocComment | null, types: ParamTypes | null): SchemaObject {
+  return inputSchemaFromParams(params, { ...types?.params, ...doc?.params }, types);
 }

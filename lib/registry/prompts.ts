@@ -2,6 +2,7 @@
 // the shaping of what a prompt handler returns into messages.
 import { checkCompleters, checkIcons, checkName, handlerName, withOptional, type Completer, type Icon } from "./common.ts";
 import { analyseHandler, invoke, type Convention } from "./convention.ts";
+import { readParamTypes, schemaOfParams } from "./param-types.ts";
 
 export interface PromptArgument {
   name: string;
@@ -45,11 +46,15 @@ function argumentsFromHandler(
 ): { args: PromptArgument[]; convention: Convention; description?: string } {
   const shape = analyseHandler(handler, false, declared);
   if (shape.params === null) throw new TypeError(`Prompt ${name}: cannot read the handler's parameters (${shape.unreadable}); pass arguments`);
-  const fields = shape.params.flatMap((p) => (p.kind === "object" ? p.fields : p.kind === "name" ? [p] : []));
-  const args = fields.map((f) =>
-    withOptional({ name: f.name, required: f.defaultSource === undefined } as PromptArgument, { description: shape.doc?.params[f.name] }),
+  // The same schema a tool with this handler would get: its required list says which arguments are.
+  const types = readParamTypes(handler);
+  const schema = schemaOfParams(shape.params, shape.doc, types);
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  const properties = (schema.properties ?? {}) as Record<string, { description?: string }>;
+  const args = Object.entries(properties).map(([argName, prop]) =>
+    withOptional({ name: argName, required: required.has(argName) } as PromptArgument, { description: prop.description }),
   );
-  return { args, convention: shape.convention, description: shape.doc?.description || undefined };
+  return { args, convention: shape.convention, description: (shape.doc?.description || types?.description) || undefined };
 }
 
 function toMessage(item: unknown): PromptMessage {

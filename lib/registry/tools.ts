@@ -1,9 +1,9 @@
 // Tool registration: options checked once, schemas compiled once, the tools/list entry
 // built once, so a call pays for none of it.
-import { compileDefaults, compileSchema, inputSchemaFromParams, type DefaultsFiller, objectSchema, SchemaError, type SchemaObject, type Shape, type Validator } from "../schema/index.ts";
+import { compileDefaults, compileSchema, type DefaultsFiller, objectSchema, SchemaError, type SchemaObject, type Shape, type Validator } from "../schema/index.ts";
 import { checkIcons, checkName, handlerName, withOptional, type Icon } from "./common.ts";
 import { analyseHandler, invoke, type Convention, type HandlerShape } from "./convention.ts";
-import { readParamTypes } from "./param-types.ts";
+import { readParamTypes, schemaOfParams } from "./param-types.ts";
 
 export interface ToolAnnotations {
   title?: string;
@@ -139,7 +139,7 @@ export function defineTool(handler: AnyToolHandler, options: ToolOptions, kind: 
     if (shape.params === null) {
       throw new TypeError(`Tool ${name}: cannot read the handler's parameters (${shape.unreadable}); pass an explicit inputSchema`);
     }
-    inputSchema = inputSchemaFromParams(shape.params, { ...types?.params, ...shape.doc?.params }, types);
+    inputSchema = schemaOfParams(shape.params, shape.doc, types);
   }
   const validateInput = compileOrThrow(name, "inputSchema", inputSchema);
   const outputSchema = options.outputSchema;

@@ -9,7 +9,7 @@ import type { Exchange } from "../mcp/exchange.ts";
 import type { Session, SessionStream } from "../session/session.ts";
 import type { SessionStore } from "../session/session-table.ts";
 import { ErrorCode, failure, type JsonRpcMessage, type JsonRpcResponse } from "../util/jsonrpc.ts";
-import type { Logger } from "../util/logger.ts";
+import { failureFields, type Logger } from "../util/logger.ts";
 import { eraOf } from "../mcp/era2026/envelope.ts";
 import { isRecord } from "../util/guards.ts";
 import { LineSplitter } from "./framing.ts";
@@ -77,7 +77,7 @@ export function serveStdio(
     const answered = stateless ? dispatcher.stateless.handle(body, statelessExchange, null) : dispatcher.handle(body, exchange);
     const work = answered.then(
       (answer) => void (answer.reply !== null && write(answer.reply)),
-      (err: unknown) => logger.error("stdio message failed", { error: err instanceof Error ? err.stack : String(err) }),
+      (err: unknown) => logger.error("stdio message failed", { ...failureFields(err) }),
     );
     running.add(work);
     void work.finally(() => running.delete(work));
@@ -97,6 +97,8 @@ export function serveStdio(
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       input.off("data", onData);
+      // A paused stream no longer keeps the process alive (process.stdin stays open when a stop signal ends serving).
+      input.pause();
       connection.abort(new Error("The stdio connection closed"));
       let timer: NodeJS.Timeout | undefined;
       const limit = new Promise<void>((done) => (timer = setTimeout(done, options.closeTimeoutMs ?? 5000)));

@@ -38,10 +38,26 @@ export interface StopSignals {
 }
 
 /**
+ * Set by `start_mcp --stdio` for the child that serves (lib/launcher/stdio-split.ts): the
+ * descriptor its protocol output goes to. That child stops when its parent goes.
+ */
+export const STDIO_PROTOCOL_FD_ENV = "HUBMCP_STDIO_PROTOCOL_FD";
+
+/** How often the parent is looked at under npm; a stop within this is prompt enough for a supervisor. */
+const PARENT_CHECK_MS = 500;
+
+/**
  * SIGINT, SIGTERM and SIGHUP (closing the terminal must stop children too) request a clean
  * stop; a second signal exits at once, for a stop that hangs.
+ *
+ * Under `npx`, `npm exec` or `npm run` (npm sets `npm_lifecycle_event`), npm 11 runs the
+ * command through `sh -c`: a SIGTERM to npm is forwarded to that shell only, which dies and
+ * leaves this process running with nobody to stop it. There the parent's exit is a stop
+ * request too, as a hang-up. (Node cannot ask the kernel for a parent-death signal, so the
+ * parent id is read every PARENT_CHECK_MS.) Outside npm a server may outlive its shell
+ * (`nohup`), so the parent is not watched. start_mcp's stdio child watches its parent too.
  */
-export function listenForStop(name: string): StopSignals {
+export function listenForStop(name: string, env: NodeJS.ProcessEnv = process.env): StopSignals {
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
   let request: (signal: string) => void = () => {};
   const requested = new Promise<string>((resolve) => (request = resolve));
@@ -52,5 +68,29 @@ export function listenForStop(name: string): StopSignals {
     process.exit(1);
   };
   for (const signal of signals) process.on(signal, onSignal);
-  return { requested, dispose: () => signals.forEach((signal) => process.off(signal, onSignal)) };
+  const supervised = env.npm_lifecycle_event !== undefined || env[STDIO_PROTOCOL_FD_ENV] !== undefined;
+  const stopWatching = !supervised ? () => {} : watchParent(() => {
+    process.stderr.write(`${name}: the process that started this command exited\n`);
+    onSignal("SIGHUP");
+  });
+  return {
+    requested,
+    dispose: () => {
+      stopWatching();
+      signals.forEach((signal) => process.off(signal, onSignal));
+    },
+  };
+}
+
+/** Calls `onGone` once when this process's parent exits (it is then adopted by another). */
+function watchParent(onGone: () => void): () => void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    onGone();
+  }, PARENT_CHECK_MS);
+  // The watch never keeps the process alive on its own.
+  timer.unref();
+  return () => clearInterval(timer);
 }

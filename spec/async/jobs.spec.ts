@@ -105,11 +105,14 @@ describe("jobs over JSON-RPC", () => {
     assert.deepEqual(polled.map((p) => p.result), ["J1", "J2", "J3"]);
   });
 
-  test("a task id is not a job", async (t) => {
-    const { client } = await serve(t);
+  test("a task id polls like a job, from the session that owns the task only (issue 21.8)", async (t) => {
+    const { client, running } = await serve(t);
     await client.initialize({ extensions: { "io.modelcontextprotocol/tasks": {} } });
     const created = await client.result("tools/call", { name: "gated", arguments: { key: "t" } });
-    assert.equal((await poll(client, created.taskId)).status, "not_found");
+    assert.equal((await poll(client, created.taskId)).status, "running");
+    const other = new RpcClient(running.url);
+    await other.initialize({ extensions: { "io.modelcontextprotocol/tasks": {} } });
+    assert.equal((await poll(other, created.taskId)).status, "not_found");
   });
 
   test("live jobs are capped per session with a clear error", async (t) => {

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { openEvents } from "../helpers/rpc.ts";
 import { serveFixture } from "./fixture-server.ts";
 import type { AsyncOptions } from "../../lib/index.ts";
-import { manualClock, RpcClient } from "./harness.ts";
+import { jobOf, manualClock, RpcClient } from "./harness.ts";
 
 const TASKS = "io.modelcontextprotocol/tasks";
 const SEED_CAPS = { extensions: { [TASKS]: {} } };
@@ -99,6 +99,26 @@ describe("seed-form tasks", () => {
       }
     }
     assert.equal((await client.result("tasks/get", { taskId })).status, "working", "still there for its owner");
+  });
+
+  test("get_job_result polls a task of its own session (MCP Inspector's CLI asks for a task, then has no tasks/get)", async (t) => {
+    const { running, gates } = await serve(t);
+    const inspector = new RpcClient(running.url);
+    await inspector.initialize(SEED_CAPS, "2025-06-18");
+    const { taskId } = await inspector.result("tools/call", { name: "gated", arguments: { key: "i" } });
+    await gates.started("i");
+    const poll = async (who: RpcClient) => jobOf(await who.result("tools/call", { name: "get_job_result", arguments: { job_id: taskId } }));
+    assert.deepEqual(await poll(inspector), { status: "running", job_id: taskId });
+    // Another session never sees it, nor does REST (no session there).
+    const other = new RpcClient(running.url);
+    await other.initialize(SEED_CAPS);
+    assert.deepEqual(await poll(other), { status: "not_found", job_id: taskId });
+    const rest = await fetch(`${running.url}tools/get_job_result`, { method: "POST", body: JSON.stringify({ job_id: taskId }) });
+    assert.deepEqual(await rest.json(), { result: JSON.stringify({ status: "not_found", job_id: taskId }), structuredContent: { status: "not_found", job_id: taskId } });
+    gates.gate("i").resolve({ total: 6 });
+    await inspector.result("tasks/result", { taskId });
+    assert.deepEqual(await poll(inspector), { status: "done", job_id: taskId, result: { total: 6 } });
+    assert.equal((await inspector.result("tasks/get", { taskId })).status, "completed", "the task stays for tasks/* until its TTL");
   });
 
   test("a task-capable call without a session fails with -32003", async (t) => {

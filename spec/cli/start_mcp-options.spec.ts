@@ -47,7 +47,7 @@ test("an app without a server, or one that throws, exits 1 with a message naming
   assert.match(none.stderr(), /none\.mjs does not export a McpServer as `server` \(named or default\); found exports: tools/);
   const throws = spawnCli(t, ["--app", join(dir, "throws.mjs"), ...LOCAL], env());
   assert.equal((await throws.exit).code, 1);
-  assert.match(throws.stderr(), /throws\.mjs failed to load:\nError: cannot start: missing data file\n\s+at /);
+  assert.match(throws.stderr(), /throws\.mjs:1:7 Error: cannot start: missing data file\n\s+at .*throws\.mjs:1:7/);
   const missing = spawnCli(t, ["--app", join(dir, "nope.mjs"), ...LOCAL], env());
   assert.equal((await missing.exit).code, 1);
   assert.match(missing.stderr(), /app file not found/);

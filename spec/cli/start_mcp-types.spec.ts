@@ -32,6 +32,11 @@ function scale(values: number[], mode: "sum" | "max", factor = 2, label?: string
   return mode === "sum" ? scaled.reduce((x, y) => x + y, 0) : Math.max(...scaled);
 }
 server.tool(scale);
+
+server.prompt(function summarize_run(run_id: string, audience?: string, tone = "plain") {
+  /** Summarise a run for a reader. */
+  return \`Summarise run \${run_id} for \${audience ?? "anyone"}, \${tone}.\`;
+});
 `;
 
 test("a .ts app's parameter types are its schema; wrong types are refused; --debug lists what has no schema", { timeout: 90_000 }, async (t) => {
@@ -64,6 +69,23 @@ test("a .ts app's parameter types are its schema; wrong types are refused; --deb
   assert.equal((scaled.result.content as { text: string }[])[0]!.text, "1.75");
   assert.match(cli.stderr(), /parameter types with no JSON Schema equivalent \(these accept any value\):\n {2}app\.ts line \d+ scale\(since: Date\)\n/);
   assert.equal(cli.stderr().match(/since: Date/g)!.length, 1, "listed once");
+  // Prompts read their arguments as tools do: `?` and a default are not required.
+  const prompts = (await rpc(url!, "prompts/list")).result.prompts;
+  assert.deepEqual(prompts, [
+    {
+      name: "summarize_run",
+      description: "Summarise a run for a reader.",
+      arguments: [
+        { name: "run_id", required: true },
+        { name: "audience", required: false },
+        { name: "tone", required: false },
+      ],
+    },
+  ]);
+  const got = await rpc(url!, "prompts/get", { name: "summarize_run", arguments: { run_id: "r7" } });
+  assert.deepEqual(got.result.messages, [{ role: "user", content: { type: "text", text: "Summarise run r7 for anyone, plain." } }]);
+  const missing = await rpc(url!, "prompts/get", { name: "summarize_run", arguments: { audience: "a" } });
+  assert.deepEqual(missing.error, { code: -32602, message: "Missing required argument: run_id" });
 });
 
 test("the ready line names the address bound: 0.0.0.0 stays 0.0.0.0", { timeout: 60_000 }, async (t) => {

@@ -104,7 +104,8 @@ describe("documents", () => {
   test("GET /openapi.json describes /mcp and one path per session-free tool", async () => {
     const doc = await getJson(`${base}openapi.json`);
     assert.equal(doc.openapi, "3.1.0");
-    assert.deepEqual(doc.info, { title: "routes-test", version: "2.3.4" });
+    assert.deepEqual({ ...doc.info, description: undefined }, { title: "routes-test", version: "2.3.4", description: undefined });
+    assert.match(doc.info.description, /not listed here, and answer 409 on REST/);
     assert.equal(doc.paths["/mcp"].get.operationId, "mcp_sse");
     assert.equal(doc.paths["/mcp"].post.operationId, "mcp_message");
     const add = doc.paths["/tools/add"].post;

@@ -87,8 +87,8 @@ test("loadApp errors: missing file, unsupported type, no server, a throwing app 
   assert.match(await message("app.py"), /unsupported app file type/);
   assert.match(await message("empty.mjs"), /empty\.mjs does not export a McpServer .* found exports: answer/);
   const thrown = await message("throws.mjs");
-  assert.match(thrown, /throws\.mjs failed to load:\nError: boom at load\n\s+at explode/);
-  assert.match(await message("throws-value.mjs"), /failed to load:\na string/);
+  assert.match(thrown, /throws\.mjs:1:28 Error: boom at load\n\s+at explode/);
+  assert.match(await message("throws-value.mjs"), /throws-value\.mjs failed to load: a string/);
   assert.match(await message("app.ts"), /app\.ts does not export a McpServer .* found exports: x/);
   writeFileSync(join(dir, "broken.ts"), "export const x: number = (1;\n");
   assert.match(await message("broken.ts"), /broken\.ts failed to compile:\nbroken\.ts:1:\d+ '\)' expected/);

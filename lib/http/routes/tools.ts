@@ -8,6 +8,7 @@ import { isRecord } from "../../util/guards.ts";
 import { describeErrors, runTool } from "../../mcp/run-tool.ts";
 import { resultText, type CallToolResult } from "../../mcp/tool-result.ts";
 import type { RegisteredTool } from "../../registry/tools.ts";
+import type { Logger } from "../../util/logger.ts";
 import type { RouteHandler } from "../types.ts";
 import { readJsonBody } from "../body.ts";
 import { sendError, sendJson } from "../respond.ts";
@@ -37,11 +38,11 @@ export const postTool: RouteHandler = async (app, req, res, url) => {
   const args = body.empty ? {} : body.value;
   if (!isRecord(args)) return sendError(res, 400, "Body must be a JSON object of the tool's arguments");
   // Tracked through the written answer, so close() waits for the call but not for the upload.
-  return app.track(tool.kind === "async" ? runWithDeadline(app.runs, tool, args, res) : runSync(tool, args, res));
+  return app.track(tool.kind === "async" ? runWithDeadline(app.runs, tool, args, res, app.core.logger) : runSync(tool, args, res, app.core.logger));
 };
 
-async function runSync(tool: RegisteredTool, args: Record<string, unknown>, res: ServerResponse): Promise<void> {
-  const outcome = await runTool(tool, args, undefined);
+async function runSync(tool: RegisteredTool, args: Record<string, unknown>, res: ServerResponse, logger: Logger): Promise<void> {
+  const outcome = await runTool(tool, args, undefined, logger);
   if (outcome.kind === "invalid-arguments") return sendError(res, 400, outcome.message);
   sendResult(res, outcome.result);
 }
@@ -61,10 +62,10 @@ function settlesWithin(run: AsyncRun, ms: number): Promise<boolean> {
 }
 
 /** Waits up to `restWaitMs` (under a proxy's ~30 s), then answers 202 with a job to poll. */
-async function runWithDeadline(runs: AsyncStore, tool: RegisteredTool, args: Record<string, unknown>, res: ServerResponse): Promise<void> {
+async function runWithDeadline(runs: AsyncStore, tool: RegisteredTool, args: Record<string, unknown>, res: ServerResponse, logger: Logger): Promise<void> {
   const check = tool.validateInput(args);
   if (!check.valid) return sendError(res, 400, describeErrors("Invalid arguments", check.errors));
-  const started = runs.start({ how: { kind: "job" }, session: null, toolName: tool.name, execute: () => executeTool(tool, args, undefined) });
+  const started = runs.start({ how: { kind: "job" }, session: null, toolName: tool.name, execute: () => executeTool(tool, args, undefined, logger) });
   if (!started.ok) return sendError(res, 503, started.message, { "retry-after": "5" });
   const { run } = started;
   // A client gone before it got the job id can never collect the result: stop the work.

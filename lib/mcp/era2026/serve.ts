@@ -2,6 +2,7 @@
 // method table (the shared methods minus the removed ones, plus server/discover and
 // subscriptions/listen), multi-round-trip input for the methods that may ask, and result
 // decoration. Transports call it instead of the session path when `eraOf` says "2026".
+import { failureFields } from "../../util/logger.ts";
 import { extensions, type ServerCore } from "../core.ts";
 import { Call, type Exchange, type StatelessScope } from "../exchange.ts";
 import type { Method, MethodTable, Result } from "../methods/types.ts";
@@ -124,7 +125,7 @@ export class StatelessServer {
         if (error.code === ErrorCode.ResourceNotFound) return fail(resourceNotFound(typeof params.uri === "string" ? params.uri : ""));
         return fail(error);
       }
-      this.#core.logger.error("method failed", { method, error: err instanceof Error ? err.stack : String(err) });
+      this.#core.logger.error("method failed", { method, ...failureFields(err) });
       return fail({ code: ErrorCode.InternalError, message: "Internal error" }, 500);
     }
   }

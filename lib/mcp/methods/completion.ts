@@ -5,6 +5,7 @@ import { JsonRpcError, invalidParams, quoteName } from "../errors.ts";
 import { isRecord } from "../../util/guards.ts";
 import { ErrorCode, isJsonRpcError } from "../../util/jsonrpc.ts";
 import type { Completer } from "../../registry/common.ts";
+import { logHandlerFailure } from "../../util/logger.ts";
 import type { MethodTable } from "./types.ts";
 
 /** The spec caps one answer at 100 values. */
@@ -25,6 +26,11 @@ function completerFor(core: ServerCore, ref: Record<string, unknown>, argument: 
     throw new JsonRpcError(ErrorCode.ResourceNotFound, "Resource not found", { uri: ref.uri.slice(0, 2048) });
   }
   throw invalidParams('Invalid params: ref.type must be "ref/prompt" or "ref/resource"');
+}
+
+/** Names the completer that failed by what registered it (both are known registered names by now). */
+function completerName(ref: Record<string, unknown>, argument: string): string {
+  return ref.type === "ref/prompt" ? `prompt ${String(ref.name)}, argument ${argument}` : `template ${String(ref.uri)}, argument ${argument}`;
 }
 
 function contextArguments(params: Record<string, unknown>): Record<string, string> {
@@ -49,7 +55,7 @@ export const completionMethods = {
       suggested = await completer(argument.value, { arguments: contextArguments(params) });
     } catch (err) {
       if (isJsonRpcError(err)) throw err;
-      core.logger.error("completer failed", { argument: argument.name, error: err instanceof Error ? err.stack : String(err) });
+      logHandlerFailure(core.logger, "completion", completerName(ref, argument.name), err);
       throw new JsonRpcError(ErrorCode.InternalError, "Completion failed");
     }
     const all = Array.isArray(suggested) ? suggested.filter((v): v is string => typeof v === "string") : [];

@@ -2,6 +2,7 @@ import { Context, progressTokenOf } from "../context.ts";
 import { MissingCapabilityError } from "../era2026/input-required.ts";
 import { JsonRpcError, invalidParams, quoteName } from "../errors.ts";
 import { isRecord } from "../../util/guards.ts";
+import { logHandlerFailure } from "../../util/logger.ts";
 import { ErrorCode, isJsonRpcError } from "../../util/jsonrpc.ts";
 import { paginate } from "./paginate.ts";
 import type { MethodTable } from "./types.ts";
@@ -29,7 +30,7 @@ export const promptMethods = {
     } catch (err) {
       // A handler may answer "not found" or "invalid params" itself.
       if (isJsonRpcError(err) || err instanceof MissingCapabilityError) throw err;
-      core.logger.error("prompt handler failed", { prompt: name, error: err instanceof Error ? err.stack : String(err) });
+      logHandlerFailure(core.logger, "prompt", name, err);
       throw new JsonRpcError(ErrorCode.InternalError, "Prompt handler failed");
     }
   },

@@ -1,6 +1,7 @@
 import type { ServerCore } from "../core.ts";
 import type { Call } from "../exchange.ts";
 import { JsonRpcError, invalidParams } from "../errors.ts";
+import { logHandlerFailure } from "../../util/logger.ts";
 import { ErrorCode, isJsonRpcError } from "../../util/jsonrpc.ts";
 import { MAX_SUBSCRIPTIONS_PER_SESSION } from "../subscriptions.ts";
 import type { RegisteredResource } from "../../registry/resources.ts";
@@ -67,7 +68,7 @@ export const resourceMethods = {
       // A handler may answer "not found" or "invalid params" itself.
       if (isJsonRpcError(err)) throw err;
       const which = found.kind === "resource" ? found.resource.uri : found.template.uriTemplate;
-      core.logger.error("resource handler failed", { uri: which, error: err instanceof Error ? err.stack : String(err) });
+      logHandlerFailure(core.logger, "resource", which, err);
       throw new JsonRpcError(ErrorCode.InternalError, "Resource handler failed");
     }
   },

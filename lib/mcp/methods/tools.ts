@@ -41,7 +41,7 @@ export const toolMethods = {
       throw new JsonRpcError(ErrorCode.MethodNotFound, `Tool ${quoteName(tool.name)} does not support task execution`);
     }
     const ctx = tool.contextBearing ? new Context(call, progressTokenOf(params)) : undefined;
-    const outcome = runTool(tool, args, ctx);
+    const outcome = runTool(tool, args, ctx, call.core.logger);
     return outcome instanceof Promise ? outcome.then(callResult) : callResult(outcome);
   },
 } satisfies MethodTable;

@@ -3,8 +3,10 @@
 // not tell which names are accounts.
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
 import type { AccountDirectory, RecordStore } from "./contracts.ts";
+import { RecordLockBusy, withRecordLock } from "./store/record-lock.ts";
 
 export const ACCOUNTS = "accounts";
+const ACCOUNT_LOCKS = "account-locks";
 const COLLECTION = ACCOUNTS;
 const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
@@ -20,7 +22,7 @@ interface AccountRecord {
 }
 
 export class AccountError extends Error {
-  constructor(readonly code: "bad_user_name" | "bad_group_name" | "empty_password" | "user_exists", message: string) {
+  constructor(readonly code: "bad_user_name" | "bad_group_name" | "empty_password" | "user_exists" | "no_such_user" | "busy", message: string) {
     super(message);
   }
 }
@@ -52,16 +54,61 @@ export function checkUserName(user: string): void {
   if (!USER_NAME.test(user)) throw new AccountError("bad_user_name", "user names are 1-64 letters, digits, '.', '_', '@' or '-'");
 }
 
+function checkGroups(groups: readonly string[]): void {
+  if (!groups.every((g) => GROUP_NAME.test(g))) throw new AccountError("bad_group_name", "group names are letters, digits, '.', '_' or '-'");
+}
+
+function checkPassword(password: string): void {
+  if (password === "") throw new AccountError("empty_password", "the password must not be empty");
+}
+
 export class StoreAccountDirectory implements AccountDirectory {
   constructor(private readonly store: RecordStore) {}
 
   /** Creates an account; refuses an existing name. */
   async add(user: string, password: string, groups: readonly string[] = []): Promise<void> {
     checkUserName(user);
-    if (!groups.every((g) => GROUP_NAME.test(g))) throw new AccountError("bad_group_name", "group names are letters, digits, '.', '_' or '-'");
-    if (password === "") throw new AccountError("empty_password", "the password must not be empty");
+    checkGroups(groups);
+    checkPassword(password);
     const record: AccountRecord = { user, groups: [...groups], password: await hashPassword(password), createdAt: new Date().toISOString() };
     if (!(await this.store.create(COLLECTION, user, record))) throw new AccountError("user_exists", `user ${user} already exists`);
+  }
+
+  /** Every account, by name; no password hashes. */
+  async list(): Promise<Array<{ user: string; groups: readonly string[]; createdAt: string }>> {
+    const records = await this.store.list<AccountRecord>(COLLECTION);
+    return records.map(({ value }) => ({ user: value.user, groups: value.groups, createdAt: value.createdAt })).sort((a, b) => (a.user < b.user ? -1 : 1));
+  }
+
+  async setPassword(user: string, password: string): Promise<void> {
+    checkPassword(password);
+    const hash = await hashPassword(password);
+    await this.#change(user, (record) => ({ ...record, password: hash }));
+  }
+
+  async setGroups(user: string, groups: readonly string[]): Promise<void> {
+    checkGroups(groups);
+    await this.#change(user, (record) => ({ ...record, groups: [...groups] }));
+  }
+
+  /** Deletes the account; its tokens and sign-ins are ended by `removeUser`. */
+  async remove(user: string): Promise<void> {
+    await this.#change(user, () => undefined);
+  }
+
+  // Under the account's lock, so a password change racing a removal cannot bring the account back.
+  async #change(user: string, next: (record: AccountRecord) => AccountRecord | undefined): Promise<void> {
+    checkUserName(user);
+    await withRecordLock(this.store, ACCOUNT_LOCKS, user, async () => {
+      const record = await this.store.get<AccountRecord>(COLLECTION, user);
+      if (!record) throw new AccountError("no_such_user", `no user ${user}`);
+      const changed = next(record);
+      if (changed) await this.store.put(COLLECTION, user, changed);
+      else await this.store.delete(COLLECTION, user);
+    }).catch((err: unknown) => {
+      if (err instanceof RecordLockBusy) throw new AccountError("busy", `user ${user} is being changed by another command; try again`);
+      throw err;
+    });
   }
 
   async verifyPassword(user: string, password: string): Promise<{ user: string; groups: readonly string[] } | null> {

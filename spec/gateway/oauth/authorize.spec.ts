@@ -230,3 +230,35 @@ test("a group without access to the resource gets access_denied at consent", asy
   const back = await signIn(base, { clientId, challenge: pkcePair().challenge, resource: `${base}/api/mcp/secret/mcp` });
   assert.equal(back.searchParams.get("error"), "access_denied");
 });
+
+test("an account outside the tool's groups is told it has no access before any Allow; going back is access_denied", async (t) => {
+  const { base } = await startAuthorizationServer(t, { resourceAccess: (resource, groups) => resource === undefined || groups.includes("admins") });
+  const clientId = await registerPublic(base, REDIRECT, "Inspector");
+  const page = await fetch(authorizeUrl(base, params(clientId, { resource: `${base}/api/mcp/secret/mcp` })));
+  const html = await page.text();
+  const login = await fetch(`${base}/developer/oauth/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: page.headers.getSetCookie()[0]!.split(";")[0]! },
+    body: new URLSearchParams({ request: hiddenField(html, "request"), csrf: hiddenField(html, "csrf"), username: "ada", password: "correct horse" }),
+  });
+  await login.arrayBuffer();
+  const cookie = login.headers.getSetCookie()[0]!.split(";")[0]!;
+  const consent = await fetch(new URL(login.headers.get("location")!, `${base}/developer/oauth/login`), { headers: { Cookie: cookie } });
+  assert.equal(consent.status, 403);
+  const text = await consent.text();
+  assert.match(text, /You have no access to the tool “secret”/);
+  assert.match(text, /<strong>ada<\/strong>/);
+  assert.doesNotMatch(text, /Allow|value="approve"/);
+  const back = await fetch(`${base}/developer/oauth/consent`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+    body: new URLSearchParams({ request: hiddenField(text, "request"), csrf: hiddenField(text, "csrf"), decision: "deny" }),
+  });
+  await back.arrayBuffer();
+  assert.equal(new URL(back.headers.get("location")!).searchParams.get("error"), "access_denied");
+  // The same account is offered Allow for what it may use.
+  const hubWide = await (await fetch(authorizeUrl(base, params(clientId)), { headers: { Cookie: cookie } })).text();
+  assert.match(hubWide, /value="approve"/);
+});

@@ -15,15 +15,23 @@ export class RecordLockBusy extends Error {
   }
 }
 
-export async function withRecordLock<T>(store: RecordStore, locks: string, id: string, work: () => Promise<T>): Promise<T> {
+export interface RecordLockTiming {
+  /** A lock older than this was left by a crashed holder; 30 s. */
+  staleMs?: number;
+  /** How long to wait for a live holder before RecordLockBusy; 10 s. */
+  waitMs?: number;
+}
+
+export async function withRecordLock<T>(store: RecordStore, locks: string, id: string, work: () => Promise<T>, timing: RecordLockTiming = {}): Promise<T> {
+  const { staleMs = STALE_MS, waitMs = WAIT_MS } = timing;
   const started = Date.now();
   for (let attempt = 0; !(await store.create(locks, id, { at: Date.now() })); attempt++) {
     const held = await store.get<{ at: number }>(locks, id);
-    if (held && Date.now() - held.at > STALE_MS) {
+    if (held && Date.now() - held.at > staleMs) {
       await store.delete(locks, id);
       continue;
     }
-    if (Date.now() - started > WAIT_MS) throw new RecordLockBusy();
+    if (Date.now() - started >= waitMs) throw new RecordLockBusy();
     await new Promise((done) => setTimeout(done, Math.min(10 * 2 ** attempt, 200)));
   }
   try {

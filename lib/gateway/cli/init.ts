@@ -66,6 +66,8 @@ export async function initCommand(io: CliIo, env: NodeJS.ProcessEnv, a: InitArgs
     io.err(`${NAME}: ${message}`);
     return code;
   };
+  // The port goes into publicUrl, so it must be the one the gateway will listen on.
+  if (a.port === 0) return usage(io, "init needs a fixed --port (the URL clients use names it)");
   const app = a.app !== undefined ? resolve(a.app) : demoApp();
   if (app === undefined) return usage(io, "this install has no demo app; give --app FILE");
   const tool = a.tool ?? (a.app === undefined ? "mcpdemo" : basename(app, extname(app)).replace(/[^A-Za-z0-9_-]/g, "_"));

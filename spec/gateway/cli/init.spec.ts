@@ -71,6 +71,7 @@ test("init refuses to overwrite a config, to reuse a data dir open to others, an
   assert.deepEqual(missing.errors, [`hub_gateway: the app ${join(dir, "nope.ts")} does not exist`]);
   assert.equal(await run([...base, "--config", join(dir, "c.json"), "--tool", "bad name"], {}, io()), 2);
   assert.equal(await run(["init", "extra"], {}, io()), 2);
+  assert.equal(await run([...base, "--config", join(dir, "c.json"), "--port", "0"], {}, io()), 2);
 
   const open = join(dir, "open");
   mkdirSync(open, { mode: 0o755 });

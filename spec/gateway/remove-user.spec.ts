@@ -9,6 +9,11 @@ import { test } from "node:test";
 import { freePort, ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
 import { hubCommand, rpcResult, serveHub } from "./cli/hub-process.ts";
 import { obtainTokens, token as tokenRequest } from "./oauth/harness.ts";
+import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
+import { SESSIONS as BROWSER_SESSIONS } from "../../lib/gateway/oauth/browser-session.ts";
+import { GRANTS } from "../../lib/gateway/oauth/grants.ts";
+import { removeUser } from "../../lib/gateway/remove-user.ts";
+import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
 
 const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "spec", version: "1" } } });
 const LIST = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
@@ -68,4 +73,22 @@ test("a removed user's API token, tool sessions and OAuth grants stop working wi
   const refresh = await tokenRequest(publicUrl, { grant_type: "refresh_token", client_id: clientId, refresh_token: tokens.refresh_token });
   assert.equal(refresh.status, 400);
   assert.equal(((await refresh.json()) as { error: string }).error, "invalid_grant");
+});
+
+test("removeUser revokes only that user's grants and ends only that user's browser sign-ins", async () => {
+  const store = new MemoryRecordStore();
+  const accounts = new StoreAccountDirectory(store);
+  await accounts.add("ada", "pw");
+  await accounts.add("bob", "pw");
+  const grant = (user: string, revoked = false) => ({ client_id: "c", user, created_at: 0, used_generation: 0, ...(revoked ? { revoked } : {}) });
+  await store.put(GRANTS, "g1", grant("ada"));
+  await store.put(GRANTS, "g2", grant("ada", true));
+  await store.put(GRANTS, "g3", grant("bob"));
+  await store.put(BROWSER_SESSIONS, "s1", { user: "ada", expires_at: Date.now() + 60_000 });
+  await store.put(BROWSER_SESSIONS, "s2", { user: "bob", expires_at: Date.now() + 60_000 });
+  assert.deepEqual(await removeUser(store, "ada"), { tokens: 0, grants: 1, toolSessions: 0 });
+  assert.equal((await store.get<{ revoked?: boolean }>(GRANTS, "g1"))?.revoked, true);
+  assert.equal((await store.get<{ revoked?: boolean }>(GRANTS, "g3"))?.revoked, undefined);
+  assert.deepEqual((await store.list(BROWSER_SESSIONS)).map((r) => r.id), ["s2"]);
+  await assert.rejects(removeUser(store, "ada"), /no user ada/);
 });

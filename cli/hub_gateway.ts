@@ -1,116 +1,52 @@
 #!/usr/bin/env node
-// The `hub_gateway` command: serve (`--config gateway.json`), and the operator commands
-// `user add` and `token create|revoke|list` on a data dir. The work lives in lib/gateway;
-// this file wires it to argv, stdin, stdout/stderr and the stop signals.
+// The `hub_gateway` command: serve (`--config gateway.json`), `init` (a first local
+// gateway), and the operator commands `user …` and `token …` on a data dir. The commands
+// live in lib/gateway/cli; this file parses argv, serves, and wires stdin, stdout/stderr
+// and the stop signals.
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { AccountError, StoreAccountDirectory } from "../lib/gateway/accounts.ts";
+import { StoreAccountDirectory } from "../lib/gateway/accounts.ts";
 import { ApiTokens } from "../lib/gateway/api-tokens.ts";
-import { ConfigError, parseGatewayConfigText } from "../lib/gateway/config.ts";
+import { checkAppFiles, ConfigError, parseGatewayConfigText, type GatewayConfig } from "../lib/gateway/config.ts";
 import { startGateway } from "../lib/gateway/server.ts";
 import { DataDirError, FileRecordStore } from "../lib/gateway/store/file-record-store.ts";
 import { gatewayAuthorizationServer } from "../lib/gateway/oauth/for-gateway.ts";
+import { initCommand } from "../lib/gateway/cli/init.ts";
+import { NAME, usage, USAGE, type CliIo } from "../lib/gateway/cli/io.ts";
+import { tokenCommand } from "../lib/gateway/cli/tokens.ts";
+import { userCommand } from "../lib/gateway/cli/users.ts";
 import type { Logger } from "../lib/util/logger.ts";
 import { listenForStop, runIfExecutedDirectly } from "../lib/util/cli-entry.ts";
 
-const NAME = "hub_gateway";
+export { USAGE, type CliIo };
 
-export const USAGE = `usage: hub_gateway --config FILE [--host HOST] [--port PORT] [--data-dir DIR]
-       hub_gateway user add NAME [--groups a,b] --password-stdin [--data-dir DIR]
-       hub_gateway token create NAME [--data-dir DIR]
-       hub_gateway token revoke ID [--data-dir DIR]
-       hub_gateway token list [--data-dir DIR]
+type Values = {
+  config?: string;
+  host?: string;
+  port?: string;
+  "data-dir"?: string;
+  groups?: string;
+  "password-stdin"?: boolean;
+  app?: string;
+  tool?: string;
+  user?: string;
+  help?: boolean;
+};
 
-Front many MCP tools for outside callers: bearer tokens, per-user tool sessions.
-
-options:
-      --config FILE       gateway.json (publicUrl, tools, limits)
-      --host HOST         bind address                        (default 127.0.0.1)
-      --port PORT         listening port                      (default 8080)
-      --data-dir DIR      accounts, tokens, keys, sessions    (default ./hub-data)
-      --groups LIST       comma-separated groups for user add
-      --password-stdin    read the new user's password from stdin
-  -h, --help              show this help
-`;
-
-export interface CliIo {
-  out(line: string): void;
-  err(line: string): void;
-  readStdin(): Promise<string>;
-  /** Resolves when the server should stop. */
-  stopRequested: Promise<string>;
-}
-
-type Values = { config?: string; host?: string; port?: string; "data-dir"?: string; groups?: string; "password-stdin"?: boolean; help?: boolean };
-
-function usage(io: CliIo, message: string): number {
-  io.err(`${NAME}: ${message}`);
-  io.err(USAGE.trimEnd());
-  return 2;
-}
-
-async function userAdd(io: CliIo, store: FileRecordStore, name: string | undefined, values: Values): Promise<number> {
-  if (!name) return usage(io, "user add needs a NAME");
-  if (!values["password-stdin"]) return usage(io, "user add needs --password-stdin");
-  const password = (await io.readStdin()).replace(/\r?\n$/, "");
-  const groups = values.groups ? values.groups.split(",").map((g) => g.trim()).filter(Boolean) : [];
-  try {
-    await new StoreAccountDirectory(store).add(name, password, groups);
-  } catch (err) {
-    if (err instanceof AccountError) {
-      io.err(`${NAME}: ${err.message}`);
-      return err.code === "user_exists" ? 1 : 2;
-    }
-    throw err;
-  }
-  io.out(`user ${name} added${groups.length ? ` (groups: ${groups.join(", ")})` : ""}`);
-  return 0;
-}
-
-async function token(io: CliIo, store: FileRecordStore, action: string | undefined, arg: string | undefined): Promise<number> {
-  const tokens = new ApiTokens(store, new StoreAccountDirectory(store));
-  if (action === "create") {
-    if (!arg) return usage(io, "token create needs a user NAME");
-    const made = await tokens.create(arg);
-    if (!made) {
-      io.err(`${NAME}: no such user`);
-      return 1;
-    }
-    io.out(made.token);
-    io.err(`${NAME}: token ${made.id} created; it is shown only this once`);
-    return 0;
-  }
-  if (action === "revoke") {
-    if (!arg) return usage(io, "token revoke needs a token ID");
-    if (!(await tokens.revoke(arg))) {
-      io.err(`${NAME}: no token with that id`);
-      return 1;
-    }
-    io.out(`token ${arg} revoked`);
-    return 0;
-  }
-  if (action === "list") {
-    for (const t of await tokens.list()) io.out(`${t.id}  ${t.user}  ${t.createdAt}`);
-    return 0;
-  }
-  return usage(io, "token needs create, revoke or list");
-}
-
-async function serve(io: CliIo, values: Values, store: FileRecordStore): Promise<number> {
-  if (!values.config) return usage(io, "--config is required");
-  const portText = values.port ?? "8080";
-  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) return usage(io, "--port must be a port number (0-65535)");
+/** The config file, checked: one line naming the key (or the missing app file) and exit 2 otherwise. */
+async function loadConfig(io: CliIo, file: string): Promise<GatewayConfig | number> {
   let text: string;
   try {
-    text = await readFile(values.config, "utf8");
+    text = await readFile(file, "utf8");
   } catch {
     io.err(`${NAME}: cannot read the config file`);
     return 2;
   }
-  let config;
   try {
-    config = parseGatewayConfigText(text, dirname(resolve(values.config)));
+    const config = parseGatewayConfigText(text, dirname(resolve(file)));
+    await checkAppFiles(config);
+    return config;
   } catch (err) {
     if (err instanceof ConfigError) {
       io.err(`${NAME}: config: ${err.message}`);
@@ -118,6 +54,12 @@ async function serve(io: CliIo, values: Values, store: FileRecordStore): Promise
     }
     throw err;
   }
+}
+
+async function serve(io: CliIo, values: Values, port: number, store: FileRecordStore): Promise<number> {
+  if (!values.config) return usage(io, "--config is required");
+  const config = await loadConfig(io, values.config);
+  if (typeof config === "number") return config;
   // The OAuth server needs the public URL, which without a configured one is known only once listening.
   let publicUrl = config.publicUrl ?? "http://127.0.0.1";
   const authorizationServer = config.oauth.enabled
@@ -133,12 +75,12 @@ async function serve(io: CliIo, values: Values, store: FileRecordStore): Promise
     : undefined;
   let gateway;
   try {
-    gateway = await startGateway({ config, store, host: values.host ?? "127.0.0.1", port: Number(portText), log: io.err, ...(authorizationServer ? { authorizationServer } : {}) });
+    gateway = await startGateway({ config, store, host: values.host ?? "127.0.0.1", port, log: io.err, ...(authorizationServer ? { authorizationServer } : {}) });
     publicUrl = gateway.publicUrl;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE") io.err(`${NAME}: port ${portText} is already in use`);
-    else if (code === "EACCES") io.err(`${NAME}: not allowed to listen on port ${portText} or to use the data dir`);
+    if (code === "EADDRINUSE") io.err(`${NAME}: port ${port} is already in use`);
+    else if (code === "EACCES") io.err(`${NAME}: not allowed to listen on port ${port} or to use the data dir`);
     else if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") io.err(`${NAME}: cannot listen on that address`);
     else throw err;
     return 1;
@@ -165,6 +107,9 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
         "data-dir": { type: "string" },
         groups: { type: "string" },
         "password-stdin": { type: "boolean" },
+        app: { type: "string" },
+        tool: { type: "string" },
+        user: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -175,6 +120,8 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
     io.out(USAGE.trimEnd());
     return 0;
   }
+  const portText = values.port ?? "8080";
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) return usage(io, "--port must be a port number (0-65535)");
   const dataDir = resolve(values["data-dir"] ?? env.HUB_GATEWAY_DATA_DIR ?? "hub-data");
   let store: FileRecordStore;
   try {
@@ -184,11 +131,23 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
     io.err(`${NAME}: ${err.message}`);
     return 2;
   }
-  const [command, sub, arg, ...extra] = positionals;
-  if (extra.length > 0) return usage(io, "too many arguments");
-  if (command === undefined) return serve(io, values, store);
-  if (command === "user" && sub === "add") return userAdd(io, store, arg, values);
-  if (command === "token") return token(io, store, sub, arg);
+  const [command, sub, arg, value, ...extra] = positionals;
+  if (extra.length > 0 || (value !== undefined && !(command === "user" && sub === "groups"))) return usage(io, "too many arguments");
+  if (command === undefined) return serve(io, values, Number(portText), store);
+  if (command === "init") {
+    if (sub !== undefined) return usage(io, "init takes options only");
+    return initCommand(io, env, {
+      ...(values.app !== undefined ? { app: values.app } : {}),
+      ...(values.tool !== undefined ? { tool: values.tool } : {}),
+      ...(values.user !== undefined ? { user: values.user } : {}),
+      ...(values.config !== undefined ? { config: values.config } : {}),
+      dataDir,
+      port: Number(portText),
+      passwordStdin: values["password-stdin"] === true,
+    });
+  }
+  if (command === "user") return userCommand(io, store, { action: sub, name: arg, value, groups: values.groups, passwordStdin: values["password-stdin"] === true });
+  if (command === "token") return tokenCommand(io, store, sub, arg);
   return usage(io, "unknown command");
 }
 

@@ -64,3 +64,26 @@ test("every TypeScript block of the README type-checks under strict", { timeout:
     });
   assert.deepEqual(problems, []);
 });
+
+test("the README installs only from a clone, a copied folder or a tarball, never from a registry", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  // hubmcp is not published: these would 404, or run whatever a stranger publishes under the name.
+  const fetched = readme.match(/--package[= ]hubmcp|npm (?:install|i) (?:-g )?hubmcp\b|npx -y/g) ?? [];
+  assert.deepEqual(fetched, []);
+  const configs = [...readme.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+  const commands = configs.flatMap((c) => [...c.matchAll(/"command":\s*"([^"]*)"/g)].map((m) => m[1]!));
+  assert.ok(commands.length >= 4, "the desktop configs are found");
+  assert.deepEqual(commands.filter((c) => c === "npx"), [], "desktop hosts start in any folder, where npx would fetch from the registry");
+  // The first lines stay the two commands a newcomer types.
+  const first = /^```sh\n([\s\S]*?)^```$/m.exec(readme)![1]!.split("\n");
+  assert.match(first[0]!, /^npm install && npx start_mcp --app fixtures\/demo\/app\.ts\s+#/);
+  assert.match(first[1]!, /^npm test\s+#/);
+});
+
+test("the README shows every hub_gateway command", async () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const { USAGE } = await import("../lib/gateway/cli/io.ts");
+  const commands = [...USAGE.matchAll(/hub_gateway ((?:init|user \w+|token \w+))/g)].map((m) => m[1]!);
+  assert.equal(commands.length, 9, "init, five user and three token commands");
+  assert.deepEqual(commands.filter((command) => !readme.includes(`hub_gateway ${command}`)), []);
+});

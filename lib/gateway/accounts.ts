@@ -20,7 +20,7 @@ interface AccountRecord {
 }
 
 export class AccountError extends Error {
-  constructor(readonly code: "bad_user_name" | "bad_group_name" | "empty_password" | "user_exists", message: string) {
+  constructor(readonly code: "bad_user_name" | "bad_group_name" | "empty_password" | "user_exists" | "no_such_user", message: string) {
     super(message);
   }
 }
@@ -52,16 +52,60 @@ export function checkUserName(user: string): void {
   if (!USER_NAME.test(user)) throw new AccountError("bad_user_name", "user names are 1-64 letters, digits, '.', '_', '@' or '-'");
 }
 
+function checkGroups(groups: readonly string[]): void {
+  if (!groups.every((g) => GROUP_NAME.test(g))) throw new AccountError("bad_group_name", "group names are letters, digits, '.', '_' or '-'");
+}
+
+function checkPassword(password: string): void {
+  if (password === "") throw new AccountError("empty_password", "the password must not be empty");
+}
+
 export class StoreAccountDirectory implements AccountDirectory {
   constructor(private readonly store: RecordStore) {}
 
   /** Creates an account; refuses an existing name. */
   async add(user: string, password: string, groups: readonly string[] = []): Promise<void> {
     checkUserName(user);
-    if (!groups.every((g) => GROUP_NAME.test(g))) throw new AccountError("bad_group_name", "group names are letters, digits, '.', '_' or '-'");
-    if (password === "") throw new AccountError("empty_password", "the password must not be empty");
+    checkGroups(groups);
+    checkPassword(password);
     const record: AccountRecord = { user, groups: [...groups], password: await hashPassword(password), createdAt: new Date().toISOString() };
     if (!(await this.store.create(COLLECTION, user, record))) throw new AccountError("user_exists", `user ${user} already exists`);
+  }
+
+  /** Every account, by name; no password hashes. */
+  async list(): Promise<Array<{ user: string; groups: readonly string[]; createdAt: string }>> {
+    const records = await this.store.list<AccountRecord>(COLLECTION);
+    return records.map(({ value }) => ({ user: value.user, groups: value.groups, createdAt: value.createdAt })).sort((a, b) => (a.user < b.user ? -1 : 1));
+  }
+
+  async setPassword(user: string, password: string): Promise<void> {
+    checkPassword(password);
+    const hash = await hashPassword(password);
+    await this.#change(user, (record) => ({ ...record, password: hash }));
+  }
+
+  async setGroups(user: string, groups: readonly string[]): Promise<void> {
+    checkGroups(groups);
+    await this.#change(user, (record) => ({ ...record, groups: [...groups] }));
+  }
+
+  /** Deletes the account; its tokens and sign-ins are ended by `removeUser`. */
+  async remove(user: string): Promise<void> {
+    checkUserName(user);
+    if (!(await this.store.get<AccountRecord>(COLLECTION, user))) throw new AccountError("no_such_user", `no user ${user}`);
+    await this.store.delete(COLLECTION, user);
+  }
+
+  // One atomic update, which leaves an absent record absent: a password or group change racing
+  // a removal can never bring the account back.
+  async #change(user: string, next: (record: AccountRecord) => AccountRecord): Promise<void> {
+    checkUserName(user);
+    let found = false;
+    await this.store.update<AccountRecord>(COLLECTION, user, (record) => {
+      found = record !== undefined;
+      return record ? next(record) : undefined;
+    });
+    if (!found) throw new AccountError("no_such_user", `no user ${user}`);
   }
 
   async verifyPassword(user: string, password: string): Promise<{ user: string; groups: readonly string[] } | null> {

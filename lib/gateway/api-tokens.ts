@@ -51,6 +51,13 @@ export class ApiTokens implements TokenVerifier {
     return true;
   }
 
+  /** Revokes every token of a user (a removed account); answers how many there were. */
+  async revokeAllOf(user: string): Promise<number> {
+    const theirs = (await this.list()).filter((t) => t.user === user);
+    for (const t of theirs) await this.store.delete(COLLECTION, t.id);
+    return theirs.length;
+  }
+
   async list(): Promise<Array<{ id: string; user: string; createdAt: string }>> {
     return (await this.store.list<TokenRecord>(COLLECTION)).map(({ id, value }) => ({ id, user: value.user, createdAt: value.createdAt }));
   }

@@ -1,6 +1,7 @@
 // gateway.json as a checked value. Every problem is reported as one line naming the key
 // (`tools.mcpdemo.revisions.dev.url must be an http(s) URL`), so an operator can fix it
 // without reading code; values are never echoed, since a command line may hold secrets.
+import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { parseOAuthSettings, type OAuthSettings } from "./oauth/gateway-settings.ts";
 
@@ -275,4 +276,19 @@ export function parseGatewayConfigText(text: string, baseDir: string): GatewayCo
     throw new ConfigError("(file)", "is not valid JSON");
   }
   return parseGatewayConfig(value, baseDir);
+}
+
+/**
+ * Every `app` revision's file exists: checked at start, so a wrong path stops the gateway
+ * with one line naming the file instead of a 502 on the first call. The path is named
+ * (unlike other values) because it is what the operator must fix.
+ */
+export async function checkAppFiles(config: GatewayConfig): Promise<void> {
+  for (const [tool, spec] of Object.entries(config.tools)) {
+    for (const [name, rev] of Object.entries(spec.revisions)) {
+      if (rev.kind !== "app") continue;
+      const found = await stat(rev.app).catch(() => undefined);
+      if (!found?.isFile()) throw new ConfigError(`tools.${tool}.revisions.${name}.app`, `names ${rev.app}, which ${found ? "is not a file" : "does not exist"}`);
+    }
+  }
 }

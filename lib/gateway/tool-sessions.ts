@@ -49,6 +49,21 @@ const WEBER = "weber-routes";
 export function isSteadyRoute(collection: string, value: unknown): boolean {
   return collection === WEBER || (collection === SESSIONS && (value as ToolSessionRecord).state === "ready");
 }
+
+/**
+ * Forgets every tool session of a user (a removed account), from any process on the data
+ * dir: their routes stop within the lookup cache bound, and the replica running each one
+ * stops it at its next sweep. Answers how many there were.
+ */
+export async function forgetSessionsOf(store: RecordStore, user: string): Promise<number> {
+  const theirs = (await store.list<ToolSessionRecord>(SESSIONS)).filter((r) => r.value.user === user);
+  for (const { id, value } of theirs) {
+    await store.delete(SESSIONS, id);
+    await store.delete(WEBER, value.instance);
+  }
+  return theirs.length;
+}
+
 const TOUCH_EVERY_MS = 5_000;
 
 export function sessionKey(user: string, tool: string, revision: string): string {
@@ -228,6 +243,12 @@ export class ToolSessions {
   async sweepIdle(now = Date.now()): Promise<void> {
     const idle = this.#o.config.limits.idleTimeoutMs;
     for (const [instance, owned] of [...this.#owned]) {
+      // Its record gone (forgetSessionsOf, or another replica took the key over): nobody can reach it.
+      if ((await this.#fresh<ToolSessionRecord>(SESSIONS, owned.key))?.instance !== instance) {
+        this.#o.onEvent("tool session forgotten; stopping", {});
+        await this.#stop(instance);
+        continue;
+      }
       const shared = (await this.#o.store.get<{ at: number }>(USE, owned.key))?.at ?? 0;
       const last = Math.max(shared, this.#touched.get(owned.key) ?? 0);
       if (now - last < idle) continue;

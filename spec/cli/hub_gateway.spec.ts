@@ -124,3 +124,82 @@ test("serves until asked to stop", async (t) => {
   assert.equal(await run(["--config", file, "--port", "0", "--data-dir", join(dir, "data")], {}, out), 0);
   assert.match(out.lines[0]!, /^hub_gateway ready at http:\/\/127\.0\.0\.1:\d+\/$/);
 });
+
+test("user list, passwd, groups and remove; token list names each token's owner", async (t) => {
+  const dataDir = join(tempDir(t), "data");
+  const at = ["--data-dir", dataDir];
+  assert.equal(await run(["user", "add", "ada", "--groups", "staff", "--password-stdin", ...at], {}, io("old pw\n")), 0);
+  assert.equal(await run(["user", "add", "bob", "--password-stdin", ...at], {}, io("pw")), 0);
+  const listed = io();
+  assert.equal(await run(["user", "list", ...at], {}, listed), 0);
+  assert.match(listed.lines.join("\n"), /^ada  staff  \d{4}-.*\nbob  -  \d{4}-/);
+  assert.ok(!listed.lines.join("").includes("scrypt"), "no password hashes");
+
+  const accounts = new StoreAccountDirectory(new FileRecordStore(dataDir));
+  assert.equal(await run(["user", "passwd", "ada", "--password-stdin", ...at], {}, io("new pw\n")), 0);
+  assert.equal(await accounts.verifyPassword("ada", "old pw"), null);
+  assert.deepEqual(await accounts.verifyPassword("ada", "new pw"), { user: "ada", groups: ["staff"] });
+  const regrouped = io();
+  assert.equal(await run(["user", "groups", "ada", "mcp-users,admins", ...at], {}, regrouped), 0);
+  assert.match(regrouped.lines[0]!, /ada groups: mcp-users, admins/);
+  assert.deepEqual(await accounts.groupsOf("ada"), ["mcp-users", "admins"]);
+  assert.equal(await run(["user", "groups", "ada", "", ...at], {}, io()), 0);
+  assert.deepEqual(await accounts.groupsOf("ada"), []);
+
+  const made = io();
+  assert.equal(await run(["token", "create", "bob", ...at], {}, made), 0);
+  assert.equal(await run(["token", "create", "ada", ...at], {}, io()), 0);
+  const tokens = io();
+  assert.equal(await run(["token", "list", ...at], {}, tokens), 0);
+  assert.deepEqual(tokens.lines.map((l) => l.split("  ")[1]).sort(), ["ada", "bob"]);
+
+  const removed = io();
+  assert.equal(await run(["user", "remove", "bob", ...at], {}, removed), 0);
+  assert.match(removed.lines[0]!, /^user bob removed \(1 API tokens, 0 OAuth sign-ins, 0 tool sessions ended\)$/);
+  assert.equal(await accounts.groupsOf("bob"), null);
+  const after = io();
+  assert.equal(await run(["token", "list", ...at], {}, after), 0);
+  assert.deepEqual(after.lines.map((l) => l.split("  ")[1]), ["ada"]);
+  // Added again under the same name, the account inherits nothing of the old one.
+  assert.equal(await run(["user", "add", "bob", "--password-stdin", ...at], {}, io("pw")), 0);
+  const store = new FileRecordStore(dataDir);
+  assert.equal(await new ApiTokens(store, new StoreAccountDirectory(store)).verify(made.lines[0]!), null);
+
+  const missing = io();
+  assert.equal(await run(["user", "remove", "carol", ...at], {}, missing), 1);
+  assert.deepEqual(missing.errors, ["hub_gateway: no user carol"]);
+  assert.equal(await run(["user", "passwd", "carol", "--password-stdin", ...at], {}, io("pw")), 1);
+  assert.equal(await run(["user", "passwd", "ada", ...at], {}, io("pw")), 2);
+  assert.equal(await run(["user", "passwd", "ada", "--password-stdin", ...at], {}, io("\n")), 2);
+  assert.equal(await run(["user", "groups", "ada", ...at], {}, io()), 2);
+  assert.equal(await run(["user", "groups", "ada", "bad group!", ...at], {}, io()), 2);
+  assert.equal(await run(["user", "remove", ...at], {}, io()), 2);
+  assert.equal(await run(["user", "remove", "ada", "extra", ...at], {}, io()), 2);
+  assert.equal(await run(["user", "list", "ada", ...at], {}, io()), 2);
+  assert.equal(await run(["user", "frobnicate", ...at], {}, io()), 2);
+  assert.equal(await run(["token", "list", "x", ...at], {}, io()), 2);
+});
+
+test("an app revision whose file does not exist stops the start: exit 2, one line naming the file", async (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, "gateway.json");
+  writeFileSync(file, JSON.stringify({ tools: { demo: { revisions: { default: { app: join(ROOT, "fixtures", "demo", "app.ts") }, dev: { app: "no-such-app.ts" } } } } }));
+  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "cli", "hub_gateway.ts"), "--config", file, "--port", "0", "--data-dir", join(dir, "data")], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_V8_COVERAGE: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  t.after(() => child.kill("SIGKILL"));
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
+  child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+  const [code] = (await once(child, "close")) as [number];
+  assert.equal(code, 2);
+  assert.equal(stdout, "", "never ready");
+  assert.equal(stderr, `hub_gateway: config: tools.demo.revisions.dev.app names ${join(dir, "no-such-app.ts")}, which does not exist\n`);
+  writeFileSync(file, JSON.stringify({ tools: { demo: { revisions: { default: { app: dir } } } } }));
+  const folder = io();
+  assert.equal(await run(["--config", file, "--data-dir", join(dir, "data")], {}, folder), 2);
+  assert.deepEqual(folder.errors, [`hub_gateway: config: tools.demo.revisions.default.app names ${dir}, which is not a file`]);
+});

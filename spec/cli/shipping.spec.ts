@@ -1,11 +1,13 @@
 // SLOW (a build, `npm pack`, an offline install): start_mcp as it ships. The package is
 // built into a temporary folder (the work tree's dist/ is left alone), packed, installed
-// with no network into an empty folder and run with `npx start_mcp`; a plain copy of the
-// package folder runs with `node <copy>/dist/cli/start_mcp.js`. HUBMCP_SKIP_SLOW=1 skips.
+// with no network into an empty folder and run with `npx start_mcp`, installed globally
+// into a temporary prefix (the README's path without a registry: every bin on PATH), and a
+// plain copy of the package folder runs with `node <copy>/dist/cli/start_mcp.js`.
+// HUBMCP_SKIP_SLOW=1 skips those; the lock file check is quick and always runs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { alive, ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
 
@@ -69,6 +71,29 @@ function run(t: { after(fn: () => unknown): void }, command: string, args: strin
   };
 }
 
+interface Manifest {
+  name: string;
+  version: string;
+  license?: string;
+  bin?: Record<string, string>;
+  engines?: Record<string, string>;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+test("package-lock.json agrees with package.json, so `npm install` leaves it as committed", () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as Manifest;
+  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as { name: string; version: string; packages: Record<string, Manifest> };
+  const root = lock.packages[""]!;
+  assert.equal(lock.name, pkg.name);
+  assert.equal(lock.version, pkg.version);
+  const fields = ["name", "version", "license", "bin", "engines", "dependencies", "devDependencies"] as const;
+  for (const field of fields) assert.deepEqual(root[field], pkg[field], `the lock's root entry has package.json's ${field}`);
+  for (const dep of Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })) {
+    assert.ok(lock.packages[`node_modules/${dep}`], `the lock resolves ${dep}`);
+  }
+});
+
 async function toolNames(url: string): Promise<string[]> {
   const res = await fetch(`${url}mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
   const body = (await res.json()) as { result: { tools: { name: string; description: string }[] } };
@@ -109,6 +134,21 @@ test("the packed tarball installs offline into an empty folder and `npx start_mc
   const ts = run(t, process.execPath, [join(site, "node_modules", "hubmcp", "dist", "cli", "start_mcp.js"), "--app", "app.ts", "--port", "0"], site, env);
   assert.equal(await ts.exit, 1);
   assert.match(ts.output(), /app\.ts is TypeScript, and this Node cannot load it: install `typescript` or `tsx`/);
+
+  // `npm install -g` of the tarball into a prefix: start_mcp, hub_gateway and hub_bridge on PATH.
+  const prefix = join(dir, "prefix");
+  execFileSync("npm", ["install", "-g", "--prefix", prefix, "--offline", "--no-audit", "--no-fund", join(dir, tarball!)], { cwd: dir, env, stdio: "pipe" });
+  const bin = join(prefix, "bin");
+  const pathEnv = { ...env, PATH: `${bin}:${env.PATH ?? ""}` };
+  for (const name of ["start_mcp", "hub_gateway", "hub_bridge"]) {
+    const help = spawnSync(name, ["--help"], { cwd: dir, env: pathEnv, encoding: "utf8", timeout: 30_000 });
+    assert.equal(help.status, 0, `${name} --help from the global install`);
+    assert.match(help.stdout + help.stderr, new RegExp(`usage: ${name}`));
+  }
+  const global = run(t, "start_mcp", ["--app", join(site, "app.mjs"), "--host", "127.0.0.1", "--port", "0"], site, pathEnv);
+  assert.deepEqual(await toolNames(await global.ready), ["add: Add two numbers."]);
+  global.stop();
+  await global.exit;
 
   const copy = join(dir, "copy");
   cpSync(pkg, join(copy, "hubmcp"), { recursive: true });

@@ -12,6 +12,7 @@ import { startGateway } from "../../lib/gateway/server.ts";
 import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
 import { FAKE_TOOL, post, pidsIn, ROOT, rpc, startHarness, json } from "./helpers.ts";
 import { alive } from "../helpers/launcher-fixtures.ts";
+import { forgetSessionsOf } from "../../lib/gateway/tool-sessions.ts";
 
 function pidFile(t: { after(fn: () => unknown): void }): string {
   const dir = mkdtempSync(join(tmpdir(), "hubmcp-gw-"));
@@ -120,6 +121,20 @@ test("idle tool sessions are stopped; the next request starts a new one", async 
   await (await post(mcp, h.tokens.alice, rpc("ping"))).text();
   assert.equal(pidsIn(pids).length, 2);
   assert.ok(!alive(first!));
+});
+
+test("a tool session whose records were forgotten elsewhere (its user removed) is stopped at the next sweep", async (t) => {
+  const pids = pidFile(t);
+  const h = await startHarness(t, { tools: { fake: { revisions: { default: tracked(pids) } } }, limits: { idleMinutes: 0.1 } });
+  await (await post(`${h.base}/api/mcp/fake/mcp`, h.tokens.alice, rpc("ping"))).text();
+  await (await post(`${h.base}/api/mcp/fake/mcp`, h.tokens.bob, rpc("ping"))).text();
+  assert.equal(await forgetSessionsOf(h.store, "alice"), 1);
+  await h.waitForLog(/tool session forgotten; stopping/);
+  const [alices, bobs] = pidsIn(pids);
+  // The line is logged as the stop begins: wait (bounded) for the process to be gone.
+  for (let i = 0; i < 200 && alive(alices!); i++) await new Promise((done) => setTimeout(done, 25));
+  assert.ok(!alive(alices!));
+  assert.ok(alive(bobs!), "other users' sessions run on");
 });
 
 test("close() stops every tool session", async (t) => {

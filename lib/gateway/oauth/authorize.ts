@@ -10,7 +10,7 @@ import { canonicalResource } from "./resources.ts";
 import { readBody, sendHtml, sendRedirect, singleParams } from "./http-io.ts";
 import { AS_PATHS } from "./metadata.ts";
 import { REQUEST_LIFETIME_MS, type OAuthConfig } from "./options.ts";
-import { consentPage, errorPage, loginPage } from "./pages.ts";
+import { consentPage, errorPage, loginPage, noAccessPage } from "./pages.ts";
 import { LoginBackoff } from "./login-backoff.ts";
 import { isS256Challenge } from "./pkce.ts";
 import { RateLimiter } from "./rate-limit.ts";
@@ -154,7 +154,7 @@ export class AuthorizeEndpoints {
     const user = await this.#sessions.user(req);
     if (!user) return this.#login(req, res, requestId, client, undefined, undefined, 200);
     const browser = this.#sessions.browser(req);
-    const html = consentPage({
+    const view = {
       action: leaf(AS_PATHS.consent),
       requestId,
       csrf: await this.#sessions.csrfToken(browser.id, "consent", requestId),
@@ -162,8 +162,11 @@ export class AuthorizeEndpoints {
       redirectHost: redirectHost(pending.redirect_uri),
       toolLabel: this.#toolLabel(pending.resource),
       user,
-    });
-    sendHtml(res, 200, html, browser.setCookie);
+    };
+    // Someone outside the tool's groups is told so before anything is offered to allow.
+    const groups = (await this.#config.accounts.groupsOf(user)) ?? [];
+    const allowed = await this.#config.resourceAccess(pending.resource, groups);
+    sendHtml(res, allowed ? 200 : 403, allowed ? consentPage(view) : noAccessPage(view), browser.setCookie);
   }
 
   async #login(

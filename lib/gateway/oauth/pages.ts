@@ -90,6 +90,20 @@ ${hidden("request", view.requestId)}${hidden("csrf", view.csrf)}
   );
 }
 
+/** Shown instead of the consent page when the account may not use the tool: nothing to allow. */
+export function noAccessPage(view: Omit<ConsentView, "redirectHost">): string {
+  return page(
+    "No access",
+    `<h1>You have no access to ${escapeHtml(view.toolLabel)}</h1>
+<p>You are signed in as <strong>${escapeHtml(view.user)}</strong>, which is not in a group that may use it.
+Ask the hub's operator to add you to one, then sign in again from ${escapeHtml(view.clientName)}.</p>
+<form method="post" action="${escapeHtml(view.action)}">
+${hidden("request", view.requestId)}${hidden("csrf", view.csrf)}
+<button type="submit" name="decision" value="deny" class="secondary">Back to ${escapeHtml(view.clientName)}</button>
+</form>`,
+  );
+}
+
 export function errorPage(title: string, message: string): string {
   return page(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>`);
 }

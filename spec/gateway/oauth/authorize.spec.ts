@@ -187,20 +187,27 @@ test("login attempts per address are limited", async (t) => {
   assert.equal(last, 429);
 });
 
-test("consent names the client, its redirect host and the tool; deny goes back as access_denied", async (t) => {
-  const { base } = await startAuthorizationServer(t);
-  const clientId = await registerPublic(base, REDIRECT, "Inspector");
-  const page = await fetch(authorizeUrl(base, params(clientId, { resource: `${base}/api/mcp/mcpdemo/mcp` })));
-  const html = await page.text();
+/** Authorize for `resource`, sign in as ada by the form: the signed-in cookie and the page that follows. */
+async function consentAfterLogin(base: string, clientId: string, resource: string): Promise<{ cookie: string; page: Response }> {
+  const first = await fetch(authorizeUrl(base, params(clientId, { resource })));
+  const html = await first.text();
   const login = await fetch(`${base}/developer/oauth/login`, {
     method: "POST",
     redirect: "manual",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: page.headers.getSetCookie()[0]!.split(";")[0]! },
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: first.headers.getSetCookie()[0]!.split(";")[0]! },
     body: new URLSearchParams({ request: hiddenField(html, "request"), csrf: hiddenField(html, "csrf"), username: "ada", password: "correct horse" }),
   });
+  await login.arrayBuffer();
   const cookie = login.headers.getSetCookie()[0]!.split(";")[0]!;
   assert.match(login.headers.get("location")!, /^consent\?request=/);
-  const consent = await (await fetch(new URL(login.headers.get("location")!, `${base}/developer/oauth/login`), { headers: { Cookie: cookie } })).text();
+  return { cookie, page: await fetch(new URL(login.headers.get("location")!, `${base}/developer/oauth/login`), { headers: { Cookie: cookie } }) };
+}
+
+test("consent names the client, its redirect host and the tool; deny goes back as access_denied", async (t) => {
+  const { base } = await startAuthorizationServer(t);
+  const clientId = await registerPublic(base, REDIRECT, "Inspector");
+  const { cookie, page } = await consentAfterLogin(base, clientId, `${base}/api/mcp/mcpdemo/mcp`);
+  const consent = await page.text();
   assert.match(consent, /Inspector/);
   assert.match(consent, /127\.0\.0\.1:5555/);
   assert.match(consent, /mcpdemo/);
@@ -274,4 +281,26 @@ test("a group without access to the resource gets access_denied at consent", asy
   const clientId = await registerPublic(base);
   const back = await signIn(base, { clientId, challenge: pkcePair().challenge, resource: `${base}/api/mcp/secret/mcp` });
   assert.equal(back.searchParams.get("error"), "access_denied");
+});
+
+test("an account outside the tool's groups is told it has no access before any Allow; going back is access_denied", async (t) => {
+  const { base } = await startAuthorizationServer(t, { resourceAccess: (resource, groups) => resource === undefined || groups.includes("admins") });
+  const clientId = await registerPublic(base, REDIRECT, "Inspector");
+  const { cookie, page: consent } = await consentAfterLogin(base, clientId, `${base}/api/mcp/secret/mcp`);
+  assert.equal(consent.status, 403);
+  const text = await consent.text();
+  assert.match(text, /You have no access to the tool “secret”/);
+  assert.match(text, /<strong>ada<\/strong>/);
+  assert.doesNotMatch(text, /Allow|value="approve"/);
+  const back = await fetch(`${base}/developer/oauth/consent`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+    body: new URLSearchParams({ request: hiddenField(text, "request"), csrf: hiddenField(text, "csrf"), decision: "deny" }),
+  });
+  await back.arrayBuffer();
+  assert.equal(new URL(back.headers.get("location")!).searchParams.get("error"), "access_denied");
+  // The same account is offered Allow for what it may use.
+  const hubWide = await (await fetch(authorizeUrl(base, params(clientId)), { headers: { Cookie: cookie } })).text();
+  assert.match(hubWide, /value="approve"/);
 });

@@ -1,0 +1,108 @@
+// `hub_gateway init`: an operator's first gateway in one command. It writes a gateway.json
+// serving one app on this machine, a data dir only its owner can read, and a first user,
+// then prints that user's API token (shown once, stored only as a hash), the command that
+// starts the gateway and the one URL every MCP client takes.
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { chmod, lstat, mkdir, stat, writeFile } from "node:fs/promises";
+import { userInfo } from "node:os";
+import { basename, dirname, extname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { AccountError, StoreAccountDirectory } from "../accounts.ts";
+import { ApiTokens } from "../api-tokens.ts";
+import { toolResource } from "../auth.ts";
+import { FileRecordStore } from "../store/file-record-store.ts";
+import { NAME, passwordFromStdin, usage, type CliIo } from "./io.ts";
+
+export interface InitArgs {
+  app?: string;
+  tool?: string;
+  user?: string;
+  config?: string;
+  dataDir: string;
+  port: number;
+  passwordStdin: boolean;
+}
+
+const TOOL_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/** This package's demo app: beside the sources in a clone, absent from a packed install. */
+export function demoApp(): string | undefined {
+  for (const up of ["../../../", "../../../../"]) {
+    const file = fileURLToPath(new URL(`${up}fixtures/demo/app.ts`, import.meta.url));
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+function defaultUser(): string {
+  try {
+    const name = userInfo().username;
+    if (/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/.test(name)) return name;
+  } catch {
+    // no passwd entry for this uid
+  }
+  return "admin";
+}
+
+/** Creates the data dir 0700, or accepts an existing one that no other account can enter. */
+async function prepareDataDir(dir: string): Promise<string | undefined> {
+  await mkdir(dirname(dir), { recursive: true });
+  try {
+    await mkdir(dir, { mode: 0o700 });
+    await chmod(dir, 0o700);
+    return undefined;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+  }
+  const stat = await lstat(dir);
+  if (!stat.isDirectory()) return `the data dir ${dir} exists and is not a directory`;
+  if ((stat.mode & 0o077) !== 0) return `the data dir ${dir} is open to other accounts; chmod 700 it or pick another --data-dir`;
+  return undefined;
+}
+
+export async function initCommand(io: CliIo, env: NodeJS.ProcessEnv, a: InitArgs): Promise<number> {
+  const fail = (code: number, message: string): number => {
+    io.err(`${NAME}: ${message}`);
+    return code;
+  };
+  // The port goes into publicUrl, so it must be the one the gateway will listen on.
+  if (a.port === 0) return usage(io, "init needs a fixed --port (the URL clients use names it)");
+  const app = a.app !== undefined ? resolve(a.app) : demoApp();
+  if (app === undefined) return usage(io, "this install has no demo app; give --app FILE");
+  const tool = a.tool ?? (a.app === undefined ? "mcpdemo" : basename(app, extname(app)).replace(/[^A-Za-z0-9_-]/g, "_"));
+  if (!TOOL_NAME.test(tool)) return usage(io, "--tool must be letters, digits, '_' or '-' (64 at most), starting with a letter or digit");
+  const user = a.user ?? defaultUser();
+  const configFile = resolve(a.config ?? "gateway.json");
+  const publicUrl = `http://127.0.0.1:${a.port}`;
+  const config = { publicUrl, tools: { [tool]: { revisions: { default: { app } } } } };
+  const found = await stat(app).catch(() => undefined);
+  if (!found?.isFile()) return fail(2, `the app ${app} ${found ? "is not a file" : "does not exist"}`);
+  if (existsSync(configFile)) return fail(1, `${configFile} exists; init writes a new one: remove it or give --config OTHER`);
+  const dataDir = resolve(a.dataDir);
+  const unsafe = await prepareDataDir(dataDir);
+  if (unsafe) return fail(2, unsafe);
+  const store = new FileRecordStore(dataDir);
+  const generated = a.passwordStdin ? undefined : randomBytes(15).toString("base64url");
+  const password = generated ?? (await passwordFromStdin(io));
+  try {
+    await new StoreAccountDirectory(store).add(user, password, []);
+  } catch (err) {
+    if (!(err instanceof AccountError)) throw err;
+    return fail(err.code === "user_exists" ? 1 : 2, `${err.message}${err.code === "user_exists" ? "; give --user OTHER or another --data-dir" : ""}`);
+  }
+  const token = (await new ApiTokens(store, new StoreAccountDirectory(store)).create(user))!;
+  await writeFile(configFile, `${JSON.stringify(config, null, 2)}\n`, { flag: "wx" });
+  const npx = env.npm_command === "exec" ? "npx " : "";
+  io.out(`wrote ${configFile}: tool ${tool} serves ${app}`);
+  io.out(`data dir ${dataDir} (mode 700), user ${user}`);
+  io.out(`API token of ${user} (shown only this once; the data dir keeps only a hash):`);
+  io.out(`  ${token.token}`);
+  if (generated) io.out(`password of ${user}, for signing in from OAuth clients (shown only this once): ${generated}`);
+  io.out("start the gateway:");
+  io.out(`  ${npx}hub_gateway --config ${configFile} --data-dir ${dataDir} --port ${a.port}`);
+  io.out("then give every MCP client (Claude, ChatGPT, VS Code, Inspector, mcp-remote) this URL:");
+  io.out(`  ${toolResource(publicUrl, tool)}`);
+  io.out(`and hub_bridge: HUB_API=${publicUrl} HUB_TOOLS=${tool} HUB_TOKEN=<the token above>`);
+  return 0;
+}

@@ -1,0 +1,55 @@
+// What the hub_gateway commands share: the streams they write to, the help text and the one
+// way a usage error is reported (the message, then the help, exit status 2).
+
+export const NAME = "hub_gateway";
+
+export const USAGE = `usage: hub_gateway --config FILE [--host HOST] [--port PORT] [--data-dir DIR]
+       hub_gateway init [--app FILE] [--tool NAME] [--user NAME] [--password-stdin]
+                        [--config FILE] [--data-dir DIR] [--port PORT]
+       hub_gateway user add NAME [--groups a,b] --password-stdin [--data-dir DIR]
+       hub_gateway user list [--data-dir DIR]           (each user's name, groups, creation time)
+       hub_gateway user remove NAME [--data-dir DIR]
+       hub_gateway user passwd NAME --password-stdin [--data-dir DIR]
+       hub_gateway user groups NAME a,b [--data-dir DIR]
+       hub_gateway token create NAME [--data-dir DIR]
+       hub_gateway token revoke ID [--data-dir DIR]
+       hub_gateway token list [--data-dir DIR]          (each token's id, owner, creation time)
+
+Front many MCP tools for outside callers: bearer tokens, per-user tool sessions.
+\`init\` writes a working local gateway.json, a data dir and a user, and prints a token.
+
+options:
+      --config FILE       gateway.json (publicUrl, tools, limits)  (init: default ./gateway.json)
+      --host HOST         bind address                        (default 127.0.0.1)
+      --port PORT         listening port                      (default 8080)
+      --data-dir DIR      accounts, tokens, keys, sessions    (default ./hub-data)
+      --groups LIST       comma-separated groups for user add
+      --password-stdin    read the password from stdin
+      --app FILE          init: the tool app to serve         (default: this package's demo app)
+      --tool NAME         init: the tool's name in URLs       (default: mcpdemo, or the app's file name)
+      --user NAME         init: the first user                (default: your login name)
+  -h, --help              show this help
+`;
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+  readStdin(): Promise<string>;
+  /** Resolves when the server should stop. */
+  stopRequested: Promise<string>;
+}
+
+export function usage(io: CliIo, message: string): number {
+  io.err(`${NAME}: ${message}`);
+  io.err(USAGE.trimEnd());
+  return 2;
+}
+
+/** The password from stdin: one line, its line break dropped. */
+export async function passwordFromStdin(io: CliIo): Promise<string> {
+  return (await io.readStdin()).replace(/\r?\n$/, "");
+}
+
+export function groupList(text: string | undefined): string[] {
+  return (text ?? "").split(",").map((g) => g.trim()).filter(Boolean);
+}

@@ -4,14 +4,14 @@
 // starts the gateway and the one URL every MCP client takes.
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { chmod, lstat, mkdir, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, stat, writeFile } from "node:fs/promises";
 import { userInfo } from "node:os";
 import { basename, dirname, extname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AccountError, StoreAccountDirectory } from "../accounts.ts";
 import { ApiTokens } from "../api-tokens.ts";
 import { toolResource } from "../auth.ts";
-import { FileRecordStore } from "../store/file-record-store.ts";
+import { checkDataDir, DataDirError, FileRecordStore } from "../store/file-record-store.ts";
 import { NAME, passwordFromStdin, usage, type CliIo } from "./io.ts";
 
 export interface InitArgs {
@@ -45,7 +45,7 @@ function defaultUser(): string {
   return "admin";
 }
 
-/** Creates the data dir 0700, or accepts an existing one that no other account can enter. */
+/** Creates the data dir 0700, or accepts an existing one the file store would accept (checkDataDir). */
 async function prepareDataDir(dir: string): Promise<string | undefined> {
   await mkdir(dirname(dir), { recursive: true });
   try {
@@ -55,10 +55,13 @@ async function prepareDataDir(dir: string): Promise<string | undefined> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
   }
-  const stat = await lstat(dir);
-  if (!stat.isDirectory()) return `the data dir ${dir} exists and is not a directory`;
-  if ((stat.mode & 0o077) !== 0) return `the data dir ${dir} is open to other accounts; chmod 700 it or pick another --data-dir`;
-  return undefined;
+  try {
+    await checkDataDir(dir);
+    return undefined;
+  } catch (err) {
+    if (err instanceof DataDirError) return err.message;
+    throw err;
+  }
 }
 
 export async function initCommand(io: CliIo, env: NodeJS.ProcessEnv, a: InitArgs): Promise<number> {

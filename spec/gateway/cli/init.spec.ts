@@ -77,7 +77,7 @@ test("init refuses to overwrite a config, to reuse a data dir open to others, an
   mkdirSync(open, { mode: 0o755 });
   const shared = io();
   assert.equal(await run(["init", "--data-dir", open, "--config", join(dir, "d.json")], {}, shared), 2);
-  assert.match(shared.errors[0]!, /open to other accounts; chmod 700 it/);
+  assert.match(shared.errors[0]!, /open to other accounts \(mode 755\); run: chmod 700 /);
   writeFileSync(join(dir, "file"), "");
   assert.equal(await run(["init", "--data-dir", join(dir, "file"), "--config", join(dir, "d.json")], {}, io()), 2);
 });

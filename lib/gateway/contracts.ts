@@ -47,6 +47,13 @@ export interface RecordStore {
   create(collection: string, id: string, value: unknown): Promise<boolean>;
   delete(collection: string, id: string): Promise<void>;
   list<T>(collection: string): Promise<Array<{ id: string; value: T }>>;
+  /**
+   * Read-modify-write of one record, atomic against every other write to it, in any process:
+   * `change` gets the current value (undefined when absent) and answers the value to write,
+   * or undefined to leave the record as it is. It may run more than once (after a conflict),
+   * so it must be pure. Answers the value stored when done.
+   */
+  update<T>(collection: string, id: string, change: (current: T | undefined) => T | undefined): Promise<T | undefined>;
   /** A 32-byte secret created once per data dir (first writer wins) and shared by every process. */
   secret(name: string): Promise<Buffer>;
 }

@@ -106,6 +106,10 @@ export class CachingRecordStore implements RecordStore {
     return this.#writing(collection, id, () => this.#inner.delete(collection, id));
   }
 
+  update<T>(collection: string, id: string, change: (current: T | undefined) => T | undefined): Promise<T | undefined> {
+    return this.#writing(collection, id, () => this.#inner.update(collection, id, change));
+  }
+
   list<T>(collection: string): Promise<Array<{ id: string; value: T }>> {
     return this.#inner.list<T>(collection);
   }

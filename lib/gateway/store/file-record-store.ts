@@ -2,12 +2,14 @@
 // never rewrite each other's files. Writes go to a temp file that is fsynced and renamed,
 // so a crash leaves either the old record or the new one, never half of one.
 import { randomBytes } from "node:crypto";
-import { link, mkdir, open, readFile, readdir, rename, unlink } from "node:fs/promises";
+import { link, mkdir, open, readFile, readdir, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { RecordStore } from "../contracts.ts";
 import { checkCollection, decodeId, encodeId } from "./record-names.ts";
 
 const TEMP_PREFIX = ".tmp-";
+/** A lock file older than this was left by a crashed writer. */
+const STALE_LOCK_MS = 10_000;
 
 export class FileRecordStore implements RecordStore {
   readonly #root: string;
@@ -48,6 +50,22 @@ export class FileRecordStore implements RecordStore {
     await unlink(this.#path(collection, id)).catch((err: unknown) => {
       if (!isCode(err, "ENOENT")) throw err;
     });
+  }
+
+  async update<T>(collection: string, id: string, change: (current: T | undefined) => T | undefined): Promise<T | undefined> {
+    const path = this.#path(collection, id);
+    await mkdir(join(this.#root, checkCollection(collection)), { recursive: true, mode: 0o700 });
+    const lock = `${path.slice(0, -".json".length)}.lock`;
+    await acquire(lock);
+    try {
+      const current = await this.get<T>(collection, id);
+      const next = change(current);
+      if (next === undefined) return current;
+      await this.put(collection, id, next);
+      return JSON.parse(JSON.stringify(next)) as T;
+    } finally {
+      await unlink(lock).catch(() => undefined);
+    }
   }
 
   async list<T>(collection: string): Promise<Array<{ id: string; value: T }>> {
@@ -94,6 +112,21 @@ export class FileRecordStore implements RecordStore {
       await file.close();
     }
     return temp;
+  }
+}
+
+/** An exclusive create is the lock every process on the data dir honours. */
+async function acquire(lock: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await (await open(lock, "wx", 0o600)).close();
+      return;
+    } catch (err) {
+      if (!isCode(err, "EEXIST")) throw err;
+    }
+    const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
+    if (age > STALE_LOCK_MS) await unlink(lock).catch(() => undefined);
+    else await new Promise((r) => setTimeout(r, Math.min(50, 2 + attempt)));
   }
 }
 

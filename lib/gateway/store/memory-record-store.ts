@@ -27,6 +27,16 @@ export class MemoryRecordStore implements RecordStore {
     this.#collection(collection).delete(checkId(id));
   }
 
+  async update<T>(collection: string, id: string, change: (current: T | undefined) => T | undefined): Promise<T | undefined> {
+    const records = this.#collection(collection);
+    const text = records.get(checkId(id));
+    const next = change(text === undefined ? undefined : (JSON.parse(text) as T));
+    if (next === undefined) return text === undefined ? undefined : (JSON.parse(text) as T);
+    const written = JSON.stringify(next);
+    records.set(id, written);
+    return JSON.parse(written) as T;
+  }
+
   async list<T>(collection: string): Promise<Array<{ id: string; value: T }>> {
     return [...this.#collection(collection)].map(([id, text]) => ({ id, value: JSON.parse(text) as T }));
   }

@@ -23,6 +23,7 @@ function setup(options: { ttlMs?: number; keep?: (collection: string, value: unk
     put: async (collection, id, value) => (await writeGate, inner.put(collection, id, value)),
     create: async (collection, id, value) => (await writeGate, inner.create(collection, id, value)),
     delete: async (collection, id) => (await writeGate, inner.delete(collection, id)),
+    update: async (collection, id, change) => (await writeGate, inner.update(collection, id, change)),
     list: (collection) => inner.list(collection),
     secret: (name) => inner.secret(name),
   };

@@ -7,20 +7,24 @@ import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { AccountError, StoreAccountDirectory } from "../lib/gateway/accounts.ts";
 import { ApiTokens } from "../lib/gateway/api-tokens.ts";
-import { ConfigError, parseGatewayConfigText } from "../lib/gateway/config.ts";
+import { ConfigError, parseGatewayConfigText, type GatewayConfig } from "../lib/gateway/config.ts";
 import { startGateway } from "../lib/gateway/server.ts";
-import { FileRecordStore } from "../lib/gateway/store/file-record-store.ts";
+import type { RecordStore } from "../lib/gateway/contracts.ts";
+import { openStore, type OpenedStore } from "../lib/gateway/store/open-store.ts";
+import { StoreConfigError, StoreUnavailableError } from "../lib/gateway/store/store-errors.ts";
 import { gatewayAuthorizationServer } from "../lib/gateway/oauth/for-gateway.ts";
 import type { Logger } from "../lib/util/logger.ts";
 import { listenForStop, runIfExecutedDirectly } from "../lib/util/cli-entry.ts";
 
 const NAME = "hub_gateway";
 
-export const USAGE = `usage: hub_gateway --config FILE [--host HOST] [--port PORT] [--data-dir DIR]
-       hub_gateway user add NAME [--groups a,b] --password-stdin [--data-dir DIR]
-       hub_gateway token create NAME [--data-dir DIR]
-       hub_gateway token revoke ID [--data-dir DIR]
-       hub_gateway token list [--data-dir DIR]
+export const USAGE = `usage: hub_gateway --config FILE [--host HOST] [--port PORT] [STORE]
+       hub_gateway user add NAME [--groups a,b] --password-stdin [STORE]
+       hub_gateway token create NAME [STORE]
+       hub_gateway token revoke ID [STORE]
+       hub_gateway token list [STORE]
+STORE is --data-dir DIR, or --store postgres://user@host:port/db (password in
+HUBMCP_STORE_PASSWORD), or --config FILE with "store" in it.
 
 Front many MCP tools for outside callers: bearer tokens, per-user tool sessions.
 
@@ -29,6 +33,7 @@ options:
       --host HOST         bind address                        (default 127.0.0.1)
       --port PORT         listening port                      (default 8080)
       --data-dir DIR      accounts, tokens, keys, sessions    (default ./hub-data)
+      --store URL         the same in PostgreSQL, shared by replicas on any machine
       --groups LIST       comma-separated groups for user add
       --password-stdin    read the new user's password from stdin
   -h, --help              show this help
@@ -42,7 +47,7 @@ export interface CliIo {
   stopRequested: Promise<string>;
 }
 
-type Values = { config?: string; host?: string; port?: string; "data-dir"?: string; groups?: string; "password-stdin"?: boolean; help?: boolean };
+type Values = { config?: string; host?: string; port?: string; "data-dir"?: string; store?: string; groups?: string; "password-stdin"?: boolean; help?: boolean };
 
 function usage(io: CliIo, message: string): number {
   io.err(`${NAME}: ${message}`);
@@ -50,7 +55,7 @@ function usage(io: CliIo, message: string): number {
   return 2;
 }
 
-async function userAdd(io: CliIo, store: FileRecordStore, name: string | undefined, values: Values): Promise<number> {
+async function userAdd(io: CliIo, store: RecordStore, name: string | undefined, values: Values): Promise<number> {
   if (!name) return usage(io, "user add needs a NAME");
   if (!values["password-stdin"]) return usage(io, "user add needs --password-stdin");
   const password = (await io.readStdin()).replace(/\r?\n$/, "");
@@ -68,7 +73,7 @@ async function userAdd(io: CliIo, store: FileRecordStore, name: string | undefin
   return 0;
 }
 
-async function token(io: CliIo, store: FileRecordStore, action: string | undefined, arg: string | undefined): Promise<number> {
+async function token(io: CliIo, store: RecordStore, action: string | undefined, arg: string | undefined): Promise<number> {
   const tokens = new ApiTokens(store, new StoreAccountDirectory(store));
   if (action === "create") {
     if (!arg) return usage(io, "token create needs a user NAME");
@@ -97,20 +102,16 @@ async function token(io: CliIo, store: FileRecordStore, action: string | undefin
   return usage(io, "token needs create, revoke or list");
 }
 
-async function serve(io: CliIo, values: Values, dataDir: string): Promise<number> {
-  if (!values.config) return usage(io, "--config is required");
-  const portText = values.port ?? "8080";
-  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) return usage(io, "--port must be a port number (0-65535)");
+async function loadConfig(io: CliIo, path: string): Promise<GatewayConfig | number> {
   let text: string;
   try {
-    text = await readFile(values.config, "utf8");
+    text = await readFile(path, "utf8");
   } catch {
     io.err(`${NAME}: cannot read the config file`);
     return 2;
   }
-  let config;
   try {
-    config = parseGatewayConfigText(text, dirname(resolve(values.config)));
+    return parseGatewayConfigText(text, dirname(resolve(path)));
   } catch (err) {
     if (err instanceof ConfigError) {
       io.err(`${NAME}: config: ${err.message}`);
@@ -118,7 +119,43 @@ async function serve(io: CliIo, values: Values, dataDir: string): Promise<number
     }
     throw err;
   }
-  const store = new FileRecordStore(dataDir);
+}
+
+/**
+ * Opens the store the options name (one place for the server and every operator command),
+ * runs `work` on it and closes it. Store problems become one line and an exit status.
+ */
+async function withStore(io: CliIo, values: Values, env: NodeJS.ProcessEnv, config: GatewayConfig | undefined, work: (opened: OpenedStore) => Promise<number>): Promise<number> {
+  let opened: OpenedStore | undefined;
+  try {
+    opened = await openStore({ store: values.store, dataDir: values["data-dir"], configStore: config?.store }, env);
+    return await work(opened);
+  } catch (err) {
+    if (err instanceof StoreConfigError) io.err(`${NAME}: ${err.message}`);
+    else if (err instanceof StoreUnavailableError) io.err(`${NAME}: the store is unreachable; check that the database is up and its address`);
+    else if (isSqlState(err)) io.err(`${NAME}: cannot open the store (postgres error ${err.code}: login, database name or permissions)`);
+    else throw err;
+    return err instanceof StoreConfigError && err.code === "bad_store" ? 2 : 1;
+  } finally {
+    await opened?.close().catch(() => undefined);
+  }
+}
+
+function isSqlState(err: unknown): err is { code: string } {
+  return typeof err === "object" && err !== null && /^[0-9A-Z]{5}$/.test(String((err as { code?: unknown }).code));
+}
+
+async function serve(io: CliIo, values: Values, env: NodeJS.ProcessEnv): Promise<number> {
+  if (!values.config) return usage(io, "--config is required");
+  const portText = values.port ?? "8080";
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) return usage(io, "--port must be a port number (0-65535)");
+  const config = await loadConfig(io, values.config);
+  if (typeof config === "number") return config;
+  return withStore(io, values, env, config, (opened) => serveOn(io, values, config, opened, portText));
+}
+
+async function serveOn(io: CliIo, values: Values, config: GatewayConfig, opened: OpenedStore, portText: string): Promise<number> {
+  const { store } = opened;
   // The OAuth server needs the public URL, which without a configured one is known only once listening.
   let publicUrl = config.publicUrl ?? "http://127.0.0.1";
   const authorizationServer = config.oauth.enabled
@@ -164,6 +201,7 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
         host: { type: "string" },
         port: { type: "string" },
         "data-dir": { type: "string" },
+        store: { type: "string" },
         groups: { type: "string" },
         "password-stdin": { type: "boolean" },
         help: { type: "boolean", short: "h" },
@@ -176,14 +214,13 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
     io.out(USAGE.trimEnd());
     return 0;
   }
-  const dataDir = resolve(values["data-dir"] ?? env.HUB_GATEWAY_DATA_DIR ?? "hub-data");
-  const store = new FileRecordStore(dataDir);
   const [command, sub, arg, ...extra] = positionals;
   if (extra.length > 0) return usage(io, "too many arguments");
-  if (command === undefined) return serve(io, values, dataDir);
-  if (command === "user" && sub === "add") return userAdd(io, store, arg, values);
-  if (command === "token") return token(io, store, sub, arg);
-  return usage(io, "unknown command");
+  if (command === undefined) return serve(io, values, env);
+  if (!(command === "user" && sub === "add") && command !== "token") return usage(io, "unknown command");
+  const config = values.config === undefined ? undefined : await loadConfig(io, values.config);
+  if (typeof config === "number") return config;
+  return withStore(io, values, env, config, ({ store }) => (command === "user" ? userAdd(io, store, arg, values) : token(io, store, sub, arg)));
 }
 
 function jsonLineLogger(write: (line: string) => void): Logger {

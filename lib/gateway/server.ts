@@ -13,7 +13,7 @@ import { KEEPALIVE_MS } from "./forward.ts";
 import type { Backend, LaunchRequest } from "./launch.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { RateLimiter } from "./rate-limit.ts";
-import { CORS, GatewayError, PREFLIGHT, sendError, sendJson } from "./respond.ts";
+import { CORS, GatewayError, knownFailure, PREFLIGHT, sendError, sendJson } from "./respond.ts";
 import { matchRoute } from "./routes.ts";
 import { SessionSealer } from "./session-seal.ts";
 import { CachingRecordStore } from "./store/caching-record-store.ts";
@@ -159,7 +159,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       );
     });
     route(req, res, facts).catch((err: unknown) => {
-      if (err instanceof GatewayError) return sendError(res, err);
+      const known = knownFailure(err);
+      if (known) return sendError(res, known);
       event("internal error", { error: err instanceof Error ? err.message.slice(0, 200) : "unknown" });
       sendError(res, new GatewayError(500, "internal_error", "The gateway failed to handle this request"));
     });

@@ -12,6 +12,7 @@ import { resolveOptions, type OAuthConfig, type OAuthServerOptions } from "./opt
 import { RateLimiter } from "./rate-limit.ts";
 import { registerClient } from "./registration.ts";
 import { revocationEndpoint, tokenEndpoint } from "./token-endpoint.ts";
+import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from "../store/store-errors.ts";
 import { Sweeper } from "./sweeper.ts";
 import { OAuthTokenVerifier } from "./verifier.ts";
 
@@ -95,6 +96,8 @@ export class OAuthServer implements AuthorizationServer {
     } catch (err) {
       if (res.headersSent) {
         res.destroy();
+      } else if (isStoreUnavailable(err)) {
+        sendOAuthError(res, 503, "temporarily_unavailable", "the authorization server cannot reach its store; try again shortly", { "Retry-After": String(STORE_RETRY_AFTER_SECONDS) });
       } else if (err instanceof BodyError) {
         sendOAuthError(res, err.code === "body_too_large" ? 413 : 400, "invalid_request", err.message);
       } else {

@@ -167,11 +167,12 @@ async function serveOn(io: CliIo, values: Values, config: GatewayConfig, opened:
         apiTokens: new ApiTokens(store, new StoreAccountDirectory(store)),
         publicUrl: () => publicUrl,
         logger: jsonLineLogger(io.err),
+        sharedLimits: opened.kind === "postgres",
       })
     : undefined;
   let gateway;
   try {
-    gateway = await startGateway({ config, store, host: values.host ?? "127.0.0.1", port: Number(portText), log: io.err, ...(authorizationServer ? { authorizationServer } : {}) });
+    gateway = await startGateway({ config, store, host: values.host ?? "127.0.0.1", port: Number(portText), log: io.err, sharedLimits: opened.kind === "postgres", ...(authorizationServer ? { authorizationServer } : {}) });
     publicUrl = gateway.publicUrl;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

@@ -12,7 +12,7 @@ import { AS_PATHS } from "./metadata.ts";
 import { REQUEST_LIFETIME_MS, type OAuthConfig } from "./options.ts";
 import { consentPage, errorPage, loginPage } from "./pages.ts";
 import { isS256Challenge } from "./pkce.ts";
-import { RateLimiter } from "./rate-limit.ts";
+import { oauthLimit } from "./rate-limit.ts";
 import { redirectMatches, redirectWith } from "./redirects.ts";
 
 export const REQUESTS = "oauth-requests";
@@ -32,16 +32,16 @@ export class AuthorizeEndpoints {
   readonly #clients: ClientDirectory;
   readonly #grants: Grants;
   readonly #sessions: BrowserSessions;
-  readonly #logins: RateLimiter;
-  readonly #requests: RateLimiter;
+  readonly #logins: ReturnType<typeof oauthLimit>;
+  readonly #requests: ReturnType<typeof oauthLimit>;
 
   constructor(config: OAuthConfig, clients: ClientDirectory, grants: Grants, sessions: BrowserSessions) {
     this.#config = config;
     this.#clients = clients;
     this.#grants = grants;
     this.#sessions = sessions;
-    this.#logins = new RateLimiter(10, 60_000, config.now);
-    this.#requests = new RateLimiter(60, 60_000, config.now);
+    this.#logins = oauthLimit(config, "rate-login", 10, 60_000);
+    this.#requests = oauthLimit(config, "rate-authorize", 60, 60_000);
   }
 
   async authorize(req: IncomingMessage, res: ServerResponse, query: string): Promise<void> {
@@ -72,7 +72,7 @@ export class AuthorizeEndpoints {
       ...(resource !== undefined ? { resource } : {}),
       expires_at: this.#config.now() + REQUEST_LIFETIME_MS,
     };
-    if (this.#requests.hit(this.#config.clientIp(req)) > 0) {
+    if ((await this.#requests.hit(this.#config.clientIp(req))) > 0) {
       return fail(res, 429, "Too many sign-in attempts", "Wait a minute and start the sign-in again from the application.");
     }
     const requestId = randomToken();
@@ -92,7 +92,7 @@ export class AuthorizeEndpoints {
     if (!client) return fail(res, 400, "Unknown application", "Start the sign-in again from the application.");
     const username = (form.get("username") ?? "").trim().slice(0, 200);
     const password = form.get("password") ?? "";
-    if (this.#logins.hit(this.#config.clientIp(req)) > 0) {
+    if ((await this.#logins.hit(this.#config.clientIp(req))) > 0) {
       return this.#login(req, res, requestId, client, "Too many attempts. Wait a minute and try again.", username, 429);
     }
     const account = username && password ? await this.#config.accounts.verifyPassword(username, password) : null;

@@ -9,7 +9,7 @@ import { Grants } from "./grants.ts";
 import { BodyError, answerPreflight, readBody, sendJson, sendOAuthError, setCors } from "./http-io.ts";
 import { AS_PATHS, authorizationServerMetadata } from "./metadata.ts";
 import { resolveOptions, type OAuthConfig, type OAuthServerOptions } from "./options.ts";
-import { RateLimiter } from "./rate-limit.ts";
+import { oauthLimit } from "./rate-limit.ts";
 import { registerClient } from "./registration.ts";
 import { revocationEndpoint, tokenEndpoint } from "./token-endpoint.ts";
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from "../store/store-errors.ts";
@@ -30,7 +30,7 @@ export class OAuthServer implements AuthorizationServer {
     const clients = new ClientDirectory(config);
     const grants = new Grants(config);
     const pages = new AuthorizeEndpoints(config, clients, grants, new BrowserSessions(config));
-    const registrations = new RateLimiter(config.maxRegistrations, config.registrationWindowMs, config.now);
+    const registrations = oauthLimit(config, "rate-register", config.maxRegistrations, config.registrationWindowMs);
     this.verifier = new OAuthTokenVerifier(config, grants);
     this.#sweeper = new Sweeper(config);
     const metadata: Route = async (_req, res) => sendJson(res, 200, authorizationServerMetadata(config));
@@ -42,7 +42,7 @@ export class OAuthServer implements AuthorizationServer {
         AS_PATHS.register,
         {
           POST: async (req, res) => {
-            const wait = registrations.hit(config.clientIp(req));
+            const wait = await registrations.hit(config.clientIp(req));
             if (wait > 0) {
               req.resume();
               return sendOAuthError(res, 429, "too_many_requests", "too many registrations; try again later", { "Retry-After": String(wait) });

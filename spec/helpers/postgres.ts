@@ -14,7 +14,7 @@ import { freePort } from "./launcher-fixtures.ts";
 const USER = "hubmcp";
 
 function findBin(): string | undefined {
-  if (process.env.PG_BIN) return process.env.PG_BIN;
+  if (process.env.PG_BIN) return existsSync(join(process.env.PG_BIN, "pg_ctl")) ? process.env.PG_BIN : undefined;
   const base = "/usr/lib/postgresql";
   if (!existsSync(base)) return undefined;
   const versions = readdirSync(base).filter((v) => existsSync(join(base, v, "bin", "pg_ctl"))).sort((a, b) => Number(b) - Number(a));
@@ -24,7 +24,7 @@ function findBin(): string | undefined {
 const BIN = findBin();
 
 /** Why the Postgres specs skip here, or false when they run. In CI they never skip. */
-export const POSTGRES_SKIP: string | false = BIN || process.env.CI === "true" ? false : "PostgreSQL binaries not found (apt-get install postgresql, or set PG_BIN)";
+export const POSTGRES_SKIP: string | false = BIN || process.env.CI ? false : "PostgreSQL binaries not found (apt-get install postgresql, or set PG_BIN)";
 
 export interface PostgresCluster {
   /** `postgres://hubmcp@127.0.0.1:PORT/postgres`: no password in it, pass `password`. */
@@ -47,7 +47,7 @@ export function postgresCluster(): Promise<PostgresCluster> {
 }
 
 async function startCluster(): Promise<PostgresCluster> {
-  if (!BIN) throw new Error("PostgreSQL binaries not found, and CI=true: the Postgres store specs must run (install postgresql)");
+  if (!BIN) throw new Error("PostgreSQL binaries not found, and CI is set: the Postgres store specs must run (install postgresql, or set PG_BIN)");
   const asRoot = process.getuid?.() === 0;
   const dir = mkdtempSync(join(tmpdir(), "hubmcp-pg-"));
   const password = randomBytes(12).toString("hex");

@@ -28,6 +28,7 @@ export interface PostgresStoreOptions {
 // connection exceptions, insufficient resources, operator intervention (shutdown, restart).
 const UNAVAILABLE_STATE = /^(08|53|57P)/;
 const CONNECT_TIMEOUT_MS = 5_000;
+const QUERY_TIMEOUT_MS = 15_000;
 const MAX_UPDATE_ATTEMPTS = 20;
 
 export class PostgresRecordStore implements RecordStore {
@@ -52,6 +53,8 @@ export class PostgresRecordStore implements RecordStore {
       connectionString: withPassword(options.url, options.password),
       max: options.maxConnections ?? 10,
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // A server that accepted the connection and then hangs is as unreachable as one that refused it.
+      query_timeout: QUERY_TIMEOUT_MS,
       idleTimeoutMillis: 30_000,
     });
     // An idle connection dropped by the server (a restart) is reported here; without a

@@ -12,7 +12,7 @@ import { AS_PATHS } from "./metadata.ts";
 import { REQUEST_LIFETIME_MS, type OAuthConfig } from "./options.ts";
 import { consentPage, errorPage, loginPage } from "./pages.ts";
 import { isS256Challenge } from "./pkce.ts";
-import { oauthLimit } from "./rate-limit.ts";
+import { LIMITS, oauthLimit } from "./rate-limit.ts";
 import { redirectMatches, redirectWith } from "./redirects.ts";
 
 export const REQUESTS = "oauth-requests";
@@ -40,8 +40,8 @@ export class AuthorizeEndpoints {
     this.#clients = clients;
     this.#grants = grants;
     this.#sessions = sessions;
-    this.#logins = oauthLimit(config, "rate-login", 10, 60_000);
-    this.#requests = oauthLimit(config, "rate-authorize", 60, 60_000);
+    this.#logins = oauthLimit(config, LIMITS.login, 10, 60_000);
+    this.#requests = oauthLimit(config, LIMITS.authorize, 60, 60_000);
   }
 
   async authorize(req: IncomingMessage, res: ServerResponse, query: string): Promise<void> {

@@ -4,6 +4,9 @@
 import type { RecordStore } from "../contracts.ts";
 import { SharedLimit } from "../shared-limit.ts";
 
+/** The store collections of the shared windows, one per limit; swept when an hour old. */
+export const LIMITS = { register: "rate-register", login: "rate-login", authorize: "rate-authorize" } as const;
+
 interface Window {
   start: number;
   count: number;
@@ -47,7 +50,7 @@ export class RateLimiter {
 }
 
 /** A limit as the OAuth endpoints use it: in the store when the replicas share limits, else this process's own. */
-export function oauthLimit(config: { store: RecordStore; now: () => number; sharedLimits: boolean }, collection: string, max: number, windowMs: number): { hit(key: string): number | Promise<number> } {
+export function oauthLimit(config: { store: RecordStore; now: () => number; sharedLimits: boolean }, collection: (typeof LIMITS)[keyof typeof LIMITS], max: number, windowMs: number): { hit(key: string): number | Promise<number> } {
   const local = new RateLimiter(max, windowMs, config.now);
   return config.sharedLimits ? local.sharedIn(config.store, collection) : local;
 }

@@ -9,7 +9,7 @@ import { Grants } from "./grants.ts";
 import { BodyError, answerPreflight, readBody, sendJson, sendOAuthError, setCors } from "./http-io.ts";
 import { AS_PATHS, authorizationServerMetadata } from "./metadata.ts";
 import { resolveOptions, type OAuthConfig, type OAuthServerOptions } from "./options.ts";
-import { oauthLimit } from "./rate-limit.ts";
+import { LIMITS, oauthLimit } from "./rate-limit.ts";
 import { registerClient } from "./registration.ts";
 import { revocationEndpoint, tokenEndpoint } from "./token-endpoint.ts";
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from "../store/store-errors.ts";
@@ -30,7 +30,7 @@ export class OAuthServer implements AuthorizationServer {
     const clients = new ClientDirectory(config);
     const grants = new Grants(config);
     const pages = new AuthorizeEndpoints(config, clients, grants, new BrowserSessions(config));
-    const registrations = oauthLimit(config, "rate-register", config.maxRegistrations, config.registrationWindowMs);
+    const registrations = oauthLimit(config, LIMITS.register, config.maxRegistrations, config.registrationWindowMs);
     this.verifier = new OAuthTokenVerifier(config, grants);
     this.#sweeper = new Sweeper(config);
     const metadata: Route = async (_req, res) => sendJson(res, 200, authorizationServerMetadata(config));

@@ -73,10 +73,18 @@ async function startCluster(): Promise<PostgresCluster> {
       // Already gone.
     }
   };
-  process.once("exit", () => {
+  const cleanUp = (): void => {
     stopNow();
     rmSync(dir, { recursive: true, force: true });
-  });
+  };
+  process.once("exit", cleanUp);
+  // A test file stopped by a signal (the runner's timeout, Ctrl-C) fires no "exit": clean up, then die of it.
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      cleanUp();
+      process.kill(process.pid, signal);
+    });
+  }
   run("initdb", ["-D", data, "-U", USER, "--auth-local=trust", "--auth-host=scram-sha-256", `--pwfile=${join(dir, "pw")}`, "-E", "UTF8", "--no-sync", "--no-instructions"]);
   const port = await freePort();
   const start = async (): Promise<void> => {

@@ -38,6 +38,16 @@ test("user and token commands work on --store, the password from HUBMCP_STORE_PA
   assert.equal(await run(["token", "revoke", id, "--config", config], env, io()), 0);
   assert.equal(await run(["token", "revoke", id, "--config", config], env, io()), 1);
 
+  // pg's own PGPASSWORD serves as well.
+  const saved = process.env.PGPASSWORD;
+  process.env.PGPASSWORD = cluster.password;
+  try {
+    assert.equal(await run(["token", "list", "--store", url], {}, io()), 0);
+  } finally {
+    if (saved === undefined) delete process.env.PGPASSWORD;
+    else process.env.PGPASSWORD = saved;
+  }
+
   const store = await PostgresRecordStore.open({ url, password: cluster.password });
   t.after(() => store.close());
   assert.deepEqual(await new StoreAccountDirectory(store).verifyPassword("ada", "correct horse"), { user: "ada", groups: ["staff"] });

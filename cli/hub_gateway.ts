@@ -10,7 +10,9 @@ import { StoreAccountDirectory } from "../lib/gateway/accounts.ts";
 import { ApiTokens } from "../lib/gateway/api-tokens.ts";
 import { checkAppFiles, ConfigError, parseGatewayConfigText, type GatewayConfig } from "../lib/gateway/config.ts";
 import { startGateway } from "../lib/gateway/server.ts";
-import { DataDirError, FileRecordStore } from "../lib/gateway/store/file-record-store.ts";
+import { DataDirError } from "../lib/gateway/store/file-record-store.ts";
+import { openStore, type OpenedStore } from "../lib/gateway/store/open-store.ts";
+import { StoreConfigError, StoreUnavailableError } from "../lib/gateway/store/store-errors.ts";
 import { gatewayAuthorizationServer } from "../lib/gateway/oauth/for-gateway.ts";
 import { initCommand } from "../lib/gateway/cli/init.ts";
 import { NAME, usage, USAGE, type CliIo } from "../lib/gateway/cli/io.ts";
@@ -26,6 +28,7 @@ type Values = {
   host?: string;
   port?: string;
   "data-dir"?: string;
+  store?: string;
   groups?: string;
   "password-stdin"?: boolean;
   app?: string;
@@ -56,10 +59,39 @@ async function loadConfig(io: CliIo, file: string): Promise<GatewayConfig | numb
   }
 }
 
-async function serve(io: CliIo, values: Values, port: number, store: FileRecordStore): Promise<number> {
+/**
+ * Opens the store the options name (one place for the server and every operator command),
+ * runs `work` on it and closes it. Store problems become one line and an exit status.
+ */
+async function withStore(io: CliIo, values: Values, env: NodeJS.ProcessEnv, config: GatewayConfig | undefined, work: (opened: OpenedStore) => Promise<number>): Promise<number> {
+  let opened: OpenedStore | undefined;
+  try {
+    opened = await openStore({ store: values.store, dataDir: values["data-dir"], configStore: config?.store }, env);
+    return await work(opened);
+  } catch (err) {
+    if (err instanceof StoreConfigError || err instanceof DataDirError) io.err(`${NAME}: ${err.message}`);
+    else if (err instanceof StoreUnavailableError) io.err(`${NAME}: the store is unreachable; check that the database is up and its address`);
+    else if (isSqlState(err)) io.err(`${NAME}: cannot open the store (postgres error ${err.code}: login, database name or permissions)`);
+    else throw err;
+    return err instanceof DataDirError || (err instanceof StoreConfigError && err.code === "bad_store") ? 2 : 1;
+  } finally {
+    await opened?.close().catch(() => undefined);
+  }
+}
+
+function isSqlState(err: unknown): err is { code: string } {
+  return typeof err === "object" && err !== null && /^[0-9A-Z]{5}$/.test(String((err as { code?: unknown }).code));
+}
+
+async function serve(io: CliIo, values: Values, env: NodeJS.ProcessEnv, port: number): Promise<number> {
   if (!values.config) return usage(io, "--config is required");
   const config = await loadConfig(io, values.config);
   if (typeof config === "number") return config;
+  return withStore(io, values, env, config, (opened) => serveOn(io, values, config, opened, port));
+}
+
+async function serveOn(io: CliIo, values: Values, config: GatewayConfig, opened: OpenedStore, port: number): Promise<number> {
+  const { store } = opened;
   // The OAuth server needs the public URL, which without a configured one is known only once listening.
   let publicUrl = config.publicUrl ?? "http://127.0.0.1";
   const authorizationServer = config.oauth.enabled
@@ -75,7 +107,7 @@ async function serve(io: CliIo, values: Values, port: number, store: FileRecordS
     : undefined;
   let gateway;
   try {
-    gateway = await startGateway({ config, store, host: values.host ?? "127.0.0.1", port, log: io.err, ...(authorizationServer ? { authorizationServer } : {}) });
+    gateway = await startGateway({ config, store, host: values.host ?? "127.0.0.1", port, log: io.err, sharedLimits: opened.kind === "postgres", ...(authorizationServer ? { authorizationServer } : {}) });
     publicUrl = gateway.publicUrl;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -105,6 +137,7 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
         host: { type: "string" },
         port: { type: "string" },
         "data-dir": { type: "string" },
+        store: { type: "string" },
         groups: { type: "string" },
         "password-stdin": { type: "boolean" },
         app: { type: "string" },
@@ -123,17 +156,9 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
   const portText = values.port ?? "8080";
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) return usage(io, "--port must be a port number (0-65535)");
   const dataDir = resolve(values["data-dir"] ?? env.HUB_GATEWAY_DATA_DIR ?? "hub-data");
-  let store: FileRecordStore;
-  try {
-    store = await FileRecordStore.open(dataDir);
-  } catch (err) {
-    if (!(err instanceof DataDirError)) throw err;
-    io.err(`${NAME}: ${err.message}`);
-    return 2;
-  }
   const [command, sub, arg, value, ...extra] = positionals;
   if (extra.length > 0 || (value !== undefined && !(command === "user" && sub === "groups"))) return usage(io, "too many arguments");
-  if (command === undefined) return serve(io, values, Number(portText), store);
+  if (command === undefined) return serve(io, values, env, Number(portText));
   if (command === "init") {
     if (sub !== undefined) return usage(io, "init takes options only");
     return initCommand(io, env, {
@@ -146,9 +171,14 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
       passwordStdin: values["password-stdin"] === true,
     });
   }
-  if (command === "user") return userCommand(io, store, { action: sub, name: arg, value, groups: values.groups, passwordStdin: values["password-stdin"] === true });
-  if (command === "token") return tokenCommand(io, store, sub, arg);
-  return usage(io, "unknown command");
+  if (command !== "user" && command !== "token") return usage(io, "unknown command");
+  const config = values.config === undefined ? undefined : await loadConfig(io, values.config);
+  if (typeof config === "number") return config;
+  return withStore(io, values, env, config, ({ store }) =>
+    command === "user"
+      ? userCommand(io, store, { action: sub, name: arg, value, groups: values.groups, passwordStdin: values["password-stdin"] === true })
+      : tokenCommand(io, store, sub, arg),
+  );
 }
 
 function jsonLineLogger(write: (line: string) => void): Logger {

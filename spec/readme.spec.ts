@@ -49,7 +49,7 @@ test("every TypeScript block of the README type-checks under strict", { timeout:
     types: ["node"],
     typeRoots: [join(ROOT, "node_modules", "@types")],
     baseUrl: ROOT,
-    paths: { hubmcp: ["lib/index.ts"] },
+    paths: { hubmcp: ["lib/index.ts"], "hubmcp/gateway": ["lib/gateway/index.ts"] },
   });
   // Only the blocks are checked; the library is read for its types, not checked again here.
   const problems = files

@@ -6,6 +6,7 @@ import type { ToolSpec } from "./config.ts";
 import type { Principal, TokenVerifier } from "./contracts.ts";
 import { GatewayError } from "./respond.ts";
 import type { ToolEndpoint } from "./routes.ts";
+import { isStoreUnavailable } from "./store/store-errors.ts";
 
 /** The tool's MCP URL: the OAuth resource, the audience of tokens issued for it. */
 export function toolResource(publicUrl: string, tool: string): string {
@@ -54,7 +55,9 @@ export async function authorize(req: IncomingMessage, verifiers: readonly TokenV
   for (const verifier of verifiers) {
     try {
       principal = await verifier.verify(token, resource);
-    } catch {
+    } catch (err) {
+      // An unreachable store says nothing about the token: not a 401 that makes clients drop it.
+      if (isStoreUnavailable(err)) throw err;
       principal = null;
     }
     if (principal) break;

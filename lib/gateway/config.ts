@@ -4,6 +4,7 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { parseOAuthSettings, type OAuthSettings } from "./oauth/gateway-settings.ts";
+import { checkStoreUrl } from "./store/open-store.ts";
 
 /** Who a started tool session runs as, and which of the gateway's variables it sees (README, "Deployment"). */
 export interface ChildIdentity {
@@ -66,6 +67,8 @@ export interface GatewayConfig {
   readonly limits: GatewayLimits;
   /** The built-in OAuth authorization server (section `oauth`; `false` turns it off). */
   readonly oauth: OAuthSettings;
+  /** `"store"`: a postgres:// URL shared by replicas; undefined: the file store in the data dir. */
+  readonly store?: string;
 }
 
 export const DEFAULT_LIMITS: GatewayLimits = {
@@ -252,7 +255,7 @@ function hostNames(v: unknown): string[] {
 /** Checks a parsed gateway.json; relative `app` paths resolve against `baseDir` (the file's folder). */
 export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConfig {
   if (!isObject(value)) throw new ConfigError("(top level)", "must be a JSON object");
-  for (const k of Object.keys(value)) if (!["publicUrl", "allowedHosts", "tools", "limits", "oauth", "runAs", "env"].includes(k)) throw new ConfigError(k, "is not a known key");
+  for (const k of Object.keys(value)) if (!["publicUrl", "allowedHosts", "tools", "limits", "oauth", "runAs", "env", "store"].includes(k)) throw new ConfigError(k, "is not a known key");
   const top = identity(value, "", {});
   const publicUrl = value.publicUrl === undefined ? undefined : httpUrl(value.publicUrl, "publicUrl").replace(/\/+$/, "");
   if (!isObject(value.tools)) throw new ConfigError("tools", "must be an object of named tools");
@@ -264,7 +267,13 @@ export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConf
   const oauth = parseOAuthSettings(value.oauth, (key, problem) => {
     throw new ConfigError(key, problem);
   });
-  return { publicUrl, allowedHosts: hostNames(value.allowedHosts), tools, limits: limits(value.limits), oauth };
+  let store: string | undefined;
+  try {
+    if (value.store !== undefined) store = checkStoreUrl(value.store, "store");
+  } catch {
+    throw new ConfigError("store", "must be a postgres://user@host:port/database URL");
+  }
+  return { publicUrl, allowedHosts: hostNames(value.allowedHosts), tools, limits: limits(value.limits), oauth, ...(store !== undefined ? { store } : {}) };
 }
 
 /** The same from the file's text. */

@@ -1,6 +1,7 @@
 // Every answer the gateway writes itself: JSON with a stable `error` code, and the CORS
 // headers browser hosts need to read it (401 and 403 included).
 import type { ServerResponse } from "node:http";
+import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from "./store/store-errors.ts";
 
 export const CORS = {
   "access-control-allow-origin": "*",
@@ -25,6 +26,18 @@ export class GatewayError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * The answer for a failure that is not our own GatewayError, if it has one: the store being
+ * unreachable is a 503 the client may retry (its tokens are not wrong), never a 500.
+ */
+export function knownFailure(err: unknown): GatewayError | undefined {
+  if (err instanceof GatewayError) return err;
+  if (isStoreUnavailable(err)) {
+    return new GatewayError(503, "store_unavailable", "The gateway cannot reach its store just now; try again shortly", { "retry-after": String(STORE_RETRY_AFTER_SECONDS) });
+  }
+  return undefined;
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -16,7 +16,7 @@ import type { Backend, LaunchRequest } from "./launch.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { identityWarnings } from "./run-as.ts";
-import { CORS, GatewayError, PREFLIGHT, sendError, sendJson } from "./respond.ts";
+import { CORS, GatewayError, knownFailure, PREFLIGHT, sendError, sendJson } from "./respond.ts";
 import { matchRoute } from "./routes.ts";
 import { SessionSealer } from "./session-seal.ts";
 import { CachingRecordStore } from "./store/caching-record-store.ts";
@@ -47,6 +47,11 @@ export interface GatewayOptions {
   keepaliveMs?: number;
   /** The environment tool session children start from; the gateway's own by default. */
   childEnv?: NodeJS.ProcessEnv;
+  /**
+   * Count the per-person rate limit (and the OAuth server's, via its own option) in `store`,
+   * so replicas sharing it share the limit: one store write per request. For a database store.
+   */
+  sharedLimits?: boolean;
   /** How tool sessions start; for embedding and specs. */
   launch?: (req: LaunchRequest) => Promise<Backend>;
 }
@@ -89,7 +94,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const verifiers = [...(options.verifiers ?? [new ApiTokens(store, accounts)])];
   if (options.authorizationServer) verifiers.push(options.authorizationServer.verifier);
   const metrics = new GatewayMetrics();
-  const limiter = new RateLimiter(config.limits.ratePerSecond, config.limits.rateBurst);
+  const local = new RateLimiter(config.limits.ratePerSecond, config.limits.rateBurst);
+  const limiter = options.sharedLimits ? local.sharedIn(options.store) : { hit: (user: string) => local.take(user) };
   let publicUrl = options.publicUrl?.replace(/\/+$/, "") ?? config.publicUrl ?? "";
   const sessions = new ToolSessions({ store, readFresh: (collection, id) => store.fresh(collection, id), config, publicUrl: () => publicUrl, launch: options.launch, childEnv: options.childEnv, onEvent: event });
   const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
@@ -143,7 +149,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     }
     const principal = await authorize(req, verifiers, publicUrl, tool, spec, r.kind === "sse-info" ? "sse" : "mcp");
     facts.user = principal.user;
-    const wait = limiter.take(principal.user);
+    const wait = await limiter.hit(principal.user);
     if (wait > 0) throw new GatewayError(429, "rate_limited", "Too many requests; slow down", { "retry-after": String(wait) });
     const query = new URLSearchParams((req.url ?? "").split("?")[1] ?? "");
     await handleToolRoute(c, r, { principal, tool, spec, query }, req, res);
@@ -169,7 +175,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       );
     });
     route(req, res, facts).catch((err: unknown) => {
-      if (err instanceof GatewayError) return sendError(res, err);
+      const known = knownFailure(err);
+      if (known) return sendError(res, known);
       event("internal error", { error: err instanceof Error ? err.message.slice(0, 200) : "unknown" });
       sendError(res, new GatewayError(500, "internal_error", "The gateway failed to handle this request"));
     });

@@ -12,7 +12,9 @@ test("the gateway entry exports exactly its public API", async () => {
     "FileRecordStore",
     "MemoryRecordStore",
     "OAuthServer",
+    "PostgresRecordStore",
     "StoreAccountDirectory",
+    "StoreUnavailableError",
     "parseGatewayConfig",
     "parseGatewayConfigText",
     "startGateway",
@@ -24,6 +26,6 @@ test("the gateway entry exports exactly its public API", async () => {
 type PublicTypes = [
   Types.GatewayOptions, Types.RunningGateway, Types.GatewayConfig, Types.GatewayLimits, Types.ToolSpec, Types.RevisionSpec,
   Types.Principal, Types.TokenVerifier, Types.AccountDirectory, Types.RecordStore, Types.AuthorizationServer,
-  Types.OAuthServerOptions, Types.OAuthSettings,
+  Types.OAuthServerOptions, Types.OAuthSettings, Types.PostgresStoreOptions,
 ];
 export type { PublicTypes };

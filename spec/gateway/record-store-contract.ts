@@ -1,7 +1,7 @@
 // The one contract every RecordStore keeps; run against each implementation by
-// record-store.spec.ts.
+// record-store.spec.ts (and postgres-record-store.spec.ts).
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { test as nodeTest } from "node:test";
 import type { RecordStore } from "../../lib/gateway/contracts.ts";
 
 type Cleanup = { after(fn: () => unknown): void };
@@ -10,9 +10,16 @@ type Cleanup = { after(fn: () => unknown): void };
  * `make` gives a fresh store; `pair`, when the store can be shared (a data dir, a database),
  * two store objects on the same data, as two processes would hold them.
  */
-export function recordStoreContract(name: string, make: (t: Cleanup) => RecordStore, pair?: (t: Cleanup) => [RecordStore, RecordStore]): void {
+export function recordStoreContract(
+  name: string,
+  make: (t: Cleanup) => RecordStore | Promise<RecordStore>,
+  options: { pair?: (t: Cleanup) => [RecordStore, RecordStore] | Promise<[RecordStore, RecordStore]>; skip?: string | false } = {},
+): void {
+  const { pair, skip = false } = options;
+  // `skip`: a reason to skip every test (e.g. no database here), shown in the report.
+  const test = (title: string, fn: (t: Cleanup) => Promise<void>): void => void nodeTest(title, { skip }, fn);
   test(`${name}: put, get, list and delete round-trip JSON values`, async (t) => {
-    const store = make(t);
+    const store = await make(t);
     assert.equal(await store.get("clients", "a"), undefined);
     await store.put("clients", "a", { n: 1, list: [] });
     await store.put("clients", "b/../c", { n: 2 });
@@ -29,7 +36,7 @@ export function recordStoreContract(name: string, make: (t: Cleanup) => RecordSt
   });
 
   test(`${name}: create is first-writer-wins`, async (t) => {
-    const store = make(t);
+    const store = await make(t);
     const results = await Promise.all([1, 2, 3, 4].map((n) => store.create("codes", "x", { n })));
     assert.equal(results.filter(Boolean).length, 1);
     const winner = results.indexOf(true) + 1;
@@ -37,7 +44,7 @@ export function recordStoreContract(name: string, make: (t: Cleanup) => RecordSt
   });
 
   test(`${name}: values are copies`, async (t) => {
-    const store = make(t);
+    const store = await make(t);
     const value = { list: [1] };
     await store.put("users", "u", value);
     value.list.push(2);
@@ -47,7 +54,7 @@ export function recordStoreContract(name: string, make: (t: Cleanup) => RecordSt
   });
 
   test(`${name}: a secret is made once and kept`, async (t) => {
-    const store = make(t);
+    const store = await make(t);
     const [a, b] = await Promise.all([store.secret("session-key"), store.secret("session-key")]);
     assert.equal(a.length, 32);
     assert.ok(a.equals(b));
@@ -55,14 +62,14 @@ export function recordStoreContract(name: string, make: (t: Cleanup) => RecordSt
   });
 
   test(`${name}: bad collection names and ids are refused`, async (t) => {
-    const store = make(t);
+    const store = await make(t);
     await assert.rejects(store.put("../up", "a", 1), TypeError);
     await assert.rejects(store.put("clients", "", 1), TypeError);
     await assert.rejects(store.get("clients", "x".repeat(513)), TypeError);
   });
 
   test(`${name}: update reads, changes and writes one record; undefined leaves it as it is`, async (t) => {
-    const store = make(t);
+    const store = await make(t);
     const seen: unknown[] = [];
     const created = await store.update<{ n: number }>("grants", "g", (current) => (seen.push(current), { n: (current?.n ?? 0) + 1 }));
     assert.deepEqual(created, { n: 1 });
@@ -80,7 +87,7 @@ export function recordStoreContract(name: string, make: (t: Cleanup) => RecordSt
   });
 
   test(`${name}: concurrent updates of one record lose nothing`, async (t) => {
-    const store = make(t);
+    const store = await make(t);
     const bump = (): Promise<{ n: number } | undefined> => store.update<{ n: number }>("counters", "c", (current) => ({ n: (current?.n ?? 0) + 1 }));
     const answers = await Promise.all(Array.from({ length: 40 }, bump));
     assert.deepEqual(await store.get("counters", "c"), { n: 40 });
@@ -88,7 +95,7 @@ export function recordStoreContract(name: string, make: (t: Cleanup) => RecordSt
   });
 
   test(`${name}: a compare-then-change through update has exactly one winner`, async (t) => {
-    const store = make(t);
+    const store = await make(t);
     await store.put("grants", "g", { revoked: false, rotated: null });
     // Four refreshes and a revocation at once: each refresh claims the rotation only on a live grant.
     const claims = [1, 2, 3, 4].map((n) =>
@@ -105,7 +112,7 @@ export function recordStoreContract(name: string, make: (t: Cleanup) => RecordSt
 
   if (pair) {
     test(`${name}: two store objects on the same data update one record without losing any change`, async (t) => {
-      const [a, b] = pair(t);
+      const [a, b] = await pair(t);
       const bump = (store: RecordStore): Promise<unknown> => store.update<{ n: number }>("counters", "c", (current) => ({ n: (current?.n ?? 0) + 1 }));
       await a.put("counters", "c", { n: 0 });
       assert.deepEqual(await b.get("counters", "c"), { n: 0 }, "b may remember this copy");

@@ -23,6 +23,9 @@ options:
       --host HOST         bind address                        (default 127.0.0.1)
       --port PORT         listening port                      (default 8080)
       --data-dir DIR      accounts, tokens, keys, sessions    (default ./hub-data)
+      --store URL         instead of --data-dir: postgres://user@host:port/db, shared by
+                          replicas on any machine (password in HUBMCP_STORE_PASSWORD;
+                          also "store" in gateway.json)
       --groups LIST       comma-separated groups for user add
       --password-stdin    read the password from stdin
       --app FILE          init: the tool app to serve         (default: this package's demo app)

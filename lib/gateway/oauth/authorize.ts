@@ -13,7 +13,7 @@ import { REQUEST_LIFETIME_MS, type OAuthConfig } from "./options.ts";
 import { consentPage, errorPage, loginPage, noAccessPage } from "./pages.ts";
 import { LoginBackoff } from "./login-backoff.ts";
 import { isS256Challenge } from "./pkce.ts";
-import { RateLimiter } from "./rate-limit.ts";
+import { LIMITS, oauthLimit } from "./rate-limit.ts";
 import { redirectMatches, redirectWith } from "./redirects.ts";
 
 export const REQUESTS = "oauth-requests";
@@ -33,23 +33,23 @@ export class AuthorizeEndpoints {
   readonly #clients: ClientDirectory;
   readonly #grants: Grants;
   readonly #sessions: BrowserSessions;
-  readonly #logins: RateLimiter;
+  readonly #logins: ReturnType<typeof oauthLimit>;
   readonly #backoff: LoginBackoff;
-  readonly #requests: RateLimiter;
+  readonly #requests: ReturnType<typeof oauthLimit>;
 
   constructor(config: OAuthConfig, clients: ClientDirectory, grants: Grants, sessions: BrowserSessions) {
     this.#config = config;
     this.#clients = clients;
     this.#grants = grants;
     this.#sessions = sessions;
-    this.#logins = new RateLimiter(10, 60_000, config.now);
+    this.#logins = oauthLimit(config, LIMITS.login, 10, 60_000);
     this.#backoff = new LoginBackoff(config.now);
-    this.#requests = new RateLimiter(60, 60_000, config.now);
+    this.#requests = oauthLimit(config, LIMITS.authorize, 60, 60_000);
   }
 
   async authorize(req: IncomingMessage, res: ServerResponse, query: string): Promise<void> {
     // Before anything else: looking the client up may fetch its metadata document.
-    const wait = this.#requests.hit(this.#config.clientIp(req));
+    const wait = await this.#requests.hit(this.#config.clientIp(req));
     if (wait > 0) {
       return fail(res, 429, "Too many sign-in attempts", "Wait a minute and start the sign-in again from the application.", { "Retry-After": String(wait) });
     }
@@ -98,7 +98,7 @@ export class AuthorizeEndpoints {
     const username = (form.get("username") ?? "").trim().slice(0, 200);
     const password = form.get("password") ?? "";
     // Per address, then per account: many addresses guessing at one account are held back too.
-    const wait = this.#logins.hit(this.#config.clientIp(req)) || (username ? this.#backoff.wait(username) : 0);
+    const wait = (await this.#logins.hit(this.#config.clientIp(req))) || (username ? this.#backoff.wait(username) : 0);
     if (wait > 0) {
       const message = `Too many attempts. Wait ${wait === 1 ? "a second" : wait < 60 ? `${wait} seconds` : "a minute"} and try again.`;
       return this.#login(req, res, requestId, client, message, username, 429, { "Retry-After": String(wait) });

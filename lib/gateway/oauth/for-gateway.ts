@@ -17,6 +17,8 @@ export interface GatewayOAuthOptions {
   readonly apiTokens: TokenVerifier;
   readonly publicUrl: () => string;
   readonly logger?: Logger;
+  /** Registration and sign-in limits counted in the shared store. */
+  readonly sharedLimits?: boolean;
 }
 
 export function gatewayAuthorizationServer(options: GatewayOAuthOptions): OAuthServer {
@@ -40,6 +42,7 @@ export function gatewayAuthorizationServer(options: GatewayOAuthOptions): OAuthS
     },
     ...(settings.clientAddressHeader ? { clientIp: forwardedAddress(settings.clientAddressHeader.toLowerCase()) } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.sharedLimits ? { sharedLimits: true } : {}),
   });
 }
 

@@ -43,6 +43,8 @@ export interface OAuthServerOptions {
   /** Milliseconds since the epoch; injectable for expiry specs. */
   now?: () => number;
   logger?: Logger;
+  /** Count registration and sign-in limits in `store`, shared by replicas on it (a database store). */
+  sharedLimits?: boolean;
 }
 
 export interface OAuthConfig {
@@ -64,6 +66,7 @@ export interface OAuthConfig {
   readonly clientIp: (req: IncomingMessage) => string;
   readonly now: () => number;
   readonly logger: Logger;
+  readonly sharedLimits: boolean;
 }
 
 export const ACCESS_TOKEN_SECONDS = 3600;
@@ -119,5 +122,6 @@ export function resolveOptions(options: OAuthServerOptions): OAuthConfig {
     clientIp: options.clientIp ?? ((req) => req.socket.remoteAddress ?? "unknown"),
     now: options.now ?? Date.now,
     logger: options.logger ?? silentLogger,
+    sharedLimits: options.sharedLimits ?? false,
   };
 }

@@ -9,9 +9,10 @@ import { Grants } from "./grants.ts";
 import { BodyError, answerPreflight, readBody, sendJson, sendOAuthError, setCors } from "./http-io.ts";
 import { AS_PATHS, authorizationServerMetadata } from "./metadata.ts";
 import { resolveOptions, type OAuthConfig, type OAuthServerOptions } from "./options.ts";
-import { RateLimiter } from "./rate-limit.ts";
+import { LIMITS, oauthLimit, RateLimiter } from "./rate-limit.ts";
 import { registerClient } from "./registration.ts";
 import { revocationEndpoint, tokenEndpoint } from "./token-endpoint.ts";
+import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from "../store/store-errors.ts";
 import { Sweeper } from "./sweeper.ts";
 import { OAuthTokenVerifier } from "./verifier.ts";
 
@@ -22,9 +23,9 @@ const TOKEN_REQUESTS_PER_MINUTE = 120;
 const REVOCATIONS_PER_MINUTE = 60;
 
 /** The route, behind a limit per source address answered with 429 and Retry-After. */
-function limited(limiter: RateLimiter, clientIp: (req: IncomingMessage) => string, what: string, route: Route): Route {
+function limited(limiter: { hit(key: string): number | Promise<number> }, clientIp: (req: IncomingMessage) => string, what: string, route: Route): Route {
   return async (req, res, query) => {
-    const wait = limiter.hit(clientIp(req));
+    const wait = await limiter.hit(clientIp(req));
     if (wait === 0) return route(req, res, query);
     req.resume();
     sendOAuthError(res, 429, "too_many_requests", `too many ${what}; try again later`, { "Retry-After": String(wait) });
@@ -43,7 +44,7 @@ export class OAuthServer implements AuthorizationServer {
     const clients = new ClientDirectory(config);
     const grants = new Grants(config);
     const pages = new AuthorizeEndpoints(config, clients, grants, new BrowserSessions(config));
-    const registrations = new RateLimiter(config.maxRegistrations, config.registrationWindowMs, config.now);
+    const registrations = oauthLimit(config, LIMITS.register, config.maxRegistrations, config.registrationWindowMs);
     const tokenRequests = new RateLimiter(TOKEN_REQUESTS_PER_MINUTE, 60_000, config.now);
     const revocations = new RateLimiter(REVOCATIONS_PER_MINUTE, 60_000, config.now);
     this.verifier = new OAuthTokenVerifier(config, grants);
@@ -106,6 +107,8 @@ export class OAuthServer implements AuthorizationServer {
     } catch (err) {
       if (res.headersSent) {
         res.destroy();
+      } else if (isStoreUnavailable(err)) {
+        sendOAuthError(res, 503, "temporarily_unavailable", "the authorization server cannot reach its store; try again shortly", { "Retry-After": String(STORE_RETRY_AFTER_SECONDS) });
       } else if (err instanceof BodyError) {
         sendOAuthError(res, err.code === "body_too_large" ? 413 : 400, "invalid_request", err.message);
       } else {

@@ -8,6 +8,7 @@ import { SESSIONS } from "./browser-session.ts";
 import { CLIENTS, type ClientRecord } from "./clients.ts";
 import { CODES, CODE_USES, GRANTS, REFRESH, type GrantRecord } from "./grants.ts";
 import { CODE_LIFETIME_MS, UNUSED_CLIENT_LIFETIME_MS, type OAuthConfig } from "./options.ts";
+import { LIMITS } from "./rate-limit.ts";
 import { DEDUPE } from "./registration.ts";
 
 export const SWEEP_INTERVAL_MS = 3600_000;
@@ -57,6 +58,9 @@ export class Sweeper {
     await drop<GrantRecord>(GRANTS, (g) => g.revoked === true);
     await drop<ClientRecord>(CLIENTS, (c) => !c.used && c.client_id_issued_at * 1000 + UNUSED_CLIENT_LIFETIME_MS <= now);
     await dropDanglingDedupe(store, () => (removed += 1));
+    // Shared rate-limit windows (one per source address) would otherwise pile up in the store.
+    const windowMs = Math.max(SWEEP_INTERVAL_MS, this.#config.registrationWindowMs);
+    for (const collection of Object.values(LIMITS)) await drop<{ start?: number }>(collection, (w) => typeof w.start !== "number" || w.start + windowMs <= now);
     return removed;
   }
 }

@@ -2,6 +2,7 @@
 // I/O; the grant is then read on every request, so a revocation takes effect at once in every
 // process on the data dir, and the account's groups are read as they are now.
 import type { Principal, TokenVerifier } from "../contracts.ts";
+import { isStoreUnavailable } from "../store/store-errors.ts";
 import { readAccessToken } from "./jws.ts";
 import type { Grants } from "./grants.ts";
 import { canonicalResource } from "./resources.ts";
@@ -28,7 +29,8 @@ export class OAuthTokenVerifier implements TokenVerifier {
       const groups = await this.#config.accounts.groupsOf(claims.sub);
       if (!groups) return null;
       return { user: claims.sub, groups, kind: "oauth", ...(hubWide ? {} : { audience: claims.aud }) };
-    } catch {
+    } catch (err) {
+      if (isStoreUnavailable(err)) throw err; // not a bad token: the caller answers 503
       return null;
     }
   }

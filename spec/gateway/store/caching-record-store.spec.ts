@@ -8,9 +8,11 @@ import { recordStoreContract } from "../record-store-contract.ts";
 recordStoreContract(
   "CachingRecordStore",
   () => new CachingRecordStore(new MemoryRecordStore(), { ttlMs: 60_000, keep: () => true }),
-  () => {
-    const shared = new MemoryRecordStore();
-    return [new CachingRecordStore(shared, { ttlMs: 60_000, keep: () => true }), new CachingRecordStore(shared, { ttlMs: 60_000, keep: () => true })];
+  {
+    pair: () => {
+      const shared = new MemoryRecordStore();
+      return [new CachingRecordStore(shared, { ttlMs: 60_000, keep: () => true }), new CachingRecordStore(shared, { ttlMs: 60_000, keep: () => true })];
+    },
   },
 );
 

@@ -22,9 +22,11 @@ recordStoreContract("MemoryRecordStore", () => new MemoryRecordStore());
 recordStoreContract(
   "FileRecordStore",
   (t) => new FileRecordStore(tempDir(t)),
-  (t) => {
-    const dir = tempDir(t);
-    return [new FileRecordStore(dir), new FileRecordStore(dir)];
+  {
+    pair: (t) => {
+      const dir = tempDir(t);
+      return [new FileRecordStore(dir), new FileRecordStore(dir)];
+    },
   },
 );
 

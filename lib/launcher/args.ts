@@ -13,6 +13,8 @@ export interface LaunchOptions {
   proxy: ProxyChoice;
   /** Speak MCP over stdin/stdout instead of HTTP (how desktop assistants launch servers). */
   stdio: boolean;
+  /** Where async runs are kept across restarts (exported to the app as HUBMCP_STATE_DIR). */
+  stateDir?: string;
 }
 
 export type ParsedArgs =
@@ -31,6 +33,7 @@ options:
       --python-env NAME   run tools inside this conda environment
       --proxy MODE        hub reverse proxy: auto | external | builtin | none  (default auto)
       --stdio             speak MCP on stdin/stdout (for desktop assistants); no HTTP
+      --state-dir DIR     keep async jobs and tasks here across restarts   (default $HUBMCP_STATE_DIR)
       --debug             log one line per request on stderr
   -h, --help              show this help
 `;
@@ -57,6 +60,7 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
         proxy: { type: "string" },
         debug: { type: "boolean" },
         stdio: { type: "boolean" },
+        "state-dir": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -73,9 +77,12 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
   if (typeof port === "string") return { kind: "usage", message: port };
   if (values.host === "") return { kind: "usage", message: "--host must not be empty" };
   if (values["python-env"] === "") return { kind: "usage", message: "--python-env must not be empty" };
+  if (values["state-dir"] === "") return { kind: "usage", message: "--state-dir must not be empty" };
+  const stateDir = values["state-dir"] === undefined ? {} : { stateDir: values["state-dir"] };
   return {
     kind: "run",
     options: {
+      ...stateDir,
       app: values.app,
       host: values.host ?? "0.0.0.0",
       port,

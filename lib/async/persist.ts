@@ -2,7 +2,7 @@
 // store of records offers. Memory is the default (the AsyncStore's map is the only copy);
 // ./state-dir.ts keeps them in a directory so a restarted tool server still answers.
 import { isRecord } from "../util/guards.ts";
-import { AsyncRun, CUT_OFF_MESSAGE, type ProtocolError, type RunKind, type RunStatus, type Settled } from "./run.ts";
+import { AsyncRun, cutOffOutcome, type ProtocolError, type RunKind, type RunStatus, type Settled } from "./run.ts";
 
 /** One run as written to disk. `v` changes when the shape does; older shapes are dropped. */
 export interface RunRecord {
@@ -117,7 +117,6 @@ export function restoreRun(record: RunRecord, now: number, onChange: (run: Async
     const restored = { status: record.status, updatedAt: record.updatedAt, finishedAt: record.finishedAt!, settled: record.settled, handle: record.handle, protocolError: record.protocolError };
     return new AsyncRun({ ...init, restored });
   }
-  const settled: Settled = { result: { content: [{ type: "text", text: CUT_OFF_MESSAGE }], isError: true }, value: null };
-  const protocolError = { code: -32603, message: CUT_OFF_MESSAGE };
+  const { settled, protocolError } = cutOffOutcome();
   return new AsyncRun({ ...init, restored: { status: "failed", updatedAt: now, finishedAt: now, settled, handle: record.handle, protocolError } });
 }

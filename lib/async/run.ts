@@ -51,6 +51,14 @@ export interface ProtocolError {
 /** What a run that a restart cut off reads as. */
 export const CUT_OFF_MESSAGE = "The tool server restarted while this run was in progress, so its work was lost; start it again";
 
+/** The outcome of a run cut off by a stop or a crash, as the tool's error and as a protocol error (2026 tasks). */
+export function cutOffOutcome(): { settled: Settled; protocolError: ProtocolError } {
+  return {
+    settled: { result: { content: [{ type: "text", text: CUT_OFF_MESSAGE }], isError: true }, value: null },
+    protocolError: { code: -32603, message: CUT_OFF_MESSAGE },
+  };
+}
+
 const TERMINAL: ReadonlySet<RunStatus> = new Set(["completed", "failed", "cancelled"]);
 
 export const STATUS_MESSAGES: Record<RunStatus, string> = {
@@ -186,8 +194,9 @@ export class AsyncRun {
   /** The server stops with the run still going (close with a state directory): it reads as cut off, never as cancelled by request. */
   cutOff(now: number): boolean {
     if (this.terminal) return false;
-    this.#settled = { result: { content: [{ type: "text", text: CUT_OFF_MESSAGE }], isError: true }, value: null };
-    this.protocolError ??= { code: -32603, message: CUT_OFF_MESSAGE };
+    const outcome = cutOffOutcome();
+    this.#settled = outcome.settled;
+    this.protocolError ??= outcome.protocolError;
     this.#end("failed", now);
     this.#controller.abort(new Error(CUT_OFF_MESSAGE));
     return true;

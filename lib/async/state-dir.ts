@@ -24,7 +24,11 @@ export class DirectoryPersistence implements RunPersistence {
     this.#logger = logger;
     this.dir = join(stateDir, "runs");
     mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    try {
+      mkdirSync(this.dir, { mode: 0o700 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
     const info = lstatSync(this.dir);
     if (!info.isDirectory()) throw new StateDirError("The state directory's runs folder is not a folder");
     if (typeof process.getuid === "function" && info.uid !== process.getuid()) {

@@ -108,6 +108,9 @@ test("records past their TTL, torn writes and foreign files are dropped when rea
   const started = store.start({ how: { kind: "job" }, session: null, toolName: "x", execute: async () => ({ result: { content: [], isError: false }, value: 1 }) });
   assert.ok(started.ok);
   await started.run.whenTerminal();
+  const live = store.start({ how: { kind: "task", form: "mcp" }, session: null, toolName: "y", execute: () => new Promise(() => {}) });
+  assert.ok(live.ok);
+  live.run.setHandle({ jobId: "7" }, clock.now());
   const runs = join(dir, "runs");
   writeFileSync(join(runs, `.${started.run.id}.abc.tmp`), "{");
   writeFileSync(join(runs, "00000000-0000-4000-8000-000000000000.json"), "not json");
@@ -115,7 +118,10 @@ test("records past their TTL, torn writes and foreign files are dropped when rea
 
   const back = new AsyncStore({ now: clock.now, ttlMs: 1000 }, undefined, new DirectoryPersistence(dir));
   assert.equal(back.get(started.run.id)?.status, "completed");
-  assert.deepEqual(readdirSync(runs).sort(), [`${started.run.id}.json`, "unrelated"]);
+  const cut = back.get(live.run.id)!;
+  assert.deepEqual([cut.status, cut.settled?.result.content, cut.handle], ["failed", [{ type: "text", text: CUT_OFF_MESSAGE }], { jobId: "7" }]);
+  assert.equal(statusOnDisk(dir, live.run.id), "failed");
+  assert.deepEqual(readdirSync(runs).sort(), [`${started.run.id}.json`, `${live.run.id}.json`, "unrelated"].sort());
 
   clock.advance(1000);
   const later = new AsyncStore({ now: clock.now, ttlMs: 1000 }, undefined, new DirectoryPersistence(dir));

@@ -237,6 +237,8 @@ export class AsyncStore {
       // A run cut off by the restart now reads as failed: the file says so too.
       if (record.status !== run.status) this.#save(run);
     }
+    // The cap holds across restarts too: the oldest records make room, as when running.
+    while (this.#runs.size > this.options.maxRecords && this.#evictOldestFinished());
     if (this.#runs.size > 0) this.#logger.info("async runs read back from the state directory", { runs: this.#runs.size });
   }
 

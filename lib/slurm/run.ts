@@ -2,7 +2,7 @@
 // the run's durable handle (ctx.setTaskMetadata), lines `PROGRESS <done>[/<total>] [message]`
 // in the job's output become progress notifications, the tool's cancellation cancels the job
 // (scancel), and the call returns once the command has ended.
-import { isAbsolute, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { ToolContext } from "../mcp/context.ts";
 import { cancel, jobState, SlurmError, submit } from "./commands.ts";
 import { makeJobFiles, OutputFollower, PROGRESS_LINE, readExit, readOutput, removeJobFiles, type JobFiles } from "./job-files.ts";
@@ -102,8 +102,12 @@ export async function run(ctx: SlurmContext, options: SlurmRunOptions): Promise<
   check(options);
   const env = options.env;
   const workdir = resolve(options.workdir ?? process.cwd());
-  if (!isAbsolute(workdir)) throw bad("workdir must resolve to an absolute path");
-  const files = makeJobFiles(workdir, options.command !== undefined ? { command: options.command } : { script: options.script! });
+  let files: JobFiles;
+  try {
+    files = makeJobFiles(workdir, options.command !== undefined ? { command: options.command } : { script: options.script! });
+  } catch (err) {
+    throw new SlurmError("HUBMCP_SLURM_OPTIONS", "slurm.run: workdir must be an existing folder this process can write", { cause: err });
+  }
   try {
     const jobId = await submit(sbatchArgs(options, files, workdir), env);
     ctx.setTaskMetadata({ scheduler: "slurm", jobId } satisfies SlurmHandle);

@@ -19,6 +19,9 @@ test("short and long options, MCP_PORT as the port default", () => {
   const stdio = parseLauncherArgs(["--app=x.mjs", "--stdio"], {});
   assert.equal(stdio.kind === "run" && stdio.options.stdio, true);
   assert.match(USAGE, /--stdio/);
+  const state = parseLauncherArgs(["--app=x.mjs", "--state-dir", "runs"], {});
+  assert.equal(state.kind === "run" && state.options.stateDir, "runs");
+  assert.match(USAGE, /--state-dir DIR/);
   const flagWins = parseLauncherArgs(["--app=x.mjs", "--port", "0"], { MCP_PORT: "7000" });
   assert.equal(flagWins.kind === "run" && flagWins.options.port, 0);
 });
@@ -41,6 +44,7 @@ test("usage errors: unknown option, missing --app, positionals, bad values", () 
     [["--app", "x", "--proxy", "nginx"], {}, /--proxy must be one of/],
     [["--app", "x", "--host", ""], {}, /--host must not be empty/],
     [["--app", "x", "--python-env", ""], {}, /--python-env must not be empty/],
+    [["--app", "x", "--state-dir", ""], {}, /--state-dir must not be empty/],
     [["--app"], {}, /argument missing|--app/],
   ];
   for (const [argv, env, message] of cases) {

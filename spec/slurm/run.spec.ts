@@ -40,6 +40,7 @@ test("slurm.run checks its options before submitting anything", async (t) => {
   assert.equal(await code({ command: ["true"], partition: "a\nb" }), "HUBMCP_SLURM_OPTIONS");
   assert.equal(await code({ command: ["true"], sbatch: ["mem=2G"] }), "HUBMCP_SLURM_OPTIONS");
   assert.equal(await code({ command: ["true"], pollMs: 0 }), "HUBMCP_SLURM_OPTIONS");
+  assert.equal(await code({ command: ["true"], workdir: `${dir}/missing` }), "HUBMCP_SLURM_OPTIONS");
   // No sbatch on PATH: a clear error, and the job's private folder is gone again.
   assert.equal(await code({ command: ["true"], env: { PATH: dir } }), "HUBMCP_SLURM_SUBMIT");
   assert.deepEqual(spawnSync("ls", ["-A", dir], { encoding: "utf8" }).stdout, "");

@@ -15,25 +15,33 @@ export class StateDirError extends Error {
   readonly code = "HUBMCP_STATE_DIR";
 }
 
+function ownFolder(path: string, what: string): void {
+  const info = lstatSync(path);
+  if (!info.isDirectory()) throw new StateDirError(`The ${what} is not a folder`);
+  if (typeof process.getuid === "function" && info.uid !== process.getuid()) throw new StateDirError(`The ${what} belongs to another user`);
+}
+
 export class DirectoryPersistence implements RunPersistence {
   readonly dir: string;
   readonly #logger: Logger;
 
-  /** Makes `<stateDir>/runs` (0700) if needed; refuses a `runs` that is a link or not a folder. */
+  /**
+   * Makes `<stateDir>/runs` (0700) if needed. Refuses a state directory or `runs` that is a
+   * link, not a folder, another user's, or (the state directory) writable by others: whoever
+   * can rename entries there could swap in a folder of their own and feed us records.
+   */
   constructor(stateDir: string, logger: Logger = silentLogger) {
     this.#logger = logger;
     this.dir = join(stateDir, "runs");
     mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    ownFolder(stateDir, "state directory");
+    if ((lstatSync(stateDir).mode & 0o022) !== 0) throw new StateDirError("The state directory is writable by other users");
     try {
       mkdirSync(this.dir, { mode: 0o700 });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     }
-    const info = lstatSync(this.dir);
-    if (!info.isDirectory()) throw new StateDirError("The state directory's runs folder is not a folder");
-    if (typeof process.getuid === "function" && info.uid !== process.getuid()) {
-      throw new StateDirError("The state directory's runs folder belongs to another user");
-    }
+    ownFolder(this.dir, "state directory's runs folder");
     // A folder made earlier with a looser umask is tightened, not trusted.
     chmodSync(this.dir, 0o700);
   }

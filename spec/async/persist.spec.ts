@@ -3,7 +3,7 @@
 // with the handles their tools attached; a clean stop counts as a restart, not a cancel.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { McpServer, type ToolContext } from "../../lib/index.ts";
 import { post, rpc } from "../helpers/rpc.ts";
@@ -152,8 +152,19 @@ test("a state dir that cannot be written does not fail the run; one that is not 
   assert.equal(started.run.status, "completed");
   assert.deepEqual([...new Set(warnings)], ["could not write an async run to the state directory"]);
 
+  const refused = (path: string, message: RegExp): void =>
+    assert.throws(() => new DirectoryPersistence(path), (err: unknown) => err instanceof StateDirError && err.code === "HUBMCP_STATE_DIR" && message.test(err.message));
   writeFileSync(join(dir, "runs"), "a file, not a folder");
-  assert.throws(() => new DirectoryPersistence(dir), (err: unknown) => err instanceof StateDirError && err.code === "HUBMCP_STATE_DIR");
+  refused(dir, /runs folder is not a folder/);
+  // Another account could swap `runs` for a folder of its own in a directory it may write or owns.
+  mkdirSync(join(dir, "shared"), { mode: 0o700 });
+  chmodSync(join(dir, "shared"), 0o777);
+  refused(join(dir, "shared"), /writable by other users/);
+  mkdirSync(join(dir, "theirs"), { mode: 0o700 });
+  chownSync(join(dir, "theirs"), 65534, 65534);
+  refused(join(dir, "theirs"), /belongs to another user/);
+  symlinkSync(join(dir, "shared"), join(dir, "link"));
+  refused(join(dir, "link"), /not a folder/);
   mkdirSync(join(dir, "other"));
   assert.equal(new DirectoryPersistence(join(dir, "other")).load().length, 0);
 });

@@ -110,7 +110,12 @@ export async function slurmCluster(t: Hooks): Promise<SlurmCluster | null> {
     t.skip(reason);
     return null;
   }
-  if (process.env.SLURM_CONF && /idle|mix|alloc/.test(nodeState())) return { conf: process.env.SLURM_CONF, partition: "debug", dir: "" };
+  if (process.env.SLURM_CONF && /idle|mix|alloc/.test(nodeState())) {
+    // A cluster someone else runs: its default partition is the one sinfo marks with `*`.
+    const partitions = spawnSync("sinfo", ["-h", "-o", "%P"], { encoding: "utf8", env: process.env }).stdout ?? "";
+    const marked = partitions.split("\n").find((p) => p.endsWith("*"));
+    return { conf: process.env.SLURM_CONF, partition: marked ? marked.slice(0, -1) : "debug", dir: "" };
+  }
 
   const dir = mkdtempSync(join(tmpdir(), "hubmcp-slurm-"));
   for (const sub of ["state", "spool"]) mkdirSync(join(dir, sub));

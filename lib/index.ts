@@ -41,6 +41,9 @@ export type {
 export type { LogLevel } from "./session/session.ts";
 export type { SessionTableOptions } from "./session/session-table.ts";
 export type { AsyncOptions } from "./async/store.ts";
+export * as slurm from "./slurm/api.ts";
+export { SlurmError, type SlurmErrorCode } from "./slurm/commands.ts";
+export type { SlurmRunOptions, SlurmRunResult, SlurmContext, SlurmHandle } from "./slurm/run.ts";
 export { compileSchema, SchemaError, isFlatElicitationSchema, s, SchemaBuilder } from "./schema/index.ts";
 export type { JsonSchema, SchemaObject, ValidationError, ValidationResult, Validator, CompileOptions } from "./schema/index.ts";
 export type { Infer, InferShape, Shape, Presence, AnySchemaBuilder, StringOptions, NumberOptions, ArrayOptions, ObjectOptions } from "./schema/index.ts";

@@ -28,6 +28,7 @@ import type { ToolContext } from "./mcp/context.ts";
 import { JOB_RESULT_TOOL, jobResultTool } from "./async/job-tool.ts";
 import { asyncMethods } from "./async/plugin.ts";
 import { AsyncStore, type AsyncOptions } from "./async/store.ts";
+import { runPersistence } from "./async/state-dir.ts";
 import { toolMethods } from "./mcp/methods/tools.ts";
 import { HttpApp } from "./http/app.ts";
 import type { RequestHandler } from "./http/types.ts";
@@ -75,6 +76,13 @@ export interface McpServerOptions {
   maxBatchSize?: number;
   /** Jobs and tasks of async tools: lifetime, caps, the REST wait. */
   async?: AsyncOptions;
+  /**
+   * A directory (made 0700 if missing) where async runs are kept as they change, so a server
+   * restarted on it still answers for runs finished before, until their TTL, and reports runs
+   * the restart cut off as failed. Defaults to `$HUBMCP_STATE_DIR` (start_mcp's `--state-dir`);
+   * unset, runs live in memory only.
+   */
+  stateDir?: string;
   /**
    * MCP 2026-07-28: caching hints (`ttlMs`, `cacheScope`) of discover, list and read results,
    * by default, per method and per resource URI. Unset, every result is `ttlMs: 0, private`.
@@ -150,7 +158,7 @@ export class McpServer {
       logger: forwarding,
       server: this,
     };
-    this.#runs = new AsyncStore(options.async, forwarding);
+    this.#runs = new AsyncStore(options.async, forwarding, runPersistence(options.stateDir, forwarding));
     this.#dispatcher = new Dispatcher(this.#core, { cache: checkCachePolicy(options.cache), requestStateKey: options.requestStateKey });
     // start_mcp recognises a server by this brand, not instanceof: the app and the launcher
     // may load different copies of this module (source and dist).
@@ -351,9 +359,10 @@ export class McpServer {
   #closed(which: { close(): Promise<void> }): void {
     this.#open.delete(which);
     if (this.#open.size > 0) return;
+    // Runs first: with a state directory they are kept as cut off, not dropped with their sessions.
+    this.#runs.close();
     if (this.#sessions && this.#sessions !== this.#options.sessionStore) this.#sessions.close();
     this.#sessions = null;
-    this.#runs.close();
   }
 
   /** The JSON-RPC core without HTTP: one message or a batch in, the answer out (null for none). */

@@ -17,6 +17,7 @@ const RANK: Record<string, number> = {
   session: 3,
   mcp: 4,
   async: 5,
+  slurm: 5,
   docs: 6,
   console: 6,
   http: 7,

@@ -13,12 +13,14 @@ test("the package root exports exactly the public API", () => {
     "RegistrationError",
     "SchemaBuilder",
     "SchemaError",
+    "SlurmError",
     "ToolResult",
     "compileSchema",
     "content",
     "createProxyHandler",
     "isFlatElicitationSchema",
     "s",
+    "slurm",
     "startReverseProxy",
   ]);
 });
@@ -40,6 +42,7 @@ type PublicTypes = [
   Types.Shape, Types.Presence, Types.StringOptions, Types.NumberOptions, Types.ArrayOptions, Types.ObjectOptions,
   Types.ReverseProxyOptions, Types.ProxyListenOptions, Types.ProxyHandler, Types.RunningProxy,
   Types.HandlerOptions, Types.RequestHandler, Types.Next, Types.StdioOptions, Types.StdioServer, Types.RegistrationErrorCode,
+  Types.SlurmErrorCode, Types.SlurmRunOptions, Types.SlurmRunResult, Types.SlurmContext, Types.SlurmHandle,
 ];
 export type { PublicTypes };
 

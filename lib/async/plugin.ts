@@ -93,7 +93,10 @@ function startRun(runs: AsyncStore, call: Call, tool: RegisteredTool, args: Reco
     ttlMs: requestedTtl,
     execute(run) {
       const ctx = tool.contextBearing
-        ? new Context(call.through(runExchange(call, run)), progressToken, { onClientWait: followClientWaits(run, () => runs.now()) })
+        ? new Context(call.through(runExchange(call, run)), progressToken, {
+            onClientWait: followClientWaits(run, () => runs.now()),
+            onTaskMetadata: (entries) => runs.setHandle(run, entries),
+          })
         : undefined;
       return executeTool(tool, args, ctx, call.core.logger);
     },

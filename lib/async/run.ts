@@ -25,6 +25,38 @@ export interface RunInit {
   now: number;
   ttlMs: number;
   pollIntervalMs: number;
+  /** Called after every change worth keeping (status, outcome, handle): the state directory follows. */
+  onChange?: (run: AsyncRun) => void;
+  /** A finished run read back from the state directory. */
+  restored?: RestoredState;
+}
+
+/** What a run read back from disk already knows; its status is always terminal. */
+export interface RestoredState {
+  status: RunStatus;
+  updatedAt: number;
+  finishedAt: number;
+  settled: Settled | null;
+  handle: Record<string, unknown> | null;
+  protocolError: ProtocolError | null;
+}
+
+/** A failure of the server rather than the tool (2026 tasks report it as a failed task). */
+export interface ProtocolError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** What a run that a restart cut off reads as. */
+export const CUT_OFF_MESSAGE = "The tool server restarted while this run was in progress, so its work was lost; start it again";
+
+/** The outcome of a run cut off by a stop or a crash, as the tool's error and as a protocol error (2026 tasks). */
+export function cutOffOutcome(): { settled: Settled; protocolError: ProtocolError } {
+  return {
+    settled: { result: { content: [{ type: "text", text: CUT_OFF_MESSAGE }], isError: true }, value: null },
+    protocolError: { code: -32603, message: CUT_OFF_MESSAGE },
+  };
 }
 
 const TERMINAL: ReadonlySet<RunStatus> = new Set(["completed", "failed", "cancelled"]);
@@ -53,6 +85,12 @@ export class AsyncRun {
   #settled: Settled | null = null;
   /** True while the handler has not returned, even after a cancel it ignores. */
   #running = true;
+  #handle: Record<string, unknown> | null = null;
+  /** Set by the 2026 tasks plug-in when the handler failed at the protocol level. */
+  protocolError: ProtocolError | null = null;
+  /** Read back from the state directory: its session is gone, so any session holding the id may read it. */
+  readonly restored: boolean;
+  readonly #onChange: ((run: AsyncRun) => void) | undefined;
   readonly #controller = new AbortController();
   readonly #terminal: Promise<void>;
   #onTerminal!: () => void;
@@ -68,6 +106,19 @@ export class AsyncRun {
     this.ttlMs = init.ttlMs;
     this.pollIntervalMs = init.pollIntervalMs;
     this.#terminal = new Promise((resolve) => (this.#onTerminal = resolve));
+    this.#onChange = init.onChange;
+    const back = init.restored;
+    this.restored = back !== undefined;
+    if (back) {
+      this.#status = back.status;
+      this.#updatedAt = back.updatedAt;
+      this.#finishedAt = back.finishedAt;
+      this.#settled = back.settled;
+      this.#handle = back.handle;
+      this.protocolError = back.protocolError;
+      this.#running = false;
+      this.#onTerminal();
+    }
   }
 
   get status(): RunStatus {
@@ -81,6 +132,10 @@ export class AsyncRun {
   }
   get settled(): Settled | null {
     return this.#settled;
+  }
+  /** The durable handle the tool attached (ctx.setTaskMetadata), published in the task's `_meta`. */
+  get handle(): Record<string, unknown> | null {
+    return this.#handle;
   }
   get running(): boolean {
     return this.#running;
@@ -108,6 +163,16 @@ export class AsyncRun {
     if (next === this.#status) return;
     this.#status = next;
     this.#updatedAt = now;
+    this.#onChange?.(this);
+  }
+
+  /** Merges `entries` into the handle; false once the run has ended (a late handle names nothing live). */
+  setHandle(entries: Record<string, unknown>, now: number): boolean {
+    if (this.terminal) return false;
+    this.#handle = { ...this.#handle, ...entries };
+    this.#updatedAt = now;
+    this.#onChange?.(this);
+    return true;
   }
 
   /** The handler returned. A run already cancelled stays cancelled (MCP "Task Cancellation" 3). */
@@ -126,10 +191,22 @@ export class AsyncRun {
     return true;
   }
 
+  /** The server stops with the run still going (close with a state directory): it reads as cut off, never as cancelled by request. */
+  cutOff(now: number): boolean {
+    if (this.terminal) return false;
+    const outcome = cutOffOutcome();
+    this.#settled = outcome.settled;
+    this.protocolError ??= outcome.protocolError;
+    this.#end("failed", now);
+    this.#controller.abort(new Error(CUT_OFF_MESSAGE));
+    return true;
+  }
+
   #end(status: RunStatus, now: number): void {
     this.#status = status;
     this.#updatedAt = now;
     this.#finishedAt = now;
+    this.#onChange?.(this);
     this.#onTerminal();
   }
 }

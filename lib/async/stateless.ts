@@ -17,6 +17,7 @@ import { ErrorCode, JsonRpcError } from "../util/jsonrpc.ts";
 import { executeTool } from "./execute.ts";
 import type { AsyncRun, Settled } from "./run.ts";
 import type { AsyncStore } from "./store.ts";
+import { handleMeta } from "./views.ts";
 
 /** What a 2026 task keeps beside its run: its pending questions, and a protocol-level failure. */
 interface TaskExtras {
@@ -30,8 +31,9 @@ const refuse = (error: Era2026ErrorBody): JsonRpcError => new JsonRpcError(error
 
 /** The run as the extension reports it: a tool error is a completed task, a protocol error a failed one. */
 function snapshot(run: AsyncRun, more: TaskExtras): TaskSnapshot {
+  const error = more.error ?? run.protocolError ?? undefined;
   let status: TaskSnapshot["status"] = run.status;
-  if (status === "failed" && !more.error) status = "completed";
+  if (status === "failed" && !error) status = "completed";
   const snap: TaskSnapshot = {
     taskId: run.id,
     status,
@@ -41,8 +43,10 @@ function snapshot(run: AsyncRun, more: TaskExtras): TaskSnapshot {
     pollIntervalMs: run.pollIntervalMs,
   };
   if (status === "completed" && run.settled) snap.result = run.settled.result as unknown as Record<string, unknown>;
-  if (status === "failed" && more.error) snap.error = more.error;
+  if (status === "failed" && error) snap.error = error;
   if (status === "input_required") snap.inputRequests = more.inputs.pending();
+  const { _meta } = handleMeta(run);
+  if (_meta) snap.meta = _meta;
   return snap;
 }
 
@@ -92,7 +96,11 @@ function start(runs: AsyncStore, call: Call, tool: RegisteredTool, execute: (run
     execute(run) {
       current = run;
       extras.set(run, more);
-      return execute(run, more);
+      // The protocol-level failure is kept on the run too, so the state directory records it.
+      return execute(run, more).then((settled) => {
+        if (more.error) run.protocolError = more.error;
+        return settled;
+      });
     },
   });
   if (!started.ok) throw new JsonRpcError(ErrorCode.InternalError, started.message);
@@ -115,7 +123,8 @@ export async function statelessToolCall(runs: AsyncStore, call: Call, tool: Regi
   const token = progressTokenOf(params);
   if (tool.inputBeforeTask && tool.contextBearing) return gatherThenStart(runs, call, tool, args, token);
   const run = start(runs, call, tool, (r, more) => {
-    const ctx = tool.contextBearing ? new Context(call.through(taskExchange(call, r, ask(more.inputs))), token) : undefined;
+    const hooks = { onTaskMetadata: (entries: Record<string, unknown>) => runs.setHandle(r, entries) };
+    const ctx = tool.contextBearing ? new Context(call.through(taskExchange(call, r, ask(more.inputs))), token, hooks) : undefined;
     return executeTool(recording(tool, more), args, ctx, call.core.logger);
   });
   return createTaskResult(snapshot(run, extras.get(run)!));
@@ -145,11 +154,18 @@ async function gatherThenStart(runs: AsyncStore, call: Call, tool: RegisteredToo
     stateless: { ask: switching },
     send: (message) => call.send(message),
   };
-  const ctx = new Context(call.through(exchange), token);
+  // A handle attached before the handler becomes a task waits for its run.
+  let early: Record<string, unknown> | null = null;
+  const onTaskMetadata = (entries: Record<string, unknown>): boolean => {
+    if (promoted) return runs.setHandle(promoted, entries);
+    early = { ...early, ...entries };
+    return true;
+  };
+  const ctx = new Context(call.through(exchange), token, { onTaskMetadata });
   const done = executeTool(recording(tool, more), args, ctx, call.core.logger);
-  const early = await Promise.race([done.then((settled) => settled), new Promise<null>((resolve) => setImmediate(() => resolve(null)))]);
+  const first = await Promise.race([done.then((settled) => settled), new Promise<null>((resolve) => setImmediate(() => resolve(null)))]);
   // A question is still unanswered: the round ends with input_required and this handler is abandoned.
-  if (early === null && unanswered > 0) {
+  if (first === null && unanswered > 0) {
     controller.abort(new Error("The round ended"));
     return new Promise<never>(() => {});
   }
@@ -164,6 +180,7 @@ async function gatherThenStart(runs: AsyncStore, call: Call, tool: RegisteredToo
     more,
   );
   promoted = run;
+  if (early) runs.setHandle(run, early);
   return createTaskResult(snapshot(run, extras.get(run)!));
 }
 
@@ -171,9 +188,18 @@ function taskOf(runs: AsyncStore, params: Record<string, unknown>, call: Call): 
   const refused = checkTasksMethod(call.clientCapabilities);
   if (refused) throw refuse(refused);
   const run = runs.get(params.taskId);
-  const more = run ? extras.get(run) : undefined;
+  const more = run ? (extras.get(run) ?? restoredExtras(run, call)) : undefined;
   if (!run || !more) throw refuse(unknownTask());
   return { run, more };
+}
+
+/** A 2026 task read back after a restart (tasks of that form are the session-less ones): finished, so no questions wait. */
+function restoredExtras(run: AsyncRun, call: Call): TaskExtras | undefined {
+  if (!run.restored || run.sessionId !== null || run.how.kind !== "task") return undefined;
+  const more: TaskExtras = { inputs: new TaskInputs(call.clientCapabilities, () => {}) };
+  more.inputs.close(new Error("The task ended"));
+  extras.set(run, more);
+  return more;
 }
 
 /** tasks/get, tasks/update and tasks/cancel of the extension; tasks/result and tasks/list do not exist there. */

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { silentLogger, type Logger } from "../util/logger.ts";
 import type { Session } from "../session/session.ts";
 import { AsyncRun, type RunKind, type Settled } from "./run.ts";
+import { memoryPersistence, recordOf, restoreRun, type RunPersistence } from "./persist.ts";
 
 export interface AsyncOptions {
   /** How long a finished job or task stays readable; 1 h by default. Reported as `ttlMs` / `ttl`. */
@@ -65,11 +66,21 @@ export class AsyncStore {
   #running = 0;
   #seq = 0;
   #lastSweep = -Infinity;
+  readonly #persistence: RunPersistence;
+  /** Set by close() with a state directory: sessions ending with the server keep their tasks on disk. */
+  #keepOnSessionEnd = false;
+  readonly #onChange = (run: AsyncRun): void => this.#save(run);
 
-  /** Run lifecycle events go to `logger` at debug level (MCP tasks, "Audit and Logging"). */
-  constructor(options: AsyncOptions = {}, logger: Logger = silentLogger) {
+  /**
+   * Run lifecycle events go to `logger` at debug level (MCP tasks, "Audit and Logging").
+   * With a `persistence` other than memory, runs it holds are read back at once: finished
+   * ones answer until their TTL, ones cut off by the previous process read as failed.
+   */
+  constructor(options: AsyncOptions = {}, logger: Logger = silentLogger, persistence: RunPersistence = memoryPersistence) {
     this.options = resolveAsyncOptions(options);
     this.#logger = logger;
+    this.#persistence = persistence;
+    this.#restore();
   }
 
   now(): number {
@@ -95,6 +106,7 @@ export class AsyncStore {
       return { ok: false, reason: "total-cap", message: `Too many running jobs on this server (limit ${maxRunning}); try again later` };
     }
     this.#sweep(false);
+    this.#keepOnSessionEnd = false;
     if (this.#runs.size >= this.options.maxRecords && !this.#evictOldestFinished()) {
       return { ok: false, reason: "full", message: "Too many jobs held on this server; try again later" };
     }
@@ -108,8 +120,10 @@ export class AsyncStore {
       now: this.now(),
       ttlMs,
       pollIntervalMs: this.options.pollIntervalMs,
+      onChange: this.#onChange,
     });
     this.#runs.set(run.id, run);
+    this.#save(run);
     this.#count(sessionId, +1);
     if (request.session && request.how.kind === "task") this.#watch(request.session);
     this.#logger.debug("async run started", { id: run.id, tool: run.toolName, kind: run.how.kind });
@@ -129,7 +143,7 @@ export class AsyncStore {
     if (typeof id !== "string") return undefined;
     const run = this.#runs.get(id);
     if (run && run.expired(this.now())) {
-      this.#runs.delete(id);
+      this.#forget(id);
       return undefined;
     }
     return run;
@@ -147,7 +161,7 @@ export class AsyncStore {
     const run = this.#runs.get(id);
     if (!run) return;
     this.cancel(run);
-    this.#runs.delete(id);
+    this.#forget(id);
   }
 
   /** Tasks of one session created after `afterSeq`, oldest first. */
@@ -162,9 +176,22 @@ export class AsyncStore {
     return { tasks, more: false };
   }
 
-  /** Cancels every live run (server shutdown). Records stay until their TTL, so a job polls as cancelled. */
+  /**
+   * Stops every live run (server shutdown). Records stay until their TTL, so a job polls as
+   * cancelled; with a state directory a run reads as cut off by the restart, as after a crash.
+   */
   close(): void {
-    for (const run of this.#runs.values()) this.cancel(run);
+    const keep = this.#persistence !== memoryPersistence;
+    this.#keepOnSessionEnd = keep;
+    for (const run of this.#runs.values()) {
+      if (keep) run.cutOff(this.now());
+      else this.cancel(run);
+    }
+  }
+
+  /** Attaches the tool's durable handle to a live run; false once it ended. */
+  setHandle(run: AsyncRun, entries: Record<string, unknown>): boolean {
+    return run.setHandle(entries, this.now());
   }
 
   /** A session's tasks can be read by nobody else once it ends, so they stop and go. */
@@ -172,12 +199,47 @@ export class AsyncStore {
     if (this.#watched.has(session)) return;
     this.#watched.add(session);
     session.onEnd(() => {
+      if (this.#keepOnSessionEnd) return;
       for (const run of [...this.#runs.values()]) {
         if (run.sessionId !== session.id || run.how.kind !== "task") continue;
         this.cancel(run);
-        this.#runs.delete(run.id);
+        this.#forget(run.id);
       }
     });
+  }
+
+  #forget(id: string): void {
+    this.#runs.delete(id);
+    this.#persistence.remove(id);
+  }
+
+  /** A failing disk must not fail the call: the run goes on in memory and the log says why. */
+  #save(run: AsyncRun): void {
+    if (this.#persistence === memoryPersistence || !this.#runs.has(run.id)) return;
+    try {
+      this.#persistence.save(recordOf(run));
+    } catch (err) {
+      this.#logger.warn("could not write an async run to the state directory", { id: run.id, error: (err as NodeJS.ErrnoException).code ?? "write failed" });
+    }
+  }
+
+  #restore(): void {
+    const now = this.now();
+    const records = this.#persistence.load().sort((a, b) => a.seq - b.seq);
+    for (const record of records) {
+      const run = restoreRun(record, now, this.#onChange);
+      if (run.expired(now)) {
+        this.#persistence.remove(run.id);
+        continue;
+      }
+      this.#runs.set(run.id, run);
+      this.#seq = Math.max(this.#seq, run.seq);
+      // A run cut off by the restart now reads as failed: the file says so too.
+      if (record.status !== run.status) this.#save(run);
+    }
+    // The cap holds across restarts too: the oldest records make room, as when running.
+    while (this.#runs.size > this.options.maxRecords && this.#evictOldestFinished());
+    if (this.#runs.size > 0) this.#logger.info("async runs read back from the state directory", { runs: this.#runs.size });
   }
 
   #count(sessionId: string | null, delta: 1 | -1): void {
@@ -192,13 +254,13 @@ export class AsyncStore {
     const now = this.now();
     if (!force && now - this.#lastSweep < SWEEP_EVERY_MS && this.#runs.size < this.options.maxRecords) return;
     this.#lastSweep = now;
-    for (const [id, run] of this.#runs) if (run.expired(now)) this.#runs.delete(id);
+    for (const [id, run] of this.#runs) if (run.expired(now)) this.#forget(id);
   }
 
   #evictOldestFinished(): boolean {
     for (const [id, run] of this.#runs) {
       if (run.terminal && !run.running) {
-        this.#runs.delete(id);
+        this.#forget(id);
         return true;
       }
     }

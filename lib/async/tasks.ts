@@ -11,13 +11,14 @@ import { mcpTask, seedTask, taskResult } from "./views.ts";
 
 const notHere = (): JsonRpcError => new JsonRpcError(ErrorCode.NotAvailable, "Task is not available in this session");
 
-/** The caller's task: -32003 without a session or from another session, -32602 when unknown or expired. */
+/** The caller's task: -32003 without a session or from another live session, -32602 when unknown or expired. */
 function taskFor(runs: AsyncStore, params: Record<string, unknown>, call: Call): AsyncRun {
   if (typeof params.taskId !== "string") throw invalidParams("Invalid params: taskId must be a string");
   if (!call.session) throw notHere();
   const run = runs.get(params.taskId);
   if (!run || run.how.kind !== "task") throw invalidParams("Task not found");
-  if (run.sessionId !== call.session.id) throw notHere();
+  // A run read back after a restart outlived its session: its unguessable id is what opens it.
+  if (run.sessionId !== call.session.id && !run.restored) throw notHere();
   return run;
 }
 

@@ -5,6 +5,13 @@ import { errorResult, resultText, type CallToolResult } from "../mcp/tool-result
 import { STATUS_MESSAGES, type AsyncRun } from "./run.ts";
 
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
+/** The `_meta` key under which a task carries the durable handle its tool attached (ctx.setTaskMetadata). */
+export const HANDLE_META = "io.hubmcp/handle";
+
+/** `{ _meta: { "io.hubmcp/handle": … } }` when the run has a handle, else nothing. */
+export function handleMeta(run: AsyncRun): { _meta?: Record<string, unknown> } {
+  return run.handle ? { _meta: { [HANDLE_META]: run.handle } } : {};
+}
 
 const JOB_STATUS = {
   working: "running",
@@ -34,9 +41,10 @@ export function jobStarted(run: AsyncRun): CallToolResult {
 export function jobStatus(jobId: string, run: AsyncRun | undefined): Record<string, unknown> {
   if (!run) return { status: "not_found", job_id: jobId };
   const status = JOB_STATUS[run.status];
-  if (status === "done") return { status, job_id: run.id, result: run.settled?.value ?? null };
-  if (status === "error") return { status, job_id: run.id, error: failureText(run) };
-  return { status, job_id: run.id };
+  const handle = run.handle ? { handle: run.handle } : {};
+  if (status === "done") return { status, job_id: run.id, result: run.settled?.value ?? null, ...handle };
+  if (status === "error") return { status, job_id: run.id, error: failureText(run), ...handle };
+  return { status, job_id: run.id, ...handle };
 }
 
 /** Seed-form creation response: exactly these fields. */
@@ -58,7 +66,7 @@ export function seedTask(run: AsyncRun): Record<string, unknown> {
   if (run.status === "completed" && run.settled) out.result = run.settled.result;
   else if (run.status === "failed") out.error = { code: -32603, message: failureText(run) };
   else out.statusMessage = STATUS_MESSAGES[run.status];
-  return out;
+  return { ...out, ...handleMeta(run) };
 }
 
 /** The MCP 2025-11-25 Task object. */
@@ -71,6 +79,7 @@ export function mcpTask(run: AsyncRun, fresh = false): Record<string, unknown> {
     lastUpdatedAt: iso(fresh ? run.createdAt : run.updatedAt),
     ttl: run.ttlMs,
     pollInterval: run.pollIntervalMs,
+    ...(fresh ? {} : handleMeta(run)),
   };
 }
 

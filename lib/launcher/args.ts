@@ -15,6 +15,8 @@ export interface LaunchOptions {
   stdio: boolean;
   /** Host names clients use besides this machine's own (DNS-rebinding guard); none: the app's own setting. */
   allowedHosts: string[];
+  /** Where async runs are kept across restarts (exported to the app as HUBMCP_STATE_DIR). */
+  stateDir?: string;
 }
 
 export type ParsedArgs =
@@ -34,6 +36,7 @@ options:
       --python-env NAME   run tools inside this conda environment
       --proxy MODE        hub reverse proxy: auto | external | builtin | none  (default auto)
       --stdio             speak MCP on stdin/stdout (for desktop assistants); no HTTP
+      --state-dir DIR     keep async jobs and tasks here across restarts   (default $HUBMCP_STATE_DIR)
       --debug             log one line per request on stderr
   -h, --help              show this help
 `;
@@ -61,6 +64,7 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
         proxy: { type: "string" },
         debug: { type: "boolean" },
         stdio: { type: "boolean" },
+        "state-dir": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -78,9 +82,12 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
   if (values.host === "") return { kind: "usage", message: "--host must not be empty" };
   if (values["allowed-host"]?.some((h) => !/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+|\*)(:\d{1,5})?$/.test(h))) return { kind: "usage", message: "--allowed-host must be a host name, optionally with :port" };
   if (values["python-env"] === "") return { kind: "usage", message: "--python-env must not be empty" };
+  if (values["state-dir"] === "") return { kind: "usage", message: "--state-dir must not be empty" };
+  const stateDir = values["state-dir"] === undefined ? {} : { stateDir: values["state-dir"] };
   return {
     kind: "run",
     options: {
+      ...stateDir,
       app: values.app,
       host: values.host ?? "0.0.0.0",
       port,

@@ -2,7 +2,7 @@
 // mode, the printed lines, and shutdown on a stop request. Output goes through `io`, so
 // the CLI decides what reaches the terminal.
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { RunningServer } from "../http/listen.ts";
 import { adoptLogger, loadApp, type ServerLike } from "./app-loader.ts";
 import { parseLauncherArgs, USAGE, type LaunchOptions } from "./args.ts";
@@ -125,6 +125,9 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
     Object.assign(env, conda.vars);
     io.err(`${NAME}: python environment ${options.pythonEnv} (${conda.prefix})`);
   }
+
+  // The app makes its McpServer while it loads: the state directory reaches it through the environment.
+  if (options.stateDir !== undefined) env.HUBMCP_STATE_DIR = resolve(options.stateDir);
 
   const loaded = await loadApp(options.app, { env });
   if (loaded.kind === "error") {

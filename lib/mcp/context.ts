@@ -100,12 +100,39 @@ export interface ToolContext {
   detach(): void;
   /** The former name of `detach()`. */
   closeStream(): void;
+  /**
+   * Attaches a durable handle to this call's async run (a job or task): `entries` (JSON, at
+   * most 4 KB) are merged into it, published in the task's `_meta["io.hubmcp/handle"]` and
+   * kept with the run in the state directory. Returns false where there is no live run (a
+   * synchronous tool, or a run that already ended).
+   */
+  setTaskMetadata(entries: Record<string, unknown>): boolean;
 }
 
 /** How a plug-in follows a call's context without wrapping it. */
 export interface ContextHooks {
   /** The handler started (true) or stopped (false) waiting on the client: elicitation, sampling, roots. */
   onClientWait?(waiting: boolean): void;
+  /** The handler attached a handle to its run (already checked); false when no live run takes it. */
+  onTaskMetadata?(entries: Record<string, unknown>): boolean;
+}
+
+const MAX_HANDLE_BYTES = 4096;
+
+/** The entries as plain JSON, or a TypeError naming the rule broken (never the values). */
+function handleEntries(entries: unknown): Record<string, unknown> {
+  const fail = (): never => {
+    throw new TypeError(`setTaskMetadata: entries must be a plain object of JSON values, at most ${MAX_HANDLE_BYTES} bytes`);
+  };
+  if (!isRecord(entries) || Array.isArray(entries)) fail();
+  let text: string;
+  try {
+    text = JSON.stringify(entries);
+  } catch {
+    return fail();
+  }
+  if (Buffer.byteLength(text) > MAX_HANDLE_BYTES) fail();
+  return JSON.parse(text) as Record<string, unknown>;
 }
 
 /** The `progressToken` a request's `_meta` carries, if any. */
@@ -189,6 +216,11 @@ export class Context implements ToolContext {
 
   closeStream(): void {
     this.detach();
+  }
+
+  setTaskMetadata(entries: Record<string, unknown>): boolean {
+    const checked = handleEntries(entries);
+    return this.#hooks?.onTaskMetadata?.(checked) ?? false;
   }
 
   completeElicitation(elicitationId: string): void {

@@ -21,6 +21,9 @@ test("short and long options, MCP_PORT as the port default", () => {
   assert.match(USAGE, /--stdio/);
   const hosts = parseLauncherArgs(["--app=x.mjs", "--allowed-host", "lab.example.org", "--allowed-host=lab:8000"], {});
   assert.deepEqual(hosts.kind === "run" && hosts.options.allowedHosts, ["lab.example.org", "lab:8000"]);
+  const state = parseLauncherArgs(["--app=x.mjs", "--state-dir", "runs"], {});
+  assert.equal(state.kind === "run" && state.options.stateDir, "runs");
+  assert.match(USAGE, /--state-dir DIR/);
   const flagWins = parseLauncherArgs(["--app=x.mjs", "--port", "0"], { MCP_PORT: "7000" });
   assert.equal(flagWins.kind === "run" && flagWins.options.port, 0);
 });
@@ -44,6 +47,7 @@ test("usage errors: unknown option, missing --app, positionals, bad values", () 
     [["--app", "x", "--host", ""], {}, /--host must not be empty/],
     [["--app", "x", "--allowed-host", "https://x/"], {}, /--allowed-host must be a host name/],
     [["--app", "x", "--python-env", ""], {}, /--python-env must not be empty/],
+    [["--app", "x", "--state-dir", ""], {}, /--state-dir must not be empty/],
     [["--app"], {}, /argument missing|--app/],
   ];
   for (const [argv, env, message] of cases) {

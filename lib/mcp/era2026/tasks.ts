@@ -24,6 +24,8 @@ export interface TaskSnapshot {
   error?: { code: number; message: string; data?: unknown };
   /** Questions still unanswered while `input_required`. */
   inputRequests?: Record<string, InputRequest>;
+  /** The task's `_meta` (e.g. the durable handle its tool attached). */
+  meta?: Record<string, unknown>;
 }
 
 /** How a tool takes part: never a task, a task when the client can take one, or only as a task. */
@@ -71,6 +73,7 @@ function taskFields(t: TaskSnapshot): Record<string, unknown> {
     pollIntervalMs: wholeMs(t.pollIntervalMs),
   };
   if (t.statusMessage !== undefined) fields.statusMessage = t.statusMessage;
+  if (t.meta !== undefined) fields._meta = t.meta;
   return fields;
 }
 

@@ -6,7 +6,7 @@ import { request as httpRequest, type Agent, type IncomingMessage } from "node:h
 import { request as httpsRequest, type Agent as HttpsAgent } from "node:https";
 import { StringDecoder } from "node:string_decoder";
 import { detailOf, groupsOf, UpstreamError, type UpstreamFailure } from "./failures.ts";
-import { SseReader } from "./sse-reader.ts";
+import { SseReader } from "../http/sse-reader.ts";
 
 export interface ExchangeRequest {
   method: "POST" | "GET" | "DELETE";

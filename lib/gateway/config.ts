@@ -2,6 +2,7 @@
 // (`tools.mcpdemo.revisions.dev.url must be an http(s) URL`), so an operator can fix it
 // without reading code; values are never echoed, since a command line may hold secrets.
 import { isAbsolute, resolve } from "node:path";
+import { parseConnectorSettings, type ConnectorSettings } from "./hub-connector/settings.ts";
 import { parseOAuthSettings, type OAuthSettings } from "./oauth/gateway-settings.ts";
 
 export type RevisionSpec =
@@ -13,6 +14,10 @@ export interface ToolSpec {
   /** Empty: open to every authenticated user. */
   readonly groups: readonly string[];
   readonly revisions: Readonly<Record<string, RevisionSpec>>;
+  /** Listed at `{publicUrl}/mcp` from the gateway's shared catalog (true), or live per caller (false). */
+  readonly catalog: boolean;
+  /** The revision `{publicUrl}/mcp` lists and calls; `default`. */
+  readonly catalogRevision: string;
 }
 
 export interface GatewayLimits {
@@ -43,6 +48,8 @@ export interface GatewayConfig {
   readonly limits: GatewayLimits;
   /** The built-in OAuth authorization server (section `oauth`; `false` turns it off). */
   readonly oauth: OAuthSettings;
+  /** `{publicUrl}/mcp`, the one endpoint for every tool (section `connector`). */
+  readonly connector: ConnectorSettings;
 }
 
 export const DEFAULT_LIMITS: GatewayLimits = {
@@ -108,7 +115,7 @@ function revision(v: unknown, key: string, baseDir: string): RevisionSpec {
 
 function tool(v: unknown, key: string, baseDir: string): ToolSpec {
   if (!isObject(v)) throw new ConfigError(key, "must be an object");
-  for (const k of Object.keys(v)) if (k !== "groups" && k !== "revisions") throw new ConfigError(`${key}.${k}`, "is not a known key");
+  for (const k of Object.keys(v)) if (!["groups", "revisions", "catalog", "catalogRevision"].includes(k)) throw new ConfigError(`${key}.${k}`, "is not a known key");
   let groups: string[] = [];
   if (v.groups !== undefined) {
     if (!Array.isArray(v.groups) || !v.groups.every((g) => typeof g === "string" && GROUP_NAME.test(g))) {
@@ -123,7 +130,10 @@ function tool(v: unknown, key: string, baseDir: string): ToolSpec {
     revisions[name] = revision(spec, `${key}.revisions.${name}`, baseDir);
   }
   if (!revisions.default) throw new ConfigError(`${key}.revisions.default`, "is required");
-  return { groups, revisions };
+  if (v.catalog !== undefined && typeof v.catalog !== "boolean") throw new ConfigError(`${key}.catalog`, "must be true or false");
+  const catalogRevision = v.catalogRevision ?? "default";
+  if (typeof catalogRevision !== "string" || !Object.hasOwn(revisions, catalogRevision)) throw new ConfigError(`${key}.catalogRevision`, "must name one of the tool's revisions");
+  return { groups, revisions, catalog: v.catalog !== false, catalogRevision };
 }
 
 function positive(v: unknown, key: string, fallback: number, scale = 1): number {
@@ -167,7 +177,7 @@ function limits(v: unknown): GatewayLimits {
 /** Checks a parsed gateway.json; relative `app` paths resolve against `baseDir` (the file's folder). */
 export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConfig {
   if (!isObject(value)) throw new ConfigError("(top level)", "must be a JSON object");
-  for (const k of Object.keys(value)) if (!["publicUrl", "tools", "limits", "oauth"].includes(k)) throw new ConfigError(k, "is not a known key");
+  for (const k of Object.keys(value)) if (!["publicUrl", "tools", "limits", "oauth", "connector"].includes(k)) throw new ConfigError(k, "is not a known key");
   const publicUrl = value.publicUrl === undefined ? undefined : httpUrl(value.publicUrl, "publicUrl").replace(/\/+$/, "");
   if (!isObject(value.tools)) throw new ConfigError("tools", "must be an object of named tools");
   const tools: Record<string, ToolSpec> = {};
@@ -178,7 +188,10 @@ export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConf
   const oauth = parseOAuthSettings(value.oauth, (key, problem) => {
     throw new ConfigError(key, problem);
   });
-  return { publicUrl, tools, limits: limits(value.limits), oauth };
+  const connector = parseConnectorSettings(value.connector, (key, problem) => {
+    throw new ConfigError(key, problem);
+  });
+  return { publicUrl, tools, limits: limits(value.limits), oauth, connector };
 }
 
 /** The same from the file's text. */

@@ -20,6 +20,9 @@ import { CachingRecordStore } from "./store/caching-record-store.ts";
 import { isSteadyRoute, ToolSessions } from "./tool-sessions.ts";
 import { handleToolRoute, type GatewayContext } from "./tool-routes.ts";
 import { handleWeber } from "./weber.ts";
+import { authorizeHub, hubResourceMetadata } from "./hub-connector/auth.ts";
+import { createConnector, type ConnectorContext } from "./hub-connector/context.ts";
+import { handleConnector } from "./hub-connector/endpoint.ts";
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -83,7 +86,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   let publicUrl = options.publicUrl?.replace(/\/+$/, "") ?? config.publicUrl ?? "";
   const sessions = new ToolSessions({ store, readFresh: (collection, id) => store.fresh(collection, id), config, publicUrl: () => publicUrl, launch: options.launch, childEnv: options.childEnv, onEvent: event });
   const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
-  const ctx: { current?: GatewayContext } = {};
+  const ctx: { current?: GatewayContext; connector?: ConnectorContext } = {};
   const host = options.host ?? "127.0.0.1";
   // DNS rebinding: a gateway on a loopback address answers only to loopback names and its public host.
   let publicHost: string | undefined;
@@ -121,6 +124,16 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       case "weber":
         facts.user = await handleWeber(c, r.instance, req, res);
         return;
+      case "hub-resource-metadata":
+        if (method !== "GET" && method !== "HEAD") throw new GatewayError(405, "method_not_allowed", "Use GET", { allow: "GET" });
+        return sendJson(res, 200, hubResourceMetadata(publicUrl));
+      case "hub-mcp": {
+        const principal = await authorizeHub(req, verifiers, publicUrl);
+        facts.user = principal.user;
+        const wait = limiter.take(principal.user);
+        if (wait > 0) throw new GatewayError(429, "rate_limited", "Too many requests; slow down", { "retry-after": String(wait) });
+        return handleConnector(ctx.connector!, principal, req, res);
+      }
       default:
     }
     const tool = r.tool;
@@ -183,6 +196,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const url = `http://${urlHost}:${port}/`;
   if (!publicUrl) publicUrl = url.slice(0, -1);
   ctx.current = { config, publicUrl, sessions, sealer: new SessionSealer(sealKey), cookieKey, metrics, keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS };
+  ctx.connector = createConnector(ctx.current, verifiers, event);
 
   let closing: Promise<void> | undefined;
   return {

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { SseReader } from "../../lib/bridge/sse-reader.ts";
+import { SseReader } from "../../lib/http/sse-reader.ts";
 
 const STREAM = ": keepalive\r\nid: 7\r\nevent: endpoint\r\ndata: /mcp?session_id=abc\r\n\r\ndata: {\"a\":1}\ndata: {\"b\":2}\n\nretry: 100\rdata:x\r\r\n\nevent: ignored-without-data\n\n";
 const EXPECTED = [

@@ -1,6 +1,6 @@
 // What the hub connector's parts share: the gateway's context, the catalogs, the session
-// table, and each person's view of the catalog (kept briefly per set of usable tools, so a
-// listing or a call by any of a thousand people with the same groups reuses one merge).
+// table, and each person's view of the catalog (kept per set of usable tools, so a listing
+// or a call by any of a thousand people with the same groups reuses one merge).
 import type { GatewayContext } from "../tool-routes.ts";
 import type { TokenVerifier, Principal } from "../contracts.ts";
 import type { ToolSessionRecord } from "../tool-sessions.ts";
@@ -47,23 +47,24 @@ export class ViewCache {
     this.#generation++;
   }
 
-  /** The person's view; live-listed tools (`"catalog": false`) make it personal and uncached. */
+  /**
+   * The person's view. A tool listed live (`"catalog": false`) is listed from the caller's own
+   * tool session, so a view holding one is kept for that person alone.
+   */
   get(cc: ConnectorContext, principal: Principal): Promise<PersonView> {
     const { config } = cc.gw;
     const usable = toolsFor(config, principal);
     const personal = usable.some((t) => !config.tools[t]!.catalog);
-    const key = usable.join(",");
-    const kept = personal ? undefined : this.#views.get(key);
+    const key = `${personal ? principal.user : ""}\n${usable.join(",")}`;
+    const kept = this.#views.get(key);
     if (kept && kept.generation === this.#generation && Date.now() - kept.at < this.#maxAgeMs) return kept.view;
     const view = this.#build(cc, principal, usable);
-    if (!personal) {
-      if (this.#views.size >= 1000) this.#views.clear();
-      const entry = { at: Date.now(), generation: this.#generation, view };
-      this.#views.set(key, entry);
-      // A view missing a tool that failed to list is not kept: the next call tries that tool again.
-      const drop = (): boolean => this.#views.get(key) === entry && this.#views.delete(key);
-      view.then((v) => v.complete || drop(), drop);
-    }
+    if (this.#views.size >= 1000) this.#views.clear();
+    const entry = { at: Date.now(), generation: this.#generation, view };
+    this.#views.set(key, entry);
+    // A view missing a tool that failed to list is not kept: the next call tries that tool again.
+    const drop = (): boolean => this.#views.get(key) === entry && this.#views.delete(key);
+    view.then((v) => v.complete || drop(), drop);
     return view;
   }
 

@@ -17,8 +17,8 @@ export interface ConnectorContext {
   event(name: string, fields: Record<string, unknown>): void;
 }
 
-/** Tools listed at once while a view is built; more would start as many tool sessions at once. */
-const FILL_CONCURRENCY = 8;
+/** Tools listed at once while a view is built: each may start a tool session of the caller's. */
+const FILL_CONCURRENCY = 4;
 
 async function mapLimited<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
@@ -70,16 +70,27 @@ export class ViewCache {
 
   async #build(cc: ConnectorContext, principal: Principal, usable: string[]): Promise<PersonView> {
     const { config, sessions } = cc.gw;
-    const listed = await mapLimited(usable, FILL_CONCURRENCY, async (tool) => {
+    const concurrency = Math.max(1, Math.min(FILL_CONCURRENCY, config.limits.sessionsPerUser - 1));
+    const listed = await mapLimited(usable, concurrency, async (tool) => {
       const spec = config.tools[tool]!;
       const revision = spec.catalogRevision;
-      const session = (): Promise<ToolSessionRecord> => sessions.acquire(principal.user, tool, revision);
+      let startedForFill: ToolSessionRecord | undefined;
+      const session = async (): Promise<ToolSessionRecord> => {
+        const before = Date.now();
+        const rec = await sessions.acquire(principal.user, tool, revision);
+        if (rec.since >= before) startedForFill = rec;
+        return rec;
+      };
       try {
         return { tool, lists: await cc.catalogs.get(tool, revision, spec.catalog, session) };
       } catch (err) {
         // One tool that cannot be listed leaves the others usable; its names come back when it lists.
         cc.event("catalog failed", { tool, revision, error: err instanceof Error ? err.message.slice(0, 200) : "unknown" });
         return null;
+      } finally {
+        // A tool session started only to list it is stopped at once: filling 300 catalogs must
+        // not leave 300 processes running, nor use up the person's session cap.
+        if (startedForFill) await sessions.stop(startedForFill.instance);
       }
     });
     return new PersonView(usable, listed.filter((l) => l !== null), !listed.includes(null));

@@ -61,6 +61,7 @@ test("one endpoint for every tool a person may use", { timeout: 120_000 }, async
     for (const n of ["mcpdemo_add", "mcpdemo_ask_user", "labdemo_add", "labdemo_projectile"]) assert.ok(names.includes(n), n);
     assert.ok(!names.some((n) => n.startsWith("staffdemo_")));
     assert.deepEqual(started().sort(), ["alice:labdemo", "alice:mcpdemo"], "the first listing fills each catalog from one tool session");
+    assert.equal((await json(await fetch(`${h.base}/healthz`))).toolSessions, 0, "tool sessions started only to fill a catalog are stopped");
 
     const { client: carol } = await connect(t, url, h.tokens.carol);
     const carols = await allToolNames(carol);

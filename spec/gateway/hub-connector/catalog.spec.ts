@@ -5,6 +5,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { json, post, rpc, startHarness } from "../helpers.ts";
 import { startStandIn } from "./stand-in-tools.ts";
+import { Catalogs } from "../../../lib/gateway/hub-connector/catalogs.ts";
+import type { ToolSessionRecord } from "../../../lib/gateway/tool-sessions.ts";
 
 const N = 300;
 
@@ -62,6 +64,25 @@ test("300 tools: filled once, paginated, searchable", { timeout: 120_000 }, asyn
   assert.equal((await search({ query: "x", limit: 0 })).isError, true);
   assert.deepEqual(((await search({ query: "!!!" })).structuredContent as { tools: unknown[] }).tools, []);
 
-  const call = await json(await post(url, h.tokens.alice, rpc("tools/call", { name: "t299_run", arguments: {} }), alice));
-  assert.deepEqual(call.result.content, [{ type: "text", text: "ran t299" }]);
+  const call = await post(url, h.tokens.alice, rpc("tools/call", { name: "t299_run", arguments: {} }), alice);
+  assert.match(await call.text(), /notifications\/tools\/list_changed[\s\S]*ran t299/);
+  const relisted = await listAll(h.tokens.bob, await session(h.tokens.bob));
+  assert.equal(standIn.listings.get("t299"), 2, "a list change refills that tool's catalog");
+  assert.equal(standIn.listings.get("t7"), 1, "and no other");
+  assert.match(relisted.find((x) => x.name === "t299_run")!.description, /\(changed\)$/);
+});
+
+test("a catalog older than its bound is filled again", { timeout: 30_000 }, async (t) => {
+  const standIn = await startStandIn();
+  t.after(() => new Promise((done) => standIn.server.close(done)));
+  const rec = { url: `${standIn.url}/t5/` } as ToolSessionRecord;
+  const fresh = new Catalogs(60_000);
+  await fresh.get("t5", "default", true, async () => rec);
+  await fresh.get("t5", "default", true, async () => rec);
+  assert.equal(standIn.listings.get("t5"), 1);
+  const stale = new Catalogs(0);
+  await stale.get("t5", "default", true, async () => rec);
+  await stale.get("t5", "default", true, async () => rec);
+  assert.equal(standIn.listings.get("t5"), 3);
+  await assert.rejects(stale.get("t6", "default", true, async () => Promise.reject(new Error("no session"))), /no session/);
 });

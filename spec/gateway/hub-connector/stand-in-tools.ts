@@ -14,6 +14,8 @@ export function describe(i: number): string {
 
 export interface StandIn {
   url: string;
+  /** Tools (path segments) whose list changed after a call: their description says so. */
+  changed: Set<string>;
   /** tools/list requests served, per path segment (`t7`). */
   listings: Map<string, number>;
   server: Server;
@@ -21,6 +23,7 @@ export interface StandIn {
 
 export async function startStandIn(): Promise<StandIn> {
   const listings = new Map<string, number>();
+  const changed = new Set<string>();
   const server = createServer((req, res) => {
     const segment = (req.url ?? "/").split("/")[1] ?? "";
     const i = Number(segment.replace(/^t/, "").replace(/v2$/, ""));
@@ -35,12 +38,19 @@ export async function startStandIn(): Promise<StandIn> {
       else if (m.method === "tools/list") {
         listings.set(segment, (listings.get(segment) ?? 0) + 1);
         const version = segment.endsWith("v2") ? " (version 2)" : "";
-        result = { tools: [{ name: "run", description: describe(i) + version, inputSchema: { type: "object" } }] };
-      } else if (m.method === "tools/call") result = { content: [{ type: "text", text: `ran ${segment}` }] };
+        const note = changed.has(segment) ? " (changed)" : "";
+        result = { tools: [{ name: "run", description: describe(i) + version + note, inputSchema: { type: "object" } }] };
+      } else if (m.method === "tools/call") {
+        // The call changes the tool's list and says so on the call's stream, before its result.
+        changed.add(segment);
+        const events = [{ jsonrpc: "2.0", method: "notifications/tools/list_changed" }, { jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text: `ran ${segment}` }] } }];
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        return void res.end(events.map((e) => `event: message\ndata: ${JSON.stringify(e)}\n\n`).join(""));
+      }
       const text = JSON.stringify(result ? { jsonrpc: "2.0", id: m.id, result } : { jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
       res.writeHead(200, { "content-type": "application/json", "mcp-session-id": `s-${segment}` }).end(text);
     });
   });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, listings, server };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, listings, changed, server };
 }

@@ -3,51 +3,14 @@
 // there; a token bound to one tool is refused at /mcp, and the /mcp token at a tool route.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { auth, extractWWWAuthenticateParams, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { MemoryProvider } from "../oauth/memory-provider.ts";
 import { pkcePair, registerPublic, signIn, token } from "../oauth/harness.ts";
 import { PASSWORD, USER, startHub } from "../oauth/hub.ts";
 
 const REDIRECT = "http://127.0.0.1:5555/callback";
-
-class MemoryProvider implements OAuthClientProvider {
-  client: OAuthClientInformationMixed | undefined;
-  stored: OAuthTokens | undefined;
-  verifier = "";
-  lastAuthorizationUrl: URL | undefined;
-  get redirectUrl(): string {
-    return REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: "Connector spec", redirect_uris: [REDIRECT], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" };
-  }
-  state(): string {
-    return "hub-state";
-  }
-  clientInformation(): OAuthClientInformationMixed | undefined {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed): void {
-    this.client = info;
-  }
-  tokens(): OAuthTokens | undefined {
-    return this.stored;
-  }
-  saveTokens(tokens: OAuthTokens): void {
-    this.stored = tokens;
-  }
-  redirectToAuthorization(url: URL): void {
-    this.lastAuthorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string): void {
-    this.verifier = verifier;
-  }
-  codeVerifier(): string {
-    return this.verifier;
-  }
-}
 
 const ping = (url: string, token: string): Promise<Response> =>
   fetch(url, {
@@ -60,7 +23,7 @@ test("the SDK's auth() for the /mcp resource, and audience checks both ways", { 
   const { gateway } = await startHub(t);
   const base = gateway.publicUrl;
   const serverUrl = `${base}/mcp`;
-  const provider = new MemoryProvider();
+  const provider = new MemoryProvider(REDIRECT, "Connector spec");
 
   const challenge = await fetch(serverUrl, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
   assert.equal(challenge.status, 401);

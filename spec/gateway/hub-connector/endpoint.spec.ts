@@ -164,6 +164,26 @@ test("one endpoint for every tool a person may use", { timeout: 120_000 }, async
     assert.equal(anonymous.status, 401);
     assert.match(anonymous.headers.get("www-authenticate")!, new RegExp(`resource_metadata="${h.base}/.well-known/oauth-protected-resource/mcp"`));
     assert.equal(anonymous.headers.get("access-control-allow-origin"), "*");
+    const bad = async (init: RequestInit, status: number): Promise<void> => {
+      const res = await fetch(url, { ...init, headers: { authorization: `Bearer ${h.tokens.alice}`, "content-type": "application/json", ...(init.headers as Record<string, string>) } });
+      assert.equal(res.status, status, JSON.stringify(init));
+      await res.arrayBuffer();
+    };
+    await bad({ method: "POST", body: "{not json" }, 400);
+    await bad({ method: "POST", body: "[]" }, 400);
+    await bad({ method: "GET" }, 405);
+    await bad({ method: "PUT", body: "{}" }, 405);
+    await bad({ method: "DELETE" }, 400);
+    await bad({ method: "POST", body: rpc("tools/list"), headers: { "mcp-session-id": "g1.forged" } }, 404);
+    const unknown = await json(await post(url, h.tokens.alice, rpc("nonsense/method"), { "mcp-session-id": transport.sessionId! }));
+    assert.equal(unknown.error.code, -32601);
+    const templates = await json(await post(url, h.tokens.alice, rpc("resources/templates/list"), { "mcp-session-id": transport.sessionId! }));
+    assert.ok(Array.isArray(templates.result.resourceTemplates));
+    const ping = await json(await post(url, h.tokens.alice, rpc("ping"), { "mcp-session-id": transport.sessionId! }));
+    assert.deepEqual(ping.result, {});
+    await alice.setLoggingLevel("info");
+    const completion = await alice.complete({ ref: { type: "ref/prompt", name: "mcpdemo_explain" }, argument: { name: "topic", value: "mo" } }).catch((e: Error) => e);
+    assert.ok(!(completion instanceof Error) || !/Unknown|unknown completion/.test(completion.message), "a completion reaches the prompt's tool");
     const preflight = await fetch(url, { method: "OPTIONS" });
     assert.equal(preflight.status, 204);
     assert.match(preflight.headers.get("access-control-allow-headers")!, /Mcp-Session-Id/);

@@ -116,6 +116,8 @@ test("one endpoint for every tool a person may use", { timeout: 120_000 }, async
     const done = await untilTask(alice, created.taskId, (x) => x.status === "completed");
     assert.deepEqual((done.result as { content: unknown }).content, [{ type: "text", text: "6" }]);
 
+    const listed = (await alice.request({ method: "tasks/list", params: { _meta: TASKS } }, Any)) as { tasks: Array<{ taskId: string }> };
+    assert.ok(listed.tasks.some((x) => x.taskId === created.taskId), "tasks/list names tasks with their tool's prefix");
     const slow = (await alice.request({ method: "tools/call", params: { name: "mcpdemo_slow_sum", arguments: { values: "1,2", delay: 60 }, _meta: TASKS } }, Any)) as {
       taskId: string;
     };
@@ -137,6 +139,9 @@ test("one endpoint for every tool a person may use", { timeout: 120_000 }, async
     const V = "2026-07-28";
     const meta = { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": {} };
     const headers = (method: string, name?: string): Record<string, string> => ({ "mcp-protocol-version": V, "mcp-method": method, ...(name ? { "mcp-name": name } : {}) });
+    const discovered = (await json(await post(url, h.tokens.bob, rpc("server/discover", { _meta: meta }), headers("server/discover")))).result;
+    assert.deepEqual(discovered.supportedVersions, [V]);
+    assert.equal(discovered._meta["io.modelcontextprotocol/serverInfo"].name, "hub_gateway");
     const list = await post(url, h.tokens.bob, rpc("tools/list", { _meta: meta }), headers("tools/list"));
     const listed = (await json(list)).result;
     assert.equal(listed.resultType, "complete");

@@ -151,7 +151,11 @@ export async function notifyTools(s: ConnectorSession, message: Record<string, u
 export async function standaloneStream(cc: ConnectorContext, s: ConnectorSession, res: ServerResponse): Promise<void> {
   openStream(res, 200, { ...CORS, "mcp-session-id": s.id });
   const controller = new AbortController();
+  const attached = new Set<Link>();
   const attach = (link: Link): void => {
+    // A link that was starting when the stream opened is offered twice: once is enough.
+    if (attached.has(link)) return;
+    attached.add(link);
     void (async () => {
       const headers = { accept: "text/event-stream", "mcp-protocol-version": s.protocolVersion };
       const answer = await send({ url: link.rec.url!, cookie: link.rec.cookie }, { method: "GET", path: "mcp", headers, session: link.session }, controller.signal);

@@ -16,6 +16,9 @@ export interface Link {
   readonly session: string | undefined;
 }
 
+/** Sessions one person may hold at once; initializing another forgets their oldest. */
+const PER_USER = 100;
+
 /** Marks a connector id apart from per-tool ids, whose `tool` is a tool name. */
 const CONNECTOR = "*";
 
@@ -66,7 +69,7 @@ export class ConnectorSessions {
   }
 
   create(user: string, initParams: Record<string, unknown>, protocolVersion: string): ConnectorSession {
-    this.#sweep();
+    this.#sweep(user);
     const key = randomBytes(16).toString("hex");
     const id = this.#sealer.seal({ user, tool: CONNECTOR, revision: "", instance: key, upstream: "" });
     const session = new ConnectorSession(key, user, id, initParams, protocolVersion);
@@ -87,10 +90,18 @@ export class ConnectorSessions {
     this.#table.delete(session.key);
   }
 
-  /** Forgets idle sessions, and the oldest when the table is full. */
-  #sweep(): void {
+  /**
+   * Forgets idle sessions, this person's oldest beyond their share (so one person cannot push
+   * everyone else's sessions out), and the oldest when the table is full.
+   */
+  #sweep(user: string): void {
     const now = Date.now();
-    for (const [key, s] of this.#table) if (now - s.lastUsed > this.#idleMs) this.#table.delete(key);
+    const mine: string[] = [];
+    for (const [key, s] of this.#table) {
+      if (now - s.lastUsed > this.#idleMs) this.#table.delete(key);
+      else if (s.user === user) mine.push(key);
+    }
+    while (mine.length >= PER_USER) this.#table.delete(mine.shift()!);
     while (this.#table.size >= this.#max) this.#table.delete(this.#table.keys().next().value!);
   }
 }

@@ -26,6 +26,8 @@ export interface Routed {
 }
 
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+/** Keys whose presence in an answer may call for a change on the way out (./messages.ts). */
+const NEEDS_REWRITE = ['"uri"', '"taskId"', '"method"'];
 
 /** The link to `tool` for this client: reused while its tool session runs, else (re)started. */
 export async function linkFor(cc: ConnectorContext, s: ConnectorSession | undefined, user: string, tool: string): Promise<Link> {
@@ -99,6 +101,12 @@ async function relayAnswer(cc: ConnectorContext, r: Routed, answer: IncomingMess
   const status = answer.statusCode ?? 502;
   if (status !== 200 || !isEventStream(answer)) {
     const raw = await readAll(answer, MAX_ANSWER_BYTES);
+    if (status === 200 && !NEEDS_REWRITE.some((key) => raw.includes(key))) {
+      // Nothing in it names a URI, a task or a method: the tool's bytes go through as they are.
+      res.writeHead(200, { ...CORS, ...r.extra, "content-type": "application/json", "content-length": raw.length, "cache-control": "no-store" });
+      res.end(raw);
+      return;
+    }
     let value: unknown;
     try {
       value = raw.length > 0 ? JSON.parse(raw.toString("utf8")) : undefined;

@@ -22,7 +22,7 @@ const PATH = `/api/mcp/${GATEWAY_TOOL}/mcp`;
 /** Quiet time before the settled reading, as in the tool server's idle-sessions row. */
 const SETTLE_MS = 1000;
 
-interface Stack {
+export interface Stack {
   tool: ServerChild;
   gateway: ServerChild;
   /** When asked for: the same gateway reading the data dir on every request, a bare proxy, and a raw-socket relay. */
@@ -33,8 +33,8 @@ interface Stack {
   stop(): Promise<void>;
 }
 
-/** A data dir with one user and an API token, a hubmcp child and a gateway child in front of it. */
-async function startStack(servers: Servers, withComparisons = false): Promise<Stack> {
+/** A data dir with one user and an API token, a hubmcp child and a gateway child (`mode`: see the gateway bench server) in front of it. */
+export async function startStack(servers: Servers, withComparisons = false, mode = "cached"): Promise<Stack> {
   const dataDir = mkdtempSync(join(tmpdir(), "hubmcp-bench-gateway-"));
   const started: ServerChild[] = [];
   const stop = async (): Promise<void> => {
@@ -48,7 +48,7 @@ async function startStack(servers: Servers, withComparisons = false): Promise<St
     const { token } = (await new ApiTokens(store, accounts).create("bench"))!;
     const tool = await servers.start("hubmcp");
     started.push(tool);
-    const gateway = await servers.start("gateway", { profile: withComparisons, args: [dataDir, `http://127.0.0.1:${tool.port}/`] });
+    const gateway = await servers.start("gateway", { profile: withComparisons, args: [dataDir, `http://127.0.0.1:${tool.port}/`, mode] });
     started.push(gateway);
     const stack: Stack = { tool, gateway, bearer: { authorization: `Bearer ${token}` }, stop };
     if (withComparisons) {

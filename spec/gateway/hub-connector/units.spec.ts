@@ -79,6 +79,13 @@ test("lists page with an opaque cursor; a cursor it did not give is refused", ()
   assert.equal(negotiatedVersion({ protocolVersion: "1999-01-01" }), "2025-11-25");
 });
 
+test("the built-in search tool keeps its name; a tool's colliding name gets the usual suffix", () => {
+  const view = new PersonView(["hub"], [{ tool: "hub", lists: { tools: [{ name: "search_tools" }, { name: "x" }], prompts: [], resources: [], resourceTemplates: [] } }]);
+  assert.deepEqual(view.lists.tools.map((x) => x.name), ["hub_search_tools_2", "hub_x"]);
+  assert.deepEqual(view.resolve("tools", "hub_search_tools_2"), { label: "hub", name: "search_tools" });
+  assert.equal(view.resolve("tools", "hub_search_tools"), undefined);
+});
+
 test("search ranks by BM25 over names and descriptions", () => {
   const tools = [
     { name: "lab_fitCurve", description: "Fits a curve to points" },

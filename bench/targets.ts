@@ -26,6 +26,10 @@ export const TARGETS = {
    * the same call's CPU straight to that tool server.
    */
   gatewayCpuFactor: 1.5,
+  /** CPU per tools/call through the hub connector `/mcp`, at most this many times the per-tool route's. */
+  hubConnectorCpuFactor: 1.1,
+  /** Gateway CPU per `tools/list` of a 300-tool hub at /mcp, from its catalog ("lists in milliseconds"). */
+  hubConnectorListCpuMs: 5,
   /**
    * Gateway RSS growth of 1,000 idle gateway sessions over an idle gateway: no more than the
    * tool server may grow for 10,000. RSS after any burst of requests grows with V8's young

@@ -25,6 +25,7 @@ const RANK: Record<string, number> = {
   proxy: 8,
   "server.ts": 9,
   "index.ts": 10,
+  federation: 10,
   launcher: 11,
   gateway: 11,
   bridge: 11,

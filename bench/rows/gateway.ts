@@ -22,7 +22,7 @@ const PATH = `/api/mcp/${GATEWAY_TOOL}/mcp`;
 /** Quiet time before the settled reading, as in the tool server's idle-sessions row. */
 const SETTLE_MS = 1000;
 
-interface Stack {
+export interface Stack {
   tool: ServerChild;
   gateway: ServerChild;
   /** When asked for: the same gateway reading the data dir on every request, a bare proxy, and a raw-socket relay. */
@@ -33,8 +33,8 @@ interface Stack {
   stop(): Promise<void>;
 }
 
-/** A data dir with one user and an API token, a hubmcp child and a gateway child in front of it. */
-async function startStack(servers: Servers, withComparisons = false): Promise<Stack> {
+/** A data dir with one user and an API token, a hubmcp child and a gateway child (`mode`: see the gateway bench server) in front of it. */
+export async function startStack(servers: Servers, withComparisons = false, mode = "cached"): Promise<Stack> {
   const dataDir = mkdtempSync(join(tmpdir(), "hubmcp-bench-gateway-"));
   const started: ServerChild[] = [];
   const stop = async (): Promise<void> => {
@@ -48,7 +48,7 @@ async function startStack(servers: Servers, withComparisons = false): Promise<St
     const { token } = (await new ApiTokens(store, accounts).create("bench"))!;
     const tool = await servers.start("hubmcp");
     started.push(tool);
-    const gateway = await servers.start("gateway", { profile: withComparisons, args: [dataDir, `http://127.0.0.1:${tool.port}/`] });
+    const gateway = await servers.start("gateway", { profile: withComparisons, args: [dataDir, `http://127.0.0.1:${tool.port}/`, mode] });
     started.push(gateway);
     const stack: Stack = { tool, gateway, bearer: { authorization: `Bearer ${token}` }, stop };
     if (withComparisons) {
@@ -141,12 +141,22 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
       body: CALL_ADD,
       headers: { ...MCP_ACCEPT, ...stack.bearer, "mcp-session-id": await openGatewaySession(stack, gateway), "mcp-protocol-version": PROTOCOL_VERSION },
     });
+    const viaHub = async (gateway: ServerChild): Promise<Target> => {
+      const headers = { "content-type": "application/json", ...MCP_ACCEPT, ...stack.bearer };
+      const res = await fetch(`http://127.0.0.1:${gateway.port}/mcp`, { method: "POST", body: INITIALIZE, headers });
+      const id = res.headers.get("mcp-session-id");
+      await res.arrayBuffer();
+      if (!id) throw new Error(`initialize at /mcp failed: HTTP ${res.status}`);
+      const body = CALL_ADD.replace('"name":"add"', `"name":"${GATEWAY_TOOL}_add"`);
+      return { port: gateway.port, path: "/mcp", body, headers: { ...MCP_ACCEPT, ...stack.bearer, "mcp-session-id": id, "mcp-protocol-version": PROTOCOL_VERSION } };
+    };
     const uncached = stack.uncachedGateway!;
     const proxy = stack.proxy!;
     const raw = stack.rawRelay!;
     const lanes: Lane[] = [
       { name: "gateway hop: tools/call in session, direct", target: direct, costs: [stack.tool], runs: [], cpuMs: [0] },
       { name: "gateway hop: tools/call in session, via gateway", target: await via(stack.gateway), costs: [stack.gateway, stack.tool], runs: [], cpuMs: [0, 0] },
+      { name: "gateway hop: tools/call through the hub connector /mcp", target: await viaHub(stack.gateway), costs: [stack.gateway, stack.tool], runs: [], cpuMs: [0, 0] },
       { name: "gateway hop: the same, lookupCacheSeconds 0", target: await via(uncached), costs: [uncached, stack.tool], runs: [], cpuMs: [0, 0] },
       { name: "gateway hop: bare node:http proxy instead", target: targets.sessionCallAdd(proxy.port, session), costs: [proxy, stack.tool], runs: [], cpuMs: [0, 0] },
       { name: "gateway hop: raw-socket relay instead", target: targets.sessionCallAdd(raw.port, session), costs: [raw, stack.tool], runs: [], cpuMs: [0, 0] },
@@ -155,17 +165,17 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
       await probe(lane.target, expectSum.rpc);
       await gen.run(lane.target, { durationMs: slicing.warmupMs, warmupMs: 0 });
     }
-    // Half the request rows' time per lane: five lanes, and the gateway's are slow.
+    // Half the request rows' time per lane: six lanes, and the gateway's are slow.
     const rounds = Math.max(1, Math.round(slicing.durationMs / 2 / slicing.sliceMs));
     for (let round = 0; round < rounds; round++) {
       for (let i = 0; i < lanes.length; i++) await slice(gen, lanes[(round + i) % lanes.length]!, slicing.sliceMs);
     }
     type Counted = Row & { total: number };
-    const [directRow, viaRow, uncachedRow, proxyRow, rawRow] = lanes.map(laneRow) as [Counted, Counted, Counted, Counted, Counted];
+    const [directRow, viaRow, hubRow, uncachedRow, proxyRow, rawRow] = lanes.map(laneRow) as [Counted, Counted, Counted, Counted, Counted, Counted];
     directRow.ratio = 1;
     directRow.rssMb = (await stack.tool.stats()).rssMb;
     directRow.note = `${rounds} slices of ${slicing.sliceMs} ms per row, taking turns with the gateway rows; server CPU is the tool server's`;
-    const hops = [[viaRow, lanes[1]!, stack.gateway], [uncachedRow, lanes[2]!, uncached], [proxyRow, lanes[3]!, proxy], [rawRow, lanes[4]!, raw]] as const;
+    const hops = [[viaRow, lanes[1]!, stack.gateway], [hubRow, lanes[2]!, stack.gateway], [uncachedRow, lanes[3]!, uncached], [proxyRow, lanes[4]!, proxy], [rawRow, lanes[5]!, raw]] as const;
     for (const [row, lane, gateway] of hops) {
       const us = (ms: number): string => ((ms * 1000) / row.total).toFixed(0);
       const factor = row.cpuUsPerReq! / directRow.cpuUsPerReq!;
@@ -181,7 +191,10 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
     viaRow.checks.push(
       atMost("CPU/req (gateway + tool server) vs direct", { value: viaRow.cpuUsPerReq! / directRow.cpuUsPerReq!, digits: 2, unit: "×" }, TARGETS.gatewayCpuFactor),
     );
-    return [strip(directRow), strip(viaRow), strip(uncachedRow), strip(proxyRow), strip(rawRow)];
+    hubRow.checks.push(
+      atMost("CPU/req via /mcp vs via /api/mcp/{tool}/mcp", { value: hubRow.cpuUsPerReq! / viaRow.cpuUsPerReq!, digits: 2, unit: "×" }, TARGETS.hubConnectorCpuFactor),
+    );
+    return [strip(directRow), strip(viaRow), strip(hubRow), strip(uncachedRow), strip(proxyRow), strip(rawRow)];
   } finally {
     await stack.stop();
   }

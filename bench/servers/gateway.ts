@@ -6,16 +6,23 @@ import type { BenchServer } from "./types.ts";
 
 export const GATEWAY_TOOL = "add";
 
+/** Tools of the "hub300" gateway, each a `url` revision of the same tool server, for listing at /mcp. */
+export const HUB_TOOLS = 300;
+
 /**
- * `args`: the data dir, the tool server's base URL, and "cached" (the default settings) or
- * "uncached" (lookupCacheSeconds 0: the data dir read on every request, to show what the cache saves).
+ * `args`: the data dir, the tool server's base URL, and "cached" (the default settings),
+ * "uncached" (lookupCacheSeconds 0: the data dir read on every request, to show what the
+ * cache saves) or "hub300" (`add` and 300 more tools, all listed on one /mcp page).
  */
 export async function startGatewayServer(args: readonly string[]): Promise<BenchServer> {
   const [dataDir, upstream, lookups = "cached"] = args;
   if (!dataDir || !upstream) throw new Error("the gateway bench server needs a data dir and an upstream URL");
+  const tools: Record<string, unknown> = { [GATEWAY_TOOL]: { revisions: { default: { url: upstream } } } };
+  if (lookups === "hub300") for (let i = 0; i < HUB_TOOLS; i++) tools[`t${i}`] = { revisions: { default: { url: upstream } } };
   const config = parseGatewayConfig(
     {
-      tools: { [GATEWAY_TOOL]: { revisions: { default: { url: upstream } } } },
+      tools,
+      ...(lookups === "hub300" ? { connector: { pageSize: 1000 } } : {}),
       // One bench user drives every connection: the per-person bounds are lifted as far as they go.
       limits: { ratePerSecond: 1e9, rateBurst: 1e9, upstreamRequestsPerUser: 128, ...(lookups === "uncached" ? { lookupCacheSeconds: 0 } : {}) },
     },

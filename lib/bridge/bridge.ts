@@ -11,7 +11,7 @@ import { isRecord } from "../util/guards.ts";
 import { Catalog } from "./catalog.ts";
 import type { BridgeConfig } from "./config.ts";
 import { describeFailure, UpstreamError } from "./failures.ts";
-import { exposeUri } from "./naming.ts";
+import { exposeUri } from "../federation/naming.ts";
 import { routeRequest, type RouteTarget } from "./routes.ts";
 import { BridgeRpcError, ToolRpcError, type HostCall } from "./rpc-errors.ts";
 import { DEFAULT_RETRY, Upstream, UpstreamGaveUp, type RetryPolicy } from "./upstream.ts";

@@ -1,5 +1,6 @@
 // The bridge's configuration, read only from the environment (desktop hosts pass env, not
-// flags): HUB_TOKEN (required), HUB_API, HUB_TOOLS. Pure: the CLI decides what is printed.
+// flags): HUB_TOKEN (required), HUB_API, HUB_TOOLS (`*`: the gateway's `/mcp`, every tool
+// the person may use). Pure: the CLI decides what is printed.
 
 export const DEFAULT_HUB_API = "http://127.0.0.1:8080";
 export const DEFAULT_HUB_TOOLS = "mcpdemo";
@@ -71,6 +72,8 @@ export function readBridgeConfig(env: Readonly<Record<string, string | undefined
   if (token === "") throw new BridgeConfigError("HUB_TOKEN is not set; create an API token on the hub and pass it in the environment");
   if (!TOKEN.test(token)) throw new BridgeConfigError("HUB_TOKEN must be a single token of visible characters");
   const api = parseApi(env.HUB_API);
+  // Every tool the token's person may use, through the gateway's one endpoint: names come from the gateway.
+  if (env.HUB_TOOLS?.trim() === "*") return { token, api, tools: [{ tool: "*", revision: null, label: "hub", endpoint: `${api}/mcp` }] };
   const entries = parseTools(env.HUB_TOOLS);
   const counts = new Map<string, number>();
   for (const { tool } of entries) counts.set(tool, (counts.get(tool) ?? 0) + 1);

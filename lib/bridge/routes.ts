@@ -1,6 +1,6 @@
 // Where each host request goes. With one tool everything passes through unchanged (only
 // ids are mapped). With several, lists are merged, names and URIs resolved back to their
-// tool (./naming.ts), tasks routed to the tool that created them, and `logging/setLevel`
+// tool (../federation/resolve.ts), tasks routed to the tool that created them, and `logging/setLevel`
 // sent to all. `initialize` and `ping` are answered here in both cases.
 import type { JsonRpcRequest, Params } from "../util/jsonrpc.ts";
 import { ErrorCode } from "../util/jsonrpc.ts";
@@ -8,7 +8,8 @@ import { isRecord } from "../util/guards.ts";
 import { BridgeRpcError, ToolRpcError, type HostCall } from "./rpc-errors.ts";
 import type { Catalog } from "./catalog.ts";
 import { LIST_METHODS, rewriteResultUris } from "./catalog.ts";
-import { mergedInitializeResult } from "./merge.ts";
+import { mergedInitializeResult } from "../federation/merge.ts";
+import { resolveByName } from "../federation/resolve.ts";
 import type { Upstream } from "./upstream.ts";
 import type { JsonRpcResponse } from "../util/jsonrpc.ts";
 
@@ -74,43 +75,26 @@ async function routeAmongTools(bridge: RouteTarget, call: HostCall, method: stri
   const kind = LIST_METHODS[method];
   if (kind) return listAll(bridge, kind);
   const { catalog } = bridge;
+  let resolved = resolveByName(method, params, catalog);
+  if (resolved && "error" in resolved && (method === "tools/call" || method === "prompts/get") && typeof params.name === "string") {
+    // A name not seen yet: list again, and say why a tool under its prefix is missing.
+    const which = method === "tools/call" ? "tools" : "prompts";
+    const { failed } = await catalog.list(which);
+    resolved = resolveByName(method, params, catalog);
+    const name = params.name;
+    const down = "error" in resolved! ? failed.find((f) => name.startsWith(`${f.upstream.label}_`)) : undefined;
+    if (down && which === "tools") return { content: [{ type: "text", text: bridge.explain(down.upstream, down.error) }], isError: true };
+    if (down) throw new BridgeRpcError(ErrorCode.InternalError, bridge.explain(down.upstream, down.error));
+  }
+  if (resolved) {
+    if ("error" in resolved) throw new BridgeRpcError(resolved.error.code, resolved.error.message);
+    const upstream = catalog.upstream(resolved.label);
+    if (!upstream) throw new BridgeRpcError(ErrorCode.InvalidParams, "Unknown tool");
+    if (method === "tools/call") return callTool(bridge, call, upstream, resolved.params);
+    const result = await bridge.ask(call, upstream, method, resolved.params);
+    return method.startsWith("resources/") ? rewriteResultUris(upstream.target, result) : result;
+  }
   switch (method) {
-    case "tools/call":
-    case "prompts/get": {
-      const which = method === "tools/call" ? "tools" : "prompts";
-      const name = params.name;
-      if (typeof name !== "string") throw new BridgeRpcError(ErrorCode.InvalidParams, "Invalid params: name must be a string");
-      let target = catalog.resolve(which, name);
-      if (!target) {
-        const { failed } = await catalog.list(which);
-        target = catalog.resolve(which, name);
-        // A name under the prefix of a tool that cannot be listed: say why that tool is missing.
-        const down = target ? undefined : failed.find((f) => name.startsWith(`${f.upstream.label}_`));
-        if (down && which === "tools") return { content: [{ type: "text", text: bridge.explain(down.upstream, down.error) }], isError: true };
-        if (down) throw new BridgeRpcError(ErrorCode.InternalError, bridge.explain(down.upstream, down.error));
-      }
-      if (!target) throw new BridgeRpcError(ErrorCode.InvalidParams, `${which === "tools" ? "Unknown tool" : "Unknown prompt"}: ${name}`);
-      const routed = { ...params, name: target.name };
-      if (which === "tools") return callTool(bridge, call, target.upstream, routed);
-      return bridge.ask(call, target.upstream, method, routed);
-    }
-    case "resources/read":
-    case "resources/subscribe":
-    case "resources/unsubscribe": {
-      const target = typeof params.uri === "string" ? catalog.resolveUri(params.uri) : undefined;
-      if (!target) throw new BridgeRpcError(ErrorCode.ResourceNotFound, "Resource not found");
-      const result = await bridge.ask(call, target.upstream, method, { ...params, uri: target.uri });
-      return rewriteResultUris(target.upstream.target, result);
-    }
-    case "completion/complete": {
-      const ref = isRecord(params.ref) ? params.ref : {};
-      const prompt = ref.type === "ref/prompt" && typeof ref.name === "string" ? catalog.resolve("prompts", ref.name) : undefined;
-      const resource = ref.type === "ref/resource" && typeof ref.uri === "string" ? catalog.resolveUri(ref.uri) : undefined;
-      const upstream = prompt?.upstream ?? resource?.upstream;
-      if (!upstream) throw new BridgeRpcError(ErrorCode.InvalidParams, "Invalid params: unknown completion reference");
-      const routedRef = prompt ? { ...ref, name: prompt.name } : { ...ref, uri: resource!.uri };
-      return bridge.ask(call, upstream, method, { ...params, ref: routedRef });
-    }
     case "logging/setLevel":
       await Promise.allSettled(bridge.upstreams.filter((u) => u.initResult).map((u) => bridge.forward(null, u, method, params)));
       return {};

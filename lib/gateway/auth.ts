@@ -31,7 +31,7 @@ export function resourceMetadata(publicUrl: string, tool: string, endpoint: Tool
   };
 }
 
-function bearer(req: IncomingMessage): string | null {
+export function bearer(req: IncomingMessage): string | null {
   const header = req.headers.authorization;
   if (typeof header !== "string" || header.length > 4096) return null;
   const m = /^Bearer[ ]+([\x21-\x7e]+)\s*$/i.exec(header);

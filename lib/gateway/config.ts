@@ -3,6 +3,7 @@
 // without reading code; values are never echoed, since a command line may hold secrets.
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
+import { parseConnectorSettings, type ConnectorSettings } from "./hub-connector/settings.ts";
 import { parseOAuthSettings, type OAuthSettings } from "./oauth/gateway-settings.ts";
 import { checkStoreUrl } from "./store/open-store.ts";
 
@@ -23,6 +24,10 @@ export interface ToolSpec {
   /** Empty: open to every authenticated user. */
   readonly groups: readonly string[];
   readonly revisions: Readonly<Record<string, RevisionSpec>>;
+  /** Listed at `{publicUrl}/mcp` from the gateway's shared catalog (true), or live per caller (false). */
+  readonly catalog: boolean;
+  /** The revision `{publicUrl}/mcp` lists and calls; `default`. */
+  readonly catalogRevision: string;
 }
 
 export interface GatewayLimits {
@@ -69,6 +74,8 @@ export interface GatewayConfig {
   readonly oauth: OAuthSettings;
   /** `"store"`: a postgres:// URL shared by replicas; undefined: the file store in the data dir. */
   readonly store?: string;
+  /** `{publicUrl}/mcp`, the one endpoint for every tool (section `connector`). */
+  readonly connector: ConnectorSettings;
 }
 
 export const DEFAULT_LIMITS: GatewayLimits = {
@@ -163,7 +170,7 @@ function revision(v: unknown, key: string, baseDir: string, who: ChildIdentity):
 
 function tool(v: unknown, key: string, baseDir: string, top: ChildIdentity): ToolSpec {
   if (!isObject(v)) throw new ConfigError(key, "must be an object");
-  for (const k of Object.keys(v)) if (!["groups", "revisions", "runAs", "env"].includes(k)) throw new ConfigError(`${key}.${k}`, "is not a known key");
+  for (const k of Object.keys(v)) if (!["groups", "revisions", "runAs", "env", "catalog", "catalogRevision"].includes(k)) throw new ConfigError(`${key}.${k}`, "is not a known key");
   const who = identity(v, key, top);
   let groups: string[] = [];
   if (v.groups !== undefined) {
@@ -179,7 +186,10 @@ function tool(v: unknown, key: string, baseDir: string, top: ChildIdentity): Too
     revisions[name] = revision(spec, `${key}.revisions.${name}`, baseDir, who);
   }
   if (!revisions.default) throw new ConfigError(`${key}.revisions.default`, "is required");
-  return { groups, revisions };
+  if (v.catalog !== undefined && typeof v.catalog !== "boolean") throw new ConfigError(`${key}.catalog`, "must be true or false");
+  const catalogRevision = v.catalogRevision ?? "default";
+  if (typeof catalogRevision !== "string" || !Object.hasOwn(revisions, catalogRevision)) throw new ConfigError(`${key}.catalogRevision`, "must name one of the tool's revisions");
+  return { groups, revisions, catalog: v.catalog !== false, catalogRevision };
 }
 
 function positive(v: unknown, key: string, fallback: number, scale = 1): number {
@@ -255,7 +265,7 @@ function hostNames(v: unknown): string[] {
 /** Checks a parsed gateway.json; relative `app` paths resolve against `baseDir` (the file's folder). */
 export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConfig {
   if (!isObject(value)) throw new ConfigError("(top level)", "must be a JSON object");
-  for (const k of Object.keys(value)) if (!["publicUrl", "allowedHosts", "tools", "limits", "oauth", "runAs", "env", "store"].includes(k)) throw new ConfigError(k, "is not a known key");
+  for (const k of Object.keys(value)) if (!["publicUrl", "allowedHosts", "tools", "limits", "oauth", "runAs", "env", "store", "connector"].includes(k)) throw new ConfigError(k, "is not a known key");
   const top = identity(value, "", {});
   const publicUrl = value.publicUrl === undefined ? undefined : httpUrl(value.publicUrl, "publicUrl").replace(/\/+$/, "");
   if (!isObject(value.tools)) throw new ConfigError("tools", "must be an object of named tools");
@@ -273,7 +283,10 @@ export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConf
   } catch {
     throw new ConfigError("store", "must be a postgres://user@host:port/database URL");
   }
-  return { publicUrl, allowedHosts: hostNames(value.allowedHosts), tools, limits: limits(value.limits), oauth, ...(store !== undefined ? { store } : {}) };
+  const connector = parseConnectorSettings(value.connector, (key, problem) => {
+    throw new ConfigError(key, problem);
+  });
+  return { publicUrl, allowedHosts: hostNames(value.allowedHosts), tools, limits: limits(value.limits), oauth, connector, ...(store !== undefined ? { store } : {}) };
 }
 
 /** The same from the file's text. */

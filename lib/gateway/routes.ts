@@ -8,6 +8,8 @@ export type ToolEndpoint = "mcp" | "sse";
 export type Route =
   | { kind: "health" }
   | { kind: "metrics" }
+  | { kind: "hub-mcp" }
+  | { kind: "hub-resource-metadata" }
   | { kind: "resource-metadata"; tool: string; endpoint: ToolEndpoint }
   | { kind: "bootstrap"; tool: string }
   | { kind: "mcp"; tool: string }
@@ -46,6 +48,9 @@ export function matchRoute(method: string, target: string | undefined): Route {
   if (parts.at(-1) === "" && parts.length > 1) parts.pop();
   if (path === "/healthz") return { kind: "health" };
   if (path === "/metrics") return { kind: "metrics" };
+  // The hub connector: one endpoint for every tool (./hub-connector/).
+  if (path === "/mcp") return { kind: "hub-mcp" };
+  if (path === "/.well-known/oauth-protected-resource/mcp" || path === "/mcp/.well-known/oauth-protected-resource") return { kind: "hub-resource-metadata" };
   // RFC 9728 location: the well-known prefix, then the resource's path.
   if (parts[0] === ".well-known" && parts[1] === "oauth-protected-resource" && parts[2] === "api" && parts[3] === "mcp" && (parts[5] === "mcp" || parts[5] === "sse") && parts.length === 6) {
     return { kind: "resource-metadata", tool: parts[4]!, endpoint: parts[5] };

@@ -26,6 +26,9 @@ import { UpstreamSlots } from "./upstream-slots.ts";
 import { handleWeber } from "./weber.ts";
 import { capConnections, serverOptions } from "../http/connection-guard.ts";
 import { hostAllowList } from "../http/host-guard.ts";
+import { authorizeHub, hubResourceMetadata } from "./hub-connector/auth.ts";
+import { createConnector, type ConnectorContext } from "./hub-connector/context.ts";
+import { handleConnector } from "./hub-connector/endpoint.ts";
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -100,7 +103,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const sessions = new ToolSessions({ store, readFresh: (collection, id) => store.fresh(collection, id), config, publicUrl: () => publicUrl, launch: options.launch, childEnv: options.childEnv, onEvent: event });
   const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
   for (const warning of await identityWarnings(config)) event("warning", { message: warning });
-  const ctx: { current?: GatewayContext } = {};
+  const ctx: { current?: GatewayContext; connector?: ConnectorContext } = {};
   const host = options.host ?? "127.0.0.1";
   // DNS rebinding, on every bind: the gateway answers only to its public host, the hosts the
   // operator allows, and this machine's own names and addresses.
@@ -137,6 +140,16 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       case "weber":
         facts.user = await handleWeber(c, r.instance, req, res);
         return;
+      case "hub-resource-metadata":
+        if (method !== "GET" && method !== "HEAD") throw new GatewayError(405, "method_not_allowed", "Use GET", { allow: "GET" });
+        return sendJson(res, 200, hubResourceMetadata(publicUrl));
+      case "hub-mcp": {
+        const principal = await authorizeHub(req, verifiers, publicUrl);
+        facts.user = principal.user;
+        const wait = await limiter.hit(principal.user);
+        if (wait > 0) throw new GatewayError(429, "rate_limited", "Too many requests; slow down", { "retry-after": String(wait) });
+        return handleConnector(ctx.connector!, principal, req, res);
+      }
       default:
     }
     const tool = r.tool;
@@ -203,6 +216,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const url = `http://${urlHost}:${port}/`;
   if (!publicUrl) publicUrl = url.slice(0, -1);
   ctx.current = { config, publicUrl, sessions, sealer: new SessionSealer(sealKey), cookieKey, accounts, metrics, keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS, legacy: new LegacyStreams(), ...trafficBounds(config) };
+  ctx.connector = createConnector(ctx.current, verifiers, event);
 
   let closing: Promise<void> | undefined;
   return {

@@ -257,6 +257,11 @@ export class ToolSessions {
     }
   }
 
+  /** Stops a tool session this replica runs (one the hub connector started only to fill a catalog). */
+  stop(instance: string): Promise<void> {
+    return this.#stop(instance);
+  }
+
   // Another replica may have started a new session under this key since this one was read.
   async #forget(key: string, instance: string): Promise<void> {
     const rec = await this.#fresh<ToolSessionRecord>(SESSIONS, key);

@@ -47,3 +47,9 @@ test("bad settings are one clear line with a stable code, never echoing the toke
     );
   }
 });
+
+test("HUB_TOOLS=* is the gateway's one endpoint for every tool", () => {
+  const config = readBridgeConfig({ HUB_TOKEN: "t", HUB_API: "https://hub.example.org/", HUB_TOOLS: " * " });
+  assert.deepEqual(config.tools, [{ tool: "*", revision: null, label: "hub", endpoint: "https://hub.example.org/mcp" }]);
+  assert.throws(() => readBridgeConfig({ HUB_TOKEN: "t", HUB_TOOLS: "*,mcpdemo" }), /HUB_TOOLS must be comma-separated/);
+});

@@ -34,7 +34,8 @@ export function gatewayAuthorizationServer(options: GatewayOAuthOptions): OAuthS
     },
     ...(settings.trustedUserHeader ? { trustedUserHeader: settings.trustedUserHeader } : {}),
     resourceAccess: (resource, groups) => {
-      if (resource === undefined) return true;
+      // The hub connector, `{hub}/mcp`, is open to every account: it lists each person's own tools.
+      if (resource === undefined || resource === `${options.publicUrl()}/mcp`) return true;
       const tool = toolOfResource(options.publicUrl(), resource);
       const spec = tool !== undefined && Object.hasOwn(config.tools, tool) ? config.tools[tool] : undefined;
       if (!spec) return false;

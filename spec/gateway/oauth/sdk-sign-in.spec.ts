@@ -5,50 +5,12 @@ import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
-import { auth, extractWWWAuthenticateParams, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { browserSkipReason, launchBrowser, outputDir, signInWithBrowser } from "./browser.ts";
 import { PASSWORD, USER, callbackReceiver, startHub } from "./hub.ts";
-
-class MemoryProvider implements OAuthClientProvider {
-  client: OAuthClientInformationMixed | undefined;
-  stored: OAuthTokens | undefined;
-  verifier = "";
-  lastAuthorizationUrl: URL | undefined;
-  constructor(readonly redirect: string) {}
-  get redirectUrl(): string {
-    return this.redirect;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: "SDK spec client", redirect_uris: [this.redirect], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" };
-  }
-  state(): string {
-    return "sdk-state";
-  }
-  clientInformation(): OAuthClientInformationMixed | undefined {
-    return this.client;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed): void {
-    this.client = info;
-  }
-  tokens(): OAuthTokens | undefined {
-    return this.stored;
-  }
-  saveTokens(tokens: OAuthTokens): void {
-    this.stored = tokens;
-  }
-  redirectToAuthorization(url: URL): void {
-    this.lastAuthorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string): void {
-    this.verifier = verifier;
-  }
-  codeVerifier(): string {
-    return this.verifier;
-  }
-}
+import { MemoryProvider } from "./memory-provider.ts";
 
 test("the SDK's OAuth flow against the hub, signing in with a real browser, then tools/call and refresh", { skip: browserSkipReason(), timeout: 120_000 }, async (t) => {
   await mkdir(outputDir(), { recursive: true });

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { assignNames, exposeUri, prefixUri, stripGatewayPrefix, unprefixUri } from "../../lib/bridge/naming.ts";
+import { assignNames, exposeUri, prefixUri, stripGatewayPrefix, unprefixUri } from "../../lib/federation/naming.ts";
 
 test("names are <label>_<name>; collisions keep the first and number the rest, in order", () => {
   const names = assignNames([

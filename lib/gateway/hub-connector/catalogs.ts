@@ -1,0 +1,86 @@
+// What each (tool, revision) offers, kept by the gateway so that listing at /mcp does
+// not start a tool session per tool per person. An entry is filled from one tool
+// session (the first caller's own), through a short MCP session that lists everything
+// and ends; it is dropped when the tool says a list changed, and refilled when older
+// than the bound. A tool with `"catalog": false` is listed live each time instead.
+import { isRecord } from "../../util/guards.ts";
+import { METHOD_OF, type ListKind } from "../../federation/expose.ts";
+import { LATEST_VERSION } from "../../mcp/versions.ts";
+import type { ToolSessionRecord } from "../tool-sessions.ts";
+import { end, initialize, request } from "./tool-link.ts";
+
+export type Lists = Record<ListKind, ReadonlyArray<Record<string, unknown>>>;
+
+interface Entry {
+  at: number;
+  lists: Promise<Lists>;
+}
+
+const MAX_PAGES = 100;
+const KINDS: ReadonlyArray<[ListKind, string]> = [
+  ["tools", "tools"],
+  ["prompts", "prompts"],
+  ["resources", "resources"],
+  ["resourceTemplates", "resources"],
+];
+
+/** Lists everything a tool session offers, over a session of its own. */
+export async function fetchLists(rec: ToolSessionRecord): Promise<Lists> {
+  const opened = await initialize(rec, { protocolVersion: LATEST_VERSION, capabilities: {}, clientInfo: { name: "hub_gateway catalog", version: "1" } });
+  const headers = typeof opened.result.protocolVersion === "string" ? { "mcp-protocol-version": opened.result.protocolVersion } : {};
+  const capabilities = isRecord(opened.result.capabilities) ? opened.result.capabilities : {};
+  const lists: Lists = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
+  try {
+    for (const [kind, capability] of KINDS) {
+      if (!(capability in capabilities)) continue;
+      const items: Array<Record<string, unknown>> = [];
+      let cursor: unknown;
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const { result } = await request(rec, opened.session, METHOD_OF[kind], cursor === undefined ? {} : { cursor }, headers);
+        const list = result[kind];
+        if (Array.isArray(list)) for (const item of list) if (isRecord(item)) items.push(item);
+        cursor = result.nextCursor;
+        if (typeof cursor !== "string" || cursor === "") break;
+      }
+      lists[kind] = items;
+    }
+  } finally {
+    await end(rec, opened.session);
+  }
+  return lists;
+}
+
+export class Catalogs {
+  readonly #entries = new Map<string, Entry>();
+  readonly #maxAgeMs: number;
+  readonly #onFill: (tool: string, revision: string) => void;
+
+  constructor(maxAgeMs: number, onFill: (tool: string, revision: string) => void = () => {}) {
+    this.#maxAgeMs = maxAgeMs;
+    this.#onFill = onFill;
+  }
+
+  /**
+   * The lists of (tool, revision); `session` gives a tool session to fill from when the
+   * entry is missing or stale. Concurrent callers share one fill; a failed fill is not kept.
+   */
+  get(tool: string, revision: string, cached: boolean, session: () => Promise<ToolSessionRecord>): Promise<Lists> {
+    const key = `${tool}\n${revision}`;
+    const entry = this.#entries.get(key);
+    if (cached && entry && Date.now() - entry.at < this.#maxAgeMs) return entry.lists;
+    this.#onFill(tool, revision);
+    const lists = session().then(fetchLists);
+    if (!cached) return lists;
+    const fresh: Entry = { at: Date.now(), lists };
+    this.#entries.set(key, fresh);
+    lists.catch(() => {
+      if (this.#entries.get(key) === fresh) this.#entries.delete(key);
+    });
+    return lists;
+  }
+
+  /** The tool said a list changed: the next listing refills. */
+  invalidate(tool: string, revision: string): void {
+    this.#entries.delete(`${tool}\n${revision}`);
+  }
+}

@@ -1,0 +1,182 @@
+// `{publicUrl}/mcp`: one MCP endpoint serving every tool a person may use. Streamable HTTP
+// with gateway-minted sessions for 2025-11-25 clients, stateless 2026-07-28 requests, GET
+// streams and DELETE. Lists and the built-in search are answered here; every other request
+// names a tool (by its exposed name, URI, prompt or task) and is relayed to the caller's
+// own tool session (./relay.ts).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { resolveByName } from "../../federation/resolve.ts";
+import { isStatelessVersion } from "../../mcp/era2026/envelope.ts";
+import { decorateResult } from "../../mcp/era2026/results.ts";
+import { isRecord } from "../../util/guards.ts";
+import { classify, ErrorCode, type JsonRpcRequest } from "../../util/jsonrpc.ts";
+import type { Principal } from "../contracts.ts";
+import { readBody } from "../request-body.ts";
+import { CORS, GatewayError, sendJson } from "../respond.ts";
+import type { ConnectorContext } from "./context.ts";
+import { ConnectorRpcError, discover, initializeResult, listPage, negotiatedVersion, SERVER_INFO } from "./local.ts";
+import { prefixTask, unprefixTask } from "./messages.ts";
+import { SEARCH_TOOL } from "./namespace.ts";
+import { answerTool, forward, notifyTools, standaloneStream } from "./relay.ts";
+import { searchResult } from "./search.ts";
+import type { ConnectorSession } from "./sessions.ts";
+import { end, request as toolRequest } from "./tool-link.ts";
+
+type Result = Record<string, unknown>;
+
+interface Call {
+  principal: Principal;
+  session: ConnectorSession | undefined;
+  stateless: boolean;
+  req: IncomingMessage;
+  res: ServerResponse;
+  extra: Record<string, string>;
+}
+
+function isStateless(req: IncomingMessage): boolean {
+  const version = req.headers["mcp-protocol-version"];
+  return typeof version === "string" && isStatelessVersion(version.trim());
+}
+
+function namedSession(req: IncomingMessage): string | undefined {
+  const header = req.headers["mcp-session-id"];
+  return typeof header === "string" && header !== "" ? header : undefined;
+}
+
+function accepted(res: ServerResponse): void {
+  res.writeHead(202, { ...CORS, "content-length": 0 });
+  res.end();
+}
+
+function reply(c: Call, id: unknown, method: string, result: Result): void {
+  sendJson(c.res, 200, { jsonrpc: "2.0", id, result: c.stateless ? decorateResult(method, result, { serverInfo: SERVER_INFO }) : result }, c.extra);
+}
+
+function replyError(c: Call, id: unknown, code: number, message: string): void {
+  sendJson(c.res, 200, { jsonrpc: "2.0", id, error: { code, message } }, c.extra);
+}
+
+/** The tools a person may use and the tool session a task or name leads to, or a refusal revealing nothing. */
+async function routeRequest(cc: ConnectorContext, c: Call, request: JsonRpcRequest): Promise<void> {
+  const { method, id } = request;
+  const params: Result = isRecord(request.params) ? request.params : {};
+  if (method === "ping") return reply(c, id, method, {});
+  if (method === "server/discover") return reply(c, id, method, discover());
+  const view = await cc.views.get(cc, c.principal);
+  const page = listPage(view, method, params, cc.gw.config.connector.pageSize);
+  if (page) return reply(c, id, method, page);
+  if (method === "tools/call" && params.name === SEARCH_TOOL) return reply(c, id, method, searchResult(view.lists.tools, params.arguments));
+  if (method === "logging/setLevel") {
+    if (c.session) {
+      c.session.logLevel = typeof params.level === "string" ? params.level : undefined;
+      await notifyAll(c.session, method, params);
+    }
+    return reply(c, id, method, {});
+  }
+  if (method === "tasks/list") return reply(c, id, method, await listTasks(c, params));
+  let tool: string;
+  let routed: Result;
+  if (method.startsWith("tasks/")) {
+    const task = unprefixTask(params.taskId);
+    if (!task || !view.labels.has(task.tool)) throw new ConnectorRpcError(ErrorCode.InvalidParams, "Unknown task");
+    tool = task.tool;
+    routed = { ...params, taskId: task.taskId };
+  } else {
+    const resolved = resolveByName(method, params, view);
+    if (!resolved) throw new ConnectorRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    if ("error" in resolved) throw new ConnectorRpcError(resolved.error.code, resolved.error.message);
+    tool = resolved.label;
+    routed = resolved.params;
+  }
+  if (typeof id !== "string" && typeof id !== "number") throw new ConnectorRpcError(ErrorCode.InvalidRequest, "Invalid Request: bad id");
+  await forward(cc, { session: c.session, user: c.principal.user, tool, id, method, params: routed, headers: c.req.headers, extra: c.extra }, c.res);
+}
+
+/** Requests sent to every tool this client has started, as one JSON-RPC request each. */
+async function notifyAll(s: ConnectorSession, method: string, params: Result): Promise<void> {
+  await Promise.allSettled((await s.started()).map((link) => toolRequest(link.rec, link.session, method, params, { "mcp-protocol-version": s.protocolVersion })));
+}
+
+/** Tasks of every tool this client started, their ids prefixed with the tool's name. */
+async function listTasks(c: Call, params: Result): Promise<Result> {
+  const s = c.session;
+  if (!s) return { tasks: [] };
+  const { cursor: _ignored, ...rest } = params;
+  const lists = await Promise.allSettled(
+    (await s.started()).map(async (link) => ({ link, r: (await toolRequest(link.rec, link.session, "tasks/list", rest, { "mcp-protocol-version": s.protocolVersion })).result })),
+  );
+  const tasks: unknown[] = [];
+  for (const l of lists) {
+    if (l.status !== "fulfilled" || !Array.isArray(l.value.r.tasks)) continue;
+    for (const t of l.value.r.tasks) if (isRecord(t) && typeof t.taskId === "string") tasks.push({ ...t, taskId: prefixTask(l.value.link.tool, t.taskId) });
+  }
+  return { tasks };
+}
+
+async function handlePost(cc: ConnectorContext, principal: Principal, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readBody(req, cc.gw.config.limits.maxBodyBytes);
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString("utf8"));
+  } catch {
+    return sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code: ErrorCode.ParseError, message: "Parse error" } });
+  }
+  const message = classify(value);
+  if (message.kind === "invalid") return sendJson(res, 400, { jsonrpc: "2.0", id: message.id, error: message.error });
+  const stateless = isStateless(req);
+  const c: Call = { principal, session: undefined, stateless, req, res, extra: {} };
+  if (message.kind === "request" && message.message.method === "initialize" && !stateless) {
+    const params: Result = isRecord(message.message.params) ? message.message.params : {};
+    const version = negotiatedVersion(params);
+    const s = cc.table.create(principal.user, params, version);
+    c.extra = { "mcp-session-id": s.id };
+    return reply(c, message.message.id, "initialize", initializeResult(version));
+  }
+  if (!stateless) {
+    const named = namedSession(req);
+    if (named === undefined) throw new GatewayError(400, "no_session", "Send initialize first, then the Mcp-Session-Id it answered with");
+    c.session = cc.table.open(named, principal.user);
+    c.extra = { "mcp-session-id": c.session.id };
+  }
+  if (message.kind === "notification") {
+    if (c.session) await notifyTools(c.session, value as Result);
+    return accepted(res);
+  }
+  if (message.kind === "response") {
+    if (c.session) await answerTool(c.session, value as Result);
+    return accepted(res);
+  }
+  const request = message.message;
+  try {
+    await routeRequest(cc, c, request);
+  } catch (err) {
+    if (err instanceof ConnectorRpcError) return replyError(c, request.id, err.rpcCode, err.message);
+    throw err;
+  }
+}
+
+async function handleDelete(cc: ConnectorContext, principal: Principal, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const named = namedSession(req);
+  if (named === undefined) throw new GatewayError(400, "no_session", "DELETE needs the Mcp-Session-Id header");
+  const s = cc.table.open(named, principal.user);
+  cc.table.delete(s);
+  await Promise.allSettled((await s.started()).map((link) => end(link.rec, link.session)));
+  res.writeHead(204, { ...CORS });
+  res.end();
+}
+
+/** Serves one request to /mcp from an authenticated caller. */
+export async function handleConnector(cc: ConnectorContext, principal: Principal, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  switch (req.method) {
+    case "POST":
+      return handlePost(cc, principal, req, res);
+    case "GET": {
+      const named = namedSession(req);
+      if (named === undefined) throw new GatewayError(405, "method_not_allowed", "GET needs the Mcp-Session-Id of an initialized session", { allow: "POST, DELETE" });
+      return standaloneStream(cc, cc.table.open(named, principal.user), res);
+    }
+    case "DELETE":
+      return handleDelete(cc, principal, req, res);
+    default:
+      throw new GatewayError(405, "method_not_allowed", "Use GET, POST or DELETE", { allow: "GET, POST, DELETE" });
+  }
+}

@@ -1,0 +1,75 @@
+// What /mcp answers itself: initialize, discovery, the merged lists (paginated), the
+// built-in search. The lists come from the person's view (./namespace.ts), never from a
+// tool session per tool.
+import { LIST_METHODS } from "../../federation/expose.ts";
+import { discoverResult } from "../../mcp/era2026/results.ts";
+import { LATEST_VERSION, SUPPORTED_VERSIONS } from "../../mcp/versions.ts";
+import { ErrorCode } from "../../util/jsonrpc.ts";
+import type { PersonView } from "./namespace.ts";
+import { SEARCH_DEFINITION } from "./search.ts";
+
+type Result = Record<string, unknown>;
+
+export const SERVER_INFO = { name: "hub_gateway", title: "All tools of this hub", version: "1" };
+const INSTRUCTIONS =
+  "Every tool of this hub you may use, named <tool>_<name>. With many tools, call hub_search_tools with a few words to find the right ones instead of reading the whole list.";
+
+/** A JSON-RPC error /mcp answers itself. */
+export class ConnectorRpcError extends Error {
+  readonly code = "CONNECTOR_RPC";
+  constructor(
+    readonly rpcCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function negotiatedVersion(params: Result): string {
+  const asked = params.protocolVersion;
+  return typeof asked === "string" && (SUPPORTED_VERSIONS as readonly string[]).includes(asked) ? asked : LATEST_VERSION;
+}
+
+const CAPABILITIES = {
+  tools: { listChanged: true },
+  prompts: { listChanged: true },
+  resources: { listChanged: true, subscribe: true },
+  completions: {},
+  logging: {},
+  tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+};
+
+export function initializeResult(version: string): Result {
+  return { protocolVersion: version, capabilities: CAPABILITIES, serverInfo: SERVER_INFO, instructions: INSTRUCTIONS };
+}
+
+export function discover(): Result {
+  return discoverResult({
+    serverInfo: SERVER_INFO,
+    instructions: INSTRUCTIONS,
+    hasTools: true,
+    hasPrompts: true,
+    hasResources: true,
+    hasCompletions: true,
+    listChanged: true,
+    resourceSubscribe: false,
+    logging: true,
+  });
+}
+
+function offsetOf(cursor: unknown): number {
+  if (cursor === undefined) return 0;
+  const n = typeof cursor === "string" && /^o[0-9]{1,9}$/.test(cursor) ? Number(cursor.slice(1)) : NaN;
+  if (!Number.isSafeInteger(n)) throw new ConnectorRpcError(ErrorCode.InvalidParams, "Invalid params: unknown cursor");
+  return n;
+}
+
+/** One page of a merged list; the built-in search tool opens the first page of tools/list. */
+export function listPage(view: PersonView, method: string, params: Result, pageSize: number): Result | undefined {
+  const kind = LIST_METHODS[method];
+  if (!kind) return undefined;
+  const items: unknown[] = kind === "tools" ? [SEARCH_DEFINITION, ...view.lists.tools] : view.lists[kind];
+  const from = offsetOf(params.cursor);
+  const to = from + pageSize;
+  return { [kind]: items.slice(from, to), ...(to < items.length ? { nextCursor: `o${to}` } : {}) };
+}

@@ -1,0 +1,105 @@
+// What changes in a message between a client of /mcp and one tool session. Requests the
+// tool sends the client (elicitation, sampling, roots, ping) and the tool's task ids are
+// given the tool's name as a prefix, `<tool>/<id>`, so the client's answer or `tasks/*`
+// request finds its way back without any table (and across a gateway restart for
+// tasks); resource URIs take the tool's label as hub_bridge does; a log line says its tool.
+import { isRecord } from "../../util/guards.ts";
+import { rewriteResultUris } from "../../federation/expose.ts";
+import { exposeUri } from "../../federation/naming.ts";
+
+type Message = Record<string, unknown>;
+const RELATED_TASK = "io.modelcontextprotocol/related-task";
+
+export function prefixId(tool: string, id: string | number): string {
+  return `${tool}/${JSON.stringify(id)}`;
+}
+
+/** The tool and original id behind a prefixed request id; null for anything else. */
+export function unprefixId(id: unknown): { tool: string; id: string | number } | null {
+  if (typeof id !== "string") return null;
+  const slash = id.indexOf("/");
+  if (slash < 1) return null;
+  try {
+    const inner: unknown = JSON.parse(id.slice(slash + 1));
+    return typeof inner === "string" || typeof inner === "number" ? { tool: id.slice(0, slash), id: inner } : null;
+  } catch {
+    return null;
+  }
+}
+
+export const prefixTask = (tool: string, taskId: string): string => `${tool}/${taskId}`;
+
+export function unprefixTask(taskId: unknown): { tool: string; taskId: string } | null {
+  if (typeof taskId !== "string") return null;
+  const slash = taskId.indexOf("/");
+  return slash < 1 ? null : { tool: taskId.slice(0, slash), taskId: taskId.slice(slash + 1) };
+}
+
+function withTask(tool: string, value: unknown): unknown {
+  return isRecord(value) && typeof value.taskId === "string" ? { ...value, taskId: prefixTask(tool, value.taskId) } : value;
+}
+
+function withMeta(tool: string, value: Message): Message {
+  const meta = value._meta;
+  if (!isRecord(meta) || !isRecord(meta[RELATED_TASK])) return value;
+  return { ...value, _meta: { ...meta, [RELATED_TASK]: withTask(tool, meta[RELATED_TASK]) } };
+}
+
+/** A result the tool answered to `method`, as the client sees it. */
+export function exposeResult(tool: string, method: string, result: Message): Message {
+  const target = { label: tool, tool };
+  let out = withMeta(tool, result);
+  switch (method) {
+    case "tools/call":
+    case "tasks/result":
+      out = rewriteResultUris(target, out);
+      // A created task: the 2025-11-25 `task` field, or the 2026-07-28 flat result.
+      if (isRecord(out.task)) out = { ...out, task: withTask(tool, out.task) };
+      return withTask(tool, out) as Message;
+    case "resources/read":
+      return rewriteResultUris(target, out);
+    case "tasks/get":
+    case "tasks/cancel":
+    case "tasks/update":
+      if (isRecord(out.result)) out = { ...out, result: rewriteResultUris(target, out.result) };
+      return withTask(tool, out) as Message;
+    case "tasks/list":
+      return Array.isArray(out.tasks) ? { ...out, tasks: out.tasks.map((t: unknown) => withTask(tool, t)) } : out;
+    default:
+      return out;
+  }
+}
+
+/**
+ * Any message from the tool as the client sees it. `answering` is the method of the
+ * client's request this message may answer; `onListChanged` hears a tool's list changes.
+ */
+export function exposeMessage(tool: string, message: unknown, answering: string | undefined, onListChanged: () => void): unknown {
+  if (!isRecord(message)) return message;
+  const method = message.method;
+  if (typeof method !== "string") {
+    if (answering && isRecord(message.result)) return { ...message, result: exposeResult(tool, answering, message.result) };
+    return message;
+  }
+  const params = isRecord(message.params) ? withMeta(tool, message.params) : undefined;
+  if (typeof message.id === "string" || typeof message.id === "number") {
+    return { ...message, id: prefixId(tool, message.id), ...(params ? { params } : {}) };
+  }
+  if (!params) {
+    if (method.endsWith("/list_changed")) onListChanged();
+    return message;
+  }
+  switch (method) {
+    case "notifications/resources/updated":
+      return typeof params.uri === "string" ? { ...message, params: { ...params, uri: exposeUri({ label: tool, tool }, params.uri) } } : message;
+    case "notifications/tasks/status":
+      return { ...message, params: withTask(tool, params) };
+    case "notifications/message":
+      return { ...message, params: { ...params, logger: typeof params.logger === "string" ? `${tool}/${params.logger}` : tool } };
+    case "notifications/cancelled":
+      return typeof params.requestId === "string" || typeof params.requestId === "number" ? { ...message, params: { ...params, requestId: prefixId(tool, params.requestId) } } : message;
+    default:
+      if (method.endsWith("/list_changed")) onListChanged();
+      return { ...message, params };
+  }
+}

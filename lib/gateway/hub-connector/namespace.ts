@@ -1,0 +1,58 @@
+// What one person sees at /mcp: the tools whose groups they belong to (in the gateway
+// config's order), each listed from its catalog, merged under hub_bridge's names
+// (../../federation), with the built-in search tool first. Names of tools the person may
+// not use are simply absent, so resolving them fails exactly like a name that never existed.
+import { exposeList, type ListKind } from "../../federation/expose.ts";
+import { unprefixUri, type Origin } from "../../federation/naming.ts";
+import type { Namespace } from "../../federation/resolve.ts";
+import type { GatewayConfig, ToolSpec } from "../config.ts";
+import type { Principal } from "../contracts.ts";
+import type { Lists } from "./catalogs.ts";
+
+type Item = Record<string, unknown>;
+
+/** The built-in tool's place in the namespace: taken before any tool's names. */
+export const SEARCH_ORIGIN: Origin = { label: "hub", name: "search_tools" };
+export const SEARCH_TOOL = "hub_search_tools";
+
+export function mayUse(spec: ToolSpec, principal: Principal): boolean {
+  return spec.groups.length === 0 || spec.groups.some((g) => principal.groups.includes(g));
+}
+
+/** The tools a person may use, in config order. */
+export function toolsFor(config: GatewayConfig, principal: Principal): string[] {
+  return Object.keys(config.tools).filter((tool) => mayUse(config.tools[tool]!, principal));
+}
+
+export class PersonView implements Namespace {
+  readonly labels: ReadonlySet<string>;
+  readonly lists: Record<ListKind, Item[]>;
+  readonly #names: Record<"tools" | "prompts", Map<string, Origin>>;
+
+  /** `listed`: each usable tool's lists, in namespace order (tools that failed to list left out). */
+  /** False when a usable tool could not be listed. */
+  readonly complete: boolean;
+
+  constructor(usable: readonly string[], listed: ReadonlyArray<{ tool: string; lists: Lists }>, complete = true) {
+    this.complete = complete;
+    this.labels = new Set(usable);
+    const per = (kind: ListKind) => listed.map(({ tool, lists }) => ({ target: { label: tool, tool }, items: lists[kind] }));
+    const tools = exposeList("tools", per("tools"), [SEARCH_ORIGIN]);
+    const prompts = exposeList("prompts", per("prompts"));
+    this.#names = { tools: tools.names, prompts: prompts.names };
+    this.lists = {
+      tools: tools.items,
+      prompts: prompts.items,
+      resources: exposeList("resources", per("resources")).items,
+      resourceTemplates: exposeList("resourceTemplates", per("resourceTemplates")).items,
+    };
+  }
+
+  resolve(kind: "tools" | "prompts", name: string): Origin | undefined {
+    return this.#names[kind].get(name);
+  }
+
+  resolveUri(uri: string): { label: string; uri: string } | undefined {
+    return unprefixUri(uri, this.labels) ?? undefined;
+  }
+}

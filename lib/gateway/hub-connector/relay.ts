@@ -1,0 +1,184 @@
+// Requests routed from /mcp to one tool: the caller's own tool session (started on first
+// use by the gateway's tool-session machinery) and, for a session client, the MCP session
+// opened on it with the client's own initialize params (so elicitation, sampling, roots
+// and tasks capabilities reach the tool). Answers come back message by message, renamed
+// (./messages.ts): progress, logging, elicitation and sampling travel on the request's
+// stream as they do per tool; list changes and resource updates on the GET stream.
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import { nameFieldOf, encodeHeaderValue } from "../../mcp/era2026/headers.ts";
+import { isRecord } from "../../util/guards.ts";
+import { isEventStream, openStream, readAll, send, type Cancel } from "../forward.ts";
+import { CORS, sendJson } from "../respond.ts";
+import type { ConnectorContext } from "./context.ts";
+import { exposeMessage, unprefixId } from "./messages.ts";
+import type { ConnectorSession, Link } from "./sessions.ts";
+import { initialize, post, readMessages } from "./tool-link.ts";
+
+export interface Routed {
+  session: ConnectorSession | undefined;
+  user: string;
+  tool: string;
+  id: string | number;
+  method: string;
+  params: Record<string, unknown>;
+  headers: IncomingHttpHeaders;
+  extra: Record<string, string>;
+}
+
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+/** Keys whose presence in an answer may call for a change on the way out (./messages.ts). */
+const NEEDS_REWRITE = ['"uri"', '"taskId"', '"method"'];
+
+/** The link to `tool` for this client: reused while its tool session runs, else (re)started. */
+export async function linkFor(cc: ConnectorContext, s: ConnectorSession | undefined, user: string, tool: string): Promise<Link> {
+  const rec = await cc.gw.sessions.acquire(user, tool, cc.gw.config.tools[tool]!.catalogRevision);
+  if (!s) return { tool, rec, session: undefined };
+  const known = s.links.get(tool);
+  if (known) {
+    const link = await known.catch(() => undefined);
+    if (link && link.rec.instance === rec.instance) return link;
+    if (s.links.get(tool) === known) s.links.delete(tool);
+  }
+  let starting = s.links.get(tool);
+  if (!starting) {
+    starting = initialize(rec, s.initParams).then((opened) => ({ tool, rec, session: opened.session }));
+    s.links.set(tool, starting);
+    const mine = starting;
+    mine.then(
+      (link) => {
+        for (const attach of s.streams) attach(link);
+      },
+      () => s.links.get(tool) === mine && s.links.delete(tool),
+    );
+  }
+  return starting;
+}
+
+/** The tool's list changed: its catalog and every view built from it are stale. */
+function listChanged(cc: ConnectorContext, tool: string): () => void {
+  return () => {
+    cc.catalogs.invalidate(tool, cc.gw.config.tools[tool]!.catalogRevision);
+    cc.views.changed();
+  };
+}
+
+/** Mcp-Name (MCP 2026-07-28 routing header) follows the name or URI the gateway resolved. */
+function routingHeaders(headers: IncomingHttpHeaders, method: string, params: Record<string, unknown>): IncomingHttpHeaders {
+  const field = nameFieldOf(method);
+  const value = field ? params[field] : undefined;
+  if (headers["mcp-name"] === undefined || typeof value !== "string") return headers;
+  return { ...headers, "mcp-name": encodeHeaderValue(value) };
+}
+
+const event = (message: unknown): string => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+
+export async function forward(cc: ConnectorContext, r: Routed, res: ServerResponse): Promise<void> {
+  const s = r.session;
+  let link = await linkFor(cc, s, r.user, r.tool);
+  const message = { jsonrpc: "2.0", id: r.id, method: r.method, params: r.params };
+  const headers = routingHeaders(r.headers, r.method, r.params);
+  const cancel: Cancel = {};
+  res.once("close", () => res.writableFinished || cancel.onCancel?.());
+  let answer = await post(link.rec, link.session, message, headers, cancel);
+  if (answer.statusCode === 404 && s && link.session) {
+    // The tool server forgot this client's MCP session: open another and send again.
+    answer.resume();
+    if (s.links.get(r.tool)) s.links.delete(r.tool);
+    link = await linkFor(cc, s, r.user, r.tool);
+    answer = await post(link.rec, link.session, message, headers, cancel);
+  }
+  const key = JSON.stringify(r.id);
+  s?.inflight.set(key, link);
+  try {
+    await relayAnswer(cc, r, answer, res);
+  } finally {
+    if (s?.inflight.get(key) === link) s.inflight.delete(key);
+  }
+}
+
+async function relayAnswer(cc: ConnectorContext, r: Routed, answer: IncomingMessage, res: ServerResponse): Promise<void> {
+  const onListChanged = listChanged(cc, r.tool);
+  const status = answer.statusCode ?? 502;
+  if (status !== 200 || !isEventStream(answer)) {
+    const raw = await readAll(answer, MAX_ANSWER_BYTES);
+    if (status === 200 && !NEEDS_REWRITE.some((key) => raw.includes(key))) {
+      // Nothing in it names a URI, a task or a method: the tool's bytes go through as they are.
+      res.writeHead(200, { ...CORS, ...r.extra, "content-type": "application/json", "content-length": raw.length, "cache-control": "no-store" });
+      res.end(raw);
+      return;
+    }
+    let value: unknown;
+    try {
+      value = raw.length > 0 ? JSON.parse(raw.toString("utf8")) : undefined;
+    } catch {
+      value = undefined;
+    }
+    if (value === undefined) {
+      res.writeHead(status, { ...CORS, ...r.extra, "content-length": raw.length });
+      res.end(raw);
+      return;
+    }
+    sendJson(res, status, exposeMessage(r.tool, value, r.method, onListChanged), r.extra);
+    return;
+  }
+  openStream(res, 200, { ...CORS, ...r.extra });
+  const timer = setInterval(() => res.write(": keepalive\n\n"), cc.gw.keepaliveMs);
+  timer.unref();
+  res.once("close", () => answer.destroy());
+  try {
+    await readMessages(answer, (m) => res.write(event(exposeMessage(r.tool, m, r.method, onListChanged))));
+  } catch {
+    // The tool's stream broke off, or the client left: the client's stream ends too.
+  } finally {
+    clearInterval(timer);
+    res.end();
+  }
+}
+
+/** A client's answer to a request a tool sent it (elicitation, sampling, roots): back to that tool. */
+export async function answerTool(s: ConnectorSession, message: Record<string, unknown>): Promise<void> {
+  const found = unprefixId(message.id);
+  const link = found ? await s.links.get(found.tool)?.catch(() => undefined) : undefined;
+  if (!found || !link) return;
+  const answer = await post(link.rec, link.session, { ...message, id: found.id }, { "mcp-protocol-version": s.protocolVersion }, AbortSignal.timeout(30_000));
+  answer.resume();
+}
+
+/** A client's notification: a cancellation goes to the tool serving that request, others to every started tool. */
+export async function notifyTools(s: ConnectorSession, message: Record<string, unknown>): Promise<void> {
+  const method = message.method;
+  if (method === "notifications/initialized") return;
+  const params = isRecord(message.params) ? message.params : {};
+  const links = method === "notifications/cancelled" ? [s.inflight.get(JSON.stringify(params.requestId))].filter((l) => l !== undefined) : await s.started();
+  await Promise.allSettled(
+    links.map(async (link) => (await post(link.rec, link.session, message, { "mcp-protocol-version": s.protocolVersion }, AbortSignal.timeout(30_000))).resume()),
+  );
+}
+
+/** The client's standalone stream: each started tool's own, merged, and those of tools started later. */
+export async function standaloneStream(cc: ConnectorContext, s: ConnectorSession, res: ServerResponse): Promise<void> {
+  openStream(res, 200, { ...CORS, "mcp-session-id": s.id });
+  const controller = new AbortController();
+  const attached = new Set<Link>();
+  const attach = (link: Link): void => {
+    // A link that was starting when the stream opened is offered twice: once is enough.
+    if (attached.has(link)) return;
+    attached.add(link);
+    void (async () => {
+      const headers = { accept: "text/event-stream", "mcp-protocol-version": s.protocolVersion };
+      const answer = await send({ url: link.rec.url!, cookie: link.rec.cookie }, { method: "GET", path: "mcp", headers, session: link.session }, controller.signal);
+      if (answer.statusCode !== 200 || !isEventStream(answer)) return void answer.resume();
+      await readMessages(answer, (m) => res.write(event(exposeMessage(link.tool, m, undefined, listChanged(cc, link.tool)))));
+    })().catch(() => {
+      // That tool's stream ended (closing, or its session is gone): the others go on.
+    });
+  };
+  s.streams.add(attach);
+  for (const link of await s.started()) attach(link);
+  const timer = setInterval(() => res.write(": keepalive\n\n"), cc.gw.keepaliveMs);
+  timer.unref();
+  await new Promise((done) => res.once("close", done));
+  clearInterval(timer);
+  s.streams.delete(attach);
+  controller.abort();
+}

@@ -1,0 +1,87 @@
+// The built-in `hub_search_tools`: the person's tools ranked by BM25 (Robertson and
+// Zaragoza 2009, k1 = 1.2, b = 0.75) over names and descriptions, so a client with a small
+// context finds tools without listing hundreds of them. Names are split at `_`, `-`, `.`
+// and camelCase humps, and count twice: a query word in the name says more than one in prose.
+
+type Item = Record<string, unknown>;
+
+export const SEARCH_DEFINITION = {
+  name: "hub_search_tools",
+  title: "Search this hub's tools",
+  description: "Finds the tools of this hub that best match a query (words from their names and descriptions). Answers names and descriptions, best match first.",
+  inputSchema: {
+    type: "object",
+    properties: {
+      query: { type: "string", description: "What the tool should do, in a few words" },
+      limit: { type: "integer", minimum: 1, maximum: 50, default: 10, description: "How many tools to answer" },
+    },
+    required: ["query"],
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+} as const;
+
+const K1 = 1.2;
+const B = 0.75;
+
+function words(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== "");
+}
+
+function terms(item: Item): string[] {
+  const name = typeof item.name === "string" ? words(item.name) : [];
+  const title = typeof item.title === "string" ? words(item.title) : [];
+  const description = typeof item.description === "string" ? words(item.description) : [];
+  return [...name, ...name, ...title, ...description];
+}
+
+/** The `limit` best matches of `query` among `tools`, as {name, description}. */
+export function searchTools(tools: readonly Item[], query: string, limit: number): Array<{ name: string; description?: string; score: number }> {
+  const wanted = [...new Set(words(query))];
+  if (wanted.length === 0) return [];
+  const docs = tools.map((item) => {
+    const counts = new Map<string, number>();
+    for (const t of terms(item)) counts.set(t, (counts.get(t) ?? 0) + 1);
+    return { item, counts, length: [...counts.values()].reduce((a, b) => a + b, 0) };
+  });
+  const n = docs.length;
+  const avg = docs.reduce((a, d) => a + d.length, 0) / Math.max(1, n);
+  const idf = new Map(wanted.map((w) => {
+    const df = docs.filter((d) => d.counts.has(w)).length;
+    return [w, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
+  }));
+  const scored = docs.map(({ item, counts, length }) => {
+    let score = 0;
+    for (const w of wanted) {
+      const f = counts.get(w) ?? 0;
+      if (f > 0) score += idf.get(w)! * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * length) / Math.max(1, avg))));
+    }
+    return { item, score };
+  });
+  return scored
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit)
+    .map(({ item, score }) => ({
+      name: item.name as string,
+      ...(typeof item.description === "string" ? { description: item.description } : {}),
+      score: Math.round(score * 1000) / 1000,
+    }));
+}
+
+/** The tools/call result of the built-in search; bad arguments are a tool error, as MCP asks. */
+export function searchResult(tools: readonly Item[], args: unknown): Item {
+  const a = typeof args === "object" && args !== null ? (args as Item) : {};
+  if (typeof a.query !== "string" || a.query.length > 1000) {
+    return { content: [{ type: "text", text: "query must be a string of at most 1000 characters" }], isError: true };
+  }
+  const limit = a.limit === undefined ? 10 : a.limit;
+  if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > 50) {
+    return { content: [{ type: "text", text: "limit must be a whole number from 1 to 50" }], isError: true };
+  }
+  const found = searchTools(tools.filter((t) => t.name !== SEARCH_DEFINITION.name), a.query, limit);
+  return { content: [{ type: "text", text: JSON.stringify(found) }], structuredContent: { tools: found } };
+}

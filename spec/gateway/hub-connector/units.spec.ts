@@ -1,0 +1,115 @@
+// The hub connector's pure parts: the audience rule at /mcp, ids and task ids carried
+// through it, list paging, BM25 ranking, and its settings in gateway.json.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { IncomingMessage } from "node:http";
+import { parseGatewayConfig } from "../../../lib/gateway/config.ts";
+import type { Principal, TokenVerifier } from "../../../lib/gateway/contracts.ts";
+import { authorizeHub } from "../../../lib/gateway/hub-connector/auth.ts";
+import { exposeMessage, exposeResult, prefixId, unprefixId, unprefixTask } from "../../../lib/gateway/hub-connector/messages.ts";
+import { listPage, negotiatedVersion } from "../../../lib/gateway/hub-connector/local.ts";
+import { PersonView } from "../../../lib/gateway/hub-connector/namespace.ts";
+import { searchTools } from "../../../lib/gateway/hub-connector/search.ts";
+
+const HUB = "https://hub.example.org";
+const request = (authorization?: string): IncomingMessage => ({ headers: authorization ? { authorization } : {} }) as IncomingMessage;
+const verifier = (principal: Principal): TokenVerifier => ({ verify: async () => principal });
+
+test("/mcp takes hub-wide tokens and tokens for /mcp, never one bound to a tool", async () => {
+  const ada = { user: "ada", groups: [], kind: "oauth" } as const;
+  assert.equal((await authorizeHub(request("Bearer x"), [verifier(ada)], HUB)).user, "ada");
+  assert.equal((await authorizeHub(request("Bearer x"), [verifier({ ...ada, audience: `${HUB}/mcp` })], HUB)).user, "ada");
+  await assert.rejects(authorizeHub(request("Bearer x"), [verifier({ ...ada, audience: `${HUB}/api/mcp/demo/mcp` })], HUB), (e: { status: number }) => e.status === 401);
+  await assert.rejects(authorizeHub(request(), [verifier(ada)], HUB), (e: { status: number; headers: Record<string, string> }) => {
+    assert.equal(e.headers["www-authenticate"], `Bearer resource_metadata="${HUB}/.well-known/oauth-protected-resource/mcp"`);
+    return e.status === 401;
+  });
+  const broken: TokenVerifier = { verify: async () => Promise.reject(new Error("store down")) };
+  await assert.rejects(authorizeHub(request("Bearer x"), [broken], HUB), (e: { status: number }) => e.status === 401);
+});
+
+test("request ids and task ids carry their tool, and nothing else decodes", () => {
+  assert.deepEqual(unprefixId(prefixId("lab", 7)), { tool: "lab", id: 7 });
+  assert.deepEqual(unprefixId(prefixId("lab", "a/b")), { tool: "lab", id: "a/b" });
+  for (const bad of [7, "nolabel", "/1", "lab/{", "lab/[1]"]) assert.equal(unprefixId(bad), null, String(bad));
+  assert.deepEqual(unprefixTask("lab/t-1/x"), { tool: "lab", taskId: "t-1/x" });
+  assert.equal(unprefixTask("t1"), null);
+  assert.equal(unprefixTask(3), null);
+
+  let changed = 0;
+  const on = (): void => void changed++;
+  assert.deepEqual(exposeMessage("lab", { jsonrpc: "2.0", id: 3, method: "elicitation/create", params: {} }, undefined, on), { jsonrpc: "2.0", id: 'lab/3', method: "elicitation/create", params: {} });
+  assert.deepEqual((exposeMessage("lab", { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", logger: "x" } }, undefined, on) as { params: unknown }).params, { level: "info", logger: "lab/x" });
+  assert.deepEqual((exposeMessage("lab", { jsonrpc: "2.0", method: "notifications/message", params: { level: "info" } }, undefined, on) as { params: unknown }).params, { level: "info", logger: "lab" });
+  assert.deepEqual((exposeMessage("lab", { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "lab://runs/1" } }, undefined, on) as { params: unknown }).params, { uri: "lab://lab/runs/1" });
+  assert.deepEqual((exposeMessage("lab", { jsonrpc: "2.0", method: "notifications/tasks/status", params: { taskId: "t", status: "working" } }, undefined, on) as { params: unknown }).params, { taskId: "lab/t", status: "working" });
+  assert.deepEqual((exposeMessage("lab", { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 4 } }, undefined, on) as { params: unknown }).params, { requestId: "lab/4" });
+  exposeMessage("lab", { jsonrpc: "2.0", method: "notifications/tools/list_changed" }, undefined, on);
+  exposeMessage("lab", { jsonrpc: "2.0", method: "notifications/prompts/list_changed", params: {} }, undefined, on);
+  assert.equal(changed, 2);
+  assert.equal(exposeMessage("lab", "not an object", undefined, on), "not an object");
+
+  assert.deepEqual(exposeResult("lab", "tasks/list", { tasks: [{ taskId: "a" }, "junk"] }), { tasks: [{ taskId: "lab/a" }, "junk"] });
+  assert.deepEqual(exposeResult("lab", "tasks/get", { taskId: "a", status: "completed", result: { content: [{ type: "resource_link", uri: "ui://x" }] } }), {
+    taskId: "lab/a",
+    status: "completed",
+    result: { content: [{ type: "resource_link", uri: "ui://lab/x" }] },
+  });
+  assert.deepEqual(exposeResult("lab", "tools/call", { task: { taskId: "a" }, _meta: { "io.modelcontextprotocol/related-task": { taskId: "a" } } }), {
+    task: { taskId: "lab/a" },
+    _meta: { "io.modelcontextprotocol/related-task": { taskId: "lab/a" } },
+  });
+  assert.deepEqual(exposeResult("lab", "completion/complete", { completion: { values: [] } }), { completion: { values: [] } });
+});
+
+test("lists page with an opaque cursor; a cursor it did not give is refused", () => {
+  const tools = Array.from({ length: 5 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: "object" } }));
+  const view = new PersonView(["a"], [{ tool: "a", lists: { tools, prompts: [], resources: [{ uri: "file:///x" }], resourceTemplates: [] } }]);
+  const first = listPage(view, "tools/list", {}, 4)!;
+  assert.equal((first.tools as unknown[]).length, 4);
+  const second = listPage(view, "tools/list", { cursor: first.nextCursor }, 4)!;
+  assert.deepEqual((second.tools as Array<{ name: string }>).map((x) => x.name), ["a_t3", "a_t4"]);
+  assert.equal(second.nextCursor, undefined);
+  assert.deepEqual(listPage(view, "resources/list", {}, 4), { resources: [{ uri: "file://a//x" }] });
+  assert.throws(() => listPage(view, "tools/list", { cursor: "o-1" }, 4), /unknown cursor/);
+  assert.equal(listPage(view, "tools/call", {}, 4), undefined);
+  assert.equal(view.resolve("tools", "a_t1")?.name, "t1");
+  assert.equal(view.resolveUri("file://a//x")?.uri, "file:///x");
+  assert.equal(negotiatedVersion({ protocolVersion: "2025-06-18" }), "2025-06-18");
+  assert.equal(negotiatedVersion({ protocolVersion: "1999-01-01" }), "2025-11-25");
+});
+
+test("the built-in search tool keeps its name; a tool's colliding name gets the usual suffix", () => {
+  const view = new PersonView(["hub"], [{ tool: "hub", lists: { tools: [{ name: "search_tools" }, { name: "x" }], prompts: [], resources: [], resourceTemplates: [] } }]);
+  assert.deepEqual(view.lists.tools.map((x) => x.name), ["hub_search_tools_2", "hub_x"]);
+  assert.deepEqual(view.resolve("tools", "hub_search_tools_2"), { label: "hub", name: "search_tools" });
+  assert.equal(view.resolve("tools", "hub_search_tools"), undefined);
+});
+
+test("search ranks by BM25 over names and descriptions", () => {
+  const tools = [
+    { name: "lab_fitCurve", description: "Fits a curve to points" },
+    { name: "lab_plot", description: "Plots points; fits nothing" },
+    { name: "lab_other", description: "Unrelated" },
+  ];
+  assert.deepEqual(searchTools(tools, "fit curve", 5).map((x) => x.name), ["lab_fitCurve"]);
+  assert.deepEqual(searchTools(tools, "points", 1).map((x) => x.name).length, 1);
+  assert.deepEqual(searchTools(tools, "   ", 5), []);
+});
+
+test("connector settings and per-tool catalog keys in gateway.json", () => {
+  const tools = { demo: { catalog: false, catalogRevision: "dev", revisions: { default: { url: "http://127.0.0.1:1/" }, dev: { url: "http://127.0.0.1:2/" } } } };
+  const config = parseGatewayConfig({ tools, connector: { pageSize: 20, catalogMaxAgeSeconds: 5 } }, "/");
+  assert.deepEqual(config.connector, { pageSize: 20, catalogMaxAgeMs: 5000 });
+  assert.equal(config.tools.demo!.catalog, false);
+  assert.equal(config.tools.demo!.catalogRevision, "dev");
+  const bad: Array<[unknown, RegExp]> = [
+    [{ tools: {}, connector: 3 }, /^connector must be an object/],
+    [{ tools: {}, connector: { pages: 1 } }, /^connector\.pages is not a known key/],
+    [{ tools: {}, connector: { pageSize: 0 } }, /^connector\.pageSize must be/],
+    [{ tools: {}, connector: { catalogMaxAgeSeconds: -1 } }, /^connector\.catalogMaxAgeSeconds must be/],
+    [{ tools: { demo: { ...tools.demo, catalog: "no" } } }, /^tools\.demo\.catalog must be true or false/],
+    [{ tools: { demo: { ...tools.demo, catalogRevision: "nope" } } }, /^tools\.demo\.catalogRevision must name/],
+  ];
+  for (const [value, message] of bad) assert.throws(() => parseGatewayConfig(value, "/"), (e: Error) => message.test(e.message));
+});

@@ -1,6 +1,6 @@
 // The bridge's configuration, read only from the environment (desktop hosts pass env, not
 // flags): HUB_TOKEN (required), HUB_API, HUB_TOOLS (`*`: the gateway's `/mcp`, every tool
-// the person may use). Pure: the CLI decides what is printed.
+// the person may use), HUB_ALLOW_HTTP (`1`: plain http:// to another host). Pure: the CLI decides what is printed.
 
 export const DEFAULT_HUB_API = "http://127.0.0.1:8080";
 export const DEFAULT_HUB_TOOLS = "mcpdemo";
@@ -33,7 +33,13 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 // A bearer token is one header value: visible ASCII, no spaces (RFC 6750 b64token is narrower still).
 const TOKEN = /^[\x21-\x7e]+$/;
 
-function parseApi(raw: string | undefined): string {
+/** Where a bearer token may go over plain http: this machine only (nobody else sees loopback traffic). */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+function parseApi(raw: string | undefined, allowHttp: boolean): string {
   const text = raw === undefined || raw.trim() === "" ? DEFAULT_HUB_API : raw.trim();
   let url: URL;
   try {
@@ -43,6 +49,10 @@ function parseApi(raw: string | undefined): string {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new BridgeConfigError("HUB_API must be an http:// or https:// URL");
   if (url.search || url.hash || url.username || url.password) throw new BridgeConfigError("HUB_API must be a base URL without query, fragment or credentials");
+  // The token is a bearer credential: over plain http to another host anyone on the path can take it.
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname) && !allowHttp) {
+    throw new BridgeConfigError("HUB_API is plain http:// to another host, which would send HUB_TOKEN unencrypted; use https://, or set HUB_ALLOW_HTTP=1 on a network you trust");
+  }
   return url.href.replace(/\/+$/, "");
 }
 
@@ -71,7 +81,7 @@ export function readBridgeConfig(env: Readonly<Record<string, string | undefined
   const token = env.HUB_TOKEN?.trim() ?? "";
   if (token === "") throw new BridgeConfigError("HUB_TOKEN is not set; create an API token on the hub and pass it in the environment");
   if (!TOKEN.test(token)) throw new BridgeConfigError("HUB_TOKEN must be a single token of visible characters");
-  const api = parseApi(env.HUB_API);
+  const api = parseApi(env.HUB_API, env.HUB_ALLOW_HTTP === "1");
   // Every tool the token's person may use, through the gateway's one endpoint: names come from the gateway.
   if (env.HUB_TOOLS?.trim() === "*") return { token, api, tools: [{ tool: "*", revision: null, label: "hub", endpoint: `${api}/mcp` }] };
   const entries = parseTools(env.HUB_TOOLS);

@@ -53,3 +53,19 @@ test("HUB_TOOLS=* is the gateway's one endpoint for every tool", () => {
   assert.deepEqual(config.tools, [{ tool: "*", revision: null, label: "hub", endpoint: "https://hub.example.org/mcp" }]);
   assert.throws(() => readBridgeConfig({ HUB_TOKEN: "t", HUB_TOOLS: "*,mcpdemo" }), /HUB_TOOLS must be comma-separated/);
 });
+
+test("the token never goes over plain http to another host unless HUB_ALLOW_HTTP=1 says so", () => {
+  for (const api of ["http://hub.example.org", "http://10.0.0.5:8080", "http://[2001:db8::1]/"]) {
+    assert.throws(() => readBridgeConfig({ HUB_TOKEN: "secret-token", HUB_API: api }), (err: unknown) => {
+      assert.ok(err instanceof BridgeConfigError);
+      assert.match(err.message, /^HUB_API is plain http:\/\/ to another host/);
+      assert.doesNotMatch(err.message, /secret-token/);
+      return true;
+    });
+    assert.equal(readBridgeConfig({ HUB_TOKEN: "t", HUB_API: api, HUB_ALLOW_HTTP: "1" }).api, api.replace(/\/+$/, ""));
+  }
+  for (const api of ["http://127.0.0.1:8080", "http://localhost:8080", "http://[::1]:8080", "https://hub.example.org"]) {
+    assert.equal(readBridgeConfig({ HUB_TOKEN: "t", HUB_API: api }).api, api);
+  }
+});
+

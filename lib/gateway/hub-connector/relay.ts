@@ -7,7 +7,8 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { nameFieldOf, encodeHeaderValue } from "../../mcp/era2026/headers.ts";
 import { isRecord } from "../../util/guards.ts";
-import { isEventStream, openStream, readAll, send, type Cancel } from "../forward.ts";
+import { formatEvent } from "../../http/sse.ts";
+import { isEventStream, openStream, send, type Cancel } from "../forward.ts";
 import { CORS, sendJson } from "../respond.ts";
 import type { ConnectorContext } from "./context.ts";
 import { exposeMessage, unprefixId } from "./messages.ts";
@@ -70,22 +71,41 @@ function routingHeaders(headers: IncomingHttpHeaders, method: string, params: Re
   return { ...headers, "mcp-name": encodeHeaderValue(value) };
 }
 
-const event = (message: unknown): string => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+/**
+ * Writes one message event; when the client is not keeping up, resolves once it drained (or
+ * left), so the tool server's stream is paused rather than buffered in the gateway.
+ */
+function writeMessage(res: ServerResponse, message: unknown): Promise<void> | undefined {
+  if (res.write(formatEvent({ event: "message", data: JSON.stringify(message) }))) return undefined;
+  return new Promise((resume) => {
+    const go = (): void => {
+      res.off("drain", go);
+      res.off("close", go);
+      resume();
+    };
+    res.once("drain", go);
+    res.once("close", go);
+  });
+}
 
 export async function forward(cc: ConnectorContext, r: Routed, res: ServerResponse): Promise<void> {
   const s = r.session;
   let link = await linkFor(cc, s, r.user, r.tool);
+  // The same per-person bound on one tool server as the per-tool routes (issue: one person must not hold its pool).
+  res.once("close", cc.gw.slots.take(r.user, link.rec.url!));
   const message = { jsonrpc: "2.0", id: r.id, method: r.method, params: r.params };
   const headers = routingHeaders(r.headers, r.method, r.params);
   const cancel: Cancel = {};
   res.once("close", () => res.writableFinished || cancel.onCancel?.());
-  let answer = await post(link.rec, link.session, message, headers, cancel);
+  // As on the per-tool routes: the tool server hears who the gateway vouches for, never the client's own claim.
+  const vouched = { user: r.user, proto: new URL(cc.gw.publicUrl).protocol.slice(0, -1) };
+  let answer = await post(link.rec, link.session, message, headers, cancel, vouched);
   if (answer.statusCode === 404 && s && link.session) {
     // The tool server forgot this client's MCP session: open another and send again.
     answer.resume();
     if (s.links.get(r.tool)) s.links.delete(r.tool);
     link = await linkFor(cc, s, r.user, r.tool);
-    answer = await post(link.rec, link.session, message, headers, cancel);
+    answer = await post(link.rec, link.session, message, headers, cancel, vouched);
   }
   const key = JSON.stringify(r.id);
   s?.inflight.set(key, link);
@@ -100,25 +120,8 @@ async function relayAnswer(cc: ConnectorContext, r: Routed, answer: IncomingMess
   const onListChanged = listChanged(cc, r.tool);
   const status = answer.statusCode ?? 502;
   if (status !== 200 || !isEventStream(answer)) {
-    const raw = await readAll(answer, MAX_ANSWER_BYTES);
-    if (status === 200 && !NEEDS_REWRITE.some((key) => raw.includes(key))) {
-      // Nothing in it names a URI, a task or a method: the tool's bytes go through as they are.
-      res.writeHead(200, { ...CORS, ...r.extra, "content-type": "application/json", "content-length": raw.length, "cache-control": "no-store" });
-      res.end(raw);
-      return;
-    }
-    let value: unknown;
-    try {
-      value = raw.length > 0 ? JSON.parse(raw.toString("utf8")) : undefined;
-    } catch {
-      value = undefined;
-    }
-    if (value === undefined) {
-      res.writeHead(status, { ...CORS, ...r.extra, "content-length": raw.length });
-      res.end(raw);
-      return;
-    }
-    sendJson(res, status, exposeMessage(r.tool, value, r.method, onListChanged), r.extra);
+    // Read whole to be rewritten: within the gateway's budget for such answers (503 beyond it).
+    await cc.gw.budget.rewrite(answer, MAX_ANSWER_BYTES, (raw) => sendAnswer(cc, r, status, raw, res));
     return;
   }
   openStream(res, 200, { ...CORS, ...r.extra });
@@ -126,13 +129,34 @@ async function relayAnswer(cc: ConnectorContext, r: Routed, answer: IncomingMess
   timer.unref();
   res.once("close", () => answer.destroy());
   try {
-    await readMessages(answer, (m) => res.write(event(exposeMessage(r.tool, m, r.method, onListChanged))));
+    await readMessages(answer, (m) => writeMessage(res, exposeMessage(r.tool, m, r.method, onListChanged)));
   } catch {
     // The tool's stream broke off, or the client left: the client's stream ends too.
   } finally {
     clearInterval(timer);
     res.end();
   }
+}
+
+function sendAnswer(cc: ConnectorContext, r: Routed, status: number, raw: Buffer, res: ServerResponse): void {
+  if (status === 200 && !NEEDS_REWRITE.some((key) => raw.includes(key))) {
+    // Nothing in it names a URI, a task or a method: the tool's bytes go through as they are.
+    res.writeHead(200, { ...CORS, ...r.extra, "content-type": "application/json", "content-length": raw.length, "cache-control": "no-store" });
+    res.end(raw);
+    return;
+  }
+  let value: unknown;
+  try {
+    value = raw.length > 0 ? JSON.parse(raw.toString("utf8")) : undefined;
+  } catch {
+    value = undefined;
+  }
+  if (value === undefined) {
+    res.writeHead(status, { ...CORS, ...r.extra, "content-length": raw.length });
+    res.end(raw);
+    return;
+  }
+  sendJson(res, status, exposeMessage(r.tool, value, r.method, listChanged(cc, r.tool)), r.extra);
 }
 
 /** A client's answer to a request a tool sent it (elicitation, sampling, roots): back to that tool. */
@@ -168,7 +192,7 @@ export async function standaloneStream(cc: ConnectorContext, s: ConnectorSession
       const headers = { accept: "text/event-stream", "mcp-protocol-version": s.protocolVersion };
       const answer = await send({ url: link.rec.url!, cookie: link.rec.cookie }, { method: "GET", path: "mcp", headers, session: link.session }, controller.signal);
       if (answer.statusCode !== 200 || !isEventStream(answer)) return void answer.resume();
-      await readMessages(answer, (m) => res.write(event(exposeMessage(link.tool, m, undefined, listChanged(cc, link.tool)))));
+      await readMessages(answer, (m) => writeMessage(res, exposeMessage(link.tool, m, undefined, listChanged(cc, link.tool))));
     })().catch(() => {
       // That tool's stream ended (closing, or its session is gone): the others go on.
     });

@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { StringDecoder } from "node:string_decoder";
 import { SseReader } from "../../http/sse-reader.ts";
-import { isEventStream, readAll, send, upstreamFailure, type Cancel } from "../forward.ts";
+import { isEventStream, readAll, send, upstreamFailure, type Cancel, type Vouched } from "../forward.ts";
 import { GatewayError } from "../respond.ts";
 import type { ToolSessionRecord } from "../tool-sessions.ts";
 
@@ -13,10 +13,10 @@ const JSON_ACCEPT = "application/json, text/event-stream";
 const MAX_JSON_BYTES = 64 * 1024 * 1024;
 
 /** Posts one JSON-RPC message to the tool session's MCP endpoint. */
-export async function post(rec: ToolSessionRecord, session: string | undefined, message: unknown, headers: IncomingHttpHeaders, cancel: Cancel | AbortSignal): Promise<IncomingMessage> {
+export async function post(rec: ToolSessionRecord, session: string | undefined, message: unknown, headers: IncomingHttpHeaders, cancel: Cancel | AbortSignal, vouched?: Vouched): Promise<IncomingMessage> {
   const body = Buffer.from(JSON.stringify(message));
   try {
-    return await send({ url: rec.url!, cookie: rec.cookie }, { method: "POST", path: "mcp", headers: { ...headers, "content-type": "application/json" }, body, session, accept: JSON_ACCEPT }, cancel);
+    return await send({ url: rec.url!, cookie: rec.cookie }, { method: "POST", path: "mcp", headers: { ...headers, "content-type": "application/json" }, body, session, accept: JSON_ACCEPT, ...(vouched ? { vouched } : {}) }, cancel);
   } catch (err) {
     throw upstreamFailure(err);
   }
@@ -24,9 +24,10 @@ export async function post(rec: ToolSessionRecord, session: string | undefined, 
 
 /**
  * Hands each JSON-RPC message of an answer to `onMessage` in order: one for a JSON body,
- * each `message` event of a stream. Resolves when the answer ends.
+ * each `message` event of a stream (the next is read once `onMessage` has settled). Resolves
+ * when the answer ends.
  */
-export async function readMessages(answer: IncomingMessage, onMessage: (value: unknown) => void): Promise<void> {
+export async function readMessages(answer: IncomingMessage, onMessage: (value: unknown) => void | Promise<void>): Promise<void> {
   if (!isEventStream(answer)) {
     const raw = await readAll(answer, MAX_JSON_BYTES);
     if (raw.length > 0) onMessage(JSON.parse(raw.toString("utf8")));
@@ -37,11 +38,14 @@ export async function readMessages(answer: IncomingMessage, onMessage: (value: u
   for await (const chunk of answer as AsyncIterable<Buffer>) {
     for (const event of reader.push(decoder.write(chunk))) {
       if (event.event !== "message" || event.data === "") continue;
+      let value: unknown;
       try {
-        onMessage(JSON.parse(event.data));
+        value = JSON.parse(event.data);
       } catch {
-        // A malformed event from the tool is dropped, never relayed.
+        continue; // A malformed event from the tool is dropped, never relayed.
       }
+      // Awaited, so a client that reads nothing pauses this stream (back-pressure) instead of filling memory.
+      await onMessage(value);
     }
   }
 }

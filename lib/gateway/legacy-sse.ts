@@ -13,7 +13,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { SseStream } from "../http/sse.ts";
 import { SseReader } from "../http/sse-reader.ts";
 import { CORS, GatewayError, sendJson } from "./respond.ts";
-import { isEventStream, readAll, send, upstreamFailure, type Upstream } from "./forward.ts";
+import type { AnswerBudget } from "./answer-budget.ts";
+import { isEventStream, send, upstreamFailure, type Upstream, type Vouched } from "./forward.ts";
 import { inspectRequest, rewriteResult } from "./rewrite.ts";
 
 export interface LegacyOpen {
@@ -29,6 +30,8 @@ export interface LegacyOpen {
   resourcePrefix: string;
   keepaliveMs: number;
   maxAnswerBytes: number;
+  /** Who the gateway vouches for to the tool server (X-Forwarded-User & co.). */
+  vouched: Vouched;
   /** Runs with each keepalive, so the tool session does not idle out under an open stream. */
   onTick(): void;
 }
@@ -43,6 +46,9 @@ const ACCEPTED = { status: "accepted" };
 /** The legacy streams one gateway holds, by gateway session id. */
 export class LegacyStreams {
   readonly #held = new Map<string, Held>();
+
+  /** Answers read whole count against the gateway's one budget for them, as on the other routes. */
+  constructor(private readonly budget: AnswerBudget) {}
 
   get size(): number {
     return this.#held.size;
@@ -80,19 +86,21 @@ export class LegacyStreams {
     try {
       const answer = await send(
         held.upstream,
-        { method: "POST", path: "mcp", headers: req.headers, body: msg.body, session: held.upstreamSession, accept: msg.rewrite ? "application/json" : "application/json, text/event-stream" },
+        { method: "POST", path: "mcp", headers: req.headers, body: msg.body, session: held.upstreamSession, accept: msg.rewrite ? "application/json" : "application/json, text/event-stream", vouched: held.vouched },
         held.abort.signal,
       );
       if (isEventStream(answer)) return await this.#relayEvents(held, answer);
-      const raw = answer.statusCode === 202 ? Buffer.alloc(0) : await readAll(answer, held.maxAnswerBytes);
-      // An HTTP error is passed on only as an answer the client can match to its request.
-      if ((answer.statusCode ?? 502) >= 400 && !answers(raw, requestId)) {
-        if (requestId !== undefined) this.#error(held, requestId, `The tool server answered HTTP ${answer.statusCode}`);
-        return;
-      }
-      if (raw.length === 0) return;
-      const text = msg.rewrite && msg.method && answer.statusCode === 200 ? (rewriteResult(msg.method, raw, held.resourcePrefix) ?? raw.toString("utf8")) : raw.toString("utf8");
-      this.#sendAll(held, text);
+      if (answer.statusCode === 202) return void answer.resume();
+      await this.budget.rewrite(answer, held.maxAnswerBytes, (raw) => {
+        // An HTTP error is passed on only as an answer the client can match to its request.
+        if ((answer.statusCode ?? 502) >= 400 && !answers(raw, requestId)) {
+          if (requestId !== undefined) this.#error(held, requestId, `The tool server answered HTTP ${answer.statusCode}`);
+          return;
+        }
+        if (raw.length === 0) return;
+        const text = msg.rewrite && msg.method && answer.statusCode === 200 ? (rewriteResult(msg.method, raw, held.resourcePrefix) ?? raw.toString("utf8")) : raw.toString("utf8");
+        this.#sendAll(held, text);
+      });
     } catch (err) {
       if (held.abort.signal.aborted || requestId === undefined) return;
       this.#error(held, requestId, (err instanceof GatewayError ? err : upstreamFailure(err)).message);

@@ -215,7 +215,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const urlHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
   const url = `http://${urlHost}:${port}/`;
   if (!publicUrl) publicUrl = url.slice(0, -1);
-  ctx.current = { config, publicUrl, sessions, sealer: new SessionSealer(sealKey), cookieKey, accounts, metrics, keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS, legacy: new LegacyStreams(), ...trafficBounds(config) };
+  const bounds = trafficBounds(config);
+  ctx.current = { config, publicUrl, sessions, sealer: new SessionSealer(sealKey), cookieKey, accounts, metrics, keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS, ...bounds, legacy: new LegacyStreams(bounds.budget) };
   ctx.connector = createConnector(ctx.current, verifiers, event);
 
   let closing: Promise<void> | undefined;

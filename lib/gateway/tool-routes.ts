@@ -5,7 +5,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:
 import type { GatewayConfig, ToolSpec } from "./config.ts";
 import type { AccountDirectory, Principal } from "./contracts.ts";
 import type { AnswerBudget } from "./answer-budget.ts";
-import { isEventStream, openStream, relay, send, sendRewritten, upstreamFailure, type Cancel, type Outgoing } from "./forward.ts";
+import { isEventStream, openStream, relay, send, sendRewritten, upstreamFailure, type Cancel, type Outgoing, type Vouched } from "./forward.ts";
 import { parseAccept } from "../http/accept.ts";
 import { formatEvent } from "../http/sse.ts";
 import type { LegacyStreams } from "./legacy-sse.ts";
@@ -65,13 +65,18 @@ function toolPath(ctx: GatewayContext, tool: string): string {
   return `${new URL(ctx.publicUrl).pathname.replace(/\/$/, "")}/api/mcp/${tool}`;
 }
 
+/** What the gateway tells a tool server about the caller, in place of anything the client claimed. */
+function vouchedFor(ctx: GatewayContext, user: string, address: string | undefined): Vouched {
+  return { user, ...(address ? { address } : {}), proto: ctx.publicUrl.startsWith("https:") ? "https" : "http" };
+}
+
 /** Forwards, timing the upstream and forgetting a tool session whose server is gone. */
 async function exchange(ctx: GatewayContext, rec: ToolSessionRecord, out: Outgoing, res: ServerResponse): Promise<IncomingMessage> {
   // A client gone while its tool session started would never close again to give its slot back.
   if (res.closed) throw new GatewayError(499, "client_gone", "The client went away");
   // Held until the answer to the client ends, streams included: that is how long the upstream connection is busy.
   res.once("close", ctx.slots.take(rec.user, rec.url!));
-  out.vouched = { user: rec.user, address: res.req.socket.remoteAddress, proto: ctx.publicUrl.startsWith("https:") ? "https" : "http" };
+  out.vouched = vouchedFor(ctx, rec.user, res.req.socket.remoteAddress);
   const cancel: Cancel = {};
   let cancelled = false;
   res.once("close", () => {
@@ -243,6 +248,7 @@ async function openLegacy(ctx: GatewayContext, c: Caller, res: ServerResponse): 
     resourcePrefix: resourcePrefix(ctx, c.tool),
     keepaliveMs: ctx.keepaliveMs,
     maxAnswerBytes: ctx.config.limits.maxBodyBytes * 4,
+    vouched: vouchedFor(ctx, c.principal.user, res.req.socket.remoteAddress),
     onTick: () => ctx.sessions.touch(key),
   });
 }
@@ -252,7 +258,13 @@ async function postLegacy(ctx: GatewayContext, c: Caller, req: IncomingMessage, 
   if (namedSession(req, c.query) === undefined) throw new GatewayError(400, "no_session", "POST …/sse needs the session_id its endpoint event named");
   const s = await continueOrStart(ctx, c, req, undefined);
   const body = await readBody(req, ctx.config.limits.maxBodyBytes);
-  await ctx.legacy.post(s.id!, c.principal.user, req, res, body);
+  // Answered 202 at once, but the call runs on the tool server until its answer: it holds a slot that long.
+  const release = ctx.slots.take(c.principal.user, s.rec.url!);
+  try {
+    await ctx.legacy.post(s.id!, c.principal.user, req, res, body);
+  } finally {
+    release();
+  }
 }
 
 const NOT_ALLOWED = (allow: string): GatewayError => new GatewayError(405, "method_not_allowed", `Use ${allow}`, { allow });

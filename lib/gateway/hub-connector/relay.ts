@@ -98,7 +98,7 @@ export async function forward(cc: ConnectorContext, r: Routed, res: ServerRespon
   const cancel: Cancel = {};
   res.once("close", () => res.writableFinished || cancel.onCancel?.());
   // As on the per-tool routes: the tool server hears who the gateway vouches for, never the client's own claim.
-  const vouched = { user: r.user, proto: new URL(cc.gw.publicUrl).protocol.slice(0, -1) };
+  const vouched = { user: r.user, proto: cc.gw.publicUrl.startsWith("https:") ? "https" : "http" };
   let answer = await post(link.rec, link.session, message, headers, cancel, vouched);
   if (answer.statusCode === 404 && s && link.session) {
     // The tool server forgot this client's MCP session: open another and send again.

@@ -10,9 +10,10 @@ import type { AddressInfo } from "node:net";
 import { SseReader } from "../../lib/http/sse-reader.ts";
 import { json, post, rpc, startHarness } from "./helpers.ts";
 
-async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Promise<string> }> {
+async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Promise<string>; hung: Array<() => void> }> {
   let onDelete: (session: string) => void = () => {};
   let endStandalone: () => void = () => {};
+  const hung: Array<() => void> = [];
   const deleted = new Promise<string>((done) => (onDelete = done));
   const server = createServer((req, res) => {
     let body = "";
@@ -45,6 +46,9 @@ async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Pr
           return send(200, JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { text: "x".repeat(20_000) } }));
         case "cut":
           return void res.destroy();
+        case "hang":
+          hung.push(() => send(200, JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { user: req.headers["x-forwarded-user"] } })));
+          return;
         case "streamed":
           res.writeHead(200, { "content-type": "text/event-stream" });
           return void res.end(`: note\n\nevent: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { session } })}\n\n`);
@@ -58,7 +62,7 @@ async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Pr
     server.closeAllConnections();
     return new Promise((done) => server.close(done));
   });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, deleted };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, deleted, hung };
 }
 
 test("legacy SSE through the gateway: one answer per request on the stream, whatever the tool server does", { timeout: 30_000 }, async (t) => {
@@ -135,3 +139,36 @@ test("legacy SSE through the gateway: one answer per request on the stream, what
   assert.equal(after.status, 404);
   await after.text();
 });
+
+test("legacy SSE POSTs hold a per-person slot until their answer, and the tool server hears the vouched user", { timeout: 30_000 }, async (t) => {
+  const up = await upstream(t);
+  const h = await startHarness(t, { tools: { odd: { revisions: { default: { url: up.url } } } }, limits: { upstreamRequestsPerUser: 1 } });
+  const ac = new AbortController();
+  t.after(() => ac.abort());
+  const res = await fetch(`${h.base}/api/mcp/odd/sse`, { headers: { authorization: `Bearer ${h.tokens.alice}`, accept: "text/event-stream" }, signal: ac.signal });
+  const body = res.body!.getReader();
+  const reader = new SseReader();
+  const queue: Array<{ event: string; data: string }> = [];
+  const next = async (): Promise<{ event: string; data: string }> => {
+    while (queue.length === 0) queue.push(...reader.push((await body.read()).value!));
+    return queue.shift()!;
+  };
+  const url = `${h.base}${(await next()).data}`;
+  const first = await post(url, h.tokens.alice, rpc("hang", {}, 1), { "x-forwarded-user": "admin" });
+  assert.equal(first.status, 202);
+  await first.text();
+  while (up.hung.length === 0) await new Promise((resolve) => setImmediate(resolve));
+  const second = await post(url, h.tokens.alice, rpc("ping", {}, 2));
+  assert.equal(second.status, 429, "the hanging call still holds alice's only slot");
+  assert.equal((await json(second)).error, "too_many_running");
+  up.hung.shift()!();
+  let answer: { id?: unknown; result?: { user?: string } } = {};
+  while (answer.id !== 1) answer = JSON.parse((await next()).data);
+  assert.equal(answer.result?.user, "alice", "the tool server hears who the gateway vouches for, not the client's claim");
+  let third: Response;
+  do third = await post(url, h.tokens.alice, rpc("ping", {}, 3));
+  while (third.status === 429 && (await third.text(), true));
+  assert.equal(third.status, 202, "the slot came back with the answer");
+  await third.text();
+});
+

@@ -69,8 +69,10 @@ test("a removed user's API token, tool sessions and OAuth grants stop working wi
   assert.equal(await refusedEventually(() => post(mcp, bearer, INIT)), 401);
   assert.equal(await refusedEventually(() => post(mcp, session, LIST)), 401);
   assert.equal(await refusedEventually(() => post(mcp, { authorization: `Bearer ${tokens.access_token}` }, INIT)), 401);
-  // The session proxy checks the account on every use (a deleted one is 401).
-  assert.equal(await refusedEventually(viaProxy), 401);
+  // The session proxy checks the account on every use (a deleted one is 401). Until the
+  // account lookup cache lapses, the proxy may instead find the session that user remove
+  // ended already gone (404): either way the cookie no longer reaches the tool.
+  assert.ok([401, 404].includes(await refusedEventually(viaProxy)));
   const refresh = await tokenRequest(publicUrl, { grant_type: "refresh_token", client_id: clientId, refresh_token: tokens.refresh_token });
   assert.equal(refresh.status, 400);
   assert.equal(((await refresh.json()) as { error: string }).error, "invalid_grant");

@@ -124,7 +124,7 @@ async function serveOn(io: CliIo, values: Values, config: GatewayConfig, opened:
   return 0;
 }
 
-export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: CliIo): Promise<number> {
+export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: CliIo, script?: string): Promise<number> {
   let values: Values;
   let positionals: string[];
   try {
@@ -169,6 +169,7 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
       dataDir,
       port: Number(portText),
       passwordStdin: values["password-stdin"] === true,
+      ...(script !== undefined ? { script } : {}),
     });
   }
   if (command !== "user" && command !== "token") return usage(io, "unknown command");
@@ -204,7 +205,7 @@ export function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     err: (line) => void process.stderr.write(`${line}\n`),
     readStdin,
     stopRequested: stop.requested,
-  }).finally(stop.dispose);
+  }, process.argv[1]).finally(stop.dispose);
 }
 
 runIfExecutedDirectly(import.meta.url, NAME, main);

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { alive, ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
+import { alive, freePort, ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
 
 const skip = process.env.HUBMCP_SKIP_SLOW === "1" ? "HUBMCP_SKIP_SLOW=1" : false;
 
@@ -43,7 +43,7 @@ function run(t: { after(fn: () => unknown): void }, command: string, args: strin
   const exit = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
   const collect = (chunk: string): void => {
     out += chunk;
-    const m = /MCP server ready at (\S+)\n/.exec(out);
+    const m = /(?:MCP server|hub_gateway) ready at (\S+)\n/.exec(out);
     if (m) onReady(m[1]!);
   };
   child.stdout.setEncoding("utf8").on("data", collect);
@@ -158,4 +158,22 @@ test("the packed tarball installs offline into an empty folder and `npx start_mc
   assert.deepEqual(await toolNames(copyUrl), ["add: Add two numbers."]);
   plain.stop();
   assert.equal(await plain.exit, 0);
+
+  // `hub_gateway init` prints the start command as it was run: from PATH `hub_gateway …`, from
+  // a copied folder `node <copy>/dist/cli/hub_gateway.js …` (no hub_gateway on PATH there), and
+  // the printed command starts the gateway as it stands.
+  const initFrom = async (command: string, args: string[], envFor: NodeJS.ProcessEnv, name: string): Promise<string[]> => {
+    const port = String(await freePort());
+    const ok = spawnSync(command, [...args, "init", "--app", join(copy, "app.mjs"), "--config", join(dir, `${name}.json`), "--data-dir", join(dir, `${name}-data`), "--port", port], { cwd: dir, env: envFor, encoding: "utf8", timeout: 30_000 });
+    assert.equal(ok.status, 0, ok.stderr);
+    const lines = ok.stdout.split("\n");
+    return lines[lines.indexOf("start the gateway:") + 1]!.trim().split(" ");
+  };
+  assert.deepEqual((await initFrom("hub_gateway", [], pathEnv, "global")).slice(0, 2), ["hub_gateway", "--config"]);
+  const fromCopy = await initFrom(process.execPath, [join(copy, "hubmcp", "dist", "cli", "hub_gateway.js")], env, "copy");
+  assert.deepEqual(fromCopy.slice(0, 3), ["node", join(copy, "hubmcp", "dist", "cli", "hub_gateway.js"), "--config"]);
+  const gateway = run(t, process.execPath, fromCopy.slice(1), dir, env);
+  assert.match(await gateway.ready, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+  gateway.stop();
+  assert.equal(await gateway.exit, 0);
 });

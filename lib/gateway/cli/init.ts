@@ -22,6 +22,8 @@ export interface InitArgs {
   dataDir: string;
   port: number;
   passwordStdin: boolean;
+  /** The script this process runs (process.argv[1]): the printed start command repeats how init was invoked. */
+  script?: string;
 }
 
 const TOOL_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -64,6 +66,22 @@ async function prepareDataDir(dir: string): Promise<string | undefined> {
   }
 }
 
+/** A path as one shell word, so the printed command can be pasted as is. */
+function shellWord(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The command that runs hub_gateway again the way this init was run: `npx hub_gateway` in a
+ * clone, `node /abs/dist/cli/hub_gateway.js` from a copied folder (where no hub_gateway is on
+ * PATH), else the hub_gateway that PATH found.
+ */
+export function startCommand(env: NodeJS.ProcessEnv, script: string | undefined): string {
+  if (env.npm_command === "exec") return "npx hub_gateway";
+  if (script === undefined || !/\.[cm]?js$/.test(script)) return "hub_gateway";
+  return `node ${shellWord(script)}`;
+}
+
 export async function initCommand(io: CliIo, env: NodeJS.ProcessEnv, a: InitArgs): Promise<number> {
   const fail = (code: number, message: string): number => {
     io.err(`${NAME}: ${message}`);
@@ -96,14 +114,13 @@ export async function initCommand(io: CliIo, env: NodeJS.ProcessEnv, a: InitArgs
   }
   const token = (await new ApiTokens(store, new StoreAccountDirectory(store)).create(user))!;
   await writeFile(configFile, `${JSON.stringify(config, null, 2)}\n`, { flag: "wx" });
-  const npx = env.npm_command === "exec" ? "npx " : "";
   io.out(`wrote ${configFile}: tool ${tool} serves ${app}`);
   io.out(`data dir ${dataDir} (mode 700), user ${user}`);
   io.out(`API token of ${user} (shown only this once; the data dir keeps only a hash):`);
   io.out(`  ${token.token}`);
   if (generated) io.out(`password of ${user}, for signing in from OAuth clients (shown only this once): ${generated}`);
   io.out("start the gateway:");
-  io.out(`  ${npx}hub_gateway --config ${configFile} --data-dir ${dataDir} --port ${a.port}`);
+  io.out(`  ${startCommand(env, a.script)} --config ${shellWord(configFile)} --data-dir ${shellWord(dataDir)} --port ${a.port}`);
   io.out("then give every MCP client (Claude, ChatGPT, VS Code, Inspector, mcp-remote) this URL:");
   io.out(`  ${toolResource(publicUrl, tool)}`);
   io.out(`and hub_bridge: HUB_API=${publicUrl} HUB_TOOLS=${tool} HUB_TOKEN=<the token above>`);

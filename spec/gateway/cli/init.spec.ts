@@ -58,6 +58,10 @@ test("init refuses to overwrite a config, to reuse a data dir open to others, an
   assert.equal(await run([...base, "--config", join(dir, "a.json"), "--app", join(dir, "app.mjs"), "--password-stdin"], {}, made), 0);
   assert.doesNotMatch(made.lines.join("\n"), /password of ada/, "a password given on stdin is not printed");
   assert.match(made.lines.join("\n"), /^ {2}hub_gateway --config /m);
+  // Run as `node <folder>/dist/cli/hub_gateway.js`, init prints that (quoted for the shell), not a hub_gateway PATH may lack.
+  const fromCopy = io();
+  assert.equal(await run([...base, "--user", "bo", "--config", join(dir, "copy.json"), "--app", join(dir, "app.mjs")], {}, fromCopy, "/opt/hub mcp/dist/cli/hub_gateway.js"), 0);
+  assert.match(fromCopy.lines.join("\n"), /^ {2}node '\/opt\/hub mcp\/dist\/cli\/hub_gateway\.js' --config \S+copy\.json /m);
   assert.equal(JSON.parse(readFileSync(join(dir, "a.json"), "utf8")).tools.app.revisions.default.app, join(dir, "app.mjs"));
 
   const exists = io();

@@ -5,7 +5,7 @@ import type { ServerCore } from "../mcp/core.ts";
 // Said in the document itself, so a reader of the API wonders no longer where a tool went.
 const UNLISTED =
   "Each tool is a POST /tools/{name} route, except tools that take a request context (ctx: logging, progress, elicitation): " +
-  "they need an MCP session, are not listed here, and answer 409 on REST; call them over MCP at /mcp.";
+  "they need an MCP session, are not listed here, and answer 409 on REST; call them over MCP (tools/call on the server's MCP endpoint).";
 
 const jsonBody = (schema: unknown) => ({ content: { "application/json": { schema } } });
 const errorSchema = { type: "object", properties: { error: { type: "string" } }, required: ["error"] };

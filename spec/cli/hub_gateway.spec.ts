@@ -155,7 +155,7 @@ test("user list, passwd, groups and remove; token list names each token's owner"
 
   const removed = io();
   assert.equal(await run(["user", "remove", "bob", ...at], {}, removed), 0);
-  assert.match(removed.lines[0]!, /^user bob removed \(1 API tokens, 0 OAuth sign-ins, 0 tool sessions ended\)$/);
+  assert.match(removed.lines[0]!, /^user bob removed \(1 API token, 0 OAuth sign-ins, 0 tool sessions ended\)$/);
   assert.equal(await accounts.groupsOf("bob"), null);
   const after = io();
   assert.equal(await run(["token", "list", ...at], {}, after), 0);

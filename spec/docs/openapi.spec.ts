@@ -26,7 +26,7 @@ test("the README's simulate answers 409 on REST and is not in /openapi.json, as 
 
   const rest = await fetch(`${running.url}tools/simulate`, { method: "POST", body: JSON.stringify({ steps: 3 }) });
   assert.equal(rest.status, 409);
-  assert.match(((await rest.json()) as { error: string }).error, /call it over MCP at \/mcp/);
+  assert.match(((await rest.json()) as { error: string }).error, /call it over MCP \(tools\/call/);
   assert.match(README, /`POST \/tools\/simulate` answers 409 and `\/openapi\.json` does not list it/);
 
   const doc = (await (await fetch(`${running.url}openapi.json`)).json()) as { info: { description: string }; paths: Record<string, { post?: { responses: object } }> };

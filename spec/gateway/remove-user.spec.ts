@@ -64,7 +64,7 @@ test("a removed user's API token, tool sessions and OAuth grants stop working wi
 
   const removed = await hubCommand(["user", "remove", "ada", ...data]);
   assert.equal(removed.code, 0, removed.stderr);
-  assert.match(removed.stdout, /^user ada removed \(1 API tokens, 1 OAuth sign-ins, 1 tool sessions ended\)\n$/);
+  assert.match(removed.stdout, /^user ada removed \(1 API token, 1 OAuth sign-in, 1 tool session ended\)\n$/);
 
   assert.equal(await refusedEventually(() => post(mcp, bearer, INIT)), 401);
   assert.equal(await refusedEventually(() => post(mcp, session, LIST)), 401);

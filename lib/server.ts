@@ -1,7 +1,8 @@
 // The public facade: register tools, resources and prompts; serve them over HTTP (listen,
 // or handler() inside another server), over stdio, or answer JSON-RPC directly (handle).
 // The work happens in ./registry, ./mcp, ./async, ./http and ./stdio.
-import { Dispatcher } from "./mcp/dispatcher.ts";
+import { createProtocol, serveMessage, type Protocol } from "./mcp/protocol.ts";
+import { replyOf } from "./mcp/outcome.ts";
 import { registerStatelessTasks } from "./async/stateless.ts";
 import { checkCacheHint, type CachePolicy } from "./mcp/era2026/results.ts";
 import type { ServerCore, ServerInfo } from "./mcp/core.ts";
@@ -116,7 +117,7 @@ export class McpServer {
   readonly version: string;
   readonly #options: McpServerOptions;
   readonly #core: ServerCore;
-  readonly #dispatcher: Dispatcher;
+  readonly #protocol: Protocol;
   #sessions: SessionStore | null = null;
   readonly #runs: AsyncStore;
   /** Open HTTP listeners and stdio connections; the last one to close ends the sessions. */
@@ -151,7 +152,7 @@ export class McpServer {
       server: this,
     };
     this.#runs = new AsyncStore(options.async, forwarding);
-    this.#dispatcher = new Dispatcher(this.#core, { cache: checkCachePolicy(options.cache), requestStateKey: options.requestStateKey });
+    this.#protocol = createProtocol(this.#core, { cache: checkCachePolicy(options.cache), requestStateKey: options.requestStateKey });
     // start_mcp recognises a server by this brand, not instanceof: the app and the launcher
     // may load different copies of this module (source and dist).
     Object.defineProperty(this, Symbol.for("hubmcp.server"), { value: true });
@@ -214,7 +215,7 @@ export class McpServer {
     const skills = this.#core.skills!;
     if (skills.has(skill.uri)) throw duplicate(`Skill ${skill.uri}`);
     for (const file of skill.files) if (this.#core.resources.has(file.uri)) throw duplicate(`Resource ${file.uri}`);
-    if (skills.size === 0) this.#dispatcher.addMethods(skillMethods());
+    if (skills.size === 0) this.#protocol.session.addMethods(skillMethods());
     skills.set(skill.uri, skill);
     for (const file of skill.files) this.#core.resources.set(file.uri, file);
     return this.#listChanged("resources");
@@ -255,7 +256,7 @@ export class McpServer {
 
   /** Sends `notifications/resources/updated` to every session subscribed to `uri`. */
   notifyResourceUpdated(uri: string): void {
-    this.#dispatcher.stateless.listeners.notify("notifications/resources/updated", { uri });
+    this.#protocol.stateless.listeners.notify("notifications/resources/updated", { uri });
     if (!this.#sessions) return;
     const message = { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } } as const;
     for (const session of this.#sessions.values()) if (this.#core.subscriptions.has(session, uri)) session.send(message);
@@ -263,7 +264,7 @@ export class McpServer {
 
   /** Tells connected sessions a list changed; before any session exists nobody needs telling. */
   #listChanged(list: "tools" | "resources" | "prompts"): this {
-    this.#dispatcher.stateless.listeners.notify(`notifications/${list}/list_changed`);
+    this.#protocol.stateless.listeners.notify(`notifications/${list}/list_changed`);
     if (this.#sessions) {
       const message = { jsonrpc: "2.0", method: `notifications/${list}/list_changed` } as const;
       for (const session of this.#sessions.values()) session.send(message);
@@ -283,8 +284,8 @@ export class McpServer {
       // The first async tool plugs in job polling, the tasks/* methods and its tools/call branch.
       this.#asyncEnabled = true;
       this.#core.tools.set(JOB_RESULT_TOOL, jobResultTool(this.#runs));
-      this.#dispatcher.addMethods(asyncMethods(this.#runs, toolMethods));
-      registerStatelessTasks(this.#dispatcher.stateless, this.#runs);
+      this.#protocol.session.addMethods(asyncMethods(this.#runs, toolMethods));
+      registerStatelessTasks(this.#protocol.stateless, this.#runs);
     }
     return this.#listChanged("tools");
   }
@@ -325,14 +326,14 @@ export class McpServer {
    * launch local servers. Resolves once serving; `closed` settles when stdin ends.
    */
   serveStdio(options: StdioOptions = {}): StdioServer {
-    const served = serveStdio(this.#dispatcher, this.sessions, this.#core.logger, options, () => this.#closed(served));
+    const served = serveStdio(this.#protocol, this.sessions, this.#core.logger, options, () => this.#closed(served));
     this.#open.add(served);
     return served;
   }
 
   #httpApp(host: string | null, options: HandlerOptions): HttpApp {
     const o = this.#options;
-    return new HttpApp(this.#core, this.#dispatcher, this.sessions, this.#runs, {
+    return new HttpApp(this.#core, this.#protocol, this.sessions, this.#runs, {
       maxBodyBytes: o.maxBodyBytes ?? DEFAULT_MAX_BODY,
       keepaliveMs: o.keepaliveMs ?? 15_000,
       maxStreamBufferBytes: o.maxStreamBufferBytes ?? 4 * 1024 * 1024,
@@ -363,8 +364,8 @@ export class McpServer {
       session = this.sessions.get(options.sessionId) ?? null;
       if (!session) return failure(null, { code: ErrorCode.SessionNotFound, message: "Session not found" });
     }
-    const answer = await this.#dispatcher.handle(message, { session, send: (m) => session?.send(m) ?? false });
-    return answer.reply;
+    // Classified like every transport's message: a 2026-07-28 request is served statelessly.
+    return replyOf(await serveMessage(this.#protocol, message, { session, send: (m) => session?.send(m) ?? false }));
   }
 }
 

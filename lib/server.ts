@@ -23,6 +23,7 @@ import { ClientRequests } from "./mcp/client-requests.ts";
 import { defineSkill, removeSkillHolding, type RegisteredSkill, type SkillOptions } from "./registry/skills.ts";
 import { skillMethods } from "./mcp/methods/skills.ts";
 import { ResourceSubscriptions } from "./mcp/subscriptions.ts";
+import { registeredFromTypeScript } from "./registry/origin.ts";
 import { defineTool, type AnyToolHandler, type RegisteredTool, type ToolKind, type ToolOptions } from "./registry/tools.ts";
 import type { InferShape, Shape } from "./schema/index.ts";
 import type { ToolContext } from "./mcp/context.ts";
@@ -273,7 +274,7 @@ export class McpServer {
   }
 
   #addTool(handler: AnyToolHandler, options: ToolOptions, kind: ToolKind): this {
-    const tool: RegisteredTool = defining(() => defineTool(handler, options, kind));
+    const tool: RegisteredTool = defining(() => defineTool(handler, options, kind, registeredFromTypeScript()));
     if (this.#core.tools.has(tool.name)) throw duplicate(`Tool ${tool.name}`);
     const firstAsync = kind === "async" && !this.#asyncEnabled;
     if (firstAsync && (tool.name === JOB_RESULT_TOOL || this.#core.tools.has(JOB_RESULT_TOOL))) {

@@ -2,6 +2,7 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { McpServer } from "../lib/index.ts";
+import { jsTool } from "./helpers/javascript-app.mjs";
 
 // tsx strips comments from function source, so handlers whose doc comments matter are built from text.
 const fromSource = (src: string): ((...args: never[]) => unknown) => new Function(`return (${src})`)();
@@ -27,7 +28,7 @@ describe("McpServer", () => {
 
   test("tool name defaults to the function's name; description to its doc comment", async () => {
     const server = new McpServer("s");
-    server.tool(fromSource("function add(a, b) {\n  /** Add two numbers.\n   * Returns the sum. */\n  return a + b;\n}"));
+    jsTool(server, fromSource("function add(a, b) {\n  /** Add two numbers.\n   * Returns the sum. */\n  return a + b;\n}"));
     const [tool] = await listTools(server);
     assert.equal(tool!.name, "add");
     assert.equal(tool!.description, "Add two numbers.\nReturns the sum.");
@@ -84,10 +85,10 @@ describe("McpServer", () => {
 
   test("the context: a second parameter, a parameter named ctx, or context: true", async () => {
     const server = new McpServer("s");
-    server.tool(fromSource("function objectStyle({ a }, ctx) { return typeof ctx.signal + a; }"));
-    server.tool(fromSource("function positional(a, ctx) { return typeof ctx.signal + a; }"));
-    server.tool(fromSource("function declared(a, c) { return typeof c.signal + a; }"), { context: true });
-    server.tool(fromSource("function plain(a, b) { return a + b; }"));
+    jsTool(server, fromSource("function objectStyle({ a }, ctx) { return typeof ctx.signal + a; }"));
+    jsTool(server, fromSource("function positional(a, ctx) { return typeof ctx.signal + a; }"));
+    jsTool(server, fromSource("function declared(a, c) { return typeof c.signal + a; }"), { context: true });
+    jsTool(server, fromSource("function plain(a, b) { return a + b; }"));
     assert.equal((await call(server, "objectStyle", { a: 1 })).content[0]!.text, "object1");
     assert.equal((await call(server, "positional", { a: 2 })).content[0]!.text, "object2");
     assert.equal((await call(server, "declared", { a: 3 })).content[0]!.text, "object3");

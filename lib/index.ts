@@ -38,8 +38,9 @@ export type {
   JsonRpcFailure,
   RequestId,
 } from "./util/jsonrpc.ts";
-export type { LogLevel } from "./session/session.ts";
-export type { SessionTableOptions } from "./session/session-table.ts";
+export type { LogLevel, Session } from "./session/session.ts";
+// The `sessionStore` option takes any SessionStore; wrapping a SessionTable is the way to build one.
+export { SessionTable, type SessionStore, type SessionTableOptions } from "./session/session-table.ts";
 export type { AsyncOptions } from "./async/store.ts";
 export { compileSchema, SchemaError, isFlatElicitationSchema, s, SchemaBuilder } from "./schema/index.ts";
 export type { JsonSchema, SchemaObject, ValidationError, ValidationResult, Validator, CompileOptions } from "./schema/index.ts";

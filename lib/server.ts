@@ -4,12 +4,11 @@
 import { createProtocol, serveMessage, type Protocol } from "./mcp/protocol.ts";
 import { replyOf } from "./mcp/outcome.ts";
 import { registerStatelessTasks } from "./async/stateless.ts";
-import { checkCacheHint, type CachePolicy } from "./mcp/era2026/results.ts";
-import type { ServerCore, ServerInfo } from "./mcp/core.ts";
+import type { ServerCore } from "./mcp/core.ts";
+import { resolveServerOptions, type McpServerOptions, type ResolvedServerOptions } from "./server-options.ts";
 import { DEFAULT_LOGGER, forwardingLogger, silentLogger, type Logger } from "./util/logger.ts";
 import { ErrorCode, failure, type JsonRpcResponse } from "./util/jsonrpc.ts";
 import { RegistrationError } from "./util/errors.ts";
-import type { Icon } from "./registry/common.ts";
 import { definePrompt, type PromptHandler, type PromptOptions, type RegisteredPrompt } from "./registry/prompts.ts";
 import { defineResource, type RegisteredResource, type ResourceHandler } from "./registry/resources.ts";
 import {
@@ -29,81 +28,17 @@ import type { InferShape, Shape } from "./schema/index.ts";
 import type { ToolContext } from "./mcp/context.ts";
 import { JOB_RESULT_TOOL, jobResultTool } from "./async/job-tool.ts";
 import { asyncMethods } from "./async/plugin.ts";
-import { AsyncStore, type AsyncOptions } from "./async/store.ts";
+import { AsyncStore } from "./async/store.ts";
 import { toolMethods } from "./mcp/methods/tools.ts";
 import { HttpApp } from "./http/app.ts";
 import type { RequestHandler } from "./http/types.ts";
-import { DEFAULT_MAX_BODY } from "./http/body.ts";
 import { serve, type HandlerOptions, type ListenOptions, type RunningServer } from "./http/listen.ts";
 import { hostGuard } from "./http/host-guard.ts";
 import { normalizePrefix } from "./http/request-url.ts";
 import { serveStdio, type StdioOptions, type StdioServer } from "./stdio/serve.ts";
-import { SessionTable, type SessionStore, type SessionTableOptions } from "./session/session-table.ts";
+import { SessionTable, type SessionStore } from "./session/session-table.ts";
 
-export interface McpServerOptions {
-  version?: string;
-  title?: string;
-  description?: string;
-  websiteUrl?: string;
-  icons?: Icon[];
-  /** Sent to clients in `initialize`: how to use this server's tools. */
-  instructions?: string;
-  /** Where the library reports; silent by default. */
-  logger?: Logger;
-  /** Options of the built-in session table: idle expiry and the cap. */
-  sessions?: SessionTableOptions;
-  /**
-   * Where sessions live, instead of the built-in table (which `sessions` configures). The
-   * server never closes a store it was given.
-   */
-  sessionStore?: SessionStore;
-  /** Largest request body in bytes (413 beyond it); 16 MiB by default. */
-  maxBodyBytes?: number;
-  /** SSE keepalive comment interval; 15 s by default. */
-  keepaliveMs?: number;
-  /** Unread bytes a client's stream may hold before it is dropped; 4 MiB by default. */
-  maxStreamBufferBytes?: number;
-  /** Time allowed to receive request headers; 20 s by default. */
-  headersTimeoutMs?: number;
-  /** Time allowed to receive a whole request; 60 s by default. */
-  requestTimeoutMs?: number;
-  /** How long close() waits for running calls; 5 s by default. */
-  closeTimeoutMs?: number;
-  /** Open connections at most (an idle one makes room for a new one); 1,000 by default. */
-  maxConnections?: number;
-  /** Entries per page of `tools/list`, `resources/list` and the other lists; 100 by default. */
-  pageSize?: number;
-  /** Most messages one JSON-RPC batch may hold (400 beyond it); 100 by default. */
-  maxBatchSize?: number;
-  /** Jobs and tasks of async tools: lifetime, caps, the REST wait. */
-  async?: AsyncOptions;
-  /**
-   * MCP 2026-07-28: caching hints (`ttlMs`, `cacheScope`) of discover, list and read results,
-   * by default, per method and per resource URI. Unset, every result is `ttlMs: 0, private`.
-   */
-  cache?: CachePolicy;
-  /**
-   * MCP 2026-07-28: the HMAC key (at least 32 bytes) sealing `requestState` between
-   * input_required rounds. Give every process behind one load balancer the same key; a
-   * random one per process by default.
-   */
-  requestStateKey?: Buffer;
-  /** DNS-rebinding guard (see HostGuardOptions); `listen()` options override these. */
-  allowedHosts?: string[];
-  allowedOrigins?: string[];
-  trustProxy?: boolean;
-  /** Events each SSE stream keeps for Last-Event-ID replay; 100 by default. */
-  replayEvents?: number;
-  /** Reconnection delay announced in each stream's priming event; 1 s by default. */
-  sseRetryMs?: number;
-  /**
-   * How long a POST into a legacy `/sse` session is held for its answer; past it the POST
-   * is released with 202 and the answer goes on the stream. 1 s by default.
-   */
-  sseHoldMs?: number;
-  /** The browser tool console at `GET /`; on by default, `false` switches it off. */
-  console?: boolean;
-}
+export type { McpServerOptions } from "./server-options.ts";
 
 export interface HandleOptions {
   /** An existing session to run the message in. */
@@ -116,7 +51,7 @@ export type ToolHandler = (args: never, ctx: ToolContext) => unknown;
 export class McpServer {
   readonly name: string;
   readonly version: string;
-  readonly #options: McpServerOptions;
+  readonly #options: ResolvedServerOptions;
   readonly #core: ServerCore;
   readonly #protocol: Protocol;
   #sessions: SessionStore | null = null;
@@ -128,38 +63,33 @@ export class McpServer {
   constructor(name: string, options: McpServerOptions = {}) {
     if (typeof name !== "string" || name.trim() === "") throw new RegistrationError("HUBMCP_INVALID_NAME", "McpServer needs a name");
     this.name = name;
-    this.version = options.version ?? "1.0.0";
-    this.#options = options;
-    let logger = options.logger ?? silentLogger;
+    const resolved = (this.#options = resolveServerOptions(name, options));
+    this.version = resolved.info.version;
+    let logger = resolved.logger ?? silentLogger;
     const forwarding = forwardingLogger(() => logger);
-    const info: ServerInfo = { name, version: this.version };
-    if (options.title) info.title = options.title;
-    if (options.description) info.description = options.description;
-    if (options.websiteUrl) info.websiteUrl = options.websiteUrl;
-    if (options.icons) info.icons = options.icons;
     this.#core = {
-      info,
-      instructions: options.instructions,
+      info: resolved.info,
+      instructions: resolved.instructions,
       tools: new Map(),
       resources: new Map(),
       prompts: new Map(),
       templates: new Map(),
       skills: new Map(),
-      pageSize: options.pageSize ?? 100,
-      maxBatchSize: options.maxBatchSize ?? 100,
+      pageSize: resolved.pageSize,
+      maxBatchSize: resolved.maxBatchSize,
       clientRequests: new ClientRequests(),
       subscriptions: new ResourceSubscriptions(),
       logger: forwarding,
       server: this,
     };
-    this.#runs = new AsyncStore(options.async, forwarding);
-    this.#protocol = createProtocol(this.#core, { cache: checkCachePolicy(options.cache), requestStateKey: options.requestStateKey });
+    this.#runs = new AsyncStore(resolved.async, forwarding);
+    this.#protocol = createProtocol(this.#core, resolved.stateless);
     // start_mcp recognises a server by this brand, not instanceof: the app and the launcher
     // may load different copies of this module (source and dist).
     Object.defineProperty(this, Symbol.for("hubmcp.server"), { value: true });
     Object.defineProperty(this, DEFAULT_LOGGER, {
       value: (given: Logger) => {
-        if (options.logger === undefined) logger = given;
+        if (resolved.logger === undefined) logger = given;
       },
     });
   }
@@ -306,17 +236,9 @@ export class McpServer {
 
   /** Serves over HTTP on its own socket, through handler(). Resolves once the socket listens. */
   async listen(options: ListenOptions = {}): Promise<RunningServer> {
-    const o = this.#options;
     const host = options.host ?? "127.0.0.1";
     const app = this.#httpApp(host, options);
-    const limits = {
-      headersTimeoutMs: o.headersTimeoutMs ?? 20_000,
-      requestTimeoutMs: o.requestTimeoutMs ?? 60_000,
-      keepAliveTimeoutMs: 5_000,
-      maxConnections: o.maxConnections ?? 1000,
-      closeTimeoutMs: o.closeTimeoutMs ?? 5_000,
-    };
-    const running = await serve(app, host, options.port ?? 0, normalizePrefix(options.pathPrefix), limits, () => this.#closed(running));
+    const running = await serve(app, host, options.port ?? 0, normalizePrefix(options.pathPrefix), this.#options.limits, () => this.#closed(running));
     this.#open.add(running);
     return running;
   }
@@ -333,19 +255,14 @@ export class McpServer {
   }
 
   #httpApp(host: string | null, options: HandlerOptions): HttpApp {
-    const o = this.#options;
+    const { http, guard } = this.#options;
     return new HttpApp(this.#core, this.#protocol, this.sessions, this.#runs, {
-      maxBodyBytes: o.maxBodyBytes ?? DEFAULT_MAX_BODY,
-      keepaliveMs: o.keepaliveMs ?? 15_000,
-      maxStreamBufferBytes: o.maxStreamBufferBytes ?? 4 * 1024 * 1024,
+      ...http,
       guard: hostGuard(host, {
-        allowedHosts: options.allowedHosts ?? o.allowedHosts,
-        allowedOrigins: options.allowedOrigins ?? o.allowedOrigins,
-        trustProxy: options.trustProxy ?? o.trustProxy,
+        allowedHosts: options.allowedHosts ?? guard.allowedHosts,
+        allowedOrigins: options.allowedOrigins ?? guard.allowedOrigins,
+        trustProxy: options.trustProxy ?? guard.trustProxy,
       }),
-      replay: { maxEvents: o.replayEvents ?? 100, retryMs: o.sseRetryMs ?? 1000 },
-      sseHoldMs: o.sseHoldMs ?? 1000,
-      console: o.console ?? true,
     });
   }
 
@@ -383,12 +300,3 @@ function defining<T>(define: () => T): T {
 }
 
 const duplicate = (what: string): RegistrationError => new RegistrationError("HUBMCP_DUPLICATE", `${what} is already registered`);
-
-/** Every hint of a cache policy checked at construction, so a bad one fails at start. */
-function checkCachePolicy(policy: CachePolicy | undefined): CachePolicy | undefined {
-  if (policy === undefined) return undefined;
-  if (policy.default) checkCacheHint(policy.default, "cache.default");
-  for (const [method, hint] of Object.entries(policy.methods ?? {})) if (hint) checkCacheHint(hint, `cache.methods[${method}]`);
-  for (const [uri, hint] of Object.entries(policy.resources ?? {})) checkCacheHint(hint, `cache.resources[${uri}]`);
-  return policy;
-}

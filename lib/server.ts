@@ -2,6 +2,9 @@
 // or handler() inside another server), over stdio, or answer JSON-RPC directly (handle).
 // The work happens in ./registry, ./mcp, ./async, ./http and ./stdio.
 import { createProtocol, serveMessage, type Protocol } from "./mcp/protocol.ts";
+import { sharedMethods } from "./mcp/dispatcher.ts";
+import { whenInUse } from "./mcp/methods/gate.ts";
+import type { MethodTable } from "./mcp/methods/types.ts";
 import { replyOf } from "./mcp/outcome.ts";
 import { registerStatelessTasks } from "./async/stateless.ts";
 import type { ServerCore } from "./mcp/core.ts";
@@ -59,6 +62,8 @@ export class McpServer {
   /** Open HTTP listeners and stdio connections; the last one to close ends the sessions. */
   readonly #open = new Set<{ close(): Promise<void> }>();
   #asyncEnabled = false;
+  /** Once a skill was registered, skills/* answer (an empty list after the last one is removed). */
+  #skillsUsed = false;
 
   constructor(name: string, options: McpServerOptions = {}) {
     if (typeof name !== "string" || name.trim() === "") throw new RegistrationError("HUBMCP_INVALID_NAME", "McpServer needs a name");
@@ -83,7 +88,14 @@ export class McpServer {
       server: this,
     };
     this.#runs = new AsyncStore(resolved.async, forwarding);
-    this.#protocol = createProtocol(this.#core, resolved.stateless);
+    // The method table, built once: skills and async tools answer from their first registration.
+    const shared = sharedMethods();
+    const methods: MethodTable = {
+      ...shared,
+      ...whenInUse(skillMethods(), () => this.#skillsUsed),
+      ...whenInUse(asyncMethods(this.#runs, toolMethods), () => this.#asyncEnabled, shared),
+    };
+    this.#protocol = createProtocol(this.#core, resolved.stateless, methods);
     // start_mcp recognises a server by this brand, not instanceof: the app and the launcher
     // may load different copies of this module (source and dist).
     Object.defineProperty(this, Symbol.for("hubmcp.server"), { value: true });
@@ -146,7 +158,7 @@ export class McpServer {
     const skills = this.#core.skills!;
     if (skills.has(skill.uri)) throw duplicate(`Skill ${skill.uri}`);
     for (const file of skill.files) if (this.#core.resources.has(file.uri)) throw duplicate(`Resource ${file.uri}`);
-    if (skills.size === 0) this.#protocol.session.addMethods(skillMethods());
+    this.#skillsUsed = true;
     skills.set(skill.uri, skill);
     for (const file of skill.files) this.#core.resources.set(file.uri, file);
     return this.#listChanged("resources");
@@ -215,7 +227,6 @@ export class McpServer {
       // The first async tool plugs in job polling, the tasks/* methods and its tools/call branch.
       this.#asyncEnabled = true;
       this.#core.tools.set(JOB_RESULT_TOOL, jobResultTool(this.#runs));
-      this.#protocol.session.addMethods(asyncMethods(this.#runs, toolMethods));
       registerStatelessTasks(this.#protocol.stateless, this.#runs);
     }
     return this.#listChanged("tools");

@@ -50,29 +50,20 @@ export class Dispatcher {
     },
   };
   /** Answers to server-to-client requests settle what the tool context is waiting for. */
-  #onResponse: ResponseHandler = (message, { session }) => {
+  readonly #onResponse: ResponseHandler = (message, { session }) => {
     this.#core.clientRequests.settle(message, session);
   };
 
+  /** `methods`: the whole table, built once by the caller (features gate themselves, see ./methods/gate.ts). */
   constructor(core: ServerCore, methods: MethodTable = sharedMethods()) {
     this.#core = core;
     this.#methods = methods;
   }
 
-  /** Adds or replaces methods; features plug in here (async tools wrap `tools/call`) rather than editing this file. */
-  addMethods(table: MethodTable): void {
-    Object.assign(this.#methods, table);
-  }
-  /** The method now answering `name`, for a plug-in that wraps it. */
+  /** The method answering `name`. */
   method(name: string): Method | undefined {
     // Own entries only: "constructor" or "toString" are not methods.
     return Object.hasOwn(this.#methods, name) ? this.#methods[name] : undefined;
-  }
-  addNotifications(table: Record<string, NotificationHandler>): void {
-    Object.assign(this.#notifications, table);
-  }
-  onResponse(handler: ResponseHandler): void {
-    this.#onResponse = handler;
   }
 
   /** One message or a batch, as parsed from the wire. */

@@ -5,7 +5,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ClientRequests } from "../../lib/mcp/client-requests.ts";
 import type { ServerCore } from "../../lib/mcp/core.ts";
-import { Dispatcher } from "../../lib/mcp/dispatcher.ts";
+import { Dispatcher, sharedMethods } from "../../lib/mcp/dispatcher.ts";
+import type { MethodTable } from "../../lib/mcp/methods/types.ts";
 import type { Exchange } from "../../lib/mcp/exchange.ts";
 import { replyOf } from "../../lib/mcp/outcome.ts";
 import { ResourceSubscriptions } from "../../lib/mcp/subscriptions.ts";
@@ -13,7 +14,7 @@ import { SessionTable } from "../../lib/session/session-table.ts";
 import { silentLogger } from "../../lib/util/logger.ts";
 import { McpServer } from "../../lib/index.ts";
 
-function setup(t: { after(fn: () => unknown): void }) {
+function setup(t: { after(fn: () => unknown): void }, extra: MethodTable = {}) {
   const core: ServerCore = {
     info: { name: "d", version: "1" },
     instructions: undefined,
@@ -28,7 +29,7 @@ function setup(t: { after(fn: () => unknown): void }) {
     logger: silentLogger,
     server: null,
   };
-  const dispatcher = new Dispatcher(core);
+  const dispatcher = new Dispatcher(core, { ...sharedMethods(), ...extra });
   const table = new SessionTable();
   t.after(() => table.close());
   const session = table.create()!;
@@ -39,9 +40,8 @@ function setup(t: { after(fn: () => unknown): void }) {
 const request = (id: number, method: string, params: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id, method, params });
 
 test("a call's in-flight entry is let go however its method ends", async (t) => {
-  const { dispatcher, session, exchange } = setup(t);
   const thenThrows = new Proxy({}, { get: (_target, key) => { if (key === "then") throw new Error("no then"); return undefined; } });
-  dispatcher.addMethods({
+  const { dispatcher, session, exchange } = setup(t, {
     "test/sync": (params) => params,
     "test/async": async (params) => params,
     "test/throws": () => {

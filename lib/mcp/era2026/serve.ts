@@ -120,6 +120,8 @@ export class StatelessServer {
         const error = err.toBody() as Era2026ErrorBody;
         // Resource not found is -32602 with data.uri in this revision (-32002 is retired).
         if (error.code === ErrorCode.ResourceNotFound) return fail(resourceNotFound(typeof params.uri === "string" ? params.uri : ""));
+        // A feature's method not in use yet (./methods/gate.ts) is as unknown as any other.
+        if (error.code === ErrorCode.MethodNotFound) return fail(methodNotFound());
         return fail(error);
       }
       this.#core.logger.error("method failed", { method, ...failureFields(err) });

@@ -28,7 +28,7 @@ import { ResourceSubscriptions } from "./mcp/subscriptions.ts";
 import { registeredFromTypeScript } from "./registry/origin.ts";
 import { defineTool, type AnyToolHandler, type RegisteredTool, type ToolKind, type ToolOptions } from "./registry/tools.ts";
 import type { InferShape, Shape } from "./schema/index.ts";
-import type { ToolContext } from "./mcp/context.ts";
+import type { ToolContext as CoreToolContext } from "./mcp/context.ts";
 import { JOB_RESULT_TOOL, jobResultTool } from "./async/job-tool.ts";
 import { asyncMethods } from "./async/plugin.ts";
 import { AsyncStore } from "./async/store.ts";
@@ -47,6 +47,9 @@ export interface HandleOptions {
   /** An existing session to run the message in. */
   sessionId?: string;
 }
+
+/** What a tool handler receives besides its arguments; `server` is the McpServer running it. */
+export type ToolContext = CoreToolContext<McpServer>;
 
 /** A tool handler: the arguments object (type it, or use `input`) and the context. Handlers with positional parameters are accepted too. */
 export type ToolHandler = (args: never, ctx: ToolContext) => unknown;

@@ -51,3 +51,10 @@ test("package.json maps the root to the built entry and has no runtime dependenc
   assert.equal("dependencies" in pkg, false, "hubmcp ships with no runtime dependencies");
   t.diagnostic("dist is built by `prepare`; the shipping spec runs the built entry");
 });
+
+test("a tool's context names its server by type: ctx.server is an McpServer", () => {
+  const typed: Types.ToolContext["server"] extends Types.McpServer ? true : false = true;
+  const server = new hubmcp.McpServer("typed-context");
+  server.tool((_args: Record<string, never>, ctx) => ctx.server.name, { inputSchema: { type: "object", properties: {} }, context: true, name: "who" });
+  assert.equal(typed, true);
+});

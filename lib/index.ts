@@ -1,5 +1,5 @@
 // The public API of hubmcp. Everything not exported here is internal.
-export { McpServer, type McpServerOptions, type HandleOptions, type ToolHandler } from "./server.ts";
+export { McpServer, type McpServerOptions, type HandleOptions, type ToolHandler, type ToolContext } from "./server.ts";
 export type { HandlerOptions, ListenOptions, RunningServer } from "./http/listen.ts";
 export type { RequestHandler, Next } from "./http/types.ts";
 export type { StdioOptions, StdioServer } from "./stdio/serve.ts";
@@ -11,7 +11,7 @@ export type { ResourceTemplateOptions, ResourceTemplateHandler } from "./registr
 export type { PromptOptions, PromptArgument, PromptHandler, PromptMessage } from "./registry/prompts.ts";
 export type { SkillOptions, SkillEntry } from "./registry/skills.ts";
 export type { Icon, Completer, CompletionContext } from "./registry/common.ts";
-export type { ToolContext, ElicitOptions, ElicitUrlOptions, SampleOptions, ListRootsOptions } from "./mcp/context.ts";
+export type { ElicitOptions, ElicitUrlOptions, SampleOptions, ListRootsOptions } from "./mcp/context.ts";
 export type { CacheHint, CachePolicy } from "./mcp/era2026/results.ts";
 export type { ElicitResult, UrlElicitResult, SamplingRequest, SamplingResult, SamplingMessage, Root } from "./mcp/client-features.ts";
 export { ClientRequestError, type ClientRequestFailure } from "./mcp/client-requests.ts";
@@ -38,8 +38,9 @@ export type {
   JsonRpcFailure,
   RequestId,
 } from "./util/jsonrpc.ts";
-export type { LogLevel } from "./session/session.ts";
-export type { SessionTableOptions } from "./session/session-table.ts";
+export type { LogLevel, Session } from "./session/session.ts";
+// The `sessionStore` option takes any SessionStore; wrapping a SessionTable is the way to build one.
+export { SessionTable, type SessionStore, type SessionTableOptions } from "./session/session-table.ts";
 export type { AsyncOptions } from "./async/store.ts";
 export * as slurm from "./slurm/api.ts";
 export { SlurmError, type SlurmErrorCode } from "./slurm/commands.ts";

@@ -1,14 +1,17 @@
 // The public facade: register tools, resources and prompts; serve them over HTTP (listen,
 // or handler() inside another server), over stdio, or answer JSON-RPC directly (handle).
 // The work happens in ./registry, ./mcp, ./async, ./http and ./stdio.
-import { Dispatcher } from "./mcp/dispatcher.ts";
+import { createProtocol, serveMessage, type Protocol } from "./mcp/protocol.ts";
+import { sharedMethods } from "./mcp/dispatcher.ts";
+import { whenInUse } from "./mcp/methods/gate.ts";
+import type { MethodTable } from "./mcp/methods/types.ts";
+import { replyOf } from "./mcp/outcome.ts";
 import { registerStatelessTasks } from "./async/stateless.ts";
-import { checkCacheHint, type CachePolicy } from "./mcp/era2026/results.ts";
-import type { ServerCore, ServerInfo } from "./mcp/core.ts";
+import type { ServerCore } from "./mcp/core.ts";
+import { resolveServerOptions, type McpServerOptions, type ResolvedServerOptions } from "./server-options.ts";
 import { DEFAULT_LOGGER, forwardingLogger, silentLogger, type Logger } from "./util/logger.ts";
 import { ErrorCode, failure, type JsonRpcResponse } from "./util/jsonrpc.ts";
 import { RegistrationError } from "./util/errors.ts";
-import type { Icon } from "./registry/common.ts";
 import { definePrompt, type PromptHandler, type PromptOptions, type RegisteredPrompt } from "./registry/prompts.ts";
 import { defineResource, type RegisteredResource, type ResourceHandler } from "./registry/resources.ts";
 import {
@@ -22,99 +25,32 @@ import { ClientRequests } from "./mcp/client-requests.ts";
 import { defineSkill, removeSkillHolding, type RegisteredSkill, type SkillOptions } from "./registry/skills.ts";
 import { skillMethods } from "./mcp/methods/skills.ts";
 import { ResourceSubscriptions } from "./mcp/subscriptions.ts";
+import { registeredFromTypeScript } from "./registry/origin.ts";
 import { defineTool, type AnyToolHandler, type RegisteredTool, type ToolKind, type ToolOptions } from "./registry/tools.ts";
 import type { InferShape, Shape } from "./schema/index.ts";
-import type { ToolContext } from "./mcp/context.ts";
+import type { ToolContext as CoreToolContext } from "./mcp/context.ts";
 import { JOB_RESULT_TOOL, jobResultTool } from "./async/job-tool.ts";
 import { asyncMethods } from "./async/plugin.ts";
-import { AsyncStore, type AsyncOptions } from "./async/store.ts";
+import { AsyncStore } from "./async/store.ts";
 import { runPersistence } from "./async/state-dir.ts";
 import { toolMethods } from "./mcp/methods/tools.ts";
 import { HttpApp } from "./http/app.ts";
 import type { RequestHandler } from "./http/types.ts";
-import { DEFAULT_MAX_BODY } from "./http/body.ts";
 import { serve, type HandlerOptions, type ListenOptions, type RunningServer } from "./http/listen.ts";
 import { hostGuard } from "./http/host-guard.ts";
 import { normalizePrefix } from "./http/request-url.ts";
 import { serveStdio, type StdioOptions, type StdioServer } from "./stdio/serve.ts";
-import { SessionTable, type SessionStore, type SessionTableOptions } from "./session/session-table.ts";
+import { SessionTable, type SessionStore } from "./session/session-table.ts";
 
-export interface McpServerOptions {
-  version?: string;
-  title?: string;
-  description?: string;
-  websiteUrl?: string;
-  icons?: Icon[];
-  /** Sent to clients in `initialize`: how to use this server's tools. */
-  instructions?: string;
-  /** Where the library reports; silent by default. */
-  logger?: Logger;
-  /** Options of the built-in session table: idle expiry and the cap. */
-  sessions?: SessionTableOptions;
-  /**
-   * Where sessions live, instead of the built-in table (which `sessions` configures). The
-   * server never closes a store it was given.
-   */
-  sessionStore?: SessionStore;
-  /** Largest request body in bytes (413 beyond it); 16 MiB by default. */
-  maxBodyBytes?: number;
-  /** SSE keepalive comment interval; 15 s by default. */
-  keepaliveMs?: number;
-  /** Unread bytes a client's stream may hold before it is dropped; 4 MiB by default. */
-  maxStreamBufferBytes?: number;
-  /** Time allowed to receive request headers; 20 s by default. */
-  headersTimeoutMs?: number;
-  /** Time allowed to receive a whole request; 60 s by default. */
-  requestTimeoutMs?: number;
-  /** How long close() waits for running calls; 5 s by default. */
-  closeTimeoutMs?: number;
-  /** Open connections at most (an idle one makes room for a new one); 1,000 by default. */
-  maxConnections?: number;
-  /** Entries per page of `tools/list`, `resources/list` and the other lists; 100 by default. */
-  pageSize?: number;
-  /** Most messages one JSON-RPC batch may hold (400 beyond it); 100 by default. */
-  maxBatchSize?: number;
-  /** Jobs and tasks of async tools: lifetime, caps, the REST wait. */
-  async?: AsyncOptions;
-  /**
-   * A directory (made 0700 if missing) where async runs are kept as they change, so a server
-   * restarted on it still answers for runs finished before, until their TTL, and reports runs
-   * the restart cut off as failed. Defaults to `$HUBMCP_STATE_DIR` (start_mcp's `--state-dir`);
-   * unset, runs live in memory only.
-   */
-  stateDir?: string;
-  /**
-   * MCP 2026-07-28: caching hints (`ttlMs`, `cacheScope`) of discover, list and read results,
-   * by default, per method and per resource URI. Unset, every result is `ttlMs: 0, private`.
-   */
-  cache?: CachePolicy;
-  /**
-   * MCP 2026-07-28: the HMAC key (at least 32 bytes) sealing `requestState` between
-   * input_required rounds. Give every process behind one load balancer the same key; a
-   * random one per process by default.
-   */
-  requestStateKey?: Buffer;
-  /** DNS-rebinding guard (see HostGuardOptions); `listen()` options override these. */
-  allowedHosts?: string[];
-  allowedOrigins?: string[];
-  trustProxy?: boolean;
-  /** Events each SSE stream keeps for Last-Event-ID replay; 100 by default. */
-  replayEvents?: number;
-  /** Reconnection delay announced in each stream's priming event; 1 s by default. */
-  sseRetryMs?: number;
-  /**
-   * How long a POST into a legacy `/sse` session is held for its answer; past it the POST
-   * is released with 202 and the answer goes on the stream. 1 s by default.
-   */
-  sseHoldMs?: number;
-  /** The browser tool console at `GET /`; on by default, `false` switches it off. */
-  console?: boolean;
-}
+export type { McpServerOptions } from "./server-options.ts";
 
 export interface HandleOptions {
   /** An existing session to run the message in. */
   sessionId?: string;
 }
+
+/** What a tool handler receives besides its arguments; `server` is the McpServer running it. */
+export type ToolContext = CoreToolContext<McpServer>;
 
 /** A tool handler: the arguments object (type it, or use `input`) and the context. Handlers with positional parameters are accepted too. */
 export type ToolHandler = (args: never, ctx: ToolContext) => unknown;
@@ -122,50 +58,54 @@ export type ToolHandler = (args: never, ctx: ToolContext) => unknown;
 export class McpServer {
   readonly name: string;
   readonly version: string;
-  readonly #options: McpServerOptions;
+  readonly #options: ResolvedServerOptions;
   readonly #core: ServerCore;
-  readonly #dispatcher: Dispatcher;
+  readonly #protocol: Protocol;
   #sessions: SessionStore | null = null;
   readonly #runs: AsyncStore;
   /** Open HTTP listeners and stdio connections; the last one to close ends the sessions. */
   readonly #open = new Set<{ close(): Promise<void> }>();
   #asyncEnabled = false;
+  /** Once a skill was registered, skills/* answer (an empty list after the last one is removed). */
+  #skillsUsed = false;
 
   constructor(name: string, options: McpServerOptions = {}) {
     if (typeof name !== "string" || name.trim() === "") throw new RegistrationError("HUBMCP_INVALID_NAME", "McpServer needs a name");
     this.name = name;
-    this.version = options.version ?? "1.0.0";
-    this.#options = options;
-    let logger = options.logger ?? silentLogger;
+    const resolved = (this.#options = resolveServerOptions(name, options));
+    this.version = resolved.info.version;
+    let logger = resolved.logger ?? silentLogger;
     const forwarding = forwardingLogger(() => logger);
-    const info: ServerInfo = { name, version: this.version };
-    if (options.title) info.title = options.title;
-    if (options.description) info.description = options.description;
-    if (options.websiteUrl) info.websiteUrl = options.websiteUrl;
-    if (options.icons) info.icons = options.icons;
     this.#core = {
-      info,
-      instructions: options.instructions,
+      info: resolved.info,
+      instructions: resolved.instructions,
       tools: new Map(),
       resources: new Map(),
       prompts: new Map(),
       templates: new Map(),
       skills: new Map(),
-      pageSize: options.pageSize ?? 100,
-      maxBatchSize: options.maxBatchSize ?? 100,
+      pageSize: resolved.pageSize,
+      maxBatchSize: resolved.maxBatchSize,
       clientRequests: new ClientRequests(),
       subscriptions: new ResourceSubscriptions(),
       logger: forwarding,
       server: this,
     };
-    this.#runs = new AsyncStore(options.async, forwarding, runPersistence(options.stateDir, forwarding));
-    this.#dispatcher = new Dispatcher(this.#core, { cache: checkCachePolicy(options.cache), requestStateKey: options.requestStateKey });
+    this.#runs = new AsyncStore(resolved.async, forwarding, runPersistence(options.stateDir, forwarding));
+    // The method table, built once: skills and async tools answer from their first registration.
+    const shared = sharedMethods();
+    const methods: MethodTable = {
+      ...shared,
+      ...whenInUse(skillMethods(), () => this.#skillsUsed),
+      ...whenInUse(asyncMethods(this.#runs, toolMethods), () => this.#asyncEnabled, shared),
+    };
+    this.#protocol = createProtocol(this.#core, resolved.stateless, methods);
     // start_mcp recognises a server by this brand, not instanceof: the app and the launcher
     // may load different copies of this module (source and dist).
     Object.defineProperty(this, Symbol.for("hubmcp.server"), { value: true });
     Object.defineProperty(this, DEFAULT_LOGGER, {
       value: (given: Logger) => {
-        if (options.logger === undefined) logger = given;
+        if (resolved.logger === undefined) logger = given;
       },
     });
   }
@@ -222,7 +162,7 @@ export class McpServer {
     const skills = this.#core.skills!;
     if (skills.has(skill.uri)) throw duplicate(`Skill ${skill.uri}`);
     for (const file of skill.files) if (this.#core.resources.has(file.uri)) throw duplicate(`Resource ${file.uri}`);
-    if (skills.size === 0) this.#dispatcher.addMethods(skillMethods());
+    this.#skillsUsed = true;
     skills.set(skill.uri, skill);
     for (const file of skill.files) this.#core.resources.set(file.uri, file);
     return this.#listChanged("resources");
@@ -263,7 +203,7 @@ export class McpServer {
 
   /** Sends `notifications/resources/updated` to every session subscribed to `uri`. */
   notifyResourceUpdated(uri: string): void {
-    this.#dispatcher.stateless.listeners.notify("notifications/resources/updated", { uri });
+    this.#protocol.stateless.listeners.notify("notifications/resources/updated", { uri });
     if (!this.#sessions) return;
     const message = { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } } as const;
     for (const session of this.#sessions.values()) if (this.#core.subscriptions.has(session, uri)) session.send(message);
@@ -271,7 +211,7 @@ export class McpServer {
 
   /** Tells connected sessions a list changed; before any session exists nobody needs telling. */
   #listChanged(list: "tools" | "resources" | "prompts"): this {
-    this.#dispatcher.stateless.listeners.notify(`notifications/${list}/list_changed`);
+    this.#protocol.stateless.listeners.notify(`notifications/${list}/list_changed`);
     if (this.#sessions) {
       const message = { jsonrpc: "2.0", method: `notifications/${list}/list_changed` } as const;
       for (const session of this.#sessions.values()) session.send(message);
@@ -280,7 +220,7 @@ export class McpServer {
   }
 
   #addTool(handler: AnyToolHandler, options: ToolOptions, kind: ToolKind): this {
-    const tool: RegisteredTool = defining(() => defineTool(handler, options, kind));
+    const tool: RegisteredTool = defining(() => defineTool(handler, options, kind, registeredFromTypeScript()));
     if (this.#core.tools.has(tool.name)) throw duplicate(`Tool ${tool.name}`);
     const firstAsync = kind === "async" && !this.#asyncEnabled;
     if (firstAsync && (tool.name === JOB_RESULT_TOOL || this.#core.tools.has(JOB_RESULT_TOOL))) {
@@ -291,8 +231,7 @@ export class McpServer {
       // The first async tool plugs in job polling, the tasks/* methods and its tools/call branch.
       this.#asyncEnabled = true;
       this.#core.tools.set(JOB_RESULT_TOOL, jobResultTool(this.#runs));
-      this.#dispatcher.addMethods(asyncMethods(this.#runs, toolMethods));
-      registerStatelessTasks(this.#dispatcher.stateless, this.#runs);
+      registerStatelessTasks(this.#protocol.stateless, this.#runs);
     }
     return this.#listChanged("tools");
   }
@@ -312,17 +251,9 @@ export class McpServer {
 
   /** Serves over HTTP on its own socket, through handler(). Resolves once the socket listens. */
   async listen(options: ListenOptions = {}): Promise<RunningServer> {
-    const o = this.#options;
     const host = options.host ?? "127.0.0.1";
     const app = this.#httpApp(host, options);
-    const limits = {
-      headersTimeoutMs: o.headersTimeoutMs ?? 20_000,
-      requestTimeoutMs: o.requestTimeoutMs ?? 60_000,
-      keepAliveTimeoutMs: 5_000,
-      maxConnections: o.maxConnections ?? 1000,
-      closeTimeoutMs: o.closeTimeoutMs ?? 5_000,
-    };
-    const running = await serve(app, host, options.port ?? 0, normalizePrefix(options.pathPrefix), limits, () => this.#closed(running));
+    const running = await serve(app, host, options.port ?? 0, normalizePrefix(options.pathPrefix), this.#options.limits, () => this.#closed(running));
     this.#open.add(running);
     return running;
   }
@@ -333,25 +264,20 @@ export class McpServer {
    * launch local servers. Resolves once serving; `closed` settles when stdin ends.
    */
   serveStdio(options: StdioOptions = {}): StdioServer {
-    const served = serveStdio(this.#dispatcher, this.sessions, this.#core.logger, options, () => this.#closed(served));
+    const served = serveStdio(this.#protocol, this.sessions, this.#core.logger, options, () => this.#closed(served));
     this.#open.add(served);
     return served;
   }
 
   #httpApp(host: string | null, options: HandlerOptions): HttpApp {
-    const o = this.#options;
-    return new HttpApp(this.#core, this.#dispatcher, this.sessions, this.#runs, {
-      maxBodyBytes: o.maxBodyBytes ?? DEFAULT_MAX_BODY,
-      keepaliveMs: o.keepaliveMs ?? 15_000,
-      maxStreamBufferBytes: o.maxStreamBufferBytes ?? 4 * 1024 * 1024,
+    const { http, guard } = this.#options;
+    return new HttpApp(this.#core, this.#protocol, this.sessions, this.#runs, {
+      ...http,
       guard: hostGuard(host, {
-        allowedHosts: options.allowedHosts ?? o.allowedHosts,
-        allowedOrigins: options.allowedOrigins ?? o.allowedOrigins,
-        trustProxy: options.trustProxy ?? o.trustProxy,
+        allowedHosts: options.allowedHosts ?? guard.allowedHosts,
+        allowedOrigins: options.allowedOrigins ?? guard.allowedOrigins,
+        trustProxy: options.trustProxy ?? guard.trustProxy,
       }),
-      replay: { maxEvents: o.replayEvents ?? 100, retryMs: o.sseRetryMs ?? 1000 },
-      sseHoldMs: o.sseHoldMs ?? 1000,
-      console: o.console ?? true,
     });
   }
 
@@ -372,8 +298,8 @@ export class McpServer {
       session = this.sessions.get(options.sessionId) ?? null;
       if (!session) return failure(null, { code: ErrorCode.SessionNotFound, message: "Session not found" });
     }
-    const answer = await this.#dispatcher.handle(message, { session, send: (m) => session?.send(m) ?? false });
-    return answer.reply;
+    // Classified like every transport's message: a 2026-07-28 request is served statelessly.
+    return replyOf(await serveMessage(this.#protocol, message, { session, send: (m) => session?.send(m) ?? false }));
   }
 }
 
@@ -390,12 +316,3 @@ function defining<T>(define: () => T): T {
 }
 
 const duplicate = (what: string): RegistrationError => new RegistrationError("HUBMCP_DUPLICATE", `${what} is already registered`);
-
-/** Every hint of a cache policy checked at construction, so a bad one fails at start. */
-function checkCachePolicy(policy: CachePolicy | undefined): CachePolicy | undefined {
-  if (policy === undefined) return undefined;
-  if (policy.default) checkCacheHint(policy.default, "cache.default");
-  for (const [method, hint] of Object.entries(policy.methods ?? {})) if (hint) checkCacheHint(hint, `cache.methods[${method}]`);
-  for (const [uri, hint] of Object.entries(policy.resources ?? {})) checkCacheHint(hint, `cache.resources[${uri}]`);
-  return policy;
-}

@@ -23,6 +23,7 @@ const RANK: Record<string, number> = {
   http: 7,
   stdio: 7,
   proxy: 8,
+  "server-options.ts": 8.5,
   "server.ts": 9,
   "index.ts": 10,
   federation: 10,

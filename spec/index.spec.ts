@@ -13,6 +13,7 @@ test("the package root exports exactly the public API", () => {
     "RegistrationError",
     "SchemaBuilder",
     "SchemaError",
+    "SessionTable",
     "SlurmError",
     "ToolResult",
     "compileSchema",
@@ -37,7 +38,7 @@ type PublicTypes = [
   Types.ContentBlock, Types.TextContent, Types.ImageContent, Types.AudioContent, Types.EmbeddedResource,
   Types.ResourceLink, Types.ResourceContents, Types.Annotations, Types.JsonRpcMessage, Types.JsonRpcRequest,
   Types.JsonRpcNotification, Types.JsonRpcResponse, Types.JsonRpcSuccess, Types.JsonRpcFailure, Types.RequestId,
-  Types.LogLevel, Types.SessionTableOptions, Types.AsyncOptions, Types.JsonSchema, Types.SchemaObject,
+  Types.LogLevel, Types.SessionTableOptions, Types.SessionStore, Types.Session, Types.AsyncOptions, Types.JsonSchema, Types.SchemaObject,
   Types.ValidationError, Types.ValidationResult, Types.Validator, Types.CompileOptions, Types.Infer<Types.AnySchemaBuilder>,
   Types.Shape, Types.Presence, Types.StringOptions, Types.NumberOptions, Types.ArrayOptions, Types.ObjectOptions,
   Types.ReverseProxyOptions, Types.ProxyListenOptions, Types.ProxyHandler, Types.RunningProxy,
@@ -52,4 +53,11 @@ test("package.json maps the root to the built entry and has no runtime dependenc
   assert.deepEqual(pkg.bin, { start_mcp: "dist/cli/start_mcp.js", hub_gateway: "dist/cli/hub_gateway.js", hub_bridge: "dist/cli/hub_bridge.js" });
   assert.equal("dependencies" in pkg, false, "hubmcp ships with no runtime dependencies");
   t.diagnostic("dist is built by `prepare`; the shipping spec runs the built entry");
+});
+
+test("a tool's context names its server by type: ctx.server is an McpServer", () => {
+  const typed: Types.ToolContext["server"] extends Types.McpServer ? true : false = true;
+  const server = new hubmcp.McpServer("typed-context");
+  server.tool((_args: Record<string, never>, ctx) => ctx.server.name, { inputSchema: { type: "object", properties: {} }, context: true, name: "who" });
+  assert.equal(typed, true);
 });

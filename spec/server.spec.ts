@@ -2,6 +2,7 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { McpServer } from "../lib/index.ts";
+import { jsTool } from "./helpers/javascript-app.mjs";
 
 // tsx strips comments from function source, so handlers whose doc comments matter are built from text.
 const fromSource = (src: string): ((...args: never[]) => unknown) => new Function(`return (${src})`)();
@@ -27,7 +28,7 @@ describe("McpServer", () => {
 
   test("tool name defaults to the function's name; description to its doc comment", async () => {
     const server = new McpServer("s");
-    server.tool(fromSource("function add(a, b) {\n  /** Add two numbers.\n   * Returns the sum. */\n  return a + b;\n}"));
+    jsTool(server, fromSource("function add(a, b) {\n  /** Add two numbers.\n   * Returns the sum. */\n  return a + b;\n}"));
     const [tool] = await listTools(server);
     assert.equal(tool!.name, "add");
     assert.equal(tool!.description, "Add two numbers.\nReturns the sum.");
@@ -84,10 +85,10 @@ describe("McpServer", () => {
 
   test("the context: a second parameter, a parameter named ctx, or context: true", async () => {
     const server = new McpServer("s");
-    server.tool(fromSource("function objectStyle({ a }, ctx) { return typeof ctx.signal + a; }"));
-    server.tool(fromSource("function positional(a, ctx) { return typeof ctx.signal + a; }"));
-    server.tool(fromSource("function declared(a, c) { return typeof c.signal + a; }"), { context: true });
-    server.tool(fromSource("function plain(a, b) { return a + b; }"));
+    jsTool(server, fromSource("function objectStyle({ a }, ctx) { return typeof ctx.signal + a; }"));
+    jsTool(server, fromSource("function positional(a, ctx) { return typeof ctx.signal + a; }"));
+    jsTool(server, fromSource("function declared(a, c) { return typeof c.signal + a; }"), { context: true });
+    jsTool(server, fromSource("function plain(a, b) { return a + b; }"));
     assert.equal((await call(server, "objectStyle", { a: 1 })).content[0]!.text, "object1");
     assert.equal((await call(server, "positional", { a: 2 })).content[0]!.text, "object2");
     assert.equal((await call(server, "declared", { a: 3 })).content[0]!.text, "object3");
@@ -141,5 +142,34 @@ describe("McpServer", () => {
     assert.ok(Array.isArray(batch));
     const unknown = (await server.handle({ jsonrpc: "2.0", id: 1, method: "ping" }, { sessionId: "nope" })) as unknown as { error: { code: number } };
     assert.equal(unknown.error.code, -32001);
+  });
+
+  test("handle() serves MCP 2026-07-28 as HTTP and stdio do: server/discover and a tools/call", async () => {
+    const server = new McpServer("s", { version: "2.0.0" });
+    server.tool(({ a, b }: { a: number; b: number }) => a / b, {
+      name: "divide",
+      inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+    });
+    const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    const discover = (await server.handle({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta } })) as unknown as {
+      result: { supportedVersions: string[]; _meta: Record<string, unknown>; capabilities: { tools?: unknown } };
+    };
+    assert.deepEqual(discover.result.supportedVersions, ["2026-07-28"]);
+    assert.deepEqual(discover.result._meta["io.modelcontextprotocol/serverInfo"], { name: "s", version: "2.0.0" });
+    assert.ok(discover.result.capabilities.tools);
+    const call = (await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { _meta, name: "divide", arguments: { a: 6, b: 3 } } })) as unknown as {
+      result: { content: { text: string }[]; resultType?: string };
+    };
+    assert.equal(call.result.content[0]!.text, "2");
+    // The same request without the envelope is a session-era request: no server/discover there.
+    const old = (await server.handle({ jsonrpc: "2.0", id: 3, method: "server/discover", params: {} })) as unknown as { error: { code: number } };
+    assert.equal(old.error.code, -32601);
+    // A 2026 request runs outside any session it names; a removed method is refused as unknown.
+    const removed = (await server.handle({ jsonrpc: "2.0", id: 4, method: "ping", params: { _meta } })) as unknown as { error: { code: number } };
+    assert.equal(removed.error.code, -32601);
+    const bare = (await server.handle({ jsonrpc: "2.0", id: 5, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } })) as unknown as {
+      error: { code: number };
+    };
+    assert.equal(bare.error.code, -32602, "an incomplete envelope is refused, not served in a session");
   });
 });

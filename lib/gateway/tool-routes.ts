@@ -14,7 +14,7 @@ import { mintUpstreamSession, namedSession, openSession } from "./mcp-sessions.t
 import { readBody } from "./request-body.ts";
 import { CORS, GatewayError, sendJson } from "./respond.ts";
 import { inspectRequest, rewriteResult, type ParsedMessage } from "./rewrite.ts";
-import { isStatelessVersion } from "../mcp/era2026/envelope.ts";
+import { classifyRevision } from "../mcp/revision.ts";
 import { decodeHeaderValue, encodeHeaderValue } from "../mcp/era2026/headers.ts";
 import type { Route } from "./routes.ts";
 import type { SessionSealer } from "./session-seal.ts";
@@ -121,12 +121,13 @@ async function mint(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord): Pro
 }
 
 /**
- * A MCP 2026-07-28 request (its MCP-Protocol-Version names a stateless revision) needs no
- * session: none is looked up or minted, and a stray Mcp-Session-Id is not sent on.
+ * A MCP 2026-07-28 request needs no session: none is looked up or minted, and a stray
+ * Mcp-Session-Id is not sent on. The gateway routes on the header alone (the tool server
+ * classifies the body again and refuses what does not fit).
  */
 function isStateless(req: IncomingMessage): boolean {
   const version = req.headers["mcp-protocol-version"];
-  return typeof version === "string" && isStatelessVersion(version.trim());
+  return typeof version === "string" && classifyRevision(version).kind === "stateless";
 }
 
 /**

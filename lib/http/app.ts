@@ -4,7 +4,7 @@
 import { failureFields } from "../util/logger.ts";
 import type { ServerResponse } from "node:http";
 import type { ServerCore } from "../mcp/core.ts";
-import type { Dispatcher } from "../mcp/dispatcher.ts";
+import type { Protocol } from "../mcp/protocol.ts";
 import type { AsyncStore } from "../async/store.ts";
 import type { JsonRpcMessage } from "../util/jsonrpc.ts";
 import type { SessionStore } from "../session/session-table.ts";
@@ -47,7 +47,8 @@ function routeFor(path: string): Route | undefined {
 
 export class HttpApp implements HttpState {
   readonly core: ServerCore;
-  readonly dispatcher: Dispatcher;
+  /** The protocol core: session and stateless servers. */
+  readonly protocol: Protocol;
   readonly sessions: SessionStore;
   /** Background runs of async tools, for `POST /tools/<name>`. */
   readonly runs: AsyncStore;
@@ -61,9 +62,9 @@ export class HttpApp implements HttpState {
   #inflight = 0;
   #idle: (() => void)[] = [];
 
-  constructor(core: ServerCore, dispatcher: Dispatcher, sessions: SessionStore, runs: AsyncStore, options: HttpOptions) {
+  constructor(core: ServerCore, protocol: Protocol, sessions: SessionStore, runs: AsyncStore, options: HttpOptions) {
     this.core = core;
-    this.dispatcher = dispatcher;
+    this.protocol = protocol;
     this.sessions = sessions;
     this.runs = runs;
     this.options = options;
@@ -135,7 +136,7 @@ export class HttpApp implements HttpState {
 
   /** Ends the connections this app holds; sessions outlive them (another transport may serve them). */
   closeStreams(): void {
-    this.dispatcher.stateless.listeners.closeAll();
+    this.protocol.stateless.listeners.closeAll();
     for (const stream of [...this.#openStreams]) stream.close();
   }
 

@@ -9,7 +9,7 @@
 // 202 once its call sends a request to the client or outlasts a short hold; the response
 // then travels on the `/sse` stream only.
 import type { ServerResponse } from "node:http";
-import type { Answer } from "../mcp/dispatcher.ts";
+import { replyOf, type Outcome } from "../mcp/outcome.ts";
 import type { Exchange } from "../mcp/exchange.ts";
 import type { JsonRpcMessage } from "../util/jsonrpc.ts";
 import type { Session } from "../session/session.ts";
@@ -18,6 +18,7 @@ import type { HttpState } from "./types.ts";
 import type { EventStream } from "./event-stream.ts";
 import { CORS_HEADERS, sendRpcJson } from "./respond.ts";
 import { SseStream } from "./sse.ts";
+import { httpStatus } from "./status.ts";
 
 const ACCEPTED = { status: "accepted" } as const;
 
@@ -96,15 +97,12 @@ export class PostReply implements Exchange {
     return this.#released;
   }
 
-  /**
-   * `status` overrides the one the answer implies (2026-07-28 errors travel under their own).
-   * A session's answer names the session (Mcp-Session-Id).
-   */
-  finish(answer: Answer, status?: number): void {
+  /** The outcome travels under the status lib/http/status.ts gives it; a session's answer names the session (Mcp-Session-Id). */
+  finish(outcome: Outcome): void {
     this.#finished = true;
     clearTimeout(this.#holdTimer);
     if (this.#released) return;
-    const { reply } = answer;
+    const reply = replyOf(outcome);
     // A client that accepts only SSE still gets its answer, as a one-event stream.
     const stream = this.#stream ?? (!this.#json && reply !== null ? (this.#stream = this.#upgrade()) : null);
     if (stream) {
@@ -114,8 +112,7 @@ export class PostReply implements Exchange {
       return;
     }
     const sessionId = this.session === null ? null : this.session.id;
-    if (reply === null) return sendRpcJson(this.#res, status ?? 202, ACCEPTED, sessionId);
-    sendRpcJson(this.#res, status ?? (answer.malformed ? 400 : 200), reply, sessionId);
+    sendRpcJson(this.#res, httpStatus(outcome), reply ?? ACCEPTED, sessionId);
   }
 
   #release(): void {

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AsyncStore } from "../async/store.ts";
 import type { ServerCore } from "../mcp/core.ts";
-import type { Dispatcher } from "../mcp/dispatcher.ts";
+import type { Protocol } from "../mcp/protocol.ts";
 import type { SessionStore } from "../session/session-table.ts";
 import type { Session, SessionStream } from "../session/session.ts";
 import type { SseStream } from "./sse.ts";
@@ -41,7 +41,8 @@ export type RequestHandler = (req: IncomingMessage, res: ServerResponse, next?: 
 /** What a route reads and uses of the app it belongs to. */
 export interface HttpState {
   readonly core: ServerCore;
-  readonly dispatcher: Dispatcher;
+  /** The protocol core: session and stateless servers. */
+  readonly protocol: Protocol;
   readonly sessions: SessionStore;
   /** Background runs of async tools, for `POST /tools/<name>`. */
   readonly runs: AsyncStore;

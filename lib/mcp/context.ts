@@ -60,11 +60,12 @@ export interface ListRootsOptions {
   key?: string;
 }
 
-export interface ToolContext {
+/** `Server`: the type of `server`; the package's ToolContext (lib/server.ts) names McpServer. */
+export interface ToolContext<Server = unknown> {
   readonly sessionId: string | null;
   readonly requestId: RequestId | null;
   /** The McpServer running this tool. */
-  readonly server: unknown;
+  readonly server: Server;
   /** Aborted when the client cancels the request or goes away. */
   readonly signal: AbortSignal;
   log(level: LogLevel, data: unknown, logger?: string): void;

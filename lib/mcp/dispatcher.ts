@@ -22,15 +22,11 @@ import { promptMethods } from "./methods/prompts.ts";
 import { resourceMethods } from "./methods/resources.ts";
 import { toolMethods } from "./methods/tools.ts";
 import type { Method, MethodTable, Result } from "./methods/types.ts";
-import { StatelessServer, type StatelessOptions } from "./era2026/serve.ts";
+import { ACCEPTED, refused, replied, type Outcome } from "./outcome.ts";
 
-/**
- * What one body is answered with. `malformed` says nothing in it could be served (an
- * invalid message, an empty or oversized batch): HTTP answers it with 400, stdio ignores it.
- */
-export interface Answer {
-  reply: JsonRpcResponse | JsonRpcResponse[] | null;
-  malformed: boolean;
+/** The methods every revision shares; one table, handed to both the session and the stateless server. */
+export function sharedMethods(): MethodTable {
+  return { ...lifecycleMethods, ...toolMethods, ...resourceMethods, ...promptMethods, ...completionMethods };
 }
 
 export type NotificationHandler = (message: JsonRpcNotification, exchange: Exchange) => void;
@@ -40,11 +36,9 @@ const markInitialized: NotificationHandler = (_m, { session }) => {
   if (session) session.initialized = true;
 };
 
-const NOTHING: Answer = { reply: null, malformed: false };
-
 export class Dispatcher {
   readonly #core: ServerCore;
-  readonly #methods: MethodTable = { ...lifecycleMethods, ...toolMethods, ...resourceMethods, ...promptMethods, ...completionMethods };
+  readonly #methods: MethodTable;
   /** Running session requests, for `notifications/cancelled` (the answer of a cancelled one is dropped). */
   readonly inflight = new InFlight();
   readonly #notifications: Record<string, NotificationHandler> = {
@@ -56,36 +50,24 @@ export class Dispatcher {
     },
   };
   /** Answers to server-to-client requests settle what the tool context is waiting for. */
-  #onResponse: ResponseHandler = (message, { session }) => {
+  readonly #onResponse: ResponseHandler = (message, { session }) => {
     this.#core.clientRequests.settle(message, session);
   };
 
-  /** Requests of MCP 2026-07-28 (no session, `_meta` envelope): the same methods, served statelessly. */
-  readonly stateless: StatelessServer;
-
-  constructor(core: ServerCore, stateless: StatelessOptions = {}) {
+  /** `methods`: the whole table, built once by the caller (features gate themselves, see ./methods/gate.ts). */
+  constructor(core: ServerCore, methods: MethodTable = sharedMethods()) {
     this.#core = core;
-    this.stateless = new StatelessServer(core, (name) => this.method(name), stateless);
+    this.#methods = methods;
   }
 
-  /** Adds or replaces methods; features plug in here (async tools wrap `tools/call`) rather than editing this file. */
-  addMethods(table: MethodTable): void {
-    Object.assign(this.#methods, table);
-  }
-  /** The method now answering `name`, for a plug-in that wraps it. */
+  /** The method answering `name`. */
   method(name: string): Method | undefined {
     // Own entries only: "constructor" or "toString" are not methods.
     return Object.hasOwn(this.#methods, name) ? this.#methods[name] : undefined;
   }
-  addNotifications(table: Record<string, NotificationHandler>): void {
-    Object.assign(this.#notifications, table);
-  }
-  onResponse(handler: ResponseHandler): void {
-    this.#onResponse = handler;
-  }
 
   /** One message or a batch, as parsed from the wire. */
-  handle(body: unknown, exchange: Exchange): Promise<Answer> {
+  handle(body: unknown, exchange: Exchange): Promise<Outcome> {
     try {
       const answer = this.answer(body, exchange);
       return answer instanceof Promise ? answer : Promise.resolve(answer);
@@ -98,27 +80,27 @@ export class Dispatcher {
    * handle(), answered in the same turn when every method it runs answers synchronously
    * (a sync tool, initialize, ping): transports on a hot path skip the promise.
    */
-  answer(body: unknown, exchange: Exchange): Answer | Promise<Answer> {
+  answer(body: unknown, exchange: Exchange): Outcome | Promise<Outcome> {
     if (Array.isArray(body)) return this.#batch(body, exchange);
     const incoming = classify(body);
     const reply = this.handleMessage(incoming, exchange);
     return reply instanceof Promise ? answerLater(incoming, reply) : single(incoming, reply);
   }
 
-  #batch(body: unknown[], exchange: Exchange): Answer | Promise<Answer> {
+  #batch(body: unknown[], exchange: Exchange): Outcome | Promise<Outcome> {
     if (body.length === 0) {
-      return { reply: failure(null, { code: ErrorCode.InvalidRequest, message: "Invalid Request: empty batch" }), malformed: true };
+      return refused("malformed", failure(null, { code: ErrorCode.InvalidRequest, message: "Invalid Request: empty batch" }));
     }
     // Every entry costs a promise and an answer at once: an unbounded batch is a memory bomb.
     if (body.length > this.#core.maxBatchSize) {
       const message = `Invalid Request: batch too large (limit ${this.#core.maxBatchSize})`;
-      return { reply: failure(null, { code: ErrorCode.InvalidRequest, message }), malformed: true };
+      return refused("malformed", failure(null, { code: ErrorCode.InvalidRequest, message }));
     }
     const incoming = body.map(classify);
     return Promise.all(incoming.map((m) => this.handleMessage(m, exchange))).then((answers) => {
       const reply = answers.filter((r): r is JsonRpcResponse => r !== null);
-      if (reply.length === 0) return NOTHING;
-      return { reply, malformed: incoming.every((m) => m.kind === "invalid") };
+      if (reply.length === 0) return ACCEPTED;
+      return incoming.every((m) => m.kind === "invalid") ? refused("malformed", reply) : replied(reply);
     });
   }
 
@@ -184,11 +166,11 @@ export class Dispatcher {
   }
 }
 
-function answerLater(incoming: Incoming, reply: Promise<JsonRpcResponse | null>): Promise<Answer> {
+function answerLater(incoming: Incoming, reply: Promise<JsonRpcResponse | null>): Promise<Outcome> {
   return reply.then((settled) => single(incoming, settled));
 }
 
-function single(incoming: Incoming, reply: JsonRpcResponse | null): Answer {
-  if (reply === null) return NOTHING;
-  return { reply, malformed: incoming.kind === "invalid" && incoming.error.code === ErrorCode.InvalidRequest };
+function single(incoming: Incoming, reply: JsonRpcResponse | null): Outcome {
+  if (reply === null) return ACCEPTED;
+  return incoming.kind === "invalid" && incoming.error.code === ErrorCode.InvalidRequest ? refused("malformed", reply) : replied(reply);
 }

@@ -3,7 +3,7 @@
 import { compileDefaults, compileSchema, type DefaultsFiller, objectSchema, SchemaError, type SchemaObject, type Shape, type Validator } from "../schema/index.ts";
 import { checkIcons, checkName, handlerName, withOptional, type Icon } from "./common.ts";
 import { analyseHandler, invoke, type Convention, type HandlerShape } from "./convention.ts";
-import { readParamTypes, schemaOfParams } from "./param-types.ts";
+import { readParamTypes, schemaOfParams, type ParamTypes } from "./param-types.ts";
 
 export interface ToolAnnotations {
   title?: string;
@@ -125,21 +125,52 @@ function objectStyle(shape: HandlerShape, declared: boolean | undefined): Conven
   return { style: "object", contextIndex: (declared ?? count >= 2) ? 1 : null };
 }
 
-export function defineTool(handler: AnyToolHandler, options: ToolOptions, kind: ToolKind): RegisteredTool {
+/**
+ * Parameters the schema leaves untyped although their file declared types: a TypeScript
+ * handler whose types no compile step attached (served by `node --import tsx`, say). Serving
+ * them would accept any JSON ("six" for a number), so registration refuses instead.
+ */
+function checkTypesReached(tool: string, schema: SchemaObject, types: ParamTypes | null, typescript: boolean): void {
+  if (!typescript || types !== null) return;
+  const properties = (schema.properties ?? {}) as Record<string, SchemaObject>;
+  const untyped = Object.keys(properties).filter((name) => properties[name]!.type === undefined);
+  if (untyped.length === 0) return;
+  const example = untyped.map((name) => `${name}: s.number()`).join(", ");
+  throw new TypeError(
+    `Tool ${tool}: parameter ${untyped.join(", ")} has no type this loader passes on (TypeScript types reach the schema only when start_mcp compiles the app); ` +
+      `declare the arguments with \`input: { ${example} }\` or an \`inputSchema\`, which work under every loader`,
+  );
+}
+
+/**
+ * start_mcp saw a parameter typed ToolContext that the name rule does not take for the
+ * context: served as is, it would be an argument under start_mcp's loader and under any other.
+ */
+function checkContextRule(tool: string, shape: HandlerShape, types: ParamTypes | null): void {
+  if (types?.context === undefined || shape.convention.contextIndex === types.context) return;
+  throw new TypeError(
+    `Tool ${tool}: parameter ${types.context + 1} is typed ToolContext, but the context is found by name or position: ` +
+      "call it ctx or context, or pass context: true to make the last parameter the context",
+  );
+}
+
+/** `typescript`: the registration came from a TypeScript file (see ./origin.ts). */
+export function defineTool(handler: AnyToolHandler, options: ToolOptions, kind: ToolKind, typescript = false): RegisteredTool {
   if (typeof handler !== "function") throw new TypeError("A tool handler must be a function");
   const name = checkName("Tool", options.name ?? handlerName(handler));
   const built = options.input === undefined ? undefined : builtInputSchema(name, options);
   const schemaKeys = options.inputSchema ? Object.keys((options.inputSchema.properties as object | undefined) ?? {}) : null;
   const types = readParamTypes(handler);
-  // A parameter typed ToolContext is the context, whatever its name.
-  const declaredContext = options.context ?? (types?.context !== undefined ? true : undefined);
-  const shape = analyseHandler(handler, declaredContext, schemaKeys);
+  // The context follows one syntactic rule (./convention.ts), the same whichever loader ran the file.
+  const shape = analyseHandler(handler, options.context, schemaKeys);
+  checkContextRule(name, shape, types);
   let inputSchema = built ?? options.inputSchema;
   if (inputSchema === undefined) {
     if (shape.params === null) {
       throw new TypeError(`Tool ${name}: cannot read the handler's parameters (${shape.unreadable}); pass an explicit inputSchema`);
     }
     inputSchema = schemaOfParams(shape.params, shape.doc, types);
+    checkTypesReached(name, inputSchema, types, typescript);
   }
   const validateInput = compileOrThrow(name, "inputSchema", inputSchema);
   const outputSchema = options.outputSchema;

@@ -4,14 +4,13 @@
 // The whole connection is one session, so elicitation, sampling, roots, logging levels and
 // cancellation work as they do over HTTP.
 import type { Readable, Writable } from "node:stream";
-import type { Dispatcher } from "../mcp/dispatcher.ts";
+import { serveMessage, type Protocol } from "../mcp/protocol.ts";
+import { replyOf } from "../mcp/outcome.ts";
 import type { Exchange } from "../mcp/exchange.ts";
 import type { Session, SessionStream } from "../session/session.ts";
 import type { SessionStore } from "../session/session-table.ts";
 import { ErrorCode, failure, type JsonRpcMessage, type JsonRpcResponse } from "../util/jsonrpc.ts";
 import { failureFields, type Logger } from "../util/logger.ts";
-import { eraOf } from "../mcp/era2026/envelope.ts";
-import { isRecord } from "../util/guards.ts";
 import { LineSplitter } from "./framing.ts";
 
 export interface StdioOptions {
@@ -36,7 +35,7 @@ export interface StdioServer {
 
 
 export function serveStdio(
-  dispatcher: Dispatcher,
+  protocol: Protocol,
   sessions: SessionStore,
   logger: Logger,
   options: StdioOptions,
@@ -62,7 +61,6 @@ export function serveStdio(
   const stream: SessionStream = { kind: "stdio", send: write, close: () => {} };
   session.streams.add(stream);
   const exchange: Exchange = { session, signal: connection.signal, send: write };
-  const statelessExchange: Exchange = { session: null, signal: connection.signal, send: write };
 
   const dispatch = (line: string): void => {
     let body: unknown;
@@ -73,10 +71,11 @@ export function serveStdio(
       return;
     }
     // A request carrying the 2026-07-28 `_meta` envelope is served statelessly, outside the session.
-    const stateless = isRecord(body) && eraOf(undefined, body.params) === "2026";
-    const answered = stateless ? dispatcher.stateless.handle(body, statelessExchange, null) : dispatcher.handle(body, exchange);
-    const work = answered.then(
-      (answer) => void (answer.reply !== null && write(answer.reply)),
+    const work = serveMessage(protocol, body, exchange).then(
+      (outcome) => {
+        const reply = replyOf(outcome);
+        if (reply !== null) write(reply);
+      },
       (err: unknown) => logger.error("stdio message failed", { ...failureFields(err) }),
     );
     running.add(work);

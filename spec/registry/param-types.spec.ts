@@ -1,6 +1,7 @@
 // Declared parameter types (attached by start_mcp's compile step) drive the input schema:
-// types over default-derived ones, `?` means not required, a ToolContext parameter is the
-// context whatever its name, and doc text fills descriptions the body comment leaves out.
+// types over default-derived ones, `?` means not required, the context is found by the one
+// name/position rule (a ToolContext parameter it misses is refused), and doc text fills
+// descriptions the body comment leaves out.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpServer } from "../../lib/index.ts";
@@ -31,13 +32,16 @@ test("declared types become the schema and are enforced", async () => {
   );
   server.tool(divide);
   const scale = typed(
-    function scale(value: number, factor = 2, c: { info(m: string): void }) {
-      c.info("scaling");
+    function scale(value: number, factor = 2, ctx: { info(m: string): void }) {
+      ctx.info("scaling");
       return value * factor;
     },
     { properties: { value: { type: "number" }, factor: { type: "number" } }, optional: [], context: 2 },
   );
   server.tool(scale);
+  const misnamed = typed(function misnamed(value: number, c: unknown) { return [value, c]; }, { properties: { value: { type: "number" } }, optional: [], context: 1 });
+  assert.throws(() => server.tool(misnamed), { code: "HUBMCP_INVALID_DEFINITION", message: /typed ToolContext.*call it ctx or context, or pass context: true/ });
+  server.tool(misnamed, { context: true });
   const tools = (await rpc(server, "tools/list")).tools as { name: string; description?: string; inputSchema: unknown }[];
   assert.deepEqual(tools, [
     {
@@ -50,6 +54,7 @@ test("declared types become the schema and are enforced", async () => {
       },
     },
     { name: "scale", inputSchema: { type: "object", properties: { value: { type: "number" }, factor: { type: "number", default: 2 } }, required: ["value"] } },
+    { name: "misnamed", inputSchema: { type: "object", properties: { value: { type: "number" } }, required: ["value"] } },
   ]);
   const refused = await rpc(server, "tools/call", { name: "divide", arguments: { a: "six", b: 2 } });
   assert.deepEqual(refused, { content: [{ type: "text", text: "Invalid arguments: /a: must be number" }], isError: true });

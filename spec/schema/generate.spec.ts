@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpServer } from "../../lib/index.ts";
 import { inputSchemaFromParams } from "../../lib/schema/index.ts";
+import { jsAsyncTool, jsTool } from "../helpers/javascript-app.mjs";
 
 const make = (src: string) => new Function(`return (${src});`)() as (...args: never[]) => unknown;
 
@@ -23,7 +24,8 @@ async function call(server: McpServer, name: string, args: Record<string, unknow
 
 test("a destructured arrow: defaults give type and default, @param gives description", async () => {
   const server = new McpServer("gen");
-  server.tool(
+  jsTool(
+    server,
     make(`({a, b = 2, ratio = 0.5, big = 1.0, exp = 1e3, neg = -4, hex = 0xff, tags = [], name = 'x', tpl = \`t\`,
          flag = false, opts = {k: 1, 'q': [true],}, when = Date.now(), nothing = null, 'quoted-key': q = 1, renamed: r = "s", ...rest}) => {
       /** Sums things.
@@ -66,16 +68,17 @@ test("a destructured arrow: defaults give type and default, @param gives descrip
 
 test("async, positional, method and context-bearing handlers", async () => {
   const server = new McpServer("gen");
-  server.asyncTool(
+  jsAsyncTool(
+    server,
     make(`async function scale(x, factor = 2.5, ctx) {
       /** @param x value to scale */
       return x * factor;
     }`),
   );
-  server.tool(make(`function join(a, sep = ", ", b) { return a + sep + b; }`));
-  server.tool(make(`({ shout(word, times = 1) { return word.toUpperCase().repeat(times); } }).shout`));
-  server.tool(make(`async (value = 1e999, n = 1) => value`), { name: "inf" });
-  server.tool(make(`({x} = {}, context) => typeof context`), { name: "with_ctx" });
+  jsTool(server, make(`function join(a, sep = ", ", b) { return a + sep + b; }`));
+  jsTool(server, make(`({ shout(word, times = 1) { return word.toUpperCase().repeat(times); } }).shout`));
+  jsTool(server, make(`async (value = 1e999, n = 1) => value`), { name: "inf" });
+  jsTool(server, make(`({x} = {}, context) => typeof context`), { name: "with_ctx" });
   const schemas = await listed(server);
   assert.deepEqual(schemas.get("scale"), {
     type: "object",

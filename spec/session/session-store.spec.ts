@@ -4,9 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
-import { McpServer } from "../../lib/index.ts";
-import { SessionTable, type SessionStore } from "../../lib/session/session-table.ts";
-import type { Session } from "../../lib/session/session.ts";
+// Built from the package's public exports only: the `sessionStore` option is implementable from outside.
+import { McpServer, SessionTable, type Session, type SessionStore } from "../../lib/index.ts";
 import { post, rpc } from "../helpers/rpc.ts";
 
 /** The contract; `make` returns a fresh, empty store. */

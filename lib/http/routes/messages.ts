@@ -3,17 +3,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode, failure } from "../../util/jsonrpc.ts";
 import type { Session } from "../../session/session.ts";
-import type { Answer } from "../../mcp/dispatcher.ts";
+import { refused, type Outcome } from "../../mcp/outcome.ts";
+import { classifyRevision } from "../../mcp/revision.ts";
 import type { HttpState, RouteHandler } from "../types.ts";
 import { acceptFor, type Acceptable } from "../accept.ts";
 import { readJsonBodyThen, type BodyResult } from "../body.ts";
 import { PostReply } from "../post-reply.ts";
 import type { RequestUrl } from "../request-url.ts";
 import { sendError, sendJson } from "../respond.ts";
-import { namedSessionId, resolveSession, type SessionRef } from "../session-ref.ts";
-import { eraOf, isStatelessVersion } from "../../mcp/era2026/envelope.ts";
-import { isSupportedVersion, SUPPORTED_VERSIONS } from "../../mcp/versions.ts";
-import { isRecord } from "../../util/guards.ts";
+import { namedSessionId, resolveSession } from "../session-ref.ts";
+import { httpStatus } from "../status.ts";
 
 function asksToInitialize(body: unknown): boolean {
   const isInit = (m: unknown): boolean => typeof m === "object" && m !== null && (m as { method?: unknown }).method === "initialize";
@@ -38,17 +37,9 @@ function post(app: HttpState, req: IncomingMessage, res: ServerResponse, url: Re
     req.resume();
     return notAcceptable(res, "application/json or text/event-stream");
   }
-  const versionHeader = headerText(req.headers["mcp-protocol-version"]);
-  // A 2026-07-28 request names no session: whatever Mcp-Session-Id it carries is ignored.
-  const stateless = versionHeader !== undefined && isStatelessVersion(versionHeader.trim());
-  const ref = stateless ? ({ kind: "none" } as const) : resolveSession(req, url.query, app.sessions);
-  if (ref.kind === "unknown") {
-    req.resume();
-    return sessionNotFound(res);
-  }
   readJsonBodyThen(req, app.options.maxBodyBytes, (body) => {
     try {
-      settle(app, res, posted(app, req, res, url, accept, versionHeader, ref, body));
+      settle(app, res, posted(app, req, res, url, accept, body));
     } catch (err) {
       app.failed(res, err);
     }
@@ -66,8 +57,6 @@ function posted(
   res: ServerResponse,
   url: RequestUrl,
   accept: Acceptable,
-  versionHeader: string | undefined,
-  ref: SessionRef,
   body: BodyResult,
 ): void | Promise<void> {
   if (!body.ok) {
@@ -76,13 +65,15 @@ function posted(
     return sendJson(res, 400, failure(null, { code: ErrorCode.ParseError, message: "Parse error" }));
   }
   const message = body.empty ? null : body.value;
-  if (!Array.isArray(message) && eraOf(versionHeader, isRecord(message) ? message.params : undefined) === "2026") {
-    return answerStateless(app, new PostReply(app, res, null, accept, false), req, message);
+  const revision = classifyRevision(headerText(req.headers["mcp-protocol-version"]), message);
+  // A 2026-07-28 request names no session: whatever Mcp-Session-Id it carries is ignored.
+  if (revision.kind === "stateless") return answerStateless(app, new PostReply(app, res, null, accept, false), req, message);
+  if (revision.kind === "refused") {
+    const reply = failure(null, revision.error);
+    return sendJson(res, httpStatus(refused(revision.refusal, reply)), reply);
   }
-  if (versionHeader !== undefined && !isSupportedVersion(versionHeader)) {
-    const text = `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_VERSIONS.join(", ")})`;
-    return sendJson(res, 400, failure(null, { code: ErrorCode.InvalidRequest, message: text }));
-  }
+  const ref = resolveSession(req, url.query, app.sessions);
+  if (ref.kind === "unknown") return sessionNotFound(res);
   let session = ref.kind === "found" ? ref.session : null;
   if (!session && asksToInitialize(body.value)) {
     session = app.sessions.create();
@@ -97,23 +88,22 @@ function headerText(value: string | string[] | undefined): string | undefined {
 
 /** A 2026-07-28 request: no session is looked up, minted or named in the reply. */
 async function answerStateless(app: HttpState, reply: PostReply, req: IncomingMessage, message: unknown): Promise<void> {
-  const { status, reply: response } = await app.dispatcher.stateless.handle(message, reply, req.headers);
-  reply.finish({ reply: response, malformed: false }, status);
+  reply.finish(await app.protocol.stateless.handle(message, reply, req.headers));
 }
 
 /** Dispatch through the written answer: a call that goes on past this turn is returned, for close() to wait on. */
 function answer(app: HttpState, reply: PostReply, session: Session | null, message: unknown): void | Promise<void> {
-  const answered = app.dispatcher.answer(message, reply);
+  const answered = app.protocol.session.answer(message, reply);
   if (answered instanceof Promise) return answerLater(app, reply, session, answered);
   // Answered in this turn: nothing could have swept the session meanwhile, so it needs no hold.
   session?.touch();
   deliver(app, reply, session, answered);
 }
 
-async function answerLater(app: HttpState, reply: PostReply, session: Session | null, answered: Promise<Answer>): Promise<void> {
+async function answerLater(app: HttpState, reply: PostReply, session: Session | null, answered: Promise<Outcome>): Promise<void> {
   // A long call (its reply streaming or not) must not see its session expire under it.
   const release = session?.hold();
-  let answer: Answer;
+  let answer: Outcome;
   try {
     answer = await answered;
   } finally {
@@ -122,10 +112,10 @@ async function answerLater(app: HttpState, reply: PostReply, session: Session | 
   deliver(app, reply, session, answer);
 }
 
-function deliver(app: HttpState, reply: PostReply, session: Session | null, answer: Answer): void {
+function deliver(app: HttpState, reply: PostReply, session: Session | null, answer: Outcome): void {
   reply.finish(answer);
+  if (answer.kind === "accepted") return;
   const response = answer.reply;
-  if (response === null) return;
   const sessionId = session === null ? null : session.id;
   if (Array.isArray(response)) for (const r of response) app.broadcast(r, sessionId);
   else app.broadcast(response, sessionId);

@@ -1,7 +1,7 @@
-// The per-request `_meta` envelope of MCP 2026-07-28 and the era decision: a request that
-// carries the envelope (or announces 2026-07-28 in its header) is served statelessly; one
-// without it takes the initialize/session path of 2025-11-25 and earlier.
-import { headerMismatch, invalidParams, unsupportedVersion, type CapabilityMap, type Era2026ErrorBody } from "./errors.ts";
+// The per-request `_meta` envelope of MCP 2026-07-28 and its checks. Which revision serves a
+// message is decided in ../revision.ts.
+import type { Refusal } from "../outcome.ts";
+import { headerMismatch, invalidParams, unsupportedVersion, type CapabilityMap, type Era2026ErrorBody, refusalOf } from "./errors.ts";
 
 export const META = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",
@@ -29,7 +29,7 @@ export interface RequestEnvelope {
 
 export type EnvelopeCheck =
   | { ok: true; envelope: RequestEnvelope }
-  | { ok: false; status: number; error: Era2026ErrorBody };
+  | { ok: false; refusal: Refusal; error: Era2026ErrorBody };
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -40,16 +40,6 @@ export function requestMeta(params: unknown): Record<string, unknown> | undefine
   return isRecord(meta) ? meta : undefined;
 }
 
-/**
- * Which era serves a request: "2026" when the header names a stateless revision or the body
- * carries the protocol-version `_meta` key, "2025" otherwise (initialize and sessions). A
- * header naming an unknown version with no envelope stays "2025", whose path answers as today.
- */
-export function eraOf(protocolHeader: string | undefined, params: unknown): "2025" | "2026" {
-  if (protocolHeader !== undefined && isStatelessVersion(protocolHeader.trim())) return "2026";
-  return requestMeta(params)?.[META.protocolVersion] !== undefined ? "2026" : "2025";
-}
-
 export function isStatelessVersion(value: unknown): boolean {
   return typeof value === "string" && (STATELESS_VERSIONS as readonly string[]).includes(value);
 }
@@ -58,7 +48,7 @@ export function isStatelessVersion(value: unknown): boolean {
  * Validates the envelope of a 2026-era request, in the order the revision implies: the
  * version header must be present, the required `_meta` keys present (-32602), the header
  * must equal `_meta` (-32020), and the version must be one we serve (-32022). Every
- * rejection is HTTP 400. `protocolHeader` is undefined on transports without headers (stdio).
+ * rejection is a refusal (HTTP 400). `protocolHeader` is undefined on transports without headers (stdio).
  */
 export function checkEnvelope(
   params: unknown,
@@ -66,7 +56,7 @@ export function checkEnvelope(
   supported: readonly string[] = STATELESS_VERSIONS,
   http = true,
 ): EnvelopeCheck {
-  const reject = (error: Era2026ErrorBody): EnvelopeCheck => ({ ok: false, status: 400, error });
+  const reject = (error: Era2026ErrorBody): EnvelopeCheck => ({ ok: false, refusal: refusalOf(error.code) ?? "bad-envelope", error });
   const header = protocolHeader?.trim();
   if (http && !header) return reject(headerMismatch("MCP-Protocol-Version header is missing"));
   const meta = requestMeta(params);

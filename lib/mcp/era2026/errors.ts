@@ -1,5 +1,6 @@
 // The error codes MCP 2026-07-28 adds, with the HTTP status each one travels under. Pure:
-// the transport picks the status with `httpStatusOf`, the dispatcher builds the body.
+// `refusalOf` names the refusal a code stands for; lib/http/status.ts picks the status.
+import type { Refusal } from "../outcome.ts";
 
 /** The JSON-RPC codes of the 2026-07-28 revision (reserved range -32020..-32099). */
 export const Era2026Code = {
@@ -48,19 +49,22 @@ export const resourceNotFound = (uri: string): Era2026ErrorBody =>
   invalidParams("Resource not found", { uri: printable(uri, 2048) });
 
 /**
- * The HTTP status a 2026-07-28 error travels under: the protocol's own rejections are 400,
- * an unknown or removed method 404; anything else rides a 200 like any JSON-RPC error.
+ * The refusal a 2026-07-28 error stands for: the protocol's own rejections and an unknown or
+ * removed method; undefined for anything else, which rides a plain reply like any JSON-RPC
+ * error. lib/http/status.ts turns refusals into statuses.
  */
-export function httpStatusOf(code: number): number {
+export function refusalOf(code: number): Refusal | undefined {
   switch (code) {
     case Era2026Code.HeaderMismatch:
+      return "header-mismatch";
     case Era2026Code.MissingRequiredClientCapability:
+      return "missing-capability";
     case Era2026Code.UnsupportedProtocolVersion:
-      return 400;
+      return "unsupported-version";
     case Era2026Code.MethodNotFound:
-      return 404;
+      return "unknown-method";
     default:
-      return 200;
+      return undefined;
   }
 }
 

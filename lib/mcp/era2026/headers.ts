@@ -7,10 +7,10 @@ import { headerMismatch, type Era2026ErrorBody } from "./errors.ts";
 /** Header values by lower-case name, as node:http gives them. */
 export type HeaderBag = Record<string, string | string[] | undefined>;
 
-export type HeaderCheck = { ok: true } | { ok: false; status: 400; error: Era2026ErrorBody };
+export type HeaderCheck = { ok: true } | { ok: false; refusal: "header-mismatch"; error: Era2026ErrorBody };
 
 const OK: HeaderCheck = { ok: true };
-const mismatch = (message: string): HeaderCheck => ({ ok: false, status: 400, error: headerMismatch(message) });
+const mismatch = (message: string): HeaderCheck => ({ ok: false, refusal: "header-mismatch", error: headerMismatch(message) });
 
 const SENTINEL = /^=\?base64\?(.*)\?=$/s;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

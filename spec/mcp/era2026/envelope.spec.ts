@@ -1,18 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkEnvelope, eraOf, isStatelessVersion, META, REMOVED_METHODS, requestMeta, shouldLog } from "../../../lib/mcp/era2026/envelope.ts";
+import { checkEnvelope, isStatelessVersion, META, REMOVED_METHODS, requestMeta, shouldLog } from "../../../lib/mcp/era2026/envelope.ts";
 
 const V = "2026-07-28";
 const meta = { [META.protocolVersion]: V, [META.clientCapabilities]: { sampling: {} } };
 
-test("a request is 2026-era by its header or by its envelope, else it takes the 2025 path", () => {
-  assert.equal(eraOf(V, undefined), "2026");
-  assert.equal(eraOf(` ${V} `, {}), "2026");
-  assert.equal(eraOf(undefined, { _meta: meta }), "2026");
-  assert.equal(eraOf("2025-11-25", { _meta: meta }), "2026", "the envelope decides; its checks then refuse the mismatch");
-  assert.equal(eraOf("2025-11-25", { name: "x" }), "2025");
-  assert.equal(eraOf(undefined, undefined), "2025");
-  assert.equal(eraOf("v999", { _meta: { progressToken: 1 } }), "2025");
+test("only the stateless revisions are stateless versions", () => {
+  assert.equal(isStatelessVersion(V), true);
   assert.equal(isStatelessVersion("2025-11-25"), false);
 });
 
@@ -31,12 +25,12 @@ test("a complete envelope is parsed; clientInfo, logLevel and progressToken are 
   assert.equal(checkEnvelope({ _meta: meta }, undefined, undefined, false).ok, true);
 });
 
-test("envelope rejections follow the revision's order, all with HTTP 400", () => {
+test("envelope rejections follow the revision's order, each a refusal (HTTP 400)", () => {
   const reject = (params: unknown, header: string | undefined) => {
     const check = checkEnvelope(params, header);
     assert.equal(check.ok, false);
     if (check.ok) throw new Error("unreachable");
-    assert.equal(check.status, 400);
+    assert.ok(["header-mismatch", "bad-envelope", "unsupported-version"].includes(check.refusal));
     return check.error;
   };
   assert.equal(reject({ _meta: meta }, undefined).code, -32020, "no version header");

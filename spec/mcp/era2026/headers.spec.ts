@@ -21,7 +21,7 @@ test("Mcp-Method must be present and equal the body method, case-sensitively, af
   assert.equal(code(checkStandardHeaders({ "mcp-method": "TOOLS/LIST" }, "tools/list", undefined)), -32020);
   assert.equal(code(checkStandardHeaders({ "mcp-method": ["tools/list", "tools/list"] }, "tools/list", undefined)), -32020);
   const refused = checkStandardHeaders({}, "tools/list", undefined);
-  assert.equal(!refused.ok && refused.status, 400);
+  assert.equal(!refused.ok && refused.refusal, "header-mismatch");
 });
 
 test("Mcp-Name mirrors name, uri or taskId, plain or in the base64 sentinel form", () => {
@@ -107,7 +107,7 @@ test("Mcp-Param headers must accompany and match every annotated body value", ()
   assert.equal(checkParamHeaders(headers, declared, args).ok, true);
   const refused = (h: HeaderBag, a: unknown = args) => {
     const check = checkParamHeaders(h, declared, a);
-    return !check.ok && check.error.code === -32020 && check.status === 400;
+    return !check.ok && check.error.code === -32020 && check.refusal === "header-mismatch";
   };
   assert.ok(refused({ ...headers, "mcp-param-region": undefined }), "missing header, value in body");
   assert.ok(refused({ ...headers, "mcp-param-region": "=?base64?SGVsbG8?=" }), "bad padding");

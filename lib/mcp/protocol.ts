@@ -1,0 +1,35 @@
+// The protocol core as transports see it: the session server (2025-11-25 and earlier) and the
+// stateless server (2026-07-28), built side by side over one method table, and the one
+// entry that classifies a message and hands it to the server of its revision.
+import type { ServerCore } from "./core.ts";
+import { Dispatcher, sharedMethods } from "./dispatcher.ts";
+import type { Exchange } from "./exchange.ts";
+import type { MethodTable } from "./methods/types.ts";
+import { refused, type Outcome } from "./outcome.ts";
+import { classifyRevision } from "./revision.ts";
+import { StatelessServer, type StatelessOptions } from "./era2026/serve.ts";
+import { failure } from "../util/jsonrpc.ts";
+
+export interface Protocol {
+  /** Requests in a session (initialize first): 2025-11-25 and earlier. */
+  readonly session: Dispatcher;
+  /** Requests of 2026-07-28 (no session, `_meta` envelope): the same methods, served statelessly. */
+  readonly stateless: StatelessServer;
+}
+
+export function createProtocol(core: ServerCore, options: StatelessOptions = {}, methods: MethodTable = sharedMethods()): Protocol {
+  return { session: new Dispatcher(core, methods), stateless: new StatelessServer(core, methods, options) };
+}
+
+/**
+ * One parsed body from a transport without headers (stdio, handle()), served by the revision
+ * it belongs to. A stateless request runs outside the session `exchange` names. HTTP
+ * classifies with the version header itself, as it must find the session in between.
+ */
+export function serveMessage(protocol: Protocol, body: unknown, exchange: Exchange): Promise<Outcome> {
+  const revision = classifyRevision(undefined, body);
+  if (revision.kind === "session") return protocol.session.handle(body, exchange);
+  if (revision.kind === "refused") return Promise.resolve(refused(revision.refusal, failure(null, revision.error)));
+  const outside: Exchange = exchange.session ? { session: null, signal: exchange.signal, send: (m) => exchange.send(m) } : exchange;
+  return protocol.stateless.handle(body, outside, null);
+}

@@ -5,10 +5,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
 import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
+import { parseGatewayConfig } from "../../lib/gateway/config.ts";
+import { startGateway } from "../../lib/gateway/server.ts";
 import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
 import type { ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
 import { LIB_INDEX, tempDir } from "../helpers/launcher-fixtures.ts";
@@ -32,7 +34,7 @@ function app(t: After): string {
     path,
     `import { McpServer } from ${JSON.stringify(LIB_INDEX)};
 export const server = new McpServer("on-slurm", { closeTimeoutMs: 1000 });
-server.tool(function where() { return JSON.stringify({ job: process.env.SLURM_JOB_ID, uid: process.getuid(), secretFile: process.env.HUBMCP_SECRET_FILE ?? null }); });
+server.tool(function where() { return JSON.stringify({ job: process.env.SLURM_JOB_ID, uid: process.getuid(), secretFile: process.env.HUBMCP_SECRET_FILE ?? null, state: process.env.HUBMCP_STATE_DIR }); });
 `,
   );
   return path;
@@ -76,6 +78,14 @@ test("tool sessions as Slurm jobs on a real cluster", { skip: !IS_ROOT && "needs
     assert.equal(seen.secretFile, null, "the secret file's path is gone from the server's environment");
     assert.equal(squeueState(rec.jobId!), "RUNNING");
     assert.equal(new URL(rec.url!).hostname, "127.0.0.1", "bound to the node's address");
+    assert.equal(dirname(seen.state), join(workdir, ".hubmcp-state"));
+    assert.equal(statSync(seen.state).uid, seen.uid, "the state directory is the session account's");
+
+    // Another replica on the same store forwards to the job this one submitted.
+    const replica = await startGateway({ config: parseGatewayConfig({ tools: slurmTool(appPath, workdir, cluster.partition) }, workdir), store: h.store, log: () => {} });
+    const via = await call(replica.url.slice(0, -1), h.tokens.alice);
+    await replica.close();
+    assert.equal(JSON.parse(via.body.result.content[0].text).job, rec.jobId);
 
     // The job's port, found by anyone on the cluster network, answers nothing without the secret.
     const bare = await fetch(`${rec.url}mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: rpc("tools/call", { name: "where", arguments: {} }) });
@@ -93,9 +103,9 @@ test("tool sessions as Slurm jobs on a real cluster", { skip: !IS_ROOT && "needs
     const next = (await h.store.get<ToolSessionRecord>("tool-sessions", "alice\nsim\ndefault"))!;
     assert.notEqual(next.jobId, rec.jobId);
     assert.equal(JSON.parse(again.body.result.content[0].text).job, next.jobId);
+    assert.equal(JSON.parse(again.body.result.content[0].text).state, seen.state, "the new job keeps the state directory");
     assert.equal(squeueState(next.jobId!), "RUNNING");
 
-    // Idle expiry cancels the job.
     await h.gw.close();
     assert.equal(squeueState(next.jobId!), null, "the gateway's stop cancels its jobs");
   });

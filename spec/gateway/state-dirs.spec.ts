@@ -29,7 +29,7 @@ server.tool(function where() { return process.env.HUBMCP_STATE_DIR; });
   const call = async (name: string, args: object): Promise<any> => {
     const res = await post(`${h.base}/api/mcp/keeps/mcp`, h.tokens.alice, rpc("tools/call", { name, arguments: args }));
     assert.equal(res.status, 200);
-    return (await res.json()).result.content[0].text;
+    return ((await res.json()) as any).result.content[0].text;
   };
   const record = async (): Promise<ToolSessionRecord | undefined> => h.store.get<ToolSessionRecord>("tool-sessions", "alice\nkeeps\ndefault");
   const stateDir = await call("where", {});

@@ -52,7 +52,12 @@ const ALIVE = new Set(["PENDING", "CONFIGURING", "RUNNING", "SUSPENDED", "REQUEU
 const READY = /^MCP server ready at (http:\/\/\S+)$/;
 
 const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
-const pause = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms).unref());
+/** Only the watch of a running job lets the gateway exit meanwhile; a stop under way must finish first. */
+const pause = (ms: number, hold = true): Promise<void> =>
+  new Promise((done) => {
+    const timer = setTimeout(done, ms);
+    if (!hold) timer.unref();
+  });
 
 interface Ran {
   ok: boolean;
@@ -190,7 +195,7 @@ export async function launchSlurm(req: SlurmLaunch, spec: SlurmRevision, account
   let stopping: Promise<void> | undefined;
   const exited = (async () => {
     for (;;) {
-      await pause(WATCH_POLL_MS);
+      await pause(WATCH_POLL_MS, false);
       if (gone) return;
       read();
       const now = await jobStatus(jobId, env);

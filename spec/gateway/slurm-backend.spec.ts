@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
 import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
@@ -120,6 +120,24 @@ test("tool sessions as Slurm jobs on a real cluster", { skip: !IS_ROOT && "needs
     const jobId = /Slurm job (\d+)/.exec(line)![1]!;
     assert.equal(squeueState(jobId), null, "cancelled");
     assert.equal(await h.store.get("tool-sessions", "alice\nsim\ndefault"), undefined);
+  });
+
+  await t.test("a job Slurm refuses, or whose server fails to start, is a 502 with the reason logged", async () => {
+    const broken = join(sharedDir(t, 0o755), "broken.mjs");
+    writeFileSync(broken, `throw new Error("no such model");\n`);
+    const workdir = sharedDir(t);
+    const tools = {
+      refused: { revisions: { default: { slurm: { app: appPath, workdir, partition: "no-such-partition" } } } },
+      broken: { revisions: { default: { slurm: { app: broken, workdir, partition: cluster.partition } } } },
+    };
+    const h = await startHarness(t, { tools });
+    const refused = await post(`${h.base}/api/mcp/refused/mcp`, h.tokens.alice, rpc("tools/call", { name: "where", arguments: {} }));
+    assert.equal(refused.status, 502);
+    await h.waitForLog(/sbatch refused the tool session's job/);
+    const failed = await post(`${h.base}/api/mcp/broken/mcp`, h.tokens.alice, rpc("tools/call", { name: "where", arguments: {} }));
+    assert.equal(failed.status, 502);
+    await h.waitForLog(/no such model/);
+    assert.deepEqual(readdirSync(workdir).filter((n) => n.startsWith(".hubmcp-session-")), [], "their session folders are gone");
   });
 
   await t.test("an idle session's job is cancelled", async () => {

@@ -8,7 +8,7 @@
 // it the session lives, and its end is the session's end.
 import { spawnSync, execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chown, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chown, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SlurmRevision } from "./config.ts";
 import { childEnv, type Account } from "./run-as.ts";
@@ -109,6 +109,12 @@ exec ${argv} --host "$1" --port 0 --state-dir ${quote(stateDir)}
 }
 
 export async function launchSlurm(req: SlurmLaunch, spec: SlurmRevision, account: Account | null, how: SlurmHow): Promise<SlurmBackend> {
+  // Where any account may rename entries, another could swap a session's folder for its own.
+  const shared = await stat(spec.workdir).catch(() => undefined);
+  if (!shared?.isDirectory() || ((shared.mode & 0o002) !== 0 && (shared.mode & 0o1000) === 0)) {
+    req.onOutput("the slurm revision's workdir is missing, or writable by every account without the sticky bit");
+    throw how.fail("launch_failed", "the slurm revision's workdir is not usable");
+  }
   const stateDir = await sessionStateDir(join(spec.workdir, ".hubmcp-state"), req.user, req.tool, req.revisionName, account);
   const dir = await mkdtemp(join(spec.workdir, ".hubmcp-session-"));
   const cleanup = (): Promise<void> => rm(dir, { recursive: true, force: true });

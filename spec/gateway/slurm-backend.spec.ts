@@ -60,15 +60,16 @@ const slurmTool = (appPath: string, workdir: string, partition: string, sbatch: 
 });
 
 test("tool sessions as Slurm jobs on a real cluster", { skip: !IS_ROOT && "needs root to act as other accounts", timeout: 300_000 }, async (t) => {
+  // Each subtest stops its gateways (and so their jobs) in its own after hooks, before the cluster stops.
   const cluster = await slurmCluster(t);
   if (!cluster) return;
   // The sessions' jobs run as nobody: the cluster's config and munge socket must be reachable by it.
   if (cluster.dir) chmodSync(cluster.dir, 0o711);
   const appPath = app(t);
 
-  await t.test("a call runs in a job that lives as long as the session; no secret, no answer; scancel costs one 502", async () => {
+  await t.test("a call runs in a job that lives as long as the session; no secret, no answer; scancel costs one 502", async (st) => {
     const workdir = sharedDir(t);
-    const h = await startHarness(t, { tools: slurmTool(appPath, workdir, cluster.partition) });
+    const h = await startHarness(st, { tools: slurmTool(appPath, workdir, cluster.partition) });
     const first = await call(h.base, h.tokens.alice);
     assert.equal(first.status, 200, JSON.stringify(first.body));
     const seen = JSON.parse(first.body.result.content[0].text);
@@ -110,9 +111,9 @@ test("tool sessions as Slurm jobs on a real cluster", { skip: !IS_ROOT && "needs
     assert.equal(squeueState(next.jobId!), null, "the gateway's stop cancels its jobs");
   });
 
-  await t.test("a job still pending past startSeconds is cancelled and answered 504 with the scheduler's reason logged", async () => {
+  await t.test("a job still pending past startSeconds is cancelled and answered 504 with the scheduler's reason logged", async (st) => {
     const workdir = sharedDir(t);
-    const h = await startHarness(t, { tools: slurmTool(appPath, workdir, cluster.partition, ["--hold"]), limits: { startSeconds: 2 } });
+    const h = await startHarness(st, { tools: slurmTool(appPath, workdir, cluster.partition, ["--hold"]), limits: { startSeconds: 2 } });
     const res = await call(h.base, h.tokens.alice);
     assert.equal(res.status, 504);
     const line = await h.waitForLog(/still pending/);
@@ -122,15 +123,21 @@ test("tool sessions as Slurm jobs on a real cluster", { skip: !IS_ROOT && "needs
     assert.equal(await h.store.get("tool-sessions", "alice\nsim\ndefault"), undefined);
   });
 
-  await t.test("a job Slurm refuses, or whose server fails to start, is a 502 with the reason logged", async () => {
+  await t.test("a job Slurm refuses, or whose server fails to start, is a 502 with the reason logged", async (st) => {
     const broken = join(sharedDir(t, 0o755), "broken.mjs");
     writeFileSync(broken, `throw new Error("no such model");\n`);
     const workdir = sharedDir(t);
+    const open = sharedDir(t, 0o777);
     const tools = {
+      open: { revisions: { default: { slurm: { app: appPath, workdir: open, partition: cluster.partition } } } },
       refused: { revisions: { default: { slurm: { app: appPath, workdir, partition: "no-such-partition" } } } },
       broken: { revisions: { default: { slurm: { app: broken, workdir, partition: cluster.partition } } } },
     };
-    const h = await startHarness(t, { tools });
+    const h = await startHarness(st, { tools });
+    const unsafe = await post(`${h.base}/api/mcp/open/mcp`, h.tokens.alice, rpc("tools/call", { name: "where", arguments: {} }));
+    assert.equal(unsafe.status, 502);
+    await h.waitForLog(/writable by every account without the sticky bit/);
+    assert.deepEqual(readdirSync(open), [], "nothing made there");
     const refused = await post(`${h.base}/api/mcp/refused/mcp`, h.tokens.alice, rpc("tools/call", { name: "where", arguments: {} }));
     assert.equal(refused.status, 502);
     await h.waitForLog(/sbatch refused the tool session's job/);
@@ -140,16 +147,16 @@ test("tool sessions as Slurm jobs on a real cluster", { skip: !IS_ROOT && "needs
     assert.deepEqual(readdirSync(workdir).filter((n) => n.startsWith(".hubmcp-session-")), [], "their session folders are gone");
   });
 
-  await t.test("an idle session's job is cancelled", async () => {
+  await t.test("an idle session's job is cancelled", async (st) => {
     const workdir = sharedDir(t);
-    const h = await startHarness(t, { tools: slurmTool(appPath, workdir, cluster.partition), limits: { idleMinutes: 0.02 } });
+    const h = await startHarness(st, { tools: slurmTool(appPath, workdir, cluster.partition), limits: { idleMinutes: 0.02 } });
     assert.equal((await call(h.base, h.tokens.alice)).status, 200);
     const rec = (await h.store.get<ToolSessionRecord>("tool-sessions", "alice\nsim\ndefault"))!;
     await h.waitForLog(/tool session idle; stopping/);
     await until("the idle job to leave squeue", () => squeueState(rec.jobId!) === null);
   });
 
-  await t.test("SIGTERM of hub_gateway leaves no job behind", async () => {
+  await t.test("SIGTERM of hub_gateway leaves no job behind", async (st) => {
     const base = sharedDir(t, 0o755);
     const dataDir = join(base, "data");
     const store = await FileRecordStore.open(dataDir);
@@ -160,7 +167,7 @@ test("tool sessions as Slurm jobs on a real cluster", { skip: !IS_ROOT && "needs
     writeFileSync(config, JSON.stringify({ tools: slurmTool(appPath, sharedDir(t), cluster.partition), oauth: false }));
     const child = spawn(HUB_GATEWAY[0]!, [...HUB_GATEWAY.slice(1), "--config", config, "--data-dir", dataDir, "--port", "0"], { env: { ...process.env, NODE_V8_COVERAGE: "" }, stdio: ["ignore", "pipe", "pipe"] });
     const exited = new Promise((resolve) => child.once("close", resolve));
-    t.after(() => (child.exitCode === null ? (child.kill("SIGKILL"), exited) : undefined));
+    st.after(() => (child.exitCode === null ? (child.kill("SIGTERM"), exited) : undefined));
     let err = "";
     child.stderr.setEncoding("utf8").on("data", (c: string) => (err += c));
     const url = await new Promise<string>((resolve, reject) => {

@@ -18,7 +18,19 @@ export interface ChildIdentity {
 export type RevisionSpec =
   | ({ readonly kind: "app"; readonly app: string } & ChildIdentity)
   | { readonly kind: "url"; readonly url: string }
-  | ({ readonly kind: "command"; readonly command: readonly string[] } & ChildIdentity);
+  | ({ readonly kind: "command"; readonly command: readonly string[] } & ChildIdentity)
+  | ({ readonly kind: "slurm"; readonly slurm: SlurmRevision } & ChildIdentity);
+
+/** A tool session as one Slurm batch job running start_mcp (README, "Running tools on Slurm"). */
+export interface SlurmRevision {
+  readonly app: string;
+  /** A folder the gateway and every compute node see: per-session folders and state directories go there. */
+  readonly workdir: string;
+  readonly partition?: string;
+  readonly time?: string;
+  /** More sbatch options, each one argv entry (`--mem=2G`). */
+  readonly sbatch: readonly string[];
+}
 
 export interface ToolSpec {
   /** Empty: open to every authenticated user. */
@@ -147,15 +159,41 @@ function identity(tool: Record<string, unknown>, key: string, top: ChildIdentity
   return { ...(runAs === undefined ? {} : { runAs }), ...(env === undefined ? {} : { env }) };
 }
 
+/** Slurm names and times: no spaces or shell-ish characters, one argv entry each. */
+const SLURM_WORD = /^[A-Za-z0-9][A-Za-z0-9_.:,+-]{0,127}$/;
+
+function slurmRevision(v: unknown, key: string, baseDir: string): SlurmRevision {
+  if (!isObject(v)) throw new ConfigError(key, "must be an object");
+  for (const k of Object.keys(v)) if (!["app", "workdir", "partition", "time", "sbatch"].includes(k)) throw new ConfigError(`${key}.${k}`, "is not a known key");
+  const path = (k: "app" | "workdir"): string => {
+    const p = v[k];
+    if (typeof p !== "string" || p === "") throw new ConfigError(`${key}.${k}`, k === "app" ? "must be a file path" : "must be a folder path (one the compute nodes see too)");
+    return isAbsolute(p) ? p : resolve(baseDir, p);
+  };
+  const word = (k: "partition" | "time"): string | undefined => {
+    if (v[k] === undefined) return undefined;
+    if (typeof v[k] !== "string" || !SLURM_WORD.test(v[k])) throw new ConfigError(`${key}.${k}`, "must be a Slurm name or time, without spaces");
+    return v[k];
+  };
+  const sbatch = v.sbatch ?? [];
+  if (!Array.isArray(sbatch) || !sbatch.every((o) => typeof o === "string" && /^--?[A-Za-z]/.test(o) && !o.includes("\n"))) {
+    throw new ConfigError(`${key}.sbatch`, 'must be an array of sbatch options, each starting with "-" ("--mem=2G")');
+  }
+  const partition = word("partition");
+  const time = word("time");
+  return { app: path("app"), workdir: path("workdir"), ...(partition ? { partition } : {}), ...(time ? { time } : {}), sbatch: sbatch as string[] };
+}
+
 function revision(v: unknown, key: string, baseDir: string, who: ChildIdentity): RevisionSpec {
-  if (!isObject(v)) throw new ConfigError(key, 'must be an object with one of "app", "url", "command"');
-  const kinds = ["app", "url", "command"].filter((k) => k in v);
-  if (kinds.length !== 1) throw new ConfigError(key, 'must have exactly one of "app", "url", "command"');
+  if (!isObject(v)) throw new ConfigError(key, 'must be an object with one of "app", "url", "command", "slurm"');
+  const kinds = ["app", "url", "command", "slurm"].filter((k) => k in v);
+  if (kinds.length !== 1) throw new ConfigError(key, 'must have exactly one of "app", "url", "command", "slurm"');
   for (const k of Object.keys(v)) if (k !== kinds[0]) throw new ConfigError(`${key}.${k}`, "is not a known key");
   if ("app" in v) {
     if (typeof v.app !== "string" || v.app === "") throw new ConfigError(`${key}.app`, "must be a file path");
     return { kind: "app", app: isAbsolute(v.app) ? v.app : resolve(baseDir, v.app), ...who };
   }
+  if ("slurm" in v) return { kind: "slurm", slurm: slurmRevision(v.slurm, `${key}.slurm`, baseDir), ...who };
   if ("url" in v) {
     const url = httpUrl(v.url, `${key}.url`);
     if (!url.startsWith("http:")) throw new ConfigError(`${key}.url`, "must be an http:// URL (the gateway forwards over plain HTTP)");
@@ -308,9 +346,14 @@ export function parseGatewayConfigText(text: string, baseDir: string): GatewayCo
 export async function checkAppFiles(config: GatewayConfig): Promise<void> {
   for (const [tool, spec] of Object.entries(config.tools)) {
     for (const [name, rev] of Object.entries(spec.revisions)) {
-      if (rev.kind !== "app") continue;
-      const found = await stat(rev.app).catch(() => undefined);
-      if (!found?.isFile()) throw new ConfigError(`tools.${tool}.revisions.${name}.app`, `names ${rev.app}, which ${found ? "is not a file" : "does not exist"}`);
+      if (rev.kind !== "app" && rev.kind !== "slurm") continue;
+      const key = `tools.${tool}.revisions.${name}${rev.kind === "slurm" ? ".slurm" : ""}`;
+      const app = rev.kind === "app" ? rev.app : rev.slurm.app;
+      const found = await stat(app).catch(() => undefined);
+      if (!found?.isFile()) throw new ConfigError(`${key}.app`, `names ${app}, which ${found ? "is not a file" : "does not exist"}`);
+      if (rev.kind !== "slurm") continue;
+      const folder = await stat(rev.slurm.workdir).catch(() => undefined);
+      if (!folder?.isDirectory()) throw new ConfigError(`${key}.workdir`, `names ${rev.slurm.workdir}, which ${folder ? "is not a folder" : "does not exist"}`);
     }
   }
 }

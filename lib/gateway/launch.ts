@@ -13,6 +13,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RevisionSpec } from "./config.ts";
 import { childAccount, childEnv, type Account } from "./run-as.ts";
+import { launchSlurm } from "./slurm-backend.ts";
+import { localStateRoot, sessionStateDir } from "./state-dirs.ts";
 import { SECRET_COOKIE, SECRET_FILE_ENV } from "../http/session-secret.ts";
 
 export interface Backend {
@@ -24,6 +26,8 @@ export interface Backend {
   readonly weberPrefix?: string;
   /** The process this gateway runs for it, if any. */
   readonly pid?: number;
+  /** For `slurm` revisions: the batch job that is the session. */
+  readonly jobId?: string;
   /** Resolves when the backend's process ends on its own; never for backends without one. */
   readonly exited: Promise<void>;
   stop(): Promise<void>;
@@ -178,6 +182,7 @@ async function launchApp(req: LaunchRequest, app: string, runAs: string | undefi
   const secret = randomBytes(32).toString("base64url");
   let group: Group;
   try {
+    const stateDir = await sessionStateDir(localStateRoot(), req.user, req.tool, req.revisionName, account);
     if (account) await chown(dir, account.uid, account.gid);
     await privateFile(join(dir, "resources"), `hub_url "${req.publicUrl}"\nfilexfer_port ${port}\nfilexfer_cookie ${cookie}\n`, account);
     await privateFile(join(dir, "secret"), secret, account);
@@ -190,7 +195,7 @@ async function launchApp(req: LaunchRequest, app: string, runAs: string | undefi
       HUB_TOOL: req.tool,
       HUB_REVISION: req.revisionName,
     });
-    group = spawnGroup([...launcherCommand(), "--app", app, "--host", "127.0.0.1", "--proxy", "none"], env, account, dir);
+    group = spawnGroup([...launcherCommand(), "--app", app, "--host", "127.0.0.1", "--proxy", "none", "--state-dir", stateDir], env, account, dir);
   } catch (err) {
     await cleanup();
     throw err;
@@ -253,5 +258,9 @@ export async function launchBackend(req: LaunchRequest): Promise<Backend> {
   const r = req.revision;
   if (r.kind === "url") return { url: r.url, exited: NEVER, stop: async () => {} };
   if (r.kind === "app") return launchApp(req, r.app, r.runAs, r.env ?? []);
+  if (r.kind === "slurm") {
+    const fail = (code: LaunchError["code"], message: string): Error => new LaunchError(code, message);
+    return launchSlurm(req, r.slurm, await accountFor(req, r.runAs), { launcher: launcherCommand(), allow: r.env ?? [], fail });
+  }
   return launchCommand(req, r.command, r.runAs, r.env ?? []);
 }

@@ -25,6 +25,8 @@ export interface ToolSessionRecord {
   weberPrefix?: string;
   /** The owner's child process, for operators. */
   pid?: number;
+  /** A `slurm` session's batch job, for operators and any replica. */
+  jobId?: string;
 }
 
 export interface ToolSessionsOptions {
@@ -182,7 +184,7 @@ export class ToolSessions {
         if (code === "never_ready") throw new GatewayError(504, "tool_session_not_ready", "The tool session did not become ready in time and was stopped");
         throw new GatewayError(502, "tool_session_failed", "The tool session could not be started");
       }
-      const ready: ToolSessionRecord = { ...record, state: "ready", since: Date.now(), url: backend.url, cookie: backend.cookie, weberPrefix: backend.weberPrefix, pid: backend.pid };
+      const ready: ToolSessionRecord = { ...record, state: "ready", since: Date.now(), url: backend.url, cookie: backend.cookie, weberPrefix: backend.weberPrefix, pid: backend.pid, jobId: backend.jobId };
       const owned: Owned = { key, backend, stopping: false };
       this.#owned.set(instance, owned);
       void backend.exited.then(() => this.#onExit(instance, owned)).catch(() => undefined);

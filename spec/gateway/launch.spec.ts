@@ -99,7 +99,7 @@ test("a tool session runs as an unprivileged account: the data dir is closed to 
   assert.equal(who.env.HUB_USER, "alice");
   assert.equal(who.env.HUBMCP_SECRET_FILE, undefined, "the secret's path is dropped once read");
   // NODE_V8_COVERAGE: Node itself hands it to every child while the specs measure coverage.
-  const allowed = new Set(["NODE_V8_COVERAGE", "PATH", "LANG", "LANGUAGE", "TZ", "TERM", "HOME", "USER", "LOGNAME", "LAB_LICENSE", "SESSION", "SESSIONDIR", "HUBMCP_PROXY_PORT", "HUB_USER", "HUB_TOOL", "HUB_REVISION"]);
+  const allowed = new Set(["NODE_V8_COVERAGE", "PATH", "LANG", "LANGUAGE", "TZ", "TERM", "HOME", "USER", "LOGNAME", "LAB_LICENSE", "SESSION", "SESSIONDIR", "HUBMCP_PROXY_PORT", "HUB_USER", "HUB_TOOL", "HUB_REVISION", "HUBMCP_STATE_DIR"]);
   assert.deepEqual(Object.keys(who.env).filter((k) => !allowed.has(k) && !k.startsWith("LC_")), []);
   assert.deepEqual(h.logs.filter((l) => /WARNING/.test(l)), [], "no warning: tools do not share the gateway's account");
 });

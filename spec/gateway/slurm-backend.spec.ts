@@ -1,0 +1,190 @@
+// `slurm` revisions against a real one-node Slurm cluster (spec/helpers/slurm.ts): each tool
+// session is a batch job running start_mcp, visible in squeue while the session lives, taken
+// down with it (idle stop, gateway SIGTERM), replaced after it ends on its own, cancelled
+// and answered 504 when it stays pending, and closed to requests without the session secret.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
+import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
+import { parseGatewayConfig } from "../../lib/gateway/config.ts";
+import { startGateway } from "../../lib/gateway/server.ts";
+import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
+import type { ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
+import { LIB_INDEX, tempDir } from "../helpers/launcher-fixtures.ts";
+import { IS_ROOT } from "../helpers/os-user.ts";
+import { slurmCluster, squeueState } from "../helpers/slurm.ts";
+import { HUB_GATEWAY } from "./cli/hub-process.ts";
+import { post, rpc, startHarness } from "./helpers.ts";
+
+type After = { after(fn: () => unknown): void };
+
+/** A folder every account may pass through, as a shared cluster folder is. */
+function sharedDir(t: After, mode = 0o711): string {
+  const dir = tempDir(t, "hubmcp-slurmgw-");
+  chmodSync(dir, mode);
+  return dir;
+}
+
+function app(t: After): string {
+  const path = join(sharedDir(t, 0o755), "app.mjs");
+  writeFileSync(
+    path,
+    `import { McpServer } from ${JSON.stringify(LIB_INDEX)};
+export const server = new McpServer("on-slurm", { closeTimeoutMs: 1000 });
+server.tool(function where() { return JSON.stringify({ job: process.env.SLURM_JOB_ID, uid: process.getuid(), secretFile: process.env.HUBMCP_SECRET_FILE ?? null, state: process.env.HUBMCP_STATE_DIR }); });
+`,
+  );
+  return path;
+}
+
+/** Bounded wait for a state only a command reports (squeue). */
+async function until(what: string, ready: () => boolean): Promise<void> {
+  const end = Date.now() + 60_000;
+  while (!ready()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function call(base: string, token: string): Promise<{ status: number; body: any }> {
+  const res = await post(`${base}/api/mcp/sim/mcp`, token, rpc("tools/call", { name: "where", arguments: {} }));
+  const text = await res.text();
+  return { status: res.status, body: text.startsWith("{") ? JSON.parse(text) : text };
+}
+
+const slurmTool = (appPath: string, workdir: string, partition: string, sbatch: string[] = []) => ({
+  sim: { revisions: { default: { slurm: { app: appPath, workdir, partition, time: "00:10:00", sbatch } } } },
+});
+
+test("tool sessions as Slurm jobs on a real cluster", { skip: !IS_ROOT && "needs root to act as other accounts", timeout: 300_000 }, async (t) => {
+  // Each subtest stops its gateways (and so their jobs) in its own after hooks, before the cluster stops.
+  const cluster = await slurmCluster(t);
+  if (!cluster) return;
+  // The sessions' jobs run as nobody: the cluster's config and munge socket must be reachable by it.
+  if (cluster.dir) chmodSync(cluster.dir, 0o711);
+  const appPath = app(t);
+
+  await t.test("a call runs in a job that lives as long as the session; no secret, no answer; scancel costs one 502", async (st) => {
+    const workdir = sharedDir(t);
+    const h = await startHarness(st, { tools: slurmTool(appPath, workdir, cluster.partition) });
+    const first = await call(h.base, h.tokens.alice);
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    const seen = JSON.parse(first.body.result.content[0].text);
+    const rec = (await h.store.get<ToolSessionRecord>("tool-sessions", "alice\nsim\ndefault"))!;
+    assert.equal(seen.job, rec.jobId, "the store names the job that answered");
+    assert.equal(seen.uid, Number(spawnSync("id", ["-u", "nobody"], { encoding: "utf8" }).stdout.trim()));
+    assert.equal(seen.secretFile, null, "the secret file's path is gone from the server's environment");
+    assert.equal(squeueState(rec.jobId!), "RUNNING");
+    assert.equal(new URL(rec.url!).hostname, "127.0.0.1", "bound to the node's address");
+    assert.equal(dirname(seen.state), join(workdir, ".hubmcp-state"));
+    assert.equal(statSync(seen.state).uid, seen.uid, "the state directory is the session account's");
+
+    // Another replica on the same store forwards to the job this one submitted.
+    const replica = await startGateway({ config: parseGatewayConfig({ tools: slurmTool(appPath, workdir, cluster.partition) }, workdir), store: h.store, log: () => {} });
+    const via = await call(replica.url.slice(0, -1), h.tokens.alice);
+    await replica.close();
+    assert.equal(JSON.parse(via.body.result.content[0].text).job, rec.jobId);
+
+    // The job's port, found by anyone on the cluster network, answers nothing without the secret.
+    const bare = await fetch(`${rec.url}mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: rpc("tools/call", { name: "where", arguments: {} }) });
+    assert.equal(bare.status, 401);
+    const guessed = await fetch(`${rec.url}mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", cookie: "hubmcp-secret=guessed-secret-guessed-secret-guessed" }, body: rpc("tools/call", { name: "where", arguments: {} }) });
+    assert.equal(guessed.status, 401);
+
+    // An admin's scancel: one 502, then a new job.
+    spawnSync("scancel", [rec.jobId!], { env: process.env });
+    await until("the job to leave squeue", () => squeueState(rec.jobId!) === null);
+    await h.waitForLog(/tool session crashed/);
+    assert.equal((await call(h.base, h.tokens.alice)).status, 502);
+    const again = await call(h.base, h.tokens.alice);
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    const next = (await h.store.get<ToolSessionRecord>("tool-sessions", "alice\nsim\ndefault"))!;
+    assert.notEqual(next.jobId, rec.jobId);
+    assert.equal(JSON.parse(again.body.result.content[0].text).job, next.jobId);
+    assert.equal(JSON.parse(again.body.result.content[0].text).state, seen.state, "the new job keeps the state directory");
+    assert.equal(squeueState(next.jobId!), "RUNNING");
+
+    await h.gw.close();
+    assert.equal(squeueState(next.jobId!), null, "the gateway's stop cancels its jobs");
+  });
+
+  await t.test("a job still pending past startSeconds is cancelled and answered 504 with the scheduler's reason logged", async (st) => {
+    const workdir = sharedDir(t);
+    const h = await startHarness(st, { tools: slurmTool(appPath, workdir, cluster.partition, ["--hold"]), limits: { startSeconds: 2 } });
+    const res = await call(h.base, h.tokens.alice);
+    assert.equal(res.status, 504);
+    const line = await h.waitForLog(/still pending/);
+    assert.match(line, /reason JobHeldUser/);
+    const jobId = /Slurm job (\d+)/.exec(line)![1]!;
+    assert.equal(squeueState(jobId), null, "cancelled");
+    assert.equal(await h.store.get("tool-sessions", "alice\nsim\ndefault"), undefined);
+  });
+
+  await t.test("a job Slurm refuses, or whose server fails to start, is a 502 with the reason logged", async (st) => {
+    const broken = join(sharedDir(t, 0o755), "broken.mjs");
+    writeFileSync(broken, `throw new Error("no such model");\n`);
+    const workdir = sharedDir(t);
+    const open = sharedDir(t, 0o777);
+    const tools = {
+      open: { revisions: { default: { slurm: { app: appPath, workdir: open, partition: cluster.partition } } } },
+      refused: { revisions: { default: { slurm: { app: appPath, workdir, partition: "no-such-partition" } } } },
+      broken: { revisions: { default: { slurm: { app: broken, workdir, partition: cluster.partition } } } },
+    };
+    const h = await startHarness(st, { tools });
+    const unsafe = await post(`${h.base}/api/mcp/open/mcp`, h.tokens.alice, rpc("tools/call", { name: "where", arguments: {} }));
+    assert.equal(unsafe.status, 502);
+    await h.waitForLog(/writable by every account without the sticky bit/);
+    assert.deepEqual(readdirSync(open), [], "nothing made there");
+    const refused = await post(`${h.base}/api/mcp/refused/mcp`, h.tokens.alice, rpc("tools/call", { name: "where", arguments: {} }));
+    assert.equal(refused.status, 502);
+    await h.waitForLog(/sbatch refused the tool session's job/);
+    const failed = await post(`${h.base}/api/mcp/broken/mcp`, h.tokens.alice, rpc("tools/call", { name: "where", arguments: {} }));
+    assert.equal(failed.status, 502);
+    await h.waitForLog(/no such model/);
+    assert.deepEqual(readdirSync(workdir).filter((n) => n.startsWith(".hubmcp-session-")), [], "their session folders are gone");
+  });
+
+  await t.test("an idle session's job is cancelled", async (st) => {
+    const workdir = sharedDir(t);
+    const h = await startHarness(st, { tools: slurmTool(appPath, workdir, cluster.partition), limits: { idleMinutes: 0.02 } });
+    assert.equal((await call(h.base, h.tokens.alice)).status, 200);
+    const rec = (await h.store.get<ToolSessionRecord>("tool-sessions", "alice\nsim\ndefault"))!;
+    await h.waitForLog(/tool session idle; stopping/);
+    await until("the idle job to leave squeue", () => squeueState(rec.jobId!) === null);
+  });
+
+  await t.test("SIGTERM of hub_gateway leaves no job behind", async (st) => {
+    const base = sharedDir(t, 0o755);
+    const dataDir = join(base, "data");
+    const store = await FileRecordStore.open(dataDir);
+    const accounts = new StoreAccountDirectory(store);
+    await accounts.add("alice", "pw", ["users"]);
+    const token = (await new ApiTokens(store, accounts).create("alice"))!.token;
+    const config = join(base, "gateway.json");
+    writeFileSync(config, JSON.stringify({ tools: slurmTool(appPath, sharedDir(t), cluster.partition), oauth: false }));
+    const child = spawn(HUB_GATEWAY[0]!, [...HUB_GATEWAY.slice(1), "--config", config, "--data-dir", dataDir, "--port", "0"], { env: { ...process.env, NODE_V8_COVERAGE: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    const exited = new Promise((resolve) => child.once("close", resolve));
+    st.after(() => (child.exitCode === null ? (child.kill("SIGTERM"), exited) : undefined));
+    let err = "";
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (err += c));
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout.setEncoding("utf8").on("data", (c: string) => {
+        out += c;
+        const m = /ready at (\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      void exited.then(() => reject(new Error(`hub_gateway exited:\n${err.slice(-2000)}`)));
+    });
+    const res = await call(url.replace(/\/$/, ""), token);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const jobId = JSON.parse(res.body.result.content[0].text).job as string;
+    assert.equal(squeueState(jobId), "RUNNING");
+    child.kill("SIGTERM");
+    await exited;
+    assert.equal(squeueState(jobId), null, err.slice(-3000));
+  });
+});

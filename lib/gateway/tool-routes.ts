@@ -195,6 +195,9 @@ async function deleteSession(ctx: GatewayContext, c: Caller, req: IncomingMessag
   const s = await continueOrStart(ctx, c, req, undefined);
   const answer = await exchange(ctx, s.rec, { method: "DELETE", path: "mcp", headers: req.headers, session: s.upstream }, res);
   await relay(res, answer, {});
+  // A Slurm job is the session: ending the session gives its allocation back (scancel) rather
+  // than holding it until the idle bound. The next request submits a new job.
+  if (s.rec.jobId !== undefined) await ctx.sessions.stop(s.rec.instance);
 }
 
 async function bootstrap(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -156,6 +156,24 @@ test("tool sessions as Slurm jobs on a real cluster", { skip: !IS_ROOT && "needs
     await until("the idle job to leave squeue", () => squeueState(rec.jobId!) === null);
   });
 
+  await t.test("DELETE of the session cancels its job; the next request submits a new one", async (st) => {
+    const workdir = sharedDir(t);
+    const h = await startHarness(st, { tools: slurmTool(appPath, workdir, cluster.partition) });
+    const mcp = `${h.base}/api/mcp/sim/mcp`;
+    const init = await post(mcp, h.tokens.alice, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "spec", version: "1" } }));
+    await init.text();
+    const session = init.headers.get("mcp-session-id")!;
+    const rec = (await h.store.get<ToolSessionRecord>("tool-sessions", "alice\nsim\ndefault"))!;
+    assert.equal(squeueState(rec.jobId!), "RUNNING");
+    const ended = await fetch(mcp, { method: "DELETE", headers: { authorization: `Bearer ${h.tokens.alice}`, "mcp-session-id": session } });
+    assert.ok(ended.status < 300, `DELETE answered ${ended.status}`);
+    await ended.arrayBuffer();
+    await until("the deleted session's job to leave squeue", () => squeueState(rec.jobId!) === null);
+    assert.equal((await call(h.base, h.tokens.alice)).status, 200);
+    const next = (await h.store.get<ToolSessionRecord>("tool-sessions", "alice\nsim\ndefault"))!;
+    assert.notEqual(next.jobId, rec.jobId);
+  });
+
   await t.test("SIGTERM of hub_gateway leaves no job behind", async (st) => {
     const base = sharedDir(t, 0o755);
     const dataDir = join(base, "data");

@@ -65,14 +65,11 @@ async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Pr
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, deleted, hung };
 }
 
-test("legacy SSE through the gateway: one answer per request on the stream, whatever the tool server does", { timeout: 30_000 }, async (t) => {
-  const up = await upstream(t);
-  const h = await startHarness(t, { tools: { odd: { revisions: { default: { url: up.url } } } }, limits: { maxBodyBytes: 4096 } });
-  const base = `${h.base}/api/mcp/odd`;
-  const bearer = { authorization: `Bearer ${h.tokens.alice}` };
+/** Opens the held legacy stream as `token`; `next()` answers its events one at a time. */
+async function holdStream(t: test.TestContext, url: string, token: string): Promise<{ body: ReadableStreamDefaultReader<Uint8Array>; next(): Promise<{ event: string; data: string }> }> {
   const ac = new AbortController();
   t.after(() => ac.abort());
-  const res = await fetch(`${base}/sse`, { headers: { ...bearer, accept: "text/event-stream" }, signal: ac.signal });
+  const res = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" }, signal: ac.signal });
   const body = res.body!.getReader();
   const reader = new SseReader();
   const queue: Array<{ event: string; data: string }> = [];
@@ -80,6 +77,15 @@ test("legacy SSE through the gateway: one answer per request on the stream, what
     while (queue.length === 0) queue.push(...reader.push((await body.read()).value!));
     return queue.shift()!;
   };
+  return { body, next };
+}
+
+test("legacy SSE through the gateway: one answer per request on the stream, whatever the tool server does", { timeout: 30_000 }, async (t) => {
+  const up = await upstream(t);
+  const h = await startHarness(t, { tools: { odd: { revisions: { default: { url: up.url } } } }, limits: { maxBodyBytes: 4096 } });
+  const base = `${h.base}/api/mcp/odd`;
+  const bearer = { authorization: `Bearer ${h.tokens.alice}` };
+  const { body, next } = await holdStream(t, `${base}/sse`, h.tokens.alice);
   const endpoint = await next();
   assert.equal(endpoint.event, "endpoint");
   const url = `${h.base}${endpoint.data}`;
@@ -143,16 +149,7 @@ test("legacy SSE through the gateway: one answer per request on the stream, what
 test("legacy SSE POSTs hold a per-person slot until their answer, and the tool server hears the vouched user", { timeout: 30_000 }, async (t) => {
   const up = await upstream(t);
   const h = await startHarness(t, { tools: { odd: { revisions: { default: { url: up.url } } } }, limits: { upstreamRequestsPerUser: 1 } });
-  const ac = new AbortController();
-  t.after(() => ac.abort());
-  const res = await fetch(`${h.base}/api/mcp/odd/sse`, { headers: { authorization: `Bearer ${h.tokens.alice}`, accept: "text/event-stream" }, signal: ac.signal });
-  const body = res.body!.getReader();
-  const reader = new SseReader();
-  const queue: Array<{ event: string; data: string }> = [];
-  const next = async (): Promise<{ event: string; data: string }> => {
-    while (queue.length === 0) queue.push(...reader.push((await body.read()).value!));
-    return queue.shift()!;
-  };
+  const { next } = await holdStream(t, `${h.base}/api/mcp/odd/sse`, h.tokens.alice);
   const url = `${h.base}${(await next()).data}`;
   const first = await post(url, h.tokens.alice, rpc("hang", {}, 1), { "x-forwarded-user": "admin" });
   assert.equal(first.status, 202);

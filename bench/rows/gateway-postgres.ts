@@ -1,5 +1,5 @@
 // The gateway hop's Postgres lanes: the same gateway on a PostgreSQL store, lookup cache on
-// and off, in front of the same tool server as the file-store lanes. The cluster is the
+// and off, and cached with the rate limit per process (what counting it in the database costs), in front of the same tool server as the file-store lanes. The cluster is the
 // specs' throwaway one (initdb + pg_ctl on a loopback port, fsync off), started here and
 // destroyed when the phase ends. Its password reaches the gateway children through
 // HUBMCP_STORE_PASSWORD, never their argv.
@@ -12,6 +12,8 @@ import type { ServerChild, Servers } from "../child.ts";
 export interface PostgresGateways {
   cached: ServerChild;
   uncached: ServerChild;
+  /** Cached, with the per-person rate limit per process instead of in the database. */
+  localLimit: ServerChild;
   bearer: Record<string, string>;
   /** CPU ms the Postgres server (postmaster and its backends, live and exited) has used so far. */
   databaseCpuMs(): number;
@@ -75,7 +77,9 @@ export async function startPostgresGateways(servers: Servers, toolPort: number):
     started.push(cached);
     const uncached = await servers.start("gateway", { args: [url, upstream, "uncached"], env });
     started.push(uncached);
-    return { cached, uncached, bearer, databaseCpuMs: () => clusterCpuMs(cluster.dataDir), stop };
+    const localLimit = await servers.start("gateway", { args: [url, upstream, "local-limit"], env });
+    started.push(localLimit);
+    return { cached, uncached, localLimit, bearer, databaseCpuMs: () => clusterCpuMs(cluster.dataDir), stop };
   } catch (err) {
     await stop();
     throw err;

@@ -175,6 +175,7 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
       pgLanes.push(
         { name: "gateway hop: via gateway, Postgres store", target: await via(pg.cached, pg.bearer), costs: [pg.cached, stack.tool], runs: [], cpuMs: [0, 0], database: database() },
         { name: "gateway hop: Postgres store, lookupCacheSeconds 0", target: await via(pg.uncached, pg.bearer), costs: [pg.uncached, stack.tool], runs: [], cpuMs: [0, 0], database: database() },
+        { name: "gateway hop: Postgres store, rate limit per replica", target: await via(pg.localLimit, pg.bearer), costs: [pg.localLimit, stack.tool], runs: [], cpuMs: [0, 0], database: database() },
       );
       lanes.push(...pgLanes);
     }
@@ -182,7 +183,7 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
       await probe(lane.target, expectSum.rpc);
       await gen.run(lane.target, { durationMs: slicing.warmupMs, warmupMs: 0 });
     }
-    // Half the request rows' time per lane: six to eight lanes, and the gateway's are slow.
+    // Half the request rows' time per lane: six to nine lanes, and the gateway's are slow.
     const rounds = Math.max(1, Math.round(slicing.durationMs / 2 / slicing.sliceMs));
     for (let round = 0; round < rounds; round++) {
       for (let i = 0; i < lanes.length; i++) await slice(gen, lanes[(round + i) % lanes.length]!, slicing.sliceMs);
@@ -206,8 +207,8 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
     uncachedRow.note += "; not a target: the gateway above reading token, account and tool session from the data dir on every request";
     proxyRow.note += "; not a target: node:http server and client relaying headers and body, nothing else";
     rawRow.note += "; not a target: a node:http server relaying over raw keep-alive sockets (no node:http client), the least a hop through node:http costs here";
-    const [pgCachedRow, pgUncachedRow] = pgRows;
-    if (pgCachedRow && pgUncachedRow) {
+    const [pgCachedRow, pgUncachedRow, pgLocalRow] = pgRows;
+    if (pgCachedRow && pgUncachedRow && pgLocalRow) {
       const versus = (row: Counted, file: Counted, what: string): string =>
         `${(row.cpuUsPerReq! / file.cpuUsPerReq!).toFixed(2)}× the CPU/req and ${(row.rps! / file.rps!).toFixed(2)}× the req/s of ${what}`;
       const dbUs = (lane: Lane, row: Counted): string => ((lane.database!.ms * 1000) / row.total).toFixed(0);
@@ -219,6 +220,9 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
         `; not a target: the Postgres gateway reading token, account and tool session from the database on every request; ` +
         `${versus(pgUncachedRow, viaRow, "the file-store gateway row")}, ${versus(pgUncachedRow, uncachedRow, "the file store's lookupCacheSeconds 0 row")}; ` +
         `PostgreSQL's own CPU, not in server CPU: ${dbUs(pgLanes[1]!, pgUncachedRow)} µs per request`;
+      pgLocalRow.note +=
+        `; not a target: the cached Postgres gateway with the per-person rate limit in process memory, as on the file store (the rate limit then counts per replica); ` +
+        `${versus(pgLocalRow, viaRow, "the file-store gateway row")}; PostgreSQL's own CPU, not in server CPU: ${dbUs(pgLanes[2]!, pgLocalRow)} µs per request`;
     }
     viaRow.checks.push(
       atMost("CPU/req (gateway + tool server) vs direct", { value: viaRow.cpuUsPerReq! / directRow.cpuUsPerReq!, digits: 2, unit: "×" }, TARGETS.gatewayCpuFactor),

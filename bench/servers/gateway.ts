@@ -14,7 +14,8 @@ export const HUB_TOOLS = 300;
  * `args`: the data dir or a postgres:// URL (its password in HUBMCP_STORE_PASSWORD, as
  * `hub_gateway --store` takes it), the tool server's base URL, and "cached" (the default settings),
  * "uncached" (lookupCacheSeconds 0: the data dir read on every request, to show what the
- * cache saves) or "hub300" (`add` and 300 more tools, all listed on one /mcp page).
+ * cache saves), "local-limit" (cached, the rate limit per process even on Postgres: what
+ * counting it in the database costs) or "hub300" (`add` and 300 more tools, all listed on one /mcp page).
  */
 export async function startGatewayServer(args: readonly string[]): Promise<BenchServer> {
   const [location, upstream, lookups = "cached"] = args;
@@ -34,7 +35,7 @@ export async function startGatewayServer(args: readonly string[]): Promise<Bench
     dataDir,
   );
   // As `hub_gateway --store postgres://…` runs it: the per-person rate limit counted in the database.
-  const gateway = await startGateway({ config, store: postgres ?? new FileRecordStore(dataDir), sharedLimits: postgres !== undefined });
+  const gateway = await startGateway({ config, store: postgres ?? new FileRecordStore(dataDir), sharedLimits: postgres !== undefined && lookups !== "local-limit" });
   // Gateway sessions are sealed ids the gateway does not hold: there is nothing to count.
   return { port: gateway.port, sessions: () => null, close: async () => {
     await gateway.close();

@@ -37,6 +37,8 @@ export interface ChildOptions {
   nodeFlags?: string[];
   /** Arguments for the server after its kind (see ./server-child.ts). */
   args?: string[];
+  /** Variables added to the child's environment (secrets go here, never in args: they show in `ps`). */
+  env?: Record<string, string>;
 }
 
 const MB = 1024 * 1024;
@@ -58,7 +60,7 @@ export async function startServer(kind: ServerKind, options: ChildOptions): Prom
     mkdirSync(options.cpuProfDir, { recursive: true });
     execArgv.push("--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`, `--cpu-prof-name=${kind}-${Date.now()}.cpuprofile`);
   }
-  const child = fork(options.entry, [kind, ...(options.args ?? [])], { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = fork(options.entry, [kind, ...(options.args ?? [])], { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"], env: { ...process.env, ...options.env } });
   const first = await nextMessage(child);
   if (first.type !== "listening") throw new Error("bench server did not report its port");
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -105,6 +107,8 @@ export interface StartOptions {
   nodeFlags?: string[];
   /** Arguments for this server after its kind. */
   args?: string[];
+  /** Variables added to this server's environment. */
+  env?: Record<string, string>;
 }
 
 /** Starts servers under test from one compiled tree, with the run's Node flags. */
@@ -117,7 +121,8 @@ export function serversFrom(entry: string, cpuProfDir: string | null, runFlags: 
     start: (kind, options = {}) => {
       const nodeFlags = [...runFlags, ...(options.nodeFlags ?? [])];
       const args = options.args ?? [];
-      return startServer(kind, options.profile && cpuProfDir ? { entry, cpuProfDir, nodeFlags, args } : { entry, nodeFlags, args });
+      const env = options.env ?? {};
+      return startServer(kind, options.profile && cpuProfDir ? { entry, cpuProfDir, nodeFlags, args, env } : { entry, nodeFlags, args, env });
     },
   };
 }

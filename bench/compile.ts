@@ -2,7 +2,7 @@
 // tsx a process holds a second V8 isolate for the loader (about 40 MB of RSS here), which
 // would swamp the memory rows. TypeScript's own transpiler (a dev dependency) turns lib/
 // and the bench servers into a throw-away directory; types are checked by `npm test`.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,6 +33,8 @@ export interface CompiledTree {
 export function compileForBench(): CompiledTree {
   const out = mkdtempSync(join(tmpdir(), "hubmcp-bench-"));
   writeFileSync(join(out, "package.json"), '{"type":"module"}\n');
+  // The Postgres store loads its optional driver (`pg`) by name: the tree resolves it from the repo's.
+  symlinkSync(join(ROOT, "node_modules"), join(out, "node_modules"), "dir");
   for (const file of SOURCES.flatMap((s) => tsFiles(join(ROOT, s)))) {
     const rel = relative(ROOT, file);
     const { outputText, diagnostics } = ts.transpileModule(readFileSync(file, "utf8"), { compilerOptions: OPTIONS, fileName: rel, reportDiagnostics: true });

@@ -2,19 +2,21 @@
 // call straight to the tool server behind it, interleaved in one run) and what 1,000 idle
 // gateway sessions hold. The gateway runs in its own process with a `url` revision pointing
 // at a hubmcp child; the user and API token are made through the gateway's store code in a
-// temporary data dir, removed afterwards.
+// temporary data dir, removed afterwards. The hop row also runs the gateway on a Postgres
+// store (./gateway-postgres.ts) when this machine has PostgreSQL.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ApiTokens, FileRecordStore, StoreAccountDirectory } from "../../lib/gateway/index.ts";
+import { FileRecordStore } from "../../lib/gateway/index.ts";
 import type { ServerChild, Servers, Stats } from "../child.ts";
 import { combine, type LoadGenerator, type LoadResult, type Target } from "../load.ts";
 import { CALL_ADD, expectSum, INITIALIZE, openSession, PROTOCOL_VERSION, probe, targets } from "../requests.ts";
 import type { Row } from "../row.ts";
 import { GATEWAY_TOOL } from "../servers/gateway.ts";
 import { atMost, TARGETS } from "../targets.ts";
+import { addBenchUser, startPostgresGateways } from "./gateway-postgres.ts";
 import type { Slicing } from "./throughput.ts";
 
 const MCP_ACCEPT = { accept: "application/json, text/event-stream" };
@@ -42,15 +44,12 @@ export async function startStack(servers: Servers, withComparisons = false, mode
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    const store = new FileRecordStore(dataDir);
-    const accounts = new StoreAccountDirectory(store);
-    await accounts.add("bench", "bench-password-unused");
-    const { token } = (await new ApiTokens(store, accounts).create("bench"))!;
+    const bearer = await addBenchUser(new FileRecordStore(dataDir));
     const tool = await servers.start("hubmcp");
     started.push(tool);
     const gateway = await servers.start("gateway", { profile: withComparisons, args: [dataDir, `http://127.0.0.1:${tool.port}/`, mode] });
     started.push(gateway);
-    const stack: Stack = { tool, gateway, bearer: { authorization: `Bearer ${token}` }, stop };
+    const stack: Stack = { tool, gateway, bearer, stop };
     if (withComparisons) {
       stack.uncachedGateway = await servers.start("gateway", { args: [dataDir, `http://127.0.0.1:${tool.port}/`, "uncached"] });
       started.push(stack.uncachedGateway);
@@ -71,13 +70,13 @@ async function post(port: number, body: string, headers: Record<string, string>)
 }
 
 /** The MCP handshake through the gateway; returns the gateway's session id. */
-async function openGatewaySession(stack: Stack, gateway = stack.gateway): Promise<string> {
-  const res = await post(gateway.port, INITIALIZE, stack.bearer);
+async function openGatewaySession(stack: Stack, gateway = stack.gateway, bearer = stack.bearer): Promise<string> {
+  const res = await post(gateway.port, INITIALIZE, bearer);
   const id = res.headers.get("mcp-session-id");
   await res.arrayBuffer();
   if (res.status !== 200 || !id) throw new Error(`initialize through the gateway failed: HTTP ${res.status}`);
   const ack = await post(gateway.port, JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), {
-    ...stack.bearer,
+    ...bearer,
     "mcp-session-id": id,
     "mcp-protocol-version": PROTOCOL_VERSION,
   });
@@ -93,14 +92,18 @@ interface Lane {
   runs: LoadResult[];
   /** CPU ms per process of `costs`. */
   cpuMs: number[];
+  /** CPU ms of a process outside the bench's children (the Postgres server), read around each slice. */
+  database?: { read(): number; ms: number };
 }
 
 const cpuOf = async (servers: ServerChild[]): Promise<number[]> => Promise.all(servers.map(async (s) => (await s.stats()).cpuMs));
 
 async function slice(gen: LoadGenerator, lane: Lane, durationMs: number): Promise<void> {
   const before = await cpuOf(lane.costs);
+  const dbBefore = lane.database?.read() ?? 0;
   lane.runs.push(await gen.run(lane.target, { durationMs, warmupMs: 150 }));
   const after = await cpuOf(lane.costs);
+  if (lane.database) lane.database.ms += lane.database.read() - dbBefore;
   after.forEach((ms, i) => (lane.cpuMs[i]! += ms - before[i]!));
 }
 
@@ -128,18 +131,22 @@ function laneRow(lane: Lane): Row & { total: number } {
  * server alone. The target compares the two. Three rows without targets show where the cost
  * lies: the same gateway reading the data dir on every request (lookupCacheSeconds 0), a
  * bare node:http proxy, and a relay that skips node's HTTP client (the least an extra hop
- * through a node:http server costs on this machine).
+ * through a node:http server costs on this machine). Two more, where PostgreSQL is installed:
+ * the same gateway on a Postgres store, lookup cache on and off, compared with the file store.
  */
 export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slicing: Slicing): Promise<Row[]> {
   const stack = await startStack(servers, true);
+  let pg: Awaited<ReturnType<typeof startPostgresGateways>> | undefined;
   try {
+    pg = await startPostgresGateways(servers, stack.tool.port);
+    if (typeof pg === "string") process.stderr.write(`gateway hop: Postgres store rows skipped: ${pg}\n`);
     const session = await openSession(stack.tool.port);
     const direct = targets.sessionCallAdd(stack.tool.port, session);
-    const via = async (gateway: ServerChild): Promise<Target> => ({
+    const via = async (gateway: ServerChild, bearer = stack.bearer): Promise<Target> => ({
       port: gateway.port,
       path: PATH,
       body: CALL_ADD,
-      headers: { ...MCP_ACCEPT, ...stack.bearer, "mcp-session-id": await openGatewaySession(stack, gateway), "mcp-protocol-version": PROTOCOL_VERSION },
+      headers: { ...MCP_ACCEPT, ...bearer, "mcp-session-id": await openGatewaySession(stack, gateway, bearer), "mcp-protocol-version": PROTOCOL_VERSION },
     });
     const viaHub = async (gateway: ServerChild): Promise<Target> => {
       const headers = { "content-type": "application/json", ...MCP_ACCEPT, ...stack.bearer };
@@ -161,21 +168,33 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
       { name: "gateway hop: bare node:http proxy instead", target: targets.sessionCallAdd(proxy.port, session), costs: [proxy, stack.tool], runs: [], cpuMs: [0, 0] },
       { name: "gateway hop: raw-socket relay instead", target: targets.sessionCallAdd(raw.port, session), costs: [raw, stack.tool], runs: [], cpuMs: [0, 0] },
     ];
+    const pgLanes: Lane[] = [];
+    if (typeof pg === "object") {
+      const read = pg.databaseCpuMs;
+      const database = (): { read(): number; ms: number } => ({ read, ms: 0 });
+      pgLanes.push(
+        { name: "gateway hop: via gateway, Postgres store", target: await via(pg.cached, pg.bearer), costs: [pg.cached, stack.tool], runs: [], cpuMs: [0, 0], database: database() },
+        { name: "gateway hop: Postgres store, lookupCacheSeconds 0", target: await via(pg.uncached, pg.bearer), costs: [pg.uncached, stack.tool], runs: [], cpuMs: [0, 0], database: database() },
+        { name: "gateway hop: Postgres store, rate limit per replica", target: await via(pg.localLimit, pg.bearer), costs: [pg.localLimit, stack.tool], runs: [], cpuMs: [0, 0], database: database() },
+      );
+      lanes.push(...pgLanes);
+    }
     for (const lane of lanes) {
       await probe(lane.target, expectSum.rpc);
       await gen.run(lane.target, { durationMs: slicing.warmupMs, warmupMs: 0 });
     }
-    // Half the request rows' time per lane: six lanes, and the gateway's are slow.
+    // Half the request rows' time per lane: six to nine lanes, and the gateway's are slow.
     const rounds = Math.max(1, Math.round(slicing.durationMs / 2 / slicing.sliceMs));
     for (let round = 0; round < rounds; round++) {
       for (let i = 0; i < lanes.length; i++) await slice(gen, lanes[(round + i) % lanes.length]!, slicing.sliceMs);
     }
     type Counted = Row & { total: number };
-    const [directRow, viaRow, hubRow, uncachedRow, proxyRow, rawRow] = lanes.map(laneRow) as [Counted, Counted, Counted, Counted, Counted, Counted];
+    const [directRow, viaRow, hubRow, uncachedRow, proxyRow, rawRow, ...pgRows] = lanes.map(laneRow) as [Counted, Counted, Counted, Counted, Counted, Counted, ...Counted[]];
     directRow.ratio = 1;
     directRow.rssMb = (await stack.tool.stats()).rssMb;
     directRow.note = `${rounds} slices of ${slicing.sliceMs} ms per row, taking turns with the gateway rows; server CPU is the tool server's`;
-    const hops = [[viaRow, lanes[1]!, stack.gateway], [hubRow, lanes[2]!, stack.gateway], [uncachedRow, lanes[3]!, uncached], [proxyRow, lanes[4]!, proxy], [rawRow, lanes[5]!, raw]] as const;
+    const hops: [Counted, Lane, ServerChild][] = [[viaRow, lanes[1]!, stack.gateway], [hubRow, lanes[2]!, stack.gateway], [uncachedRow, lanes[3]!, uncached], [proxyRow, lanes[4]!, proxy], [rawRow, lanes[5]!, raw]];
+    pgRows.forEach((row, i) => hops.push([row, pgLanes[i]!, pgLanes[i]!.costs[0]!]));
     for (const [row, lane, gateway] of hops) {
       const us = (ms: number): string => ((ms * 1000) / row.total).toFixed(0);
       const factor = row.cpuUsPerReq! / directRow.cpuUsPerReq!;
@@ -188,14 +207,32 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
     uncachedRow.note += "; not a target: the gateway above reading token, account and tool session from the data dir on every request";
     proxyRow.note += "; not a target: node:http server and client relaying headers and body, nothing else";
     rawRow.note += "; not a target: a node:http server relaying over raw keep-alive sockets (no node:http client), the least a hop through node:http costs here";
+    const [pgCachedRow, pgUncachedRow, pgLocalRow] = pgRows;
+    if (pgCachedRow && pgUncachedRow && pgLocalRow) {
+      const versus = (row: Counted, file: Counted, what: string): string =>
+        `${(row.cpuUsPerReq! / file.cpuUsPerReq!).toFixed(2)}× the CPU/req and ${(row.rps! / file.rps!).toFixed(2)}× the req/s of ${what}`;
+      const dbUs = (lane: Lane, row: Counted): string => ((lane.database!.ms * 1000) / row.total).toFixed(0);
+      pgCachedRow.note +=
+        `; not a target: the gateway above on a throwaway PostgreSQL cluster (loopback, fsync off) as \`--store postgres://\` runs it, ` +
+        `so the per-person rate limit is counted in the database on every request; ${versus(pgCachedRow, viaRow, "the file-store gateway row")}; ` +
+        `PostgreSQL's own CPU, not in server CPU: ${dbUs(pgLanes[0]!, pgCachedRow)} µs per request`;
+      pgUncachedRow.note +=
+        `; not a target: the Postgres gateway reading token, account and tool session from the database on every request; ` +
+        `${versus(pgUncachedRow, viaRow, "the file-store gateway row")}, ${versus(pgUncachedRow, uncachedRow, "the file store's lookupCacheSeconds 0 row")}; ` +
+        `PostgreSQL's own CPU, not in server CPU: ${dbUs(pgLanes[1]!, pgUncachedRow)} µs per request`;
+      pgLocalRow.note +=
+        `; not a target: the cached Postgres gateway with the per-person rate limit in process memory, as on the file store (the rate limit then counts per replica); ` +
+        `${versus(pgLocalRow, viaRow, "the file-store gateway row")}; PostgreSQL's own CPU, not in server CPU: ${dbUs(pgLanes[2]!, pgLocalRow)} µs per request`;
+    }
     viaRow.checks.push(
       atMost("CPU/req (gateway + tool server) vs direct", { value: viaRow.cpuUsPerReq! / directRow.cpuUsPerReq!, digits: 2, unit: "×" }, TARGETS.gatewayCpuFactor),
     );
     hubRow.checks.push(
       atMost("CPU/req via /mcp vs via /api/mcp/{tool}/mcp", { value: hubRow.cpuUsPerReq! / viaRow.cpuUsPerReq!, digits: 2, unit: "×" }, TARGETS.hubConnectorCpuFactor),
     );
-    return [strip(directRow), strip(viaRow), strip(hubRow), strip(uncachedRow), strip(proxyRow), strip(rawRow)];
+    return [directRow, viaRow, hubRow, uncachedRow, ...pgRows, proxyRow, rawRow].map(strip);
   } finally {
+    if (typeof pg === "object") await pg.stop();
     await stack.stop();
   }
 }

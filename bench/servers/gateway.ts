@@ -1,7 +1,8 @@
 // The hub gateway in front of a tool server the bench started: one tool, `add`, whose
-// `url` revision is that server, with accounts and tokens in a data dir the bench made.
-// The per-user rate limit is lifted: the bench measures the hop, not the limiter's 429s.
-import { FileRecordStore, parseGatewayConfig, startGateway } from "../../lib/gateway/index.ts";
+// `url` revision is that server, with accounts and tokens in a data dir (or a Postgres
+// database) the bench made. The per-user rate limit is lifted: the bench measures the hop,
+// not the limiter's 429s.
+import { FileRecordStore, parseGatewayConfig, PostgresRecordStore, startGateway } from "../../lib/gateway/index.ts";
 import type { BenchServer } from "./types.ts";
 
 export const GATEWAY_TOOL = "add";
@@ -10,13 +11,18 @@ export const GATEWAY_TOOL = "add";
 export const HUB_TOOLS = 300;
 
 /**
- * `args`: the data dir, the tool server's base URL, and "cached" (the default settings),
+ * `args`: the data dir or a postgres:// URL (its password in HUBMCP_STORE_PASSWORD, as
+ * `hub_gateway --store` takes it), the tool server's base URL, and "cached" (the default settings),
  * "uncached" (lookupCacheSeconds 0: the data dir read on every request, to show what the
- * cache saves) or "hub300" (`add` and 300 more tools, all listed on one /mcp page).
+ * cache saves), "local-limit" (cached, the rate limit per process even on Postgres: what
+ * counting it in the database costs) or "hub300" (`add` and 300 more tools, all listed on one /mcp page).
  */
 export async function startGatewayServer(args: readonly string[]): Promise<BenchServer> {
-  const [dataDir, upstream, lookups = "cached"] = args;
-  if (!dataDir || !upstream) throw new Error("the gateway bench server needs a data dir and an upstream URL");
+  const [location, upstream, lookups = "cached"] = args;
+  if (!location || !upstream) throw new Error("the gateway bench server needs a data dir or postgres:// URL and an upstream URL");
+  const postgres = location.startsWith("postgres:") ? await PostgresRecordStore.open({ url: location, password: process.env.HUBMCP_STORE_PASSWORD || undefined }) : undefined;
+  // parseGatewayConfig resolves paths against a directory; a database has none of its own.
+  const dataDir = postgres ? process.cwd() : location;
   const tools: Record<string, unknown> = { [GATEWAY_TOOL]: { revisions: { default: { url: upstream } } } };
   if (lookups === "hub300") for (let i = 0; i < HUB_TOOLS; i++) tools[`t${i}`] = { revisions: { default: { url: upstream } } };
   const config = parseGatewayConfig(
@@ -28,7 +34,11 @@ export async function startGatewayServer(args: readonly string[]): Promise<Bench
     },
     dataDir,
   );
-  const gateway = await startGateway({ config, store: new FileRecordStore(dataDir) });
+  // As `hub_gateway --store postgres://…` runs it: the per-person rate limit counted in the database.
+  const gateway = await startGateway({ config, store: postgres ?? new FileRecordStore(dataDir), sharedLimits: postgres !== undefined && lookups !== "local-limit" });
   // Gateway sessions are sealed ids the gateway does not hold: there is nothing to count.
-  return { port: gateway.port, sessions: () => null, close: () => gateway.close() };
+  return { port: gateway.port, sessions: () => null, close: async () => {
+    await gateway.close();
+    await postgres?.close();
+  } };
 }

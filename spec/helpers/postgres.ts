@@ -3,6 +3,7 @@
 // test file, stopped and removed when the file's process exits. Postgres refuses to run as
 // root, so as root (specs, CI) it runs as the `postgres` user. Without the binaries the
 // specs skip with the reason shown, except in CI, where a missing postgres is a failure.
+// `npm run bench` uses it too (the gateway hop's Postgres lanes), and destroys it when done.
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -23,20 +24,27 @@ function findBin(): string | undefined {
 
 const BIN = findBin();
 
+/** Why no cluster can start here, or false when one can. */
+export const POSTGRES_MISSING: string | false = BIN ? false : "PostgreSQL binaries not found (apt-get install postgresql, or set PG_BIN)";
+
 /** Why the Postgres specs skip here, or false when they run. In CI they never skip. */
-export const POSTGRES_SKIP: string | false = BIN || process.env.CI ? false : "PostgreSQL binaries not found (apt-get install postgresql, or set PG_BIN)";
+export const POSTGRES_SKIP: string | false = process.env.CI ? false : POSTGRES_MISSING;
 
 export interface PostgresCluster {
   /** `postgres://hubmcp@127.0.0.1:PORT/postgres`: no password in it, pass `password`. */
   readonly url: string;
   readonly password: string;
   readonly port: number;
+  /** The cluster's data directory (postmaster.pid names the server's process). */
+  readonly dataDir: string;
   /** A new empty database; answers its URL (without the password). */
   database(): Promise<string>;
   /** Stops the server (fast shutdown), e.g. to see the store fail. */
   stop(): Promise<void>;
   /** Starts it again on the same port. */
   start(): Promise<void>;
+  /** Stops it for good and removes its files; the next postgresCluster() starts a new one. */
+  destroy(): void;
 }
 
 let cluster: Promise<PostgresCluster> | undefined;
@@ -79,12 +87,11 @@ async function startCluster(): Promise<PostgresCluster> {
   };
   process.once("exit", cleanUp);
   // A test file stopped by a signal (the runner's timeout, Ctrl-C) fires no "exit": clean up, then die of it.
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    process.once(signal, () => {
-      cleanUp();
-      process.kill(process.pid, signal);
-    });
-  }
+  const onSignal = (signal: NodeJS.Signals): void => {
+    cleanUp();
+    process.kill(process.pid, signal);
+  };
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, onSignal);
   run("initdb", ["-D", data, "-U", USER, "--auth-local=trust", "--auth-host=scram-sha-256", `--pwfile=${join(dir, "pw")}`, "-E", "UTF8", "--no-sync", "--no-instructions"]);
   const port = await freePort();
   const start = async (): Promise<void> => {
@@ -98,6 +105,7 @@ async function startCluster(): Promise<PostgresCluster> {
     url,
     password,
     port,
+    dataDir: data,
     async database() {
       const name = `t${process.pid}_${++n}`;
       const admin = new pg.Client({ host: "127.0.0.1", port, user: USER, database: "postgres", password });
@@ -114,5 +122,11 @@ async function startCluster(): Promise<PostgresCluster> {
       stopped = true;
     },
     start,
+    destroy() {
+      process.off("exit", cleanUp);
+      for (const signal of ["SIGTERM", "SIGINT"] as const) process.off(signal, onSignal);
+      cleanUp();
+      cluster = undefined;
+    },
   };
 }

@@ -13,6 +13,7 @@ import { startupRows, tsAppRows } from "./rows/launcher.ts";
 import { stdioRows } from "./rows/stdio.ts";
 import { allocationPerRequest } from "./rows/allocation.ts";
 import { gatewayHopRows, gatewaySessionsRow } from "./rows/gateway.ts";
+import { processSessionRow, sharedDensityRow } from "./rows/density.ts";
 import { callMemoryRow, idleSessionsRow } from "./rows/memory.ts";
 import { sseRows } from "./rows/sse.ts";
 import { throughputRows } from "./rows/throughput.ts";
@@ -45,6 +46,8 @@ async function bench(options: BenchOptions): Promise<Row[]> {
     await phase("idle sessions", () => idleSessionsRow(servers, gen, options.sessions));
     await phase("gateway hop", () => gatewayHopRows(servers, gen, options.slicing));
     await phase("idle gateway sessions", () => gatewaySessionsRow(servers, gen, options.gatewaySessions));
+    await phase("density: shared revision", () => sharedDensityRow(pkg, options.gatewaySessions, options.quick));
+    await phase("density: process session", () => processSessionRow(pkg));
     await phase("SSE fan-out", () => sseRows(servers, options.sseClients, options.broadcasts));
     await phase("stdio", () => stdioRows(pkg, tree.path("bench/servers/stdio-echo.ts"), options.quick));
     await phase("start-up", () => startupRows(pkg, options.quick));

@@ -39,11 +39,6 @@ export class SharedSessions {
     private readonly onEvent: (event: string, fields: Record<string, unknown>) => void,
   ) {}
 
-  /** Sessions kept in all. */
-  get size(): number {
-    return this.#entries.size;
-  }
-
   /**
    * Refuses (503, as for tool sessions) when `user` already holds their most sessions on
    * shared revisions. Sessions of an instance that has since ended are dropped first.

@@ -20,12 +20,18 @@ export const TARGETS = {
   liveHeapSettleMb: 2,
   /** RSS growth of 10,000 idle sessions over an empty server. */
   idleSessionsMb: 40,
+  /** The gateway process's own CPU per tools/call, at most this many times a bare node:http proxy's in the same run. */
+  gatewayVsProxyCpu: 1.25,
+  /** RSS of the gateway's whole process tree with 1,000 people, a session and a call each, on one shared demo revision. */
+  sharedTreeMb: 300,
+  /** tools/call p99 there, at 500 calls/s. */
+  sharedP99Ms: 50,
   /**
-   * CPU per tools/call in a session through the gateway, counting the whole server side of
-   * the hop (the gateway process plus the tool server behind it), at most this many times
-   * the same call's CPU straight to that tool server.
+   * One person's idle `process` tool session (demo `.ts` app): its private memory, what each
+   * more person costs. Its RSS also counts the node binary's pages, shared by every Node
+   * process (a bare node:http server's RSS alone is above 40 MB here).
    */
-  gatewayCpuFactor: 1.5,
+  processSessionMb: 40,
   /** CPU per tools/call through the hub connector `/mcp`, at most this many times the per-tool route's. */
   hubConnectorCpuFactor: 1.1,
   /** Gateway CPU per `tools/list` of a 300-tool hub at /mcp, from its catalog ("lists in milliseconds"). */

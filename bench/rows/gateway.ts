@@ -224,9 +224,9 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
         `; not a target: the cached Postgres gateway with the per-person rate limit in process memory, as on the file store (the rate limit then counts per replica); ` +
         `${versus(pgLocalRow, viaRow, "the file-store gateway row")}; PostgreSQL's own CPU, not in server CPU: ${dbUs(pgLanes[2]!, pgLocalRow)} µs per request`;
     }
-    viaRow.checks.push(
-      atMost("CPU/req (gateway + tool server) vs direct", { value: viaRow.cpuUsPerReq! / directRow.cpuUsPerReq!, digits: 2, unit: "×" }, TARGETS.gatewayCpuFactor),
-    );
+    // The hop's own process: the gateway's CPU per call against the bare proxy's, same tool server behind both.
+    const own = (lane: Lane, row: Counted): number => lane.cpuMs[0]! / row.total;
+    viaRow.checks.push(atMost("gateway CPU/req vs bare node:http proxy", { value: own(lanes[1]!, viaRow) / own(lanes[4]!, proxyRow), digits: 2, unit: "×" }, TARGETS.gatewayVsProxyCpu));
     hubRow.checks.push(
       atMost("CPU/req via /mcp vs via /api/mcp/{tool}/mcp", { value: hubRow.cpuUsPerReq! / viaRow.cpuUsPerReq!, digits: 2, unit: "×" }, TARGETS.hubConnectorCpuFactor),
     );

@@ -15,8 +15,14 @@ export interface ChildIdentity {
   readonly env?: readonly string[];
 }
 
+/**
+ * How an `app` revision's tool server is shared: `process` (one per person, the default) or
+ * `shared` (one for everyone, each person in their own MCP sessions; README, "Isolation").
+ */
+export type Isolation = "process" | "shared";
+
 export type RevisionSpec =
-  | ({ readonly kind: "app"; readonly app: string } & ChildIdentity)
+  | ({ readonly kind: "app"; readonly app: string; readonly isolation?: Isolation } & ChildIdentity)
   | { readonly kind: "url"; readonly url: string }
   | ({ readonly kind: "command"; readonly command: readonly string[] } & ChildIdentity)
   | ({ readonly kind: "slurm"; readonly slurm: SlurmRevision } & ChildIdentity);
@@ -188,10 +194,15 @@ function revision(v: unknown, key: string, baseDir: string, who: ChildIdentity):
   if (!isObject(v)) throw new ConfigError(key, 'must be an object with one of "app", "url", "command", "slurm"');
   const kinds = ["app", "url", "command", "slurm"].filter((k) => k in v);
   if (kinds.length !== 1) throw new ConfigError(key, 'must have exactly one of "app", "url", "command", "slurm"');
-  for (const k of Object.keys(v)) if (k !== kinds[0]) throw new ConfigError(`${key}.${k}`, "is not a known key");
+  for (const k of Object.keys(v)) if (k !== kinds[0] && !(k === "isolation" && kinds[0] === "app")) throw new ConfigError(`${key}.${k}`, "is not a known key");
   if ("app" in v) {
     if (typeof v.app !== "string" || v.app === "") throw new ConfigError(`${key}.app`, "must be a file path");
-    return { kind: "app", app: isAbsolute(v.app) ? v.app : resolve(baseDir, v.app), ...who };
+    const app = isAbsolute(v.app) ? v.app : resolve(baseDir, v.app);
+    if (v.isolation === undefined || v.isolation === "process") return { kind: "app", app, ...who };
+    if (v.isolation !== "shared") throw new ConfigError(`${key}.isolation`, 'must be "process" or "shared"');
+    // One process for everyone has one identity: it cannot be each person's own account.
+    if (who.runAs === "@person") throw new ConfigError(`${key}.isolation`, 'cannot be "shared" when runAs is "@person"');
+    return { kind: "app", app, isolation: "shared", ...who };
   }
   if ("slurm" in v) return { kind: "slurm", slurm: slurmRevision(v.slurm, `${key}.slurm`, baseDir), ...who };
   if ("url" in v) {

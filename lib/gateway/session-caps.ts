@@ -32,13 +32,13 @@ export class SessionCaps {
 
   /**
    * Takes a place under the total cap and one under the user's for a session whose record
-   * is already written. Answers the error to give when a cap is full (any place taken is
-   * given back), else undefined.
+   * is already written (no user: a shared tool session, under the total cap alone). Answers
+   * the error to give when a cap is full (any place taken is given back), else undefined.
    */
-  async claim(user: string, key: string, instance: string): Promise<GatewayError | undefined> {
+  async claim(user: string | undefined, key: string, instance: string): Promise<GatewayError | undefined> {
     const { sessionsTotal, sessionsPerUser } = this.#o.limits;
     if (!(await this.#claim("all", sessionsTotal, key, instance))) return tooMany();
-    if (await this.#claim(`user\n${user}`, sessionsPerUser, key, instance)) return undefined;
+    if (user === undefined || await this.#claim(`user\n${user}`, sessionsPerUser, key, instance)) return undefined;
     const mine = new Set([instance]);
     await this.#o.store.update<Places>(PLACES, "all", (places) => (places?.[instance] ? without(places, mine) : undefined));
     return tooManyForUser(sessionsPerUser);

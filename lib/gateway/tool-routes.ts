@@ -18,6 +18,7 @@ import { classifyRevision } from "../mcp/revision.ts";
 import { decodeHeaderValue, encodeHeaderValue } from "../mcp/era2026/headers.ts";
 import type { Route } from "./routes.ts";
 import type { SessionSealer } from "./session-seal.ts";
+import { EVERYONE, isShared } from "./shared-sessions.ts";
 import { sessionKey, type ToolSessionRecord, type ToolSessions } from "./tool-sessions.ts";
 import type { UpstreamSlots } from "./upstream-slots.ts";
 import { weberCookie } from "./weber-cookie.ts";
@@ -71,12 +72,13 @@ function vouchedFor(ctx: GatewayContext, user: string, address: string | undefin
 }
 
 /** Forwards, timing the upstream and forgetting a tool session whose server is gone. */
-async function exchange(ctx: GatewayContext, rec: ToolSessionRecord, out: Outgoing, res: ServerResponse): Promise<IncomingMessage> {
+async function exchange(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord, out: Outgoing, res: ServerResponse): Promise<IncomingMessage> {
   // A client gone while its tool session started would never close again to give its slot back.
   if (res.closed) throw new GatewayError(499, "client_gone", "The client went away");
   // Held until the answer to the client ends, streams included: that is how long the upstream connection is busy.
-  res.once("close", ctx.slots.take(rec.user, rec.url!));
-  out.vouched = vouchedFor(ctx, rec.user, res.req.socket.remoteAddress);
+  // The caller, not the record's user: a shared tool server's record is everyone's.
+  res.once("close", ctx.slots.take(c.principal.user, rec.url!));
+  out.vouched = vouchedFor(ctx, c.principal.user, res.req.socket.remoteAddress);
   const cancel: Cancel = {};
   let cancelled = false;
   res.once("close", () => {
@@ -111,13 +113,29 @@ async function continueOrStart(ctx: GatewayContext, c: Caller, req: IncomingMess
   if (rec.instance !== binding.instance) rec = await ctx.sessions.acquire(c.principal.user, c.tool, binding.revision, true);
   // The tool session restarted since this id was minted: its MCP session is gone with it.
   if (rec.instance !== binding.instance) throw new GatewayError(404, "unknown_session", "The session ended; initialize a new one");
+  if (rec.user === EVERYONE) usedShared(ctx, c, rec, binding.upstream);
   return { rec, upstream: binding.upstream, id: named };
 }
 
+function usedShared(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord, upstream: string): void {
+  ctx.sessions.shared.use(c.principal.user, c.tool, rec.revision, rec.instance, { url: rec.url!, cookie: rec.cookie }, upstream);
+}
+
 async function mint(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord): Promise<Continued> {
+  if (rec.user === EVERYONE) ctx.sessions.shared.admit(c.principal.user, c.tool, rec.revision, rec.instance);
   const upstream = await mintUpstreamSession({ url: rec.url!, cookie: rec.cookie });
   const id = ctx.sealer.seal({ user: c.principal.user, tool: c.tool, revision: rec.revision, instance: rec.instance, upstream });
+  if (rec.user === EVERYONE) usedShared(ctx, c, rec, upstream);
   return { rec, upstream, id };
+}
+
+/**
+ * On a shared tool server, a request without a session would be served outside any
+ * person's session, where whatever is not per session (the sessionless task store, the
+ * legacy streams' broadcasts) is everyone's: refused, as MCP servers refuse a missing session.
+ */
+function sessionRequired(): GatewayError {
+  return new GatewayError(400, "session_required", "This tool revision is shared: requests need an MCP session (initialize first, protocol 2025-11-25 or earlier)");
 }
 
 /**
@@ -150,17 +168,24 @@ async function rpc(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: Se
     return;
   }
   const stateless = isStateless(req);
+  if (stateless && isShared(ctx.config, c.tool, revisionOf(c))) throw sessionRequired();
   let s: Continued = stateless ? { rec: await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c)) } : await continueOrStart(ctx, c, req, pathSession);
   if (!stateless && s.id === undefined && autoSession && !msg.initialize) s = await mint(ctx, c, s.rec);
+  const shared = s.rec.user === EVERYONE;
+  if (shared && s.id === undefined) {
+    if (!msg.initialize) throw sessionRequired();
+    ctx.sessions.shared.admit(c.principal.user, c.tool, s.rec.revision, s.rec.instance);
+  }
   const out: Outgoing = { method: "POST", path: "mcp", headers: forwardedHeaders(req, msg), body: msg.body, session: s.upstream, accept: msg.rewrite ? "application/json" : undefined };
-  const answer = await exchange(ctx, s.rec, out, res);
+  const answer = await exchange(ctx, c, s.rec, out, res);
   const minted = answer.headers["mcp-session-id"];
   let id = s.id;
   if (typeof minted === "string" && minted !== "" && minted !== s.upstream) {
     id = ctx.sealer.seal({ user: c.principal.user, tool: c.tool, revision: s.rec.revision, instance: s.rec.instance, upstream: minted });
+    if (shared) usedShared(ctx, c, s.rec, minted);
   }
   const extra: Record<string, string> = id ? { "mcp-session-id": id } : {};
-  const key = sessionKey(c.principal.user, c.tool, s.rec.revision);
+  const key = sessionKey(s.rec.user, c.tool, s.rec.revision);
   if (msg.rewrite && msg.method && answer.statusCode === 200 && !isEventStream(answer)) {
     const method = msg.method;
     await ctx.budget.rewrite(answer, ctx.config.limits.maxBodyBytes * 4, (raw) => sendRewritten(res, answer, rewriteResult(method, raw, prefix) ?? raw, extra));
@@ -170,9 +195,11 @@ async function rpc(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: Se
 }
 
 async function passThrough(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse, path: string, withBody: boolean): Promise<void> {
+  // A REST call runs outside any MCP session (see sessionRequired); the OpenAPI document is everyone's anyway.
+  if (withBody && isShared(ctx.config, c.tool, revisionOf(c))) throw new GatewayError(400, "session_required", "This tool revision is shared: call its tools over MCP");
   const body = withBody ? await readBody(req, ctx.config.limits.maxBodyBytes) : undefined;
   const rec = await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c));
-  const answer = await exchange(ctx, rec, { method: req.method!, path, headers: req.headers, body }, res);
+  const answer = await exchange(ctx, c, rec, { method: req.method!, path, headers: req.headers, body }, res);
   await relay(res, answer, {}, undefined, ctx.keepaliveMs);
 }
 
@@ -180,8 +207,11 @@ async function streamGet(ctx: GatewayContext, c: Caller, req: IncomingMessage, r
   if (namedSession(req, c.query) !== undefined) {
     // A client's standalone stream for its session: held open and relayed.
     const s = await continueOrStart(ctx, c, req, undefined);
-    const answer = await exchange(ctx, s.rec, { method: "GET", path: "mcp", headers: req.headers, session: s.upstream }, res);
-    await relay(res, answer, { "mcp-session-id": s.id! }, () => ctx.sessions.touch(sessionKey(c.principal.user, c.tool, s.rec.revision)), ctx.keepaliveMs);
+    const answer = await exchange(ctx, c, s.rec, { method: "GET", path: "mcp", headers: req.headers, session: s.upstream }, res);
+    await relay(res, answer, { "mcp-session-id": s.id! }, () => {
+      ctx.sessions.touch(sessionKey(s.rec.user, c.tool, s.rec.revision));
+      if (s.rec.user === EVERYONE) usedShared(ctx, c, s.rec, s.upstream!);
+    }, ctx.keepaliveMs);
     return;
   }
   // No session: one complete event stream whose `endpoint` names the POST path with a new session.
@@ -193,7 +223,8 @@ async function streamGet(ctx: GatewayContext, c: Caller, req: IncomingMessage, r
 async function deleteSession(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (namedSession(req, c.query) === undefined) throw new GatewayError(400, "no_session", "DELETE needs the Mcp-Session-Id header");
   const s = await continueOrStart(ctx, c, req, undefined);
-  const answer = await exchange(ctx, s.rec, { method: "DELETE", path: "mcp", headers: req.headers, session: s.upstream }, res);
+  const answer = await exchange(ctx, c, s.rec, { method: "DELETE", path: "mcp", headers: req.headers, session: s.upstream }, res);
+  if (answer.statusCode !== undefined && answer.statusCode < 300) ctx.sessions.shared.ended(s.rec.instance, s.upstream!);
   await relay(res, answer, {});
   // A Slurm job is the session: ending the session gives its allocation back (scancel) rather
   // than holding it until the idle bound. The next request submits a new job.
@@ -233,7 +264,7 @@ async function sseInfo(ctx: GatewayContext, c: Caller, res: ServerResponse): Pro
     sendJson(res, 200, { sse_endpoint: `${base}sse`, post_endpoint: base, cookie_header: cookie });
     return;
   }
-  // A `url` or `command` server has no session proxy path: its address and cookie are the
+  // A `url` or `command` server, or a shared one, has no session proxy path: its address and cookie are the
   // gateway's internals, so the client gets the gateway's own routes, which take the bearer.
   const base = `${ctx.publicUrl}/api/mcp/${c.tool}`;
   sendJson(res, 200, { sse_endpoint: `${base}/sse`, post_endpoint: `${base}/mcp`, cookie_header: "" });
@@ -242,7 +273,7 @@ async function sseInfo(ctx: GatewayContext, c: Caller, res: ServerResponse): Pro
 /** `GET …/sse` asking for an event stream: the standard legacy transport, through the gateway. */
 async function openLegacy(ctx: GatewayContext, c: Caller, res: ServerResponse): Promise<void> {
   const s = await mint(ctx, c, await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c)));
-  const key = sessionKey(c.principal.user, c.tool, s.rec.revision);
+  const key = sessionKey(s.rec.user, c.tool, s.rec.revision);
   ctx.legacy.open(res, {
     id: s.id!,
     user: c.principal.user,
@@ -253,7 +284,10 @@ async function openLegacy(ctx: GatewayContext, c: Caller, res: ServerResponse): 
     keepaliveMs: ctx.keepaliveMs,
     maxAnswerBytes: ctx.config.limits.maxBodyBytes * 4,
     vouched: vouchedFor(ctx, c.principal.user, res.req.socket.remoteAddress),
-    onTick: () => ctx.sessions.touch(key),
+    onTick: () => {
+      ctx.sessions.touch(key);
+      if (s.rec.user === EVERYONE) usedShared(ctx, c, s.rec, s.upstream!);
+    },
   });
 }
 

@@ -10,6 +10,7 @@ import type { RecordStore } from "./contracts.ts";
 import { launchBackend, LaunchError, type Backend, type LaunchRequest } from "./launch.ts";
 import { GatewayError } from "./respond.ts";
 import { SessionCaps, tooMany, tooManyForUser } from "./session-caps.ts";
+import { EVERYONE, isShared, SharedSessions } from "./shared-sessions.ts";
 
 export interface ToolSessionRecord {
   state: "starting" | "ready" | "crashed";
@@ -87,6 +88,8 @@ export class ToolSessions {
   readonly #touched = new Map<string, number>();
   readonly #sweeper: NodeJS.Timeout;
   readonly #caps: SessionCaps;
+  /** People's MCP sessions on shared revisions. */
+  readonly shared: SharedSessions;
   #closed = false;
 
   constructor(options: ToolSessionsOptions) {
@@ -97,8 +100,10 @@ export class ToolSessions {
       readFresh: (collection, id) => this.#fresh(collection, id),
       liveInstances: async () => new Set((await options.store.list<ToolSessionRecord>(SESSIONS)).map((r) => r.value.instance)),
     });
+    this.shared = new SharedSessions(options.config.limits, options.onEvent);
     const every = Math.max(1000, Math.min(60_000, options.config.limits.idleTimeoutMs / 4));
-    this.#sweeper = setInterval(() => void this.sweepIdle().catch(() => undefined), every);
+    // People's sessions first: a shared tool server idle too is stopped after it has ended them.
+    this.#sweeper = setInterval(() => void this.shared.sweep().then(() => this.sweepIdle()).catch(() => undefined), every);
     this.#sweeper.unref();
   }
 
@@ -108,10 +113,12 @@ export class ToolSessions {
   }
 
   /**
-   * The running tool session for (user, tool, revision), started when there is none.
+   * The running tool session for (user, tool, revision), started when there is none; on a
+   * shared revision, the one everyone uses (its record's user is EVERYONE).
    * `fresh`: read past the cache, when a remembered record disagrees with the request.
    */
-  async acquire(user: string, tool: string, revision: string, fresh = false): Promise<ToolSessionRecord> {
+  async acquire(person: string, tool: string, revision: string, fresh = false): Promise<ToolSessionRecord> {
+    const user = isShared(this.#o.config, tool, revision) ? EVERYONE : person;
     const key = sessionKey(user, tool, revision);
     const bound = this.#o.config.limits.startTimeoutMs;
     for (let attempt = 0; ; attempt++) {
@@ -148,7 +155,7 @@ export class ToolSessions {
     const all = await this.#o.store.list<ToolSessionRecord>(SESSIONS);
     const { sessionsTotal, sessionsPerUser } = this.#o.config.limits;
     if (all.length >= sessionsTotal) throw tooMany();
-    if (all.filter((r) => r.value.user === user).length >= sessionsPerUser) throw tooManyForUser(sessionsPerUser);
+    if (user !== EVERYONE && all.filter((r) => r.value.user === user).length >= sessionsPerUser) throw tooManyForUser(sessionsPerUser);
   }
 
   /** Resolves null when another replica created the record first. */
@@ -159,7 +166,7 @@ export class ToolSessions {
     const record: ToolSessionRecord = { state: "starting", instance, user, tool, revision, owner: this.owner, since: Date.now() };
     const run = (async (): Promise<ToolSessionRecord | null> => {
       if (!(await this.#o.store.create(SESSIONS, key, record))) return null;
-      const refused = await this.#caps.claim(user, key, instance);
+      const refused = await this.#caps.claim(user === EVERYONE ? undefined : user, key, instance);
       if (refused) {
         await this.#forget(key, instance);
         throw refused;
@@ -184,11 +191,13 @@ export class ToolSessions {
         if (code === "never_ready") throw new GatewayError(504, "tool_session_not_ready", "The tool session did not become ready in time and was stopped");
         throw new GatewayError(502, "tool_session_failed", "The tool session could not be started");
       }
-      const ready: ToolSessionRecord = { ...record, state: "ready", since: Date.now(), url: backend.url, cookie: backend.cookie, weberPrefix: backend.weberPrefix, pid: backend.pid, jobId: backend.jobId };
+      // A shared tool server has no session proxy path: that path's cookie is one person's.
+      const weberPrefix = user === EVERYONE ? undefined : backend.weberPrefix;
+      const ready: ToolSessionRecord = { ...record, state: "ready", since: Date.now(), url: backend.url, cookie: backend.cookie, weberPrefix, pid: backend.pid, jobId: backend.jobId };
       const owned: Owned = { key, backend, stopping: false };
       this.#owned.set(instance, owned);
       void backend.exited.then(() => this.#onExit(instance, owned)).catch(() => undefined);
-      if (backend.weberPrefix) await this.#o.store.put(WEBER, instance, { key });
+      if (weberPrefix) await this.#o.store.put(WEBER, instance, { key });
       await this.#o.store.put(SESSIONS, key, ready);
       this.touch(key);
       this.#o.onEvent("tool session started", { tool, revision, user });

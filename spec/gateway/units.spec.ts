@@ -58,6 +58,9 @@ test("config: runAs and env, for the gateway and per tool, reach the revisions t
   assert.deepEqual(config.tools.a!.revisions.default, { kind: "app", app: "/srv/a.ts", runAs: "hubmcp-tools", env: ["LANG_EXTRA"] });
   assert.deepEqual(config.tools.a!.revisions.up, { kind: "url", url: "http://127.0.0.1:1/" });
   assert.deepEqual(config.tools.b!.revisions.default, { kind: "command", command: ["x"], runAs: "lab_b", env: ["LICENSE_SERVER"] });
+  const isolated = parseGatewayConfig({ tools: { a: { revisions: { default: { app: "a.ts" }, p: { app: "a.ts", isolation: "process" }, s: { app: "a.ts", isolation: "shared" } } } } }, "/srv");
+  assert.deepEqual(isolated.tools.a!.revisions.p, { kind: "app", app: "/srv/a.ts" });
+  assert.deepEqual(isolated.tools.a!.revisions.s, { kind: "app", app: "/srv/a.ts", isolation: "shared" });
   for (const [value, key] of [
     [{ runAs: "no spaces", tools: {} }, "runAs"],
     [{ env: "PATH", tools: {} }, "env"],
@@ -77,6 +80,9 @@ test("config: every problem names its key", () => {
     [{ tools: { t: { revisions: { default: { url: "http://u:p@x/" } } } } }, "tools.t.revisions.default.url"],
     [{ tools: { t: { revisions: { default: 3 } } } }, "tools.t.revisions.default"],
     [{ tools: { t: { revisions: { default: { app: "a", x: 1 } } } } }, "tools.t.revisions.default.x"],
+    [{ tools: { t: { revisions: { default: { app: "a", isolation: "thread" } } } } }, "tools.t.revisions.default.isolation"],
+    [{ tools: { t: { runAs: "@person", revisions: { default: { app: "a", isolation: "shared" } } } } }, "tools.t.revisions.default.isolation"],
+    [{ tools: { t: { revisions: { default: { url: "http://x/", isolation: "shared" } } } } }, "tools.t.revisions.default.isolation"],
     [{ tools: { t: { revisions: [] } } }, "tools.t.revisions"],
     [{ tools: { t: { color: "red", revisions: {} } } }, "tools.t.color"],
     [{ tools: { t: 1 } }, "tools.t"],

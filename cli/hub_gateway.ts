@@ -161,7 +161,7 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
   if (command === undefined) return serve(io, values, env, Number(portText));
   if (command === "init") {
     if (sub !== undefined) return usage(io, "init takes options only");
-    return initCommand(io, env, {
+    const args = {
       ...(values.app !== undefined ? { app: values.app } : {}),
       ...(values.tool !== undefined ? { tool: values.tool } : {}),
       ...(values.user !== undefined ? { user: values.user } : {}),
@@ -170,7 +170,11 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
       port: Number(portText),
       passwordStdin: values["password-stdin"] === true,
       ...(script !== undefined ? { script } : {}),
-    });
+    };
+    const url = values.store;
+    if (url === undefined) return initCommand(io, env, args);
+    // The config init writes does not exist yet: the store comes from --store alone.
+    return withStore(io, { store: url }, env, undefined, ({ store }) => initCommand(io, env, { ...args, store: { records: store, url } }));
   }
   if (command !== "user" && command !== "token") return usage(io, "unknown command");
   const config = values.config === undefined ? undefined : await loadConfig(io, values.config);

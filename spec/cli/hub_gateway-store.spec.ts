@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run, type CliIo } from "../../cli/hub_gateway.ts";
 import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
@@ -53,6 +53,29 @@ test("user and token commands work on --store, the password from HUBMCP_STORE_PA
   assert.deepEqual(await new StoreAccountDirectory(store).verifyPassword("ada", "correct horse"), { user: "ada", groups: ["staff"] });
   const rows = JSON.stringify(await store.list("accounts"));
   assert.ok(!rows.includes("correct horse"));
+});
+
+test("init --store puts the first user and token in the database and the URL, not its password, in gateway.json", { skip }, async (t) => {
+  const cluster = await postgresCluster();
+  const url = await cluster.database();
+  const env = { HUBMCP_STORE_PASSWORD: cluster.password };
+  const dir = tempDir(t);
+  const config = join(dir, "gateway.json");
+  const made = io();
+  assert.equal(await run(["init", "--store", url, "--config", config, "--user", "ada", "--port", "8089"], env, made), 0, made.errors.join("\n"));
+  const written = JSON.parse(readFileSync(config, "utf8")) as { store?: string };
+  assert.equal(written.store, url);
+  assert.ok(!existsSync(join(dir, "hub-data")), "no data dir is made for a database store");
+  assert.ok(made.lines.some((l) => l.includes("--config") && !l.includes("--data-dir")), made.lines.join("\n"));
+  const listed = io();
+  assert.equal(await run(["token", "list", "--config", config], env, listed), 0);
+  assert.match(listed.lines[0]!, /^\S+  ada  /);
+  const withPassword = new URL(url);
+  withPassword.password = "inline-secret";
+  const refused = io();
+  assert.equal(await run(["init", "--store", withPassword.href, "--config", join(dir, "other.json"), "--port", "8089"], env, refused), 2);
+  assert.match(refused.errors[0]!, /HUBMCP_STORE_PASSWORD/);
+  assert.doesNotMatch(refused.errors.join("\n"), /inline-secret/);
 });
 
 test("the server runs on \"store\" from gateway.json until asked to stop", { skip }, async (t) => {

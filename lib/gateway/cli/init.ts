@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { AccountError, StoreAccountDirectory } from "../accounts.ts";
 import { ApiTokens } from "../api-tokens.ts";
 import { toolResource } from "../auth.ts";
+import type { RecordStore } from "../contracts.ts";
 import { checkDataDir, DataDirError, FileRecordStore } from "../store/file-record-store.ts";
 import { NAME, passwordFromStdin, usage, type CliIo } from "./io.ts";
 
@@ -24,6 +25,8 @@ export interface InitArgs {
   passwordStdin: boolean;
   /** The script this process runs (process.argv[1]): the printed start command repeats how init was invoked. */
   script?: string;
+  /** `--store postgres://…`: accounts and tokens go to that database, opened by the caller; no data dir. */
+  store?: { records: RecordStore; url: string };
 }
 
 const TOOL_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -96,14 +99,19 @@ export async function initCommand(io: CliIo, env: NodeJS.ProcessEnv, a: InitArgs
   const user = a.user ?? defaultUser();
   const configFile = resolve(a.config ?? "gateway.json");
   const publicUrl = `http://127.0.0.1:${a.port}`;
-  const config = { publicUrl, tools: { [tool]: { revisions: { default: { app } } } } };
+  const config: { publicUrl: string; tools: Record<string, unknown>; store?: string } = { publicUrl, tools: { [tool]: { revisions: { default: { app } } } } };
   const found = await stat(app).catch(() => undefined);
   if (!found?.isFile()) return fail(2, `the app ${app} ${found ? "is not a file" : "does not exist"}`);
   if (existsSync(configFile)) return fail(1, `${configFile} exists; init writes a new one: remove it or give --config OTHER`);
+  // The URL is written into gateway.json: its password belongs in HUBMCP_STORE_PASSWORD instead.
+  if (a.store && new URL(a.store.url).password !== "") return fail(2, "give the store's password in HUBMCP_STORE_PASSWORD, not in the --store URL (init writes the URL into gateway.json)");
   const dataDir = resolve(a.dataDir);
-  const unsafe = await prepareDataDir(dataDir);
-  if (unsafe) return fail(2, unsafe);
-  const store = new FileRecordStore(dataDir);
+  if (!a.store) {
+    const unsafe = await prepareDataDir(dataDir);
+    if (unsafe) return fail(2, unsafe);
+  }
+  const store = a.store?.records ?? new FileRecordStore(dataDir);
+  if (a.store) config.store = a.store.url;
   const generated = a.passwordStdin ? undefined : randomBytes(15).toString("base64url");
   const password = generated ?? (await passwordFromStdin(io));
   try {
@@ -115,12 +123,13 @@ export async function initCommand(io: CliIo, env: NodeJS.ProcessEnv, a: InitArgs
   const token = (await new ApiTokens(store, new StoreAccountDirectory(store)).create(user))!;
   await writeFile(configFile, `${JSON.stringify(config, null, 2)}\n`, { flag: "wx" });
   io.out(`wrote ${configFile}: tool ${tool} serves ${app}`);
-  io.out(`data dir ${dataDir} (mode 700), user ${user}`);
-  io.out(`API token of ${user} (shown only this once; the data dir keeps only a hash):`);
+  io.out(a.store ? `store ${a.store.url} (password from HUBMCP_STORE_PASSWORD), user ${user}` : `data dir ${dataDir} (mode 700), user ${user}`);
+  io.out(`API token of ${user} (shown only this once; the ${a.store ? "store" : "data dir"} keeps only a hash):`);
   io.out(`  ${token.token}`);
   if (generated) io.out(`password of ${user}, for signing in from OAuth clients (shown only this once): ${generated}`);
   io.out("start the gateway:");
-  io.out(`  ${startCommand(env, a.script)} --config ${shellWord(configFile)} --data-dir ${shellWord(dataDir)} --port ${a.port}`);
+  const where = a.store ? "" : ` --data-dir ${shellWord(dataDir)}`;
+  io.out(`  ${startCommand(env, a.script)} --config ${shellWord(configFile)}${where} --port ${a.port}${a.store ? "   (with HUBMCP_STORE_PASSWORD set)" : ""}`);
   io.out("then give every MCP client (Claude, ChatGPT, VS Code, Inspector, mcp-remote) this URL:");
   io.out(`  ${toolResource(publicUrl, tool)}`);
   io.out(`and hub_bridge: HUB_API=${publicUrl} HUB_TOOLS=${tool} HUB_TOKEN=<the token above>`);

@@ -5,7 +5,7 @@ export const NAME = "hub_gateway";
 
 export const USAGE = `usage: hub_gateway --config FILE [--host HOST] [--port PORT] [--data-dir DIR]
        hub_gateway init [--app FILE] [--tool NAME] [--user NAME] [--password-stdin]
-                        [--config FILE] [--data-dir DIR] [--port PORT]
+                        [--config FILE] [--data-dir DIR | --store URL] [--port PORT]
        hub_gateway user add NAME [--groups a,b] --password-stdin [--data-dir DIR]
        hub_gateway user list [--data-dir DIR]           (each user's name, groups, creation time)
        hub_gateway user remove NAME [--data-dir DIR]

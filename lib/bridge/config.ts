@@ -36,7 +36,7 @@ const TOKEN = /^[\x21-\x7e]+$/;
 /** Where a bearer token may go over plain http: this machine only (nobody else sees loopback traffic). */
 function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 function parseApi(raw: string | undefined, allowHttp: boolean): string {

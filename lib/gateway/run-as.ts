@@ -37,7 +37,8 @@ export function lookupAccount(name: string): Promise<Account | null> {
         const f = err ? [] : stdout.trim().split(":");
         const uid = Number(f[2]);
         const gid = Number(f[3]);
-        resolve(f.length >= 7 && Number.isInteger(uid) && Number.isInteger(gid) ? { name: f[0]!, uid, gid, home: f[5]! } : null);
+        // getent takes an all-digit name as a uid: only an account of exactly this name counts.
+        resolve(f.length >= 7 && f[0] === name && Number.isInteger(uid) && Number.isInteger(gid) ? { name: f[0]!, uid, gid, home: f[5]! } : null);
       });
     });
     known.set(name, found);
@@ -51,7 +52,8 @@ export function canSwitchAccounts(): boolean {
   if (process.getuid?.() === 0) return true;
   try {
     const caps = /^CapEff:\s*([0-9a-f]+)$/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1];
-    return caps !== undefined && (BigInt(`0x${caps}`) & 0xe0n) === 0xe0n;
+    // CAP_CHOWN, CAP_FOWNER (session dirs made over to the account), CAP_KILL, CAP_SETGID, CAP_SETUID.
+    return caps !== undefined && (BigInt(`0x${caps}`) & 0xe9n) === 0xe9n;
   } catch {
     return false;
   }
@@ -75,7 +77,7 @@ export async function childAccount(configured: string | undefined, person: strin
     throw new Error(`runAs ${PERSON}: ${name} is a system account or the gateway's own`);
   }
   if (account.uid === process.getuid?.() && account.gid === process.getgid?.()) return null;
-  if (!canSwitchAccounts()) throw new Error(`runAs: this gateway cannot switch to ${name} (needs root or CAP_SETUID, CAP_SETGID and CAP_KILL)`);
+  if (!canSwitchAccounts()) throw new Error(`runAs: this gateway cannot switch to ${name} (needs root or CAP_CHOWN, CAP_FOWNER, CAP_KILL, CAP_SETGID and CAP_SETUID)`);
   return account;
 }
 
@@ -106,15 +108,24 @@ export async function identityWarnings(config: GatewayConfig): Promise<string[]>
     else names.set(name, [...(names.get(name) ?? []), tool]);
   }
   const out: string[] = [];
+  const oneAccount: string[] = [];
   for (const [name, tools] of names) {
     if (name === PERSON) {
-      if (!canSwitchAccounts()) out.push(`this gateway cannot switch to people's accounts (needs root or CAP_SETUID, CAP_SETGID and CAP_KILL): tool sessions of ${tools.join(", ")} will fail to start`);
+      if (!canSwitchAccounts()) out.push(`this gateway cannot switch to people's accounts (needs root or CAP_CHOWN, CAP_FOWNER, CAP_KILL, CAP_SETGID and CAP_SETUID): tool sessions of ${tools.join(", ")} will fail to start`);
       continue;
     }
     const account = await lookupAccount(name);
     if (!account) out.push(`runAs account ${name} does not exist: tool sessions of ${tools.join(", ")} will fail to start`);
     else if (account.uid === process.getuid?.()) shared.push(...tools);
-    else if (!canSwitchAccounts()) out.push(`this gateway cannot switch to ${name} (needs root or CAP_SETUID, CAP_SETGID and CAP_KILL): tool sessions of ${tools.join(", ")} will fail to start`);
+    else if (!canSwitchAccounts()) out.push(`this gateway cannot switch to ${name} (needs root or CAP_CHOWN, CAP_FOWNER, CAP_KILL, CAP_SETGID and CAP_SETUID): tool sessions of ${tools.join(", ")} will fail to start`);
+    else oneAccount.push(`${tools.join(", ")} (as ${name})`);
+  }
+  // Processes of one account are not walls between each other (signals, ptrace, its files):
+  // a tool that runs people's code lets one person reach another's sessions there.
+  if (oneAccount.length > 0) {
+    out.push(
+      `note: every person's tool sessions of ${oneAccount.join("; ")} run as one account, which keeps them from the gateway's data but not from each other; for tools that run people's own code set "runAs": "@person" (README, "Deployment")`,
+    );
   }
   if (shared.length > 0) {
     out.push(

@@ -31,6 +31,8 @@ export async function handleWeber(ctx: GatewayContext, instance: string, req: In
   if (path !== rec.weberPrefix && !path.startsWith(`${rec.weberPrefix}/`)) throw new GatewayError(404, "unknown_session", "No such tool session");
   ctx.sessions.touch(`${rec.user}\n${rec.tool}\n${rec.revision}`);
   const body = req.method === "POST" || req.method === "PUT" ? await readBody(req, ctx.config.limits.maxBodyBytes) : undefined;
+  // One person's requests on the tool server are bounded here too, streams included (429 beyond).
+  res.once("close", ctx.slots.take(rec.user, rec.url!));
   const cancel: Cancel = {};
   res.once("close", () => {
     if (!res.writableFinished) cancel.onCancel?.();

@@ -10,6 +10,7 @@ test("accounts come from getent; an unknown one is null", async () => {
   assert.deepEqual(await lookupAccount("root"), { name: "root", uid: 0, gid: 0, home: "/root" });
   assert.equal(await lookupAccount("no-such-account-x"), null);
   assert.equal(await lookupAccount("--help"), null, "a name is never an option");
+  assert.equal(await lookupAccount("0"), null, "an all-digit name is not looked up as a uid (getent would answer root)");
 });
 
 test("children run as the configured account; under root, nobody by default", { skip: !IS_ROOT && "root's defaults" }, async () => {
@@ -52,6 +53,7 @@ test("start-up warnings: tools on the gateway's own account, and runAs accounts 
   );
   assert.deepEqual(await identityWarnings(config), [
     "runAs account no-such-account-x does not exist: tool sessions of missing will fail to start",
+    `note: every person's tool sessions of safe (as nobody) run as one account, which keeps them from the gateway's data but not from each other; for tools that run people's own code set "runAs": "@person" (README, "Deployment")`,
     `WARNING: tool sessions of own run as the gateway's own account and can read and change its data dir (keys, accounts, tokens); set "runAs" to an unprivileged account (README, "Deployment")`,
   ]);
 });

@@ -112,6 +112,9 @@ async function listTasks(c: Call, params: Result): Promise<Result> {
   return { tasks };
 }
 
+/** initialize params a /mcp session keeps: far above what clients send (capabilities, clientInfo). */
+const MAX_INIT_PARAMS_CHARS = 64 * 1024;
+
 async function handlePost(cc: ConnectorContext, principal: Principal, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readBody(req, cc.gw.config.limits.maxBodyBytes);
   let value: unknown;
@@ -126,6 +129,11 @@ async function handlePost(cc: ConnectorContext, principal: Principal, req: Incom
   const c: Call = { principal, session: undefined, stateless, req, res, extra: {} };
   if (message.kind === "request" && message.message.method === "initialize" && !stateless) {
     const params: Result = isRecord(message.message.params) ? message.message.params : {};
+    // Kept for the session's life (each tool session opens with them): bounded, so a person's
+    // hundred sessions cannot hold the body limit a hundred times over.
+    if (JSON.stringify(params).length > MAX_INIT_PARAMS_CHARS) {
+      return sendJson(res, 400, { jsonrpc: "2.0", id: message.message.id, error: { code: ErrorCode.InvalidParams, message: "initialize params are too large" } });
+    }
     const version = negotiatedVersion(params);
     const s = cc.table.create(principal.user, params, version);
     c.extra = { "mcp-session-id": s.id };

@@ -98,14 +98,13 @@ export class AuthorizeEndpoints {
     const username = (form.get("username") ?? "").trim().slice(0, 200);
     const password = form.get("password") ?? "";
     // Per address, then per account: many addresses guessing at one account are held back too.
-    const wait = (await this.#logins.hit(this.#config.clientIp(req))) || (username ? this.#backoff.wait(username) : 0);
+    const wait = (await this.#logins.hit(this.#config.clientIp(req))) || (username ? this.#backoff.attempt(username) : 0);
     if (wait > 0) {
       const message = `Too many attempts. Wait ${wait === 1 ? "a second" : wait < 60 ? `${wait} seconds` : "a minute"} and try again.`;
       return this.#login(req, res, requestId, client, message, username, 429, { "Retry-After": String(wait) });
     }
     const account = username && password ? await this.#config.accounts.verifyPassword(username, password) : null;
     if (!account) {
-      if (username) this.#backoff.failed(username);
       return this.#login(req, res, requestId, client, "Wrong user name or password.", username, 401);
     }
     this.#backoff.succeeded(username);

@@ -32,6 +32,17 @@ export class LoginBackoff {
     return left > 0 ? Math.ceil(left / 1000) : 0;
   }
 
+  /**
+   * Seconds to wait before the account's password may be tried; 0 counts this try at once, as
+   * a failure until `succeeded` clears it, so guesses sent in parallel (each waiting on the
+   * password hash) cannot all slip in before the first is counted.
+   */
+  attempt(user: string): number {
+    const left = this.wait(user);
+    if (left === 0) this.failed(user);
+    return left;
+  }
+
   failed(user: string): void {
     const now = this.#now();
     const id = key(user);
@@ -41,7 +52,8 @@ export class LoginBackoff {
     const until = extra > 0 ? now + Math.min(MAX_WAIT_MS, FIRST_WAIT_MS * 2 ** Math.min(extra - 1, 16)) : 0;
     // Re-inserted so the map's order is the order of last use: the oldest go first when full.
     this.#accounts.delete(id);
-    if (this.#accounts.size >= MAX_ACCOUNTS) this.#evict(now);
+    // Full of accounts still held back: the newcomer is not remembered rather than one of them forgotten.
+    if (this.#accounts.size >= MAX_ACCOUNTS && !this.#evict(now)) return;
     this.#accounts.set(id, { count, until, last: now });
   }
 
@@ -54,9 +66,14 @@ export class LoginBackoff {
     return this.#accounts.size;
   }
 
-  #evict(now: number): void {
+  /** Makes room; never by forgetting an account that is waiting now (flooding with other names must not free it). */
+  #evict(now: number): boolean {
     for (const [id, entry] of this.#accounts) if (now - entry.last >= FORGET_MS) this.#accounts.delete(id);
-    while (this.#accounts.size >= MAX_ACCOUNTS) this.#accounts.delete(this.#accounts.keys().next().value!);
+    for (const [id, entry] of this.#accounts) {
+      if (this.#accounts.size < MAX_ACCOUNTS) break;
+      if (entry.until <= now) this.#accounts.delete(id);
+    }
+    return this.#accounts.size < MAX_ACCOUNTS;
   }
 }
 

@@ -99,3 +99,12 @@ test("through /mcp a client that reads nothing from a flooding stream pauses the
   const { blocked, written } = await outcome;
   assert.ok(blocked, `the tool server saw back-pressure (it wrote ${Math.round(written / MiB)} MiB)`);
 });
+
+test("an /mcp session keeps bounded initialize params: an oversized initialize is refused", { timeout: 30_000 }, async (t) => {
+  const stub = await upstreamStub(t, (msg, _req, res) => reply(res, msg, msg.method === "initialize" ? INITIALIZED : {}));
+  const h = await startHarness(t, { tools: { shared: { revisions: { default: { url: stub.url } } } } });
+  const huge = await post(`${h.base}/mcp`, h.tokens.alice, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x".repeat(70 * 1024), version: "1" } }));
+  assert.equal(huge.status, 400);
+  assert.equal(huge.headers.get("mcp-session-id"), null);
+  assert.match((await json(huge)).error.message, /initialize params are too large/);
+});

@@ -87,3 +87,18 @@ test("the back-off doubles per failure past the free tries, is capped at a minut
   backoff.failed("late");
   assert.equal(backoff.size, 1, "an hour of quiet is forgotten");
 });
+
+test("parallel guesses are counted as they start, and flooding with other names does not free an account", () => {
+  let now = 1_000_000;
+  const backoff = new LoginBackoff(() => now);
+  // Guesses whose password checks are all still running: the sixth already waits.
+  const waits = Array.from({ length: 8 }, () => backoff.attempt("Ada"));
+  assert.deepEqual(waits.slice(0, 5), [0, 0, 0, 0, 0]);
+  assert.ok(waits.slice(5).every((w) => w > 0));
+  for (let i = 0; i < 10_050; i++) backoff.failed(`someone-${i}`);
+  assert.ok(backoff.wait("ada") > 0, "ten thousand other names do not evict an account that is waiting");
+  backoff.succeeded("ada");
+  assert.equal(backoff.attempt("ada"), 0);
+  now += 3600_000;
+});
+

@@ -141,7 +141,10 @@ test("ctx.elicit becomes an input_required round; the retry with the answer comp
   assert.equal(second.json.result.content[0].text, "Hello, Ada!");
 
   const state = round.requestState as string;
-  const tampered = state.slice(0, -2) + (state.endsWith("A") ? "BB" : "AA");
+  // A character inside the sealed body (every one of its bits counts; the signature's last
+  // character carries padding bits, so changing it may change nothing).
+  const at = state.indexOf(".") + 5;
+  const tampered = state.slice(0, at) + (state[at] === "A" ? "B" : "A") + state.slice(at + 1);
   const refused = await call(3, "tools/call", { name: "greet", arguments: {}, inputResponses: answer, requestState: tampered, _meta: envelope(caps) });
   assert.equal(refused.json.error.code, -32602);
 

@@ -2,7 +2,7 @@
 // per replica, so N replicas allow up to N times the rate unless the buckets are kept in a
 // shared store (sharedBuckets); buckets of quiet users are dropped so the table stays small.
 import type { RecordStore } from "./contracts.ts";
-import { SharedLimit } from "./shared-limit.ts";
+import { SharedLimit } from "./store-limit.ts";
 
 interface Bucket {
   tokens: number;

@@ -2,7 +2,7 @@
 // gateway shares its store between replicas (sharedLimits): then the windows are records
 // in the store and every replica counts into the same one.
 import type { RecordStore } from "../contracts.ts";
-import { SharedLimit } from "../shared-limit.ts";
+import { SharedLimit } from "../store-limit.ts";
 
 /** The store collections of the shared windows, one per limit; swept when an hour old. */
 export const LIMITS = { register: "rate-register", login: "rate-login", authorize: "rate-authorize" } as const;

@@ -241,7 +241,3 @@ export function sendRewritten(res: ServerResponse, answer: IncomingMessage, body
   res.writeHead(answer.statusCode ?? 502, headers);
   res.end(body);
 }
-
-export function destroyAgent(): void {
-  agent.destroy();
-}

@@ -123,7 +123,3 @@ export class OAuthServer implements AuthorizationServer {
 function isOpenIdConfiguration(path: string): boolean {
   return path.startsWith("/.well-known/openid-configuration") || path.endsWith("/.well-known/openid-configuration");
 }
-
-export function createOAuthServer(options: OAuthServerOptions): OAuthServer {
-  return new OAuthServer(options);
-}

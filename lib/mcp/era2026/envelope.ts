@@ -84,11 +84,6 @@ export function checkEnvelope(
   return { ok: true, envelope };
 }
 
-/** Whether a log message at `level` may be sent for a request whose envelope asked for `threshold`. */
-export function shouldLog(threshold: Era2026LogLevel | undefined, level: Era2026LogLevel): boolean {
-  return threshold !== undefined && LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(threshold);
-}
-
 /**
  * Methods of 2025-11-25 that 2026-07-28 removed: a 2026 request for one gets 404 and
  * -32601, as any unknown method does. Listed so the dispatcher can refuse them even though

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { checkEnvelope, isStatelessVersion, META, REMOVED_METHODS, requestMeta, shouldLog } from "../../../lib/mcp/era2026/envelope.ts";
+import { checkEnvelope, isStatelessVersion, META, REMOVED_METHODS, requestMeta } from "../../../lib/mcp/era2026/envelope.ts";
 
 const V = "2026-07-28";
 const meta = { [META.protocolVersion]: V, [META.clientCapabilities]: { sampling: {} } };
@@ -44,13 +44,6 @@ test("envelope rejections follow the revision's order, each a refusal (HTTP 400)
   assert.deepEqual(unsupported, { code: -32022, message: "Unsupported protocol version", data: { supported: [V], requested: "v999.0.0" } });
   assert.equal(reject({ _meta: { ...meta, [META.clientCapabilities]: [] } }, V).code, -32602);
   assert.equal(reject({ _meta: { ...meta, [META.logLevel]: "loud" } }, V).code, -32602);
-});
-
-test("log messages go out only at or above the level the request asked for", () => {
-  assert.equal(shouldLog(undefined, "emergency"), false);
-  assert.equal(shouldLog("warning", "info"), false);
-  assert.equal(shouldLog("warning", "warning"), true);
-  assert.equal(shouldLog("debug", "error"), true);
 });
 
 test("removed methods are listed, the new ones are not", () => {

@@ -67,7 +67,7 @@ function toolPath(ctx: GatewayContext, tool: string): string {
 }
 
 /** What the gateway tells a tool server about the caller, in place of anything the client claimed. */
-function vouchedFor(ctx: GatewayContext, user: string, address: string | undefined): Vouched {
+export function vouchedFor(ctx: GatewayContext, user: string, address: string | undefined): Vouched {
   return { user, ...(address ? { address } : {}), proto: ctx.publicUrl.startsWith("https:") ? "https" : "http" };
 }
 

@@ -7,7 +7,8 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { nameFieldOf, encodeHeaderValue } from "../../mcp/era2026/headers.ts";
 import { isRecord } from "../../util/guards.ts";
-import { formatEvent } from "../../http/sse.ts";
+import { formatComment, formatEvent } from "../../http/sse.ts";
+import { vouchedFor } from "../tool-routes.ts";
 import { isEventStream, openStream, send, type Cancel } from "../forward.ts";
 import { CORS, sendJson } from "../respond.ts";
 import type { ConnectorContext } from "./context.ts";
@@ -98,7 +99,7 @@ export async function forward(cc: ConnectorContext, r: Routed, res: ServerRespon
   const cancel: Cancel = {};
   res.once("close", () => res.writableFinished || cancel.onCancel?.());
   // As on the per-tool routes: the tool server hears who the gateway vouches for, never the client's own claim.
-  const vouched = { user: r.user, proto: cc.gw.publicUrl.startsWith("https:") ? "https" : "http" };
+  const vouched = vouchedFor(cc.gw, r.user, res.req.socket.remoteAddress);
   let answer = await post(link.rec, link.session, message, headers, cancel, vouched);
   if (answer.statusCode === 404 && s && link.session) {
     // The tool server forgot this client's MCP session: open another and send again.
@@ -125,7 +126,7 @@ async function relayAnswer(cc: ConnectorContext, r: Routed, answer: IncomingMess
     return;
   }
   openStream(res, 200, { ...CORS, ...r.extra });
-  const timer = setInterval(() => res.write(": keepalive\n\n"), cc.gw.keepaliveMs);
+  const timer = setInterval(() => res.write(formatComment("keepalive")), cc.gw.keepaliveMs);
   timer.unref();
   res.once("close", () => answer.destroy());
   try {
@@ -199,7 +200,7 @@ export async function standaloneStream(cc: ConnectorContext, s: ConnectorSession
   };
   s.streams.add(attach);
   for (const link of await s.started()) attach(link);
-  const timer = setInterval(() => res.write(": keepalive\n\n"), cc.gw.keepaliveMs);
+  const timer = setInterval(() => res.write(formatComment("keepalive")), cc.gw.keepaliveMs);
   timer.unref();
   await new Promise((done) => res.once("close", done));
   clearInterval(timer);

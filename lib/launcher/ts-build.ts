@@ -5,7 +5,7 @@
 // where it leads (a compiled sibling, a file URL, the running hubmcp), so the server
 // loads them with no module hooks.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { isBuiltin } from "node:module";
 import { pathToFileURL } from "node:url";

@@ -39,7 +39,6 @@ type HTMLDetailsElement = PageElement;
 type HTMLProgressElement = PageElement;
 type HTMLButtonElement = PageElement;
 type HTMLSelectElement = PageElement;
-type HTMLImageElement = PageElement;
 
 /** A page that fails the test on any script error or blocked (CSP) load. */
 async function openConsole(t: TestContext, browser: Awaited<ReturnType<typeof launchBrowser>>, url: string, allowed?: RegExp): Promise<Page> {

@@ -49,7 +49,7 @@ test("lookupConda runs `conda info --json` from PATH", async (t) => {
   const conda = fakeConda(dir, ["AIIDA"]);
   const result = await lookupConda("AIIDA", { PATH: `${conda.bin}${delimiter}/usr/bin${delimiter}/bin` });
   assert.equal(result.kind, "found");
-  assert.equal(result.kind === "found" && result.vars.PATH.split(delimiter)[0], join(conda.root, "envs", "AIIDA", "bin"));
+  assert.equal(result.kind === "found" && result.vars.PATH?.split(delimiter)[0], join(conda.root, "envs", "AIIDA", "bin"));
   const noConda = await lookupConda("AIIDA", { PATH: tempDir(t) });
   assert.match(noConda.kind === "error" ? noConda.message : "", /no `conda` command was found/);
 });

@@ -115,6 +115,8 @@ export class ReplayRound {
   readonly #counts = new Map<InputMethod, number>();
   #onPending: (() => void) | null = null;
   #ended: RoundEndedError | null = null;
+  /** A programming error in the handler's asking: it fails the round even though a question waits. */
+  #misuse: TypeError | null = null;
 
   constructor(answers: Record<string, unknown>, clientCapabilities: CapabilityMap) {
     this.#answers = { ...answers };
@@ -139,7 +141,7 @@ export class ReplayRound {
     if (!clientSupports(this.#caps, request)) return Promise.reject(new MissingCapabilityError(capabilityFor(request)));
     if (Object.hasOwn(this.#answers, key)) return Promise.resolve(this.#answers[key]);
     if (this.#ended) return Promise.reject(this.#ended);
-    if (this.#pending.has(key)) throw new TypeError(`Input key ${key} is asked twice in one round`);
+    if (this.#pending.has(key)) throw (this.#misuse = new TypeError(`Input key ${key} is asked twice in one round`));
     this.#pending.set(key, request);
     this.#onPending?.();
     const parked = new Promise<never>((_resolve, reject) => this.#refusals.push(reject));
@@ -159,8 +161,10 @@ export class ReplayRound {
 
   /**
    * Runs `handler` to its end or until it waits on unanswered questions. Questions asked in
-   * the same turn of the event loop (Promise.all of several asks) are gathered into one
-   * result: the round ends one macrotask after the first unanswered question.
+   * the same synchronous turn as the first unanswered one (Promise.all of several asks) are
+   * gathered into one result: the round ends in the microtask queued by that first question,
+   * with no timer, so which questions a round lists depends on the handler alone. A question
+   * asked later (after another await) comes in the next round.
    */
   run<T>(handler: () => Promise<T>): Promise<RoundOutcome<T>> {
     return new Promise<RoundOutcome<T>>((resolve, reject) => {
@@ -175,7 +179,7 @@ export class ReplayRound {
       };
       this.#onPending = () => {
         this.#onPending = null;
-        setImmediate(() => finish({ kind: "input_required", inputRequests: Object.fromEntries(this.#pending), answers: this.answers }));
+        queueMicrotask(() => finish(this.#misuse ?? { kind: "input_required", inputRequests: Object.fromEntries(this.#pending), answers: this.answers }));
       };
       handler().then(
         (value) => finish({ kind: "complete", value }),

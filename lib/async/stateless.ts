@@ -5,7 +5,7 @@
 // the result in-line, unless the tool requires a task (-32021).
 import { Context, progressTokenOf } from "../mcp/context.ts";
 import type { Call, Exchange, StatelessScope } from "../mcp/exchange.ts";
-import type { InputMethod } from "../mcp/era2026/input-required.ts";
+import { RoundEndedError, type InputMethod } from "../mcp/era2026/input-required.ts";
 import { checkTasksMethod, createTaskResult, detailedTask, taskAck, taskDispatch, unknownTask } from "../mcp/era2026/tasks.ts";
 import type { Era2026ErrorBody } from "../mcp/era2026/errors.ts";
 import type { Method, MethodTable, Result } from "../mcp/methods/types.ts";
@@ -106,8 +106,10 @@ async function gatherThenStart(runs: AsyncStore, call: Call, tool: RegisteredToo
     if (!round?.ask) return promote().inputs!.ask({ method, params }, key);
     // Unanswered before the task exists: the round ends with input_required and this handler is abandoned.
     return round.ask(method, params, key).catch((err: unknown) => {
-      ended = err;
-      controller.abort(err);
+      if (err instanceof RoundEndedError) {
+        ended = err;
+        controller.abort(err);
+      }
       throw err;
     });
   };

@@ -365,3 +365,23 @@ test("tasks extension: inputBeforeTask becomes the task at its first answered qu
   const done = await until(created.taskId, "completed");
   assert.equal(done.result.content[0].text, "Ada:decline");
 });
+
+test("tasks extension: the tasks methods are in the table from the start and answer once an async tool exists", async () => {
+  const late = new McpServer("era2026-late-tasks");
+  late.tool(() => "sync", { name: "plain", inputSchema: NO_ARGS });
+  const running = await late.listen({ port: 0 });
+  after(() => running.close());
+  const get = () =>
+    post(`${running.url}mcp`, rpc(1, "tasks/get", { taskId: "t1", _meta: envelope(TASKS) }), {
+      accept: "application/json",
+      "mcp-protocol-version": V,
+      "mcp-method": "tasks/get",
+      "mcp-name": "t1",
+    });
+  const before = await get();
+  assert.equal(before.status, 404);
+  assert.equal(before.json.error.code, -32601);
+  late.asyncTool(() => "later", { name: "later", inputSchema: NO_ARGS });
+  const now = await get();
+  assert.equal(now.json.error.code, -32602, "an unknown task, not an unknown method");
+});

@@ -6,7 +6,7 @@ import { sharedMethods } from "./mcp/dispatcher.ts";
 import { whenInUse } from "./mcp/methods/gate.ts";
 import type { MethodTable } from "./mcp/methods/types.ts";
 import { replyOf } from "./mcp/outcome.ts";
-import { registerStatelessTasks } from "./async/stateless.ts";
+import { statelessTaskMethods } from "./async/stateless.ts";
 import type { ServerCore } from "./mcp/core.ts";
 import { resolveServerOptions, type McpServerOptions, type ResolvedServerOptions } from "./server-options.ts";
 import { DEFAULT_LOGGER, forwardingLogger, silentLogger, type Logger } from "./util/logger.ts";
@@ -99,7 +99,9 @@ export class McpServer {
       ...whenInUse(skillMethods(), () => this.#skillsUsed),
       ...whenInUse(asyncMethods(this.#runs, toolMethods), () => this.#asyncEnabled, shared),
     };
-    this.#protocol = createProtocol(this.#core, resolved.stateless, methods);
+    // The 2026 tasks extension's methods are that revision's alone (its tasks/* differ from 2025's).
+    const statelessOnly = whenInUse(statelessTaskMethods(this.#runs), () => this.#asyncEnabled);
+    this.#protocol = createProtocol(this.#core, resolved.stateless, methods, statelessOnly);
     // start_mcp recognises a server by this brand, not instanceof: the app and the launcher
     // may load different copies of this module (source and dist).
     Object.defineProperty(this, Symbol.for("hubmcp.server"), { value: true });
@@ -228,10 +230,9 @@ export class McpServer {
     }
     this.#core.tools.set(tool.name, tool);
     if (firstAsync) {
-      // The first async tool plugs in job polling, the tasks/* methods and its tools/call branch.
+      // The first async tool turns on job polling, the tasks/* methods of both revisions and its tools/call branch.
       this.#asyncEnabled = true;
       this.#core.tools.set(JOB_RESULT_TOOL, jobResultTool(this.#runs));
-      registerStatelessTasks(this.#protocol.stateless, this.#runs);
     }
     return this.#listChanged("tools");
   }

@@ -61,17 +61,19 @@ export function recordOf(run: AsyncRun): RunRecord {
 const STATUSES: ReadonlySet<unknown> = new Set(["working", "input_required", "completed", "failed", "cancelled"]);
 const num = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 
-function kindOf(v: unknown): RunKind | null {
+/** Records written before the stateless form existed named a 2026 task "seed" with no session. */
+function kindOf(v: unknown, sessionId: unknown): RunKind | null {
   if (!isRecord(v)) return null;
   if (v.kind === "job") return { kind: "job" };
-  if (v.kind === "task" && (v.form === "seed" || v.form === "mcp")) return { kind: "task", form: v.form };
+  if (v.kind === "task" && v.form === "seed" && sessionId === null) return { kind: "task", form: "stateless" };
+  if (v.kind === "task" && (v.form === "seed" || v.form === "mcp" || v.form === "stateless")) return { kind: "task", form: v.form };
   return null;
 }
 
 /** A parsed file as a record, or null when it is not one (a torn or foreign file). */
 export function parseRecord(v: unknown): RunRecord | null {
   if (!isRecord(v) || v.v !== 1 || typeof v.id !== "string" || typeof v.toolName !== "string") return null;
-  const how = kindOf(v.how);
+  const how = kindOf(v.how, v.sessionId);
   if (!how || !num(v.seq) || !num(v.createdAt) || !num(v.updatedAt) || !num(v.ttlMs) || !num(v.pollIntervalMs)) return null;
   if (!STATUSES.has(v.status) || (v.sessionId !== null && typeof v.sessionId !== "string")) return null;
   if (v.finishedAt !== null && !num(v.finishedAt)) return null;

@@ -1,19 +1,27 @@
 // One background run of an async tool: its status machine (MCP 2025-11-25 tasks,
 // "Task Status Lifecycle"), its abort signal, and its outcome. Jobs and tasks are both
-// runs; they differ only in how they are addressed and reported (./job-view.ts, ./task-view.ts).
+// runs; they differ only in how they are addressed and reported (four pure views, ./views.ts).
+// A 2026 task's pending questions and a protocol-level failure are fields of the run too.
+import type { CapabilityMap } from "../mcp/era2026/errors.ts";
+import { TaskInputs } from "../mcp/era2026/task-inputs.ts";
 import type { CallToolResult } from "../mcp/tool-result.ts";
 
 export type RunStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
-/** How the caller asked: an older client's job, or a task in the seed or the MCP 2025-11-25 form. */
+/**
+ * How the caller asked: an older client's job, or a task in the seed form, the MCP 2025-11-25
+ * form or the 2026-07-28 tasks extension's ("stateless": no session, questions wait in the run).
+ */
 export type RunKind =
   | { kind: "job" }
-  | { kind: "task"; form: "seed" | "mcp" };
+  | { kind: "task"; form: "seed" | "mcp" | "stateless" };
 
 /** What a finished handler left behind. `value` is what the tool returned, for job polls. */
 export interface Settled {
   result: CallToolResult;
   value: unknown;
+  /** The handler failed at the protocol level (threw an error with a JSON-RPC code): the server's failure, not the tool's. */
+  protocolError?: ProtocolError;
 }
 
 export interface RunInit {
@@ -25,6 +33,10 @@ export interface RunInit {
   now: number;
   ttlMs: number;
   pollIntervalMs: number;
+  /** The clock of later changes (a question asked or answered); Date.now by default. */
+  clock?: () => number;
+  /** A stateless task's client capabilities: what its questions may ask for. */
+  clientCapabilities?: CapabilityMap;
   /** Called after every change worth keeping (status, outcome, handle): the state directory follows. */
   onChange?: (run: AsyncRun) => void;
   /** A finished run read back from the state directory. */
@@ -86,8 +98,9 @@ export class AsyncRun {
   /** True while the handler has not returned, even after a cancel it ignores. */
   #running = true;
   #handle: Record<string, unknown> | null = null;
-  /** Set by the 2026 tasks plug-in when the handler failed at the protocol level. */
-  protocolError: ProtocolError | null = null;
+  #protocolError: ProtocolError | null = null;
+  /** A stateless task's questions waiting on the client (tasks/get lists them, tasks/update answers); null for other runs. */
+  readonly inputs: TaskInputs | null;
   /** Read back from the state directory: its session is gone, so any session holding the id may read it. */
   readonly restored: boolean;
   readonly #onChange: ((run: AsyncRun) => void) | undefined;
@@ -107,6 +120,9 @@ export class AsyncRun {
     this.pollIntervalMs = init.pollIntervalMs;
     this.#terminal = new Promise((resolve) => (this.#onTerminal = resolve));
     this.#onChange = init.onChange;
+    const clock = init.clock ?? Date.now;
+    const stateless = init.how.kind === "task" && init.how.form === "stateless";
+    this.inputs = stateless ? new TaskInputs(init.clientCapabilities ?? {}, () => this.setInputRequired(this.inputs!.waiting, clock())) : null;
     const back = init.restored;
     this.restored = back !== undefined;
     if (back) {
@@ -115,8 +131,9 @@ export class AsyncRun {
       this.#finishedAt = back.finishedAt;
       this.#settled = back.settled;
       this.#handle = back.handle;
-      this.protocolError = back.protocolError;
+      this.#protocolError = back.protocolError;
       this.#running = false;
+      this.inputs?.close(new Error("The task ended"));
       this.#onTerminal();
     }
   }
@@ -132,6 +149,10 @@ export class AsyncRun {
   }
   get settled(): Settled | null {
     return this.#settled;
+  }
+  /** A failure of the server rather than the tool (the 2026 view reports it as a failed task). */
+  get protocolError(): ProtocolError | null {
+    return this.#protocolError;
   }
   /** The durable handle the tool attached (ctx.setTaskMetadata), published in the task's `_meta`. */
   get handle(): Record<string, unknown> | null {
@@ -179,7 +200,9 @@ export class AsyncRun {
   handlerSettled(settled: Settled, now: number): void {
     this.#running = false;
     if (this.terminal) return;
-    this.#settled = settled;
+    const { protocolError, ...kept } = settled;
+    this.#settled = kept;
+    if (protocolError) this.#protocolError = protocolError;
     this.#end(settled.result.isError ? "failed" : "completed", now);
   }
 
@@ -196,7 +219,7 @@ export class AsyncRun {
     if (this.terminal) return false;
     const outcome = cutOffOutcome();
     this.#settled = outcome.settled;
-    this.protocolError ??= outcome.protocolError;
+    this.#protocolError ??= outcome.protocolError;
     this.#end("failed", now);
     this.#controller.abort(new Error(CUT_OFF_MESSAGE));
     return true;
@@ -207,6 +230,8 @@ export class AsyncRun {
     this.#updatedAt = now;
     this.#finishedAt = now;
     this.#onChange?.(this);
+    // Questions still waiting are refused to the handler: nobody will answer them now.
+    this.inputs?.close(new Error(status === "cancelled" ? "The task was cancelled" : "The task ended"));
     this.#onTerminal();
   }
 }

@@ -46,6 +46,8 @@ export interface StartRequest {
   toolName: string;
   /** A shorter lifetime the client asked for (MCP `task.ttl`); never longer than the configured one. */
   ttlMs?: number;
+  /** A stateless task's client capabilities: what its questions may ask for. */
+  clientCapabilities?: Record<string, unknown>;
   /** Runs the handler; must not throw (runTool turns handler failures into results). */
   execute(run: AsyncRun): Promise<Settled>;
 }
@@ -120,6 +122,8 @@ export class AsyncStore {
       now: this.now(),
       ttlMs,
       pollIntervalMs: this.options.pollIntervalMs,
+      clock: () => this.now(),
+      ...(request.clientCapabilities ? { clientCapabilities: request.clientCapabilities } : {}),
       onChange: this.#onChange,
     });
     this.#runs.set(run.id, run);

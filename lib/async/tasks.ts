@@ -22,7 +22,8 @@ function taskFor(runs: AsyncStore, params: Record<string, unknown>, call: Call):
   return run;
 }
 
-const view = (run: AsyncRun): Result => (run.how.kind === "task" && run.how.form === "seed" ? seedTask(run) : mcpTask(run));
+// A restored stateless task read through a session answers in the seed form, like the seed form it was recorded as before.
+const view = (run: AsyncRun): Result => (run.how.kind === "task" && run.how.form !== "mcp" ? seedTask(run) : mcpTask(run));
 
 function untilTerminal(run: AsyncRun, signal: AbortSignal | undefined): Promise<void> {
   if (run.terminal || !signal) return run.whenTerminal();

@@ -1,6 +1,8 @@
-// How a run is reported: as a job (polled with get_job_result), as a seed-form task, or
-// as an MCP 2025-11-25 task (basic/utilities/tasks "Data Types"). Pure functions of a run,
-// so every method answers the same way.
+// How a run is reported, in its four wire forms: as a job (polled with get_job_result), as a
+// seed-form task, as an MCP 2025-11-25 task (basic/utilities/tasks "Data Types"), or as a
+// task of the 2026-07-28 tasks extension. Pure functions of a run's fields, so every method
+// (and every form) answers from the same state.
+import type { TaskSnapshot } from "../mcp/era2026/tasks.ts";
 import { errorResult, resultText, type CallToolResult } from "../mcp/tool-result.ts";
 import { STATUS_MESSAGES, type AsyncRun } from "./run.ts";
 
@@ -69,7 +71,7 @@ export function seedTask(run: AsyncRun): Record<string, unknown> {
   return { ...out, ...handleMeta(run) };
 }
 
-/** The MCP 2025-11-25 Task object. */
+/** The MCP 2025-11-25 Task object; `fresh` is the creation answer (the run as it started). */
 export function mcpTask(run: AsyncRun, fresh = false): Record<string, unknown> {
   return {
     taskId: run.id,
@@ -87,4 +89,28 @@ export function mcpTask(run: AsyncRun, fresh = false): Record<string, unknown> {
 export function taskResult(run: AsyncRun): CallToolResult {
   const base = run.status === "cancelled" || !run.settled ? errorResult("The task was cancelled") : run.settled.result;
   return { ...base, _meta: { ...base._meta, [RELATED_TASK]: { taskId: run.id } } };
+}
+
+/**
+ * The run as the 2026 tasks extension reports it (era2026/tasks.ts turns this into the wire
+ * objects): a tool error is a completed task, a protocol error a failed one carrying it; a
+ * waiting task lists its questions.
+ */
+export function statelessTask(run: AsyncRun): TaskSnapshot {
+  const error = run.protocolError ?? undefined;
+  const status = run.status === "failed" && !error ? "completed" : run.status;
+  const snap: TaskSnapshot = {
+    taskId: run.id,
+    status,
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+    ttlMs: run.ttlMs,
+    pollIntervalMs: run.pollIntervalMs,
+  };
+  if (status === "completed" && run.settled) snap.result = run.settled.result as unknown as Record<string, unknown>;
+  if (status === "failed" && error) snap.error = error;
+  if (status === "input_required") snap.inputRequests = run.inputs?.pending() ?? {};
+  const { _meta } = handleMeta(run);
+  if (_meta) snap.meta = _meta;
+  return snap;
 }

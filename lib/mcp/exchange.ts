@@ -17,6 +17,8 @@ export interface StatelessScope {
   readonly logLevel?: Era2026LogLevel;
   /** Answers a question from the round's answers or parks it; absent where asking is not allowed. */
   ask?(method: InputMethod, params: Record<string, unknown>, key?: string): Promise<unknown>;
+  /** Whether `ask` would answer that question from the round's answers at once (an async tool that gathers input first becomes a task there). */
+  answered?(method: InputMethod, key?: string): boolean;
 }
 
 /** What a transport implements for the messages it delivers. */

@@ -17,8 +17,9 @@ export interface Protocol {
   readonly stateless: StatelessServer;
 }
 
-export function createProtocol(core: ServerCore, options: StatelessOptions = {}, methods: MethodTable = sharedMethods()): Protocol {
-  return { session: new Dispatcher(core, methods), stateless: new StatelessServer(core, methods, options) };
+/** `methods` serve both revisions; `statelessOnly` the 2026 revision alone (the tasks extension's methods). */
+export function createProtocol(core: ServerCore, options: StatelessOptions = {}, methods: MethodTable = sharedMethods(), statelessOnly: MethodTable = {}): Protocol {
+  return { session: new Dispatcher(core, methods), stateless: new StatelessServer(core, methods, options, statelessOnly) };
 }
 
 /**

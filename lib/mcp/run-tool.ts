@@ -2,15 +2,15 @@
 // `tools/call`, `POST /tools/<name>` and async jobs so they can never disagree.
 import type { ValidationError } from "../schema/index.ts";
 import type { RegisteredTool } from "../registry/tools.ts";
-import { MissingCapabilityError } from "./era2026/input-required.ts";
+import { MissingCapabilityError, RoundEndedError } from "./era2026/input-required.ts";
 import { errorResult, shapeToolResult, type CallToolResult } from "./tool-result.ts";
 import { isThenable } from "../util/guards.ts";
 import { logHandlerFailure, type Logger } from "../util/logger.ts";
 
 export type ToolOutcome =
   | { kind: "invalid-arguments"; message: string }
-  /** `value` is what the handler returned, before shaping (undefined when it threw). */
-  | { kind: "result"; result: CallToolResult; value?: unknown };
+  /** `value` is what the handler returned, before shaping; `thrown` what it threw instead. */
+  | { kind: "result"; result: CallToolResult; value?: unknown; thrown?: unknown };
 
 export function describeErrors(prefix: string, errors: ValidationError[]): string {
   const shown = errors.slice(0, 10).map((e) => `${e.path || "(root)"}: ${e.message}`);
@@ -47,9 +47,10 @@ export function runTool(tool: RegisteredTool, args: Record<string, unknown>, ctx
 
 function thrown(tool: RegisteredTool, err: unknown, logger: Logger): ToolOutcome {
   // A stateless client lacking a capability the tool insists on: a protocol error (-32021), not a tool error.
-  if (err instanceof MissingCapabilityError) throw err;
+  // A round that already ended at a question: the abandoned handler's end is nobody's failure.
+  if (err instanceof MissingCapabilityError || err instanceof RoundEndedError) throw err;
   logHandlerFailure(logger, "tool", tool.name, err);
-  return { kind: "result", result: errorResult(messageOf(err)) };
+  return { kind: "result", result: errorResult(messageOf(err)), thrown: err };
 }
 
 function finished(tool: RegisteredTool, value: unknown): ToolOutcome {

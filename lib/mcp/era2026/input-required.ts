@@ -84,6 +84,17 @@ export class MissingCapabilityError extends Error {
   }
 }
 
+/**
+ * What a question still parked when its round ended rejects with: the abandoned handler
+ * settles, and nothing reports this as the handler's failure (the round answered already).
+ */
+export class RoundEndedError extends Error {
+  constructor() {
+    super("The round ended with input_required");
+    this.name = "RoundEndedError";
+  }
+}
+
 const KIND_PREFIX: Record<InputMethod, string> = {
   "elicitation/create": "elicitation",
   "sampling/createMessage": "sampling",
@@ -94,14 +105,18 @@ const KIND_PREFIX: Record<InputMethod, string> = {
  * One round of a replayed handler. `ask` answers from `answers` or parks the question; keys
  * are the caller's when given, else `<kind>-<n>` by call order, which is stable as long as
  * the handler asks in the same order on every round (see the limits in the design note).
+ * Parked questions are refused once the round has ended, so the abandoned handler settles.
  */
 export class ReplayRound {
   readonly #answers: Record<string, unknown>;
   readonly #caps: CapabilityMap;
   readonly #pending = new Map<string, InputRequest>();
+  readonly #refusals: Array<(reason: Error) => void> = [];
   readonly #counts = new Map<InputMethod, number>();
   #onPending: (() => void) | null = null;
-  #delegate: ((request: InputRequest, key: string) => Promise<unknown>) | null = null;
+  #ended: RoundEndedError | null = null;
+  /** A programming error in the handler's asking: it fails the round even though a question waits. */
+  #misuse: TypeError | null = null;
 
   constructor(answers: Record<string, unknown>, clientCapabilities: CapabilityMap) {
     this.#answers = { ...answers };
@@ -114,16 +129,25 @@ export class ReplayRound {
     return explicit ?? `${KIND_PREFIX[method]}-${n}`;
   }
 
-  /** The answer for `key` if there is one; otherwise a promise that never settles (the round ends first). */
+  /** Whether the next `ask` of `method` (under `explicitKey`) would be answered from this round's answers. */
+  answered(method: InputMethod, explicitKey?: string): boolean {
+    const key = explicitKey ?? `${KIND_PREFIX[method]}-${(this.#counts.get(method) ?? 0) + 1}`;
+    return Object.hasOwn(this.#answers, key);
+  }
+
+  /** The answer for `key` if there is one; otherwise a promise that waits for the round's end and is then refused. */
   ask(request: InputRequest, explicitKey?: string): Promise<unknown> {
     const key = this.keyFor(request.method, explicitKey);
     if (!clientSupports(this.#caps, request)) return Promise.reject(new MissingCapabilityError(capabilityFor(request)));
     if (Object.hasOwn(this.#answers, key)) return Promise.resolve(this.#answers[key]);
-    if (this.#delegate) return this.#delegate(request, key);
-    if (this.#pending.has(key)) throw new TypeError(`Input key ${key} is asked twice in one round`);
+    if (this.#ended) return Promise.reject(this.#ended);
+    if (this.#pending.has(key)) throw (this.#misuse = new TypeError(`Input key ${key} is asked twice in one round`));
     this.#pending.set(key, request);
     this.#onPending?.();
-    return new Promise<never>(() => {});
+    const parked = new Promise<never>((_resolve, reject) => this.#refusals.push(reject));
+    // A handler may drop a question it asked (a failed Promise.all): its refusal is nobody's error.
+    parked.catch(() => {});
+    return parked;
   }
 
   get pending(): ReadonlyMap<string, InputRequest> {
@@ -136,45 +160,11 @@ export class ReplayRound {
   }
 
   /**
-   * Like `run`, for tools that gather input before becoming a task: when the handler is still
-   * running one macrotask after its last answered question, with nothing unanswered, the
-   * round ends as `working` and hands back the still-running handler's promise. From then
-   * on, questions without a recorded answer go to `later` (the task's own inputs).
-   */
-  runOrPromote<T>(
-    handler: () => Promise<T>,
-    later: (request: InputRequest, key: string) => Promise<unknown>,
-  ): Promise<RoundOutcome<T> | { kind: "working"; done: Promise<T> }> {
-    let done: Promise<T> | undefined;
-    const outcome = this.run(() => (done = handler()));
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      outcome.then(
-        (value) => {
-          if (!settled) (settled = true), resolve(value);
-        },
-        (err: unknown) => {
-          if (!settled) (settled = true), reject(err);
-        },
-      );
-      // Answered questions resolve in microtasks, so by this macrotask the handler has either
-      // asked something new (the round ends with input_required) or is doing real work.
-      setImmediate(() => {
-        if (settled || this.#pending.size > 0 || !done) return;
-        settled = true;
-        this.#onPending = null;
-        this.#delegate = later;
-        // The caller owns `done` now; keep its rejection from going unhandled here.
-        done.catch(() => {});
-        resolve({ kind: "working", done });
-      });
-    });
-  }
-
-  /**
    * Runs `handler` to its end or until it waits on unanswered questions. Questions asked in
-   * the same turn of the event loop (Promise.all of several asks) are gathered into one
-   * result: the round ends one macrotask after the first unanswered question.
+   * the same synchronous turn as the first unanswered one (Promise.all of several asks) are
+   * gathered into one result: the round ends in the microtask queued by that first question,
+   * with no timer, so which questions a round lists depends on the handler alone. A question
+   * asked later (after another await) comes in the next round.
    */
   run<T>(handler: () => Promise<T>): Promise<RoundOutcome<T>> {
     return new Promise<RoundOutcome<T>>((resolve, reject) => {
@@ -183,18 +173,25 @@ export class ReplayRound {
         if (done) return;
         done = true;
         this.#onPending = null;
+        this.#end();
         if (outcome instanceof Error) reject(outcome);
         else resolve(outcome);
       };
       this.#onPending = () => {
         this.#onPending = null;
-        setImmediate(() => finish({ kind: "input_required", inputRequests: Object.fromEntries(this.#pending), answers: this.answers }));
+        queueMicrotask(() => finish(this.#misuse ?? { kind: "input_required", inputRequests: Object.fromEntries(this.#pending), answers: this.answers }));
       };
       handler().then(
         (value) => finish({ kind: "complete", value }),
         (err: unknown) => finish(err instanceof Error ? err : new Error(String(err))),
       );
     });
+  }
+
+  /** The round is over: questions still parked are refused (nobody answers them in this round). */
+  #end(): void {
+    this.#ended = new RoundEndedError();
+    for (const refuse of this.#refusals.splice(0)) refuse(this.#ended);
   }
 }
 

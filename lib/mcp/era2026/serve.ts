@@ -38,19 +38,19 @@ export class StatelessServer {
   /** Open `subscriptions/listen` streams. */
   readonly listeners = new ListenHub();
 
-  /** `shared`: the table the session dispatcher serves too (one table, not a lookup into the other server). */
-  constructor(core: ServerCore, shared: MethodTable, options: StatelessOptions = {}) {
+  /**
+   * `shared`: the table the session dispatcher serves too (one table, not a lookup into the
+   * other server). `own`: methods of this revision only (the tasks extension's, gated on
+   * their feature, see ../methods/gate.ts). Both are fixed here: nothing is added later.
+   */
+  constructor(core: ServerCore, shared: MethodTable, options: StatelessOptions = {}, own: Record<string, StatelessMethod> = {}) {
     this.#core = core;
     this.#shared = shared;
     this.#codec = createRequestStateCodec(options.requestStateKey ? { key: options.requestStateKey } : {});
     this.#cache = options.cache;
     this.#methods.set("server/discover", () => this.discover());
     this.#methods.set("subscriptions/listen", (params, call) => this.listeners.listen(params, call));
-  }
-
-  /** Adds or replaces methods of the 2026 table only (the tasks extension plugs in here). */
-  addMethod(name: string, method: StatelessMethod): void {
-    this.#methods.set(name, method);
+    for (const [name, method] of Object.entries(own)) this.#methods.set(name, method);
   }
 
   discover(): Result {
@@ -135,17 +135,20 @@ export class StatelessServer {
     // Ends the abandoned handler of a round that stops at a question: its ctx.signal aborts.
     const roundEnded = new AbortController();
     const outcome = await runRound(this.#codec, { method, params, clientCapabilities: envelope.clientCapabilities }, async (round) => {
-      const ask = (m: Parameters<NonNullable<StatelessScope["ask"]>>[0], p: Record<string, unknown>, key?: string) => round.ask({ method: m, params: p }, key);
+      const asking: Pick<StatelessScope, "ask" | "answered"> = {
+        ask: (m, p, key) => round.ask({ method: m, params: p }, key),
+        answered: (m, key) => round.answered(m, key),
+      };
       // The round's own answers, not the client's: a handler never sees them in its params.
       const { inputResponses: _answers, requestState: _state, ...rest } = params;
-      return fn(rest, this.#call(id, exchange, envelope, { ask }, roundEnded.signal));
+      return fn(rest, this.#call(id, exchange, envelope, asking, roundEnded.signal));
     });
     if (outcome.kind !== "complete") roundEnded.abort(new Error("The round ended with input_required"));
     if (outcome.kind === "error") throw new JsonRpcError(outcome.error.code, outcome.error.message, outcome.error.data);
     return outcome.kind === "input_required" ? outcome.result : outcome.value;
   }
 
-  #call(id: RequestId, exchange: Exchange, envelope: RequestEnvelope, extra: Pick<StatelessScope, "ask">, roundEnded?: AbortSignal): Call {
+  #call(id: RequestId, exchange: Exchange, envelope: RequestEnvelope, extra: Pick<StatelessScope, "ask" | "answered">, roundEnded?: AbortSignal): Call {
     const stateless: StatelessScope = envelope.logLevel === undefined ? extra : { ...extra, logLevel: envelope.logLevel };
     const scoped: Exchange = {
       session: null,

@@ -1,5 +1,5 @@
 import { Context, progressTokenOf } from "../context.ts";
-import { MissingCapabilityError } from "../era2026/input-required.ts";
+import { MissingCapabilityError, RoundEndedError } from "../era2026/input-required.ts";
 import { JsonRpcError, invalidParams, quoteName } from "../errors.ts";
 import { isRecord } from "../../util/guards.ts";
 import { logHandlerFailure } from "../../util/logger.ts";
@@ -29,7 +29,7 @@ export const promptMethods = {
       return await prompt.render(args, ctx);
     } catch (err) {
       // A handler may answer "not found" or "invalid params" itself.
-      if (isJsonRpcError(err) || err instanceof MissingCapabilityError) throw err;
+      if (isJsonRpcError(err) || err instanceof MissingCapabilityError || err instanceof RoundEndedError) throw err;
       logHandlerFailure(core.logger, "prompt", name, err);
       throw new JsonRpcError(ErrorCode.InternalError, "Prompt handler failed");
     }

@@ -268,6 +268,16 @@ tasksServer.asyncTool(
   },
   { name: "ask_first", inputSchema: NO_ARGS, context: true, taskSupport: "required", inputBeforeTask: true },
 );
+tasksServer.asyncTool(
+  async (_args: Record<string, never>, ctx: ToolContext) => {
+    ctx.setTaskMetadata({ queue: "short" });
+    const who = await ctx.elicit("Name?", nameForm, { key: "user_name" });
+    // Asked after the gathered answer: the handler is the task by now, so this waits in it.
+    const sure = await ctx.elicit("Sure?", { type: "object", properties: { ok: { type: "boolean" } } }, { key: "confirm" });
+    return `${who.action === "accept" ? String(who.content.name) : "?"}:${sure.action}`;
+  },
+  { name: "ask_then_confirm", inputSchema: NO_ARGS, context: true, taskSupport: "required", inputBeforeTask: true },
+);
 const tasksRunning = await tasksServer.listen({ port: 0 });
 after(() => tasksRunning.close());
 const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} }, elicitation: {} };
@@ -338,4 +348,40 @@ test("tasks extension: inputBeforeTask asks in rounds first, then the running ha
   gates.shift()!();
   const done = await until(second.taskId, "completed");
   assert.equal(done.result.content[0].text, "worked for Ada");
+});
+
+test("tasks extension: inputBeforeTask becomes the task at its first answered question; a later question waits in the task", async () => {
+  const first = (await taskCall(1, "tools/call", { name: "ask_then_confirm", arguments: {} })).json.result;
+  assert.equal(first.resultType, "input_required");
+  assert.deepEqual(Object.keys(first.inputRequests), ["user_name"]);
+  const answers = { user_name: { action: "accept", content: { name: "Ada" } } };
+  const created = (await taskCall(2, "tools/call", { name: "ask_then_confirm", arguments: {}, inputResponses: answers, requestState: first.requestState })).json.result;
+  assert.equal(created.resultType, "task");
+  // The handle set before the handler became a task is the task's from the start.
+  assert.deepEqual(created._meta["io.hubmcp/handle"], { queue: "short" });
+  const waiting = await until(created.taskId, "input_required");
+  assert.deepEqual(Object.keys(waiting.inputRequests), ["confirm"]);
+  await taskCall(3, "tasks/update", { taskId: created.taskId, inputResponses: { confirm: { action: "decline" } } });
+  const done = await until(created.taskId, "completed");
+  assert.equal(done.result.content[0].text, "Ada:decline");
+});
+
+test("tasks extension: the tasks methods are in the table from the start and answer once an async tool exists", async () => {
+  const late = new McpServer("era2026-late-tasks");
+  late.tool(() => "sync", { name: "plain", inputSchema: NO_ARGS });
+  const running = await late.listen({ port: 0 });
+  after(() => running.close());
+  const get = () =>
+    post(`${running.url}mcp`, rpc(1, "tasks/get", { taskId: "t1", _meta: envelope(TASKS) }), {
+      accept: "application/json",
+      "mcp-protocol-version": V,
+      "mcp-method": "tasks/get",
+      "mcp-name": "t1",
+    });
+  const before = await get();
+  assert.equal(before.status, 404);
+  assert.equal(before.json.error.code, -32601);
+  late.asyncTool(() => "later", { name: "later", inputSchema: NO_ARGS });
+  const now = await get();
+  assert.equal(now.json.error.code, -32602, "an unknown task, not an unknown method");
 });

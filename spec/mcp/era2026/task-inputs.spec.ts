@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { TaskInputs } from "../../../lib/mcp/era2026/task-inputs.ts";
-import { MissingCapabilityError, ReplayRound, type InputRequest } from "../../../lib/mcp/era2026/input-required.ts";
+import { MissingCapabilityError, ReplayRound, RoundEndedError, type InputRequest } from "../../../lib/mcp/era2026/input-required.ts";
 
 const confirm: InputRequest = { method: "elicitation/create", params: { message: "Sure?", requestedSchema: { type: "object" } } };
 const yes = { action: "accept", content: { confirm: true } };
@@ -44,40 +44,30 @@ test("close rejects every wait and later asks; capability and duplicate keys are
   new TaskInputs({}).close(new Error("nothing waiting"));
 });
 
-test("gather first, then become a task: later questions go to the task's inputs", async () => {
+test("answered() says whether the next question is answered from the round, without counting it", async () => {
   const caps = { elicitation: {} };
-  let release!: () => void;
-  const work = new Promise<void>((resolve) => (release = resolve));
-  const tool = (round: ReplayRound) => async () => {
-    const who = (await round.ask(confirm, "user_name")) as { content: { name: string } };
-    await work;
-    const again = (await round.ask(confirm, "late")) as { action: string };
-    return `${who.content.name}:${again.action}`;
-  };
-  const inputs = new TaskInputs(caps);
-  const first = new ReplayRound({}, caps);
-  const r1 = await first.runOrPromote(tool(first), (req, key) => inputs.ask(req, key));
-  assert.deepEqual(r1.kind === "input_required" && Object.keys(r1.inputRequests), ["user_name"]);
-  const second = new ReplayRound({ user_name: { action: "accept", content: { name: "Ada" } } }, caps);
-  const r2 = await second.runOrPromote(tool(second), (req, key) => inputs.ask(req, key));
-  assert.ok(r2.kind === "working");
-  release();
-  await new Promise((resolve) => setImmediate(resolve));
-  assert.deepEqual(Object.keys(inputs.pending()), ["late"]);
-  inputs.answer({ late: { action: "decline" } });
-  assert.equal(await r2.done, "Ada:decline");
+  const round = new ReplayRound({ "elicitation-1": { action: "accept" }, named: { action: "decline" } }, caps);
+  assert.equal(round.answered("elicitation/create"), true);
+  assert.equal(round.answered("elicitation/create"), true, "peeking does not use up a key");
+  assert.equal(round.answered("elicitation/create", "named"), true);
+  assert.equal(round.answered("elicitation/create", "other"), false);
+  assert.deepEqual(await round.ask(confirm), { action: "accept" });
+  assert.equal(round.answered("elicitation/create"), false, "elicitation-2 has no answer");
 });
 
-test("a handler that finishes or fails before the first turn settles like run", async () => {
-  const quick = new ReplayRound({}, {});
-  assert.deepEqual(await quick.runOrPromote(async () => 1, () => Promise.resolve()), { kind: "complete", value: 1 });
-  const broken = new ReplayRound({}, {});
-  await assert.rejects(broken.runOrPromote(async () => Promise.reject(new Error("early")), () => Promise.resolve()), /early/);
-  // A promoted handler's later failure belongs to whoever holds `done`.
-  const late = new ReplayRound({}, {});
-  let fail!: (err: Error) => void;
-  const outcome = await late.runOrPromote(() => new Promise<never>((_, reject) => (fail = reject)), () => Promise.resolve());
-  assert.ok(outcome.kind === "working");
-  fail(new Error("late"));
-  await assert.rejects(outcome.done, /late/);
+test("a question still parked when its round ends is refused, so the abandoned handler settles", async () => {
+  const caps = { elicitation: {} };
+  const round = new ReplayRound({}, caps);
+  let asked!: Promise<unknown>;
+  const outcome = await round.run(async () => {
+    asked = round.ask(confirm, "user_name");
+    return asked;
+  });
+  assert.equal(outcome.kind, "input_required");
+  await assert.rejects(asked, RoundEndedError);
+  await assert.rejects(round.ask(confirm, "late"), RoundEndedError);
+  // An answered question still answers after the end (a task that gathered input replays it).
+  const answered = new ReplayRound({ a: { action: "accept" } }, caps);
+  await answered.run(async () => 1);
+  assert.deepEqual(await answered.ask(confirm, "a"), { action: "accept" });
 });

@@ -89,7 +89,6 @@ export class McpServer {
       clientRequests: new ClientRequests(),
       subscriptions: new ResourceSubscriptions(),
       logger: forwarding,
-      server: this,
     };
     this.#runs = new AsyncStore(resolved.async, forwarding, runPersistence(options.stateDir, forwarding));
     // The method table, built once: skills and async tools answer from their first registration.
@@ -99,7 +98,7 @@ export class McpServer {
       ...whenInUse(skillMethods(), () => this.#skillsUsed),
       ...whenInUse(asyncMethods(this.#runs, toolMethods), () => this.#asyncEnabled, shared),
     };
-    this.#protocol = createProtocol(this.#core, resolved.stateless, methods);
+    this.#protocol = createProtocol(this.#core, resolved.stateless, methods, this);
     // start_mcp recognises a server by this brand, not instanceof: the app and the launcher
     // may load different copies of this module (source and dist).
     Object.defineProperty(this, Symbol.for("hubmcp.server"), { value: true });

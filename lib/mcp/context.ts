@@ -163,7 +163,7 @@ export class Context implements ToolContext {
     this.#hooks = hooks;
     this.sessionId = call.session?.id ?? null;
     this.requestId = call.id;
-    this.server = call.core.server;
+    this.server = call.server;
     this.signal = call.signal ?? new AbortController().signal;
   }
 

@@ -17,8 +17,12 @@ export interface Protocol {
   readonly stateless: StatelessServer;
 }
 
-export function createProtocol(core: ServerCore, options: StatelessOptions = {}, methods: MethodTable = sharedMethods()): Protocol {
-  return { session: new Dispatcher(core, methods), stateless: new StatelessServer(core, methods, options) };
+/**
+ * `server`: what tool contexts name as `ctx.server` (McpServer passes itself), given here
+ * rather than kept in the core, so the core never points back at the object built on it.
+ */
+export function createProtocol(core: ServerCore, options: StatelessOptions = {}, methods: MethodTable = sharedMethods(), server?: unknown): Protocol {
+  return { session: new Dispatcher(core, methods, server), stateless: new StatelessServer(core, methods, options, server) };
 }
 
 /**

@@ -17,7 +17,7 @@ interface ContextSetup {
 
 /** A tool context over a bare exchange: the transport is the `send` given. */
 function contextOver(o: ContextSetup): Context {
-  const core = { clientRequests: o.requests ?? new ClientRequests(), server: null } as unknown as ServerCore;
+  const core = { clientRequests: o.requests ?? new ClientRequests() } as unknown as ServerCore;
   const exchange = { session: o.session, signal: new AbortController().signal, send: (m: JsonRpcMessage) => (o.send(m), true) };
   return new Context(new Call(core, 7, exchange), o.progressToken, o.hooks);
 }

@@ -31,6 +31,8 @@ export type StatelessMethod = (params: Record<string, unknown>, call: Call, enve
 export class StatelessServer {
   readonly #core: ServerCore;
   readonly #shared: MethodTable;
+  /** Handed to each Call for `ctx.server`. */
+  readonly #server: unknown;
   readonly #methods = new Map<string, StatelessMethod>();
   readonly #codec: RequestStateCodec;
   readonly #cache: CachePolicy | undefined;
@@ -39,9 +41,10 @@ export class StatelessServer {
   readonly listeners = new ListenHub();
 
   /** `shared`: the table the session dispatcher serves too (one table, not a lookup into the other server). */
-  constructor(core: ServerCore, shared: MethodTable, options: StatelessOptions = {}) {
+  constructor(core: ServerCore, shared: MethodTable, options: StatelessOptions = {}, server?: unknown) {
     this.#core = core;
     this.#shared = shared;
+    this.#server = server;
     this.#codec = createRequestStateCodec(options.requestStateKey ? { key: options.requestStateKey } : {});
     this.#cache = options.cache;
     this.#methods.set("server/discover", () => this.discover());
@@ -159,7 +162,7 @@ export class StatelessServer {
       stateless,
       send: (message) => exchange.send(message),
     };
-    return new Call(this.#core, id, scoped);
+    return new Call(this.#core, id, scoped, null, this.#server);
   }
 
   #paramHeadersOf(tool: RegisteredTool): ParamHeader[] {

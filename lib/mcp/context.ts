@@ -99,8 +99,6 @@ export interface ToolContext<Server = unknown> {
    * the transport holds nothing: a plain JSON reply, stdio, no session.
    */
   detach(): void;
-  /** The former name of `detach()`. */
-  closeStream(): void;
   /**
    * Attaches a durable handle to this call's async run (a job or task): `entries` (JSON, at
    * most 4 KB) are merged into it, published in the task's `_meta["io.hubmcp/handle"]` and
@@ -213,10 +211,6 @@ export class Context implements ToolContext {
 
   detach(): void {
     this.#call.exchange.detach?.();
-  }
-
-  closeStream(): void {
-    this.detach();
   }
 
   setTaskMetadata(entries: Record<string, unknown>): boolean {

@@ -238,7 +238,7 @@ export class Context implements ToolContext {
     const scope = call.exchange.stateless;
     if (scope) {
       // A stateless client is never sent a request: the question becomes an input_required round.
-      if (!scope.ask) throw new ClientRequestError("unsupported", `A ${feature} cannot be asked while answering this method`);
+      if (!scope.ask) throw new ClientRequestError("HUBMCP_CLIENT_UNSUPPORTED", `A ${feature} cannot be asked while answering this method`);
       const answer = await scope.ask(method, params, key);
       return isRecord(answer) ? answer : {};
     }

@@ -73,7 +73,7 @@ async function withStore(io: CliIo, values: Values, env: NodeJS.ProcessEnv, conf
     else if (err instanceof StoreUnavailableError) io.err(`${NAME}: the store is unreachable; check that the database is up and its address`);
     else if (isSqlState(err)) io.err(`${NAME}: cannot open the store (postgres error ${err.code}: login, database name or permissions)`);
     else throw err;
-    return err instanceof DataDirError || (err instanceof StoreConfigError && err.code === "bad_store") ? 2 : 1;
+    return err instanceof DataDirError || (err instanceof StoreConfigError && err.code === "HUBMCP_BAD_STORE") ? 2 : 1;
   } finally {
     await opened?.close().catch(() => undefined);
   }

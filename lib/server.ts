@@ -89,7 +89,6 @@ export class McpServer {
       clientRequests: new ClientRequests(),
       subscriptions: new ResourceSubscriptions(),
       logger: forwarding,
-      server: this,
     };
     this.#runs = new AsyncStore(resolved.async, forwarding, runPersistence(options.stateDir, forwarding));
     // The method table, built once: skills and async tools answer from their first registration.
@@ -101,7 +100,7 @@ export class McpServer {
     };
     // The 2026 tasks extension's methods are that revision's alone (its tasks/* differ from 2025's).
     const statelessOnly = whenInUse(statelessTaskMethods(this.#runs), () => this.#asyncEnabled);
-    this.#protocol = createProtocol(this.#core, resolved.stateless, methods, statelessOnly);
+    this.#protocol = createProtocol(this.#core, resolved.stateless, methods, statelessOnly, this);
     // start_mcp recognises a server by this brand, not instanceof: the app and the launcher
     // may load different copies of this module (source and dist).
     Object.defineProperty(this, Symbol.for("hubmcp.server"), { value: true });

@@ -172,4 +172,19 @@ describe("McpServer", () => {
     };
     assert.equal(bare.error.code, -32602, "an incomplete envelope is refused, not served in a session");
   });
+
+  test("ctx.server is the server itself, in a session call, a 2026 call and an async run", async () => {
+    const server = new McpServer("owner");
+    const seen: unknown[] = [];
+    let ranAsync!: (server: unknown) => void;
+    const asyncSeen = new Promise<unknown>((resolve) => (ranAsync = resolve));
+    server.tool((_args: Record<string, never>, ctx) => void seen.push(ctx.server), { name: "who", inputSchema: { type: "object" }, context: true });
+    server.asyncTool((_args: Record<string, never>, ctx) => ranAsync(ctx.server), { name: "later", inputSchema: { type: "object" }, context: true });
+    await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "who", arguments: {} } });
+    const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { _meta, name: "who", arguments: {} } });
+    await server.handle({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "later", arguments: {} } });
+    assert.deepEqual(seen, [server, server]);
+    assert.equal(await asyncSeen, server);
+  });
 });

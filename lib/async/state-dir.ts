@@ -11,14 +11,15 @@ import { memoryPersistence, parseRecord, type RunPersistence, type RunRecord } f
 /** Run ids are UUIDs: anything else in the folder is not ours and is never opened. */
 const RUN_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.json$/;
 
-export class StateDirError extends Error {
+/** The folder async runs are kept in is not safely this process's own. */
+export class RunStateDirError extends Error {
   readonly code = "HUBMCP_STATE_DIR";
 }
 
 function ownFolder(path: string, what: string): void {
   const info = lstatSync(path);
-  if (!info.isDirectory()) throw new StateDirError(`The ${what} is not a folder`);
-  if (typeof process.getuid === "function" && info.uid !== process.getuid()) throw new StateDirError(`The ${what} belongs to another user`);
+  if (!info.isDirectory()) throw new RunStateDirError(`The ${what} is not a folder`);
+  if (typeof process.getuid === "function" && info.uid !== process.getuid()) throw new RunStateDirError(`The ${what} belongs to another user`);
 }
 
 export class DirectoryPersistence implements RunPersistence {
@@ -35,7 +36,7 @@ export class DirectoryPersistence implements RunPersistence {
     this.dir = join(stateDir, "runs");
     mkdirSync(stateDir, { recursive: true, mode: 0o700 });
     ownFolder(stateDir, "state directory");
-    if ((lstatSync(stateDir).mode & 0o022) !== 0) throw new StateDirError("The state directory is writable by other users");
+    if ((lstatSync(stateDir).mode & 0o022) !== 0) throw new RunStateDirError("The state directory is writable by other users");
     try {
       mkdirSync(this.dir, { mode: 0o700 });
     } catch (err) {

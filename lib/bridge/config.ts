@@ -25,7 +25,7 @@ export interface BridgeConfig {
 }
 
 export class BridgeConfigError extends Error {
-  readonly code = "BRIDGE_CONFIG";
+  readonly code = "HUBMCP_BRIDGE_CONFIG";
 }
 
 // A path segment needing no escaping, so names read the same in URLs, logs and prefixes.

@@ -18,7 +18,7 @@ export type UpstreamFailure =
   | { kind: "http"; status: number; detail: string };
 
 export class UpstreamError extends Error {
-  readonly code = "BRIDGE_UPSTREAM";
+  readonly code = "HUBMCP_BRIDGE_UPSTREAM";
   readonly failure: UpstreamFailure;
   constructor(failure: UpstreamFailure) {
     super(failure.kind);

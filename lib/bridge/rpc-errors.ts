@@ -13,7 +13,7 @@ export interface HostCall {
 
 /** A JSON-RPC error a tool answered, passed to the host unchanged. */
 export class ToolRpcError extends Error {
-  readonly code = "BRIDGE_TOOL_RPC";
+  readonly code = "HUBMCP_BRIDGE_TOOL_RPC";
   readonly body: { code: number; message: string; data?: unknown };
   constructor(body: unknown) {
     const b = isRecord(body) ? body : {};
@@ -24,7 +24,7 @@ export class ToolRpcError extends Error {
 
 /** An error the bridge itself answers with (unknown tool, bad params, method not found). */
 export class BridgeRpcError extends Error {
-  readonly code = "BRIDGE_RPC";
+  readonly code = "HUBMCP_BRIDGE_RPC";
   readonly rpcCode: number;
   constructor(rpcCode: number, message: string) {
     super(message);

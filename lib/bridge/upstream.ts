@@ -36,7 +36,7 @@ export interface UpstreamContext {
 
 /** Failure after retrying, with how many tries were made. */
 export class UpstreamGaveUp extends Error {
-  readonly code = "BRIDGE_GAVE_UP";
+  readonly code = "HUBMCP_BRIDGE_GAVE_UP";
   readonly failure: UpstreamFailure;
   readonly attempts: number;
   constructor(failure: UpstreamFailure, attempts: number) {

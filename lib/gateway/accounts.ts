@@ -20,7 +20,7 @@ interface AccountRecord {
 }
 
 export class AccountError extends Error {
-  constructor(readonly code: "bad_user_name" | "bad_group_name" | "empty_password" | "user_exists" | "no_such_user", message: string) {
+  constructor(readonly code: "HUBMCP_BAD_USER_NAME" | "HUBMCP_BAD_GROUP_NAME" | "HUBMCP_EMPTY_PASSWORD" | "HUBMCP_USER_EXISTS" | "HUBMCP_NO_SUCH_USER", message: string) {
     super(message);
   }
 }
@@ -49,15 +49,15 @@ async function passwordMatches(password: string, stored: string): Promise<boolea
 const DUMMY = hashPassword("not a password");
 
 export function checkUserName(user: string): void {
-  if (!USER_NAME.test(user)) throw new AccountError("bad_user_name", "user names are 1-64 letters, digits, '.', '_', '@' or '-'");
+  if (!USER_NAME.test(user)) throw new AccountError("HUBMCP_BAD_USER_NAME", "user names are 1-64 letters, digits, '.', '_', '@' or '-'");
 }
 
 function checkGroups(groups: readonly string[]): void {
-  if (!groups.every((g) => GROUP_NAME.test(g))) throw new AccountError("bad_group_name", "group names are letters, digits, '.', '_' or '-'");
+  if (!groups.every((g) => GROUP_NAME.test(g))) throw new AccountError("HUBMCP_BAD_GROUP_NAME", "group names are letters, digits, '.', '_' or '-'");
 }
 
 function checkPassword(password: string): void {
-  if (password === "") throw new AccountError("empty_password", "the password must not be empty");
+  if (password === "") throw new AccountError("HUBMCP_EMPTY_PASSWORD", "the password must not be empty");
 }
 
 export class StoreAccountDirectory implements AccountDirectory {
@@ -69,7 +69,7 @@ export class StoreAccountDirectory implements AccountDirectory {
     checkGroups(groups);
     checkPassword(password);
     const record: AccountRecord = { user, groups: [...groups], password: await hashPassword(password), createdAt: new Date().toISOString() };
-    if (!(await this.store.create(COLLECTION, user, record))) throw new AccountError("user_exists", `user ${user} already exists`);
+    if (!(await this.store.create(COLLECTION, user, record))) throw new AccountError("HUBMCP_USER_EXISTS", `user ${user} already exists`);
   }
 
   /** Every account, by name; no password hashes. */
@@ -92,7 +92,7 @@ export class StoreAccountDirectory implements AccountDirectory {
   /** Deletes the account; its tokens and sign-ins are ended by `removeUser`. */
   async remove(user: string): Promise<void> {
     checkUserName(user);
-    if (!(await this.store.get<AccountRecord>(COLLECTION, user))) throw new AccountError("no_such_user", `no user ${user}`);
+    if (!(await this.store.get<AccountRecord>(COLLECTION, user))) throw new AccountError("HUBMCP_NO_SUCH_USER", `no user ${user}`);
     await this.store.delete(COLLECTION, user);
   }
 
@@ -105,7 +105,7 @@ export class StoreAccountDirectory implements AccountDirectory {
       found = record !== undefined;
       return record ? next(record) : undefined;
     });
-    if (!found) throw new AccountError("no_such_user", `no user ${user}`);
+    if (!found) throw new AccountError("HUBMCP_NO_SUCH_USER", `no user ${user}`);
   }
 
   async verifyPassword(user: string, password: string): Promise<{ user: string; groups: readonly string[] } | null> {

@@ -116,7 +116,7 @@ export const DEFAULT_LIMITS: GatewayLimits = {
 
 /** A config problem; `message` is the whole line, starting with the key. */
 export class ConfigError extends Error {
-  readonly code = "bad_config";
+  readonly code = "HUBMCP_BAD_CONFIG";
   constructor(readonly key: string, problem: string) {
     super(`${key} ${problem}`);
   }

@@ -48,8 +48,9 @@ export interface LaunchRequest {
   onOutput(line: string): void;
 }
 
-export class LaunchError extends Error {
-  constructor(readonly code: "never_ready" | "launch_failed", message: string) {
+/** A tool session that could not be started, or did not become ready in time. */
+export class SessionLaunchError extends Error {
+  constructor(readonly code: "HUBMCP_SESSION_NEVER_READY" | "HUBMCP_SESSION_LAUNCH_FAILED", message: string) {
     super(message);
   }
 }
@@ -132,7 +133,7 @@ function spawnGroup(command: readonly string[], env: NodeJS.ProcessEnv, account:
 function firstLine(group: Group, ms: number, accept: (line: string) => boolean, onOutput: (line: string) => void): Promise<string> {
   return new Promise((resolve, reject) => {
     let buffered = "";
-    const timer = setTimeout(() => reject(new LaunchError("never_ready", `the tool session did not become ready within ${Math.round(ms / 1000)} s`)), ms);
+    const timer = setTimeout(() => reject(new SessionLaunchError("HUBMCP_SESSION_NEVER_READY", `the tool session did not become ready within ${Math.round(ms / 1000)} s`)), ms);
     group.child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
       buffered += chunk;
       let nl: number;
@@ -157,18 +158,18 @@ function firstLine(group: Group, ms: number, accept: (line: string) => boolean, 
     });
     void group.exited.then(() => {
       clearTimeout(timer);
-      reject(new LaunchError("launch_failed", "the tool session exited before it was ready"));
+      reject(new SessionLaunchError("HUBMCP_SESSION_LAUNCH_FAILED", "the tool session exited before it was ready"));
     });
   });
 }
 
-/** The account a revision's children run as; a failure is reported on the session's output, then as launch_failed. */
+/** The account a revision's children run as; a failure is reported on the session's output, then as HUBMCP_SESSION_LAUNCH_FAILED. */
 async function accountFor(req: LaunchRequest, runAs: string | undefined): Promise<Account | null> {
   try {
     return await childAccount(runAs, req.user);
   } catch (err) {
     req.onOutput((err as Error).message);
-    throw new LaunchError("launch_failed", (err as Error).message);
+    throw new SessionLaunchError("HUBMCP_SESSION_LAUNCH_FAILED", (err as Error).message);
   }
 }
 
@@ -245,7 +246,7 @@ async function launchCommand(req: LaunchRequest, command: readonly string[], run
   const { url, cookie } = (info ?? {}) as { url?: unknown; cookie?: unknown };
   if (typeof url !== "string" || !/^http:\/\//.test(url) || (cookie !== undefined && typeof cookie !== "string") || !URL.canParse(url)) {
     await group.stop();
-    throw new LaunchError("launch_failed", "the session command printed no usable {url, cookie} line");
+    throw new SessionLaunchError("HUBMCP_SESSION_LAUNCH_FAILED", "the session command printed no usable {url, cookie} line");
   }
   // A launcher that exits cleanly after printing hands the session to something else (a
   // batch system, a hub): only a failing exit, or one while running, ends the session.
@@ -267,7 +268,7 @@ export async function launchBackend(req: LaunchRequest): Promise<Backend> {
   if (r.kind === "url") return { url: r.url, exited: NEVER, stop: async () => {} };
   if (r.kind === "app") return launchApp(req, r.app, r.runAs, r.env ?? [], r.isolation === "shared");
   if (r.kind === "slurm") {
-    const fail = (code: LaunchError["code"], message: string): Error => new LaunchError(code, message);
+    const fail = (code: SessionLaunchError["code"], message: string): Error => new SessionLaunchError(code, message);
     return launchSlurm(req, r.slurm, await accountFor(req, r.runAs), { launcher: launcherCommand(true), allow: r.env ?? [], fail });
   }
   return launchCommand(req, r.command, r.runAs, r.env ?? []);

@@ -16,7 +16,7 @@ function takeFrom(bucket: Bucket | undefined, now: number, perSecond: number, bu
   return { state: { tokens, at: now }, wait: Math.max(1, Math.ceil((1 - tokens) / perSecond)) };
 }
 
-export class RateLimiter {
+export class TokenBucketLimiter {
   readonly #buckets = new Map<string, Bucket>();
 
   constructor(

@@ -15,7 +15,7 @@ export interface Removed {
   toolSessions: number;
 }
 
-/** Throws AccountError `no_such_user` when there is no such account. */
+/** Throws AccountError `HUBMCP_NO_SUCH_USER` when there is no such account. */
 export async function removeUser(store: RecordStore, user: string): Promise<Removed> {
   const accounts = new StoreAccountDirectory(store);
   await accounts.remove(user);

@@ -15,11 +15,12 @@ export const PREFLIGHT = {
   "access-control-max-age": "86400",
 } as const;
 
-/** A failure answered with `status` and `{error: code, message, ...extra}`. */
+/** A failure answered with `status` and `{error, message, ...extra}`; `error` is the wire code (contract), `code` the JS one. */
 export class GatewayError extends Error {
+  readonly code = "HUBMCP_GATEWAY_REFUSAL";
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly error: string,
     message: string,
     readonly headers: Record<string, string> = {},
     readonly extra: Record<string, unknown> = {},
@@ -51,5 +52,5 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 export function sendError(res: ServerResponse, err: GatewayError): void {
-  sendJson(res, err.status, { error: err.code, message: err.message, ...err.extra }, err.headers);
+  sendJson(res, err.status, { error: err.error, message: err.message, ...err.extra }, err.headers);
 }

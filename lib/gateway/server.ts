@@ -14,7 +14,7 @@ import type { AuthorizationServer, RecordStore, TokenVerifier } from "./contract
 import { KEEPALIVE_MS } from "./forward.ts";
 import type { Backend, LaunchRequest } from "./launch.ts";
 import { GatewayMetrics } from "./metrics.ts";
-import { RateLimiter } from "./rate-limit.ts";
+import { TokenBucketLimiter } from "./rate-limit.ts";
 import { identityWarnings } from "./run-as.ts";
 import { CORS, GatewayError, knownFailure, PREFLIGHT, sendError, sendJson } from "./respond.ts";
 import { matchRoute } from "./routes.ts";
@@ -97,7 +97,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const verifiers = [...(options.verifiers ?? [new ApiTokens(store, accounts)])];
   if (options.authorizationServer) verifiers.push(options.authorizationServer.verifier);
   const metrics = new GatewayMetrics();
-  const local = new RateLimiter(config.limits.ratePerSecond, config.limits.rateBurst);
+  const local = new TokenBucketLimiter(config.limits.ratePerSecond, config.limits.rateBurst);
   const limiter = options.sharedLimits ? local.sharedIn(options.store) : { hit: (user: string) => local.take(user) };
   let publicUrl = options.publicUrl?.replace(/\/+$/, "") ?? config.publicUrl ?? "";
   const sessions = new ToolSessions({ store, readFresh: (collection, id) => store.fresh(collection, id), config, publicUrl: () => publicUrl, launch: options.launch, childEnv: options.childEnv, onEvent: event });

@@ -32,7 +32,7 @@ export interface SlurmHow {
   launcher: readonly string[];
   /** The gateway's variables the tool may see. */
   allow: readonly string[];
-  fail(code: "never_ready" | "launch_failed", message: string): Error;
+  fail(code: "HUBMCP_SESSION_NEVER_READY" | "HUBMCP_SESSION_LAUNCH_FAILED", message: string): Error;
 }
 
 export interface SlurmBackend {
@@ -113,7 +113,7 @@ export async function launchSlurm(req: SlurmLaunch, spec: SlurmRevision, account
   const shared = await stat(spec.workdir).catch(() => undefined);
   if (!shared?.isDirectory() || ((shared.mode & 0o002) !== 0 && (shared.mode & 0o1000) === 0)) {
     req.onOutput("the slurm revision's workdir is missing, or writable by every account without the sticky bit");
-    throw how.fail("launch_failed", "the slurm revision's workdir is not usable");
+    throw how.fail("HUBMCP_SESSION_LAUNCH_FAILED", "the slurm revision's workdir is not usable");
   }
   const stateDir = await sessionStateDir(join(spec.workdir, ".hubmcp-state"), req.user, req.tool, req.revisionName, account);
   const dir = await mkdtemp(join(spec.workdir, ".hubmcp-session-"));
@@ -150,7 +150,7 @@ export async function launchSlurm(req: SlurmLaunch, spec: SlurmRevision, account
     const id = /^(\d+)(?:;\S+)?\s*$/.exec(ran.stdout)?.[1];
     if (!ran.ok || !id) {
       req.onOutput(ran.errno === "ENOENT" ? "sbatch was not found on PATH" : "sbatch refused the tool session's job (see the revision's partition, time and sbatch options)");
-      throw how.fail("launch_failed", "the Slurm job could not be submitted");
+      throw how.fail("HUBMCP_SESSION_LAUNCH_FAILED", "the Slurm job could not be submitted");
     }
     jobId = id;
   } catch (err) {
@@ -186,14 +186,14 @@ export async function launchSlurm(req: SlurmLaunch, spec: SlurmRevision, account
     if (status === null || status?.state === "COMPLETING") {
       read();
       await cancel();
-      throw how.fail("launch_failed", "the Slurm job ended before its tool server was ready");
+      throw how.fail("HUBMCP_SESSION_LAUNCH_FAILED", "the Slurm job ended before its tool server was ready");
     }
     if (Date.now() > deadline) {
       const seconds = Math.round(req.startTimeoutMs / 1000);
       const pending = status?.state === "PENDING";
       req.onOutput(`Slurm job ${jobId} ${pending ? `still pending (reason ${status!.reason})` : "not ready"} after ${seconds} s: cancelled`);
       await cancel();
-      throw how.fail("never_ready", `the Slurm job was not ready within ${seconds} s`);
+      throw how.fail("HUBMCP_SESSION_NEVER_READY", `the Slurm job was not ready within ${seconds} s`);
     }
     await pause(START_POLL_MS);
   }

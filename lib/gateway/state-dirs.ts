@@ -9,8 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Account } from "./run-as.ts";
 
-export class StateDirError extends Error {
-  readonly code = "state_dir_unusable";
+/** A tool session's state directory, or the root holding them, is not safely the gateway's own. */
+export class SessionStateDirError extends Error {
+  readonly code = "HUBMCP_SESSION_STATE_DIR";
 }
 
 /** Where `app` sessions' state directories live: beside their session folders, on this host. */
@@ -26,7 +27,7 @@ async function ownRoot(root: string): Promise<void> {
     if (err.code !== "EEXIST") throw err;
   });
   const info = await lstat(root);
-  if (!info.isDirectory() || info.uid !== uid()) throw new StateDirError("the tool sessions' state root is not a folder of the gateway's own");
+  if (!info.isDirectory() || info.uid !== uid()) throw new SessionStateDirError("the tool sessions' state root is not a folder of the gateway's own");
   if ((info.mode & 0o777) !== 0o711) await chmod(root, 0o711);
 }
 
@@ -51,7 +52,7 @@ export async function sessionStateDir(root: string, person: string, tool: string
     const info = await lstat(dir);
     if (info.isDirectory() && info.uid === owner) break;
     // Another account's (the revision's runAs changed) or not a folder: its runs are not this account's to read.
-    if (attempt > 0) throw new StateDirError("a tool session's state directory could not be made");
+    if (attempt > 0) throw new SessionStateDirError("a tool session's state directory could not be made");
     await rm(dir, { recursive: true, force: true });
   }
   await chmod(dir, 0o700);

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { GatewayConfig } from "./config.ts";
 import type { RecordStore } from "./contracts.ts";
-import { launchBackend, LaunchError, type Backend, type LaunchRequest } from "./launch.ts";
+import { launchBackend, SessionLaunchError, type Backend, type LaunchRequest } from "./launch.ts";
 import { GatewayError } from "./respond.ts";
 import { SessionCaps, tooMany, tooManyForUser } from "./session-caps.ts";
 import { EVERYONE, isShared, SharedSessions } from "./shared-sessions.ts";
@@ -186,9 +186,9 @@ export class ToolSessions {
         });
       } catch (err) {
         await this.#o.store.delete(SESSIONS, key);
-        const code = err instanceof LaunchError ? err.code : "launch_failed";
+        const code = err instanceof SessionLaunchError ? err.code : "HUBMCP_SESSION_LAUNCH_FAILED";
         this.#o.onEvent("tool session failed to start", { tool, revision, user, code });
-        if (code === "never_ready") throw new GatewayError(504, "tool_session_not_ready", "The tool session did not become ready in time and was stopped");
+        if (code === "HUBMCP_SESSION_NEVER_READY") throw new GatewayError(504, "tool_session_not_ready", "The tool session did not become ready in time and was stopped");
         throw new GatewayError(502, "tool_session_failed", "The tool session could not be started");
       }
       // A shared tool server has no session proxy path: that path's cookie is one person's.

@@ -54,8 +54,10 @@ export interface HubRequest {
   onProxyOutput(text: string): void;
 }
 
-/** A failure worth one line; `listen` errors (port in use) propagate as thrown errors. */
-export class LaunchError extends Error {}
+/** start_mcp's hub mode could not start (its reverse proxy); `listen` errors (port in use) propagate as they are. */
+export class HubStartError extends Error {
+  readonly code = "HUBMCP_HUB_START";
+}
 
 /**
  * Behind a proxy the server still learns its public mount path: the proxy has already
@@ -85,7 +87,7 @@ async function withExternal(req: HubRequest, pkg: string): Promise<HubRun> {
   if (req.ports.proxyPort !== 0 && !(await waitForPort(req.ports.proxyPort, child.exited))) {
     await child.stop();
     await server.close();
-    throw new LaunchError(`reverse proxy ${pkg} did not start on port ${req.ports.proxyPort}`);
+    throw new HubStartError(`reverse proxy ${pkg} did not start on port ${req.ports.proxyPort}`);
   }
   return {
     server,
@@ -137,7 +139,7 @@ export async function startHub(req: HubRequest): Promise<HubRun> {
     case "auto": {
       const pkg = await findExternalProxy(req.env);
       if (pkg) return withExternal(req, pkg);
-      if (req.proxy === "external") throw new LaunchError("--proxy external: no wrwroxy package found through `use`");
+      if (req.proxy === "external") throw new HubStartError("--proxy external: no wrwroxy package found through `use`");
       return alone(req);
     }
   }

@@ -8,7 +8,7 @@ import { adoptLogger, loadApp, type ServerLike } from "./app-loader.ts";
 import { parseLauncherArgs, USAGE, type LaunchOptions } from "./args.ts";
 import { lookupConda } from "./conda.ts";
 import { detectHub, hubEnv } from "./hub.ts";
-import { guarded, hubPorts, LaunchError, startHub, type HubRun } from "./hub-mode.ts";
+import { guarded, hubPorts, HubStartError, startHub, type HubRun } from "./hub-mode.ts";
 import { takeSessionSecret } from "../http/session-secret.ts";
 import { attachRequestLog } from "./request-log.ts";
 import { stderrLogger } from "./stderr-logger.ts";
@@ -32,7 +32,7 @@ function listenFailure(err: unknown): string {
   if (e.code === "EADDRINUSE") return `${NAME}: port ${e.port ?? "?"} is already in use`;
   if (e.code === "EACCES") return `${NAME}: not allowed to listen on port ${e.port ?? "?"}`;
   if (e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND") return `${NAME}: cannot listen on address ${e.address ?? "?"}`;
-  if (err instanceof LaunchError) return `${NAME}: ${err.message}`;
+  if (err instanceof HubStartError) return `${NAME}: ${err.message}`;
   throw err;
 }
 

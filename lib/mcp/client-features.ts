@@ -70,7 +70,7 @@ export function clientSupports(capabilities: Record<string, unknown>, feature: C
 
 export function unsupported(feature: ClientFeature, hasSession: boolean): ClientRequestError {
   return new ClientRequestError(
-    "unsupported",
+    "HUBMCP_CLIENT_UNSUPPORTED",
     hasSession
       ? `The client did not declare the ${feature} capability`
       : `${feature[0]!.toUpperCase()}${feature.slice(1)} needs an MCP session (a client connected through /mcp or /sse)`,
@@ -103,7 +103,7 @@ export function formValidator(schema: SchemaObject): Validator {
 function action(result: Record<string, unknown>): ElicitAction {
   const a = result.action;
   if (a === "accept" || a === "decline" || a === "cancel") return a;
-  throw new ClientRequestError("invalid-answer", "The client's elicitation answer has no valid action");
+  throw new ClientRequestError("HUBMCP_CLIENT_INVALID_ANSWER", "The client's elicitation answer has no valid action");
 }
 
 export function formAnswer(result: Record<string, unknown>, validate: Validator): ElicitResult {
@@ -111,7 +111,7 @@ export function formAnswer(result: Record<string, unknown>, validate: Validator)
   if (which !== "accept") return { action: which };
   const content = result.content ?? {};
   if (!isRecord(content) || !validate(content).valid) {
-    throw new ClientRequestError("invalid-answer", "The client's elicitation answer does not match the requested schema");
+    throw new ClientRequestError("HUBMCP_CLIENT_INVALID_ANSWER", "The client's elicitation answer does not match the requested schema");
   }
   return { action: "accept", content };
 }
@@ -132,7 +132,7 @@ export function samplingParams(request: SamplingRequest | string, maxTokens: num
 
 export function samplingAnswer(result: Record<string, unknown>): SamplingResult {
   if ((result.role !== "user" && result.role !== "assistant") || !(isRecord(result.content) || Array.isArray(result.content)) || typeof result.model !== "string") {
-    throw new ClientRequestError("invalid-answer", "The client's sampling answer lacks role, content or model");
+    throw new ClientRequestError("HUBMCP_CLIENT_INVALID_ANSWER", "The client's sampling answer lacks role, content or model");
   }
   return result as SamplingResult;
 }
@@ -140,7 +140,7 @@ export function samplingAnswer(result: Record<string, unknown>): SamplingResult 
 export function rootsAnswer(result: Record<string, unknown>): Root[] {
   const roots = result.roots;
   if (!Array.isArray(roots) || !roots.every((r) => isRecord(r) && typeof r.uri === "string")) {
-    throw new ClientRequestError("invalid-answer", "The client's roots answer is not a list of {uri}");
+    throw new ClientRequestError("HUBMCP_CLIENT_INVALID_ANSWER", "The client's roots answer is not a list of {uri}");
   }
   return roots as Root[];
 }

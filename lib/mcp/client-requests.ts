@@ -9,15 +9,15 @@ import { type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../ut
 /** Why a server-to-client request did not get a usable answer. */
 export type ClientRequestFailure =
   /** The client did not declare the capability, or no session exists to ask through. */
-  | "unsupported"
-  | "timeout"
-  | "session-ended"
-  | "cancelled"
-  | "undeliverable"
+  | "HUBMCP_CLIENT_UNSUPPORTED"
+  | "HUBMCP_CLIENT_TIMEOUT"
+  | "HUBMCP_CLIENT_SESSION_ENDED"
+  | "HUBMCP_CLIENT_CANCELLED"
+  | "HUBMCP_CLIENT_UNDELIVERABLE"
   /** The client answered with a JSON-RPC error. */
-  | "client-error"
+  | "HUBMCP_CLIENT_ERROR"
   /** The answer does not have the shape the request asked for. */
-  | "invalid-answer";
+  | "HUBMCP_CLIENT_INVALID_ANSWER";
 
 export class ClientRequestError extends Error {
   readonly code: ClientRequestFailure;
@@ -63,7 +63,7 @@ export class ClientRequests {
     const id = `server-${randomUUID()}`;
     return new Promise((resolve, reject) => {
       const { signal } = options;
-      if (signal?.aborted) return reject(new ClientRequestError("cancelled", `${method} was cancelled`));
+      if (signal?.aborted) return reject(new ClientRequestError("HUBMCP_CLIENT_CANCELLED", `${method} was cancelled`));
       const pendingTable = this.#tableFor(session);
       // A request the server stops waiting for is withdrawn, so the client can close its form
       // (MCP basic/utilities/cancellation: the sender SHOULD notify on timeout too).
@@ -76,9 +76,9 @@ export class ClientRequests {
           }
           reject(err);
         });
-      const onAbort = () => withdraw(new ClientRequestError("cancelled", `${method} was cancelled`));
+      const onAbort = () => withdraw(new ClientRequestError("HUBMCP_CLIENT_CANCELLED", `${method} was cancelled`));
       const timer = setTimeout(
-        () => withdraw(new ClientRequestError("timeout", `The client did not answer ${method} within ${options.timeoutMs / 1000} s`)),
+        () => withdraw(new ClientRequestError("HUBMCP_CLIENT_TIMEOUT", `The client did not answer ${method} within ${options.timeoutMs / 1000} s`)),
         options.timeoutMs,
       );
       const settle = (fn: () => void) => {
@@ -100,7 +100,7 @@ export class ClientRequests {
         delivered = false;
       }
       if (delivered === false) {
-        pendingTable.get(id)?.reject(new ClientRequestError("undeliverable", `No open stream to the client could carry ${method}`));
+        pendingTable.get(id)?.reject(new ClientRequestError("HUBMCP_CLIENT_UNDELIVERABLE", `No open stream to the client could carry ${method}`));
       }
     });
   }
@@ -113,7 +113,7 @@ export class ClientRequests {
       session.onEnd(() => {
         const left = this.#pending.get(session);
         this.#pending.delete(session);
-        const err = new ClientRequestError("session-ended", "The session ended before the client answered");
+        const err = new ClientRequestError("HUBMCP_CLIENT_SESSION_ENDED", "The session ended before the client answered");
         for (const p of [...(left?.values() ?? [])]) p.reject(err);
       });
     }
@@ -130,11 +130,11 @@ export class ClientRequests {
     if (!pending) return false;
     if ("error" in response) {
       const code = isRecord(response.error) && typeof response.error.code === "number" ? response.error.code : undefined;
-      pending.reject(new ClientRequestError("client-error", `The client answered with an error${code === undefined ? "" : ` (${code})`}`, code));
+      pending.reject(new ClientRequestError("HUBMCP_CLIENT_ERROR", `The client answered with an error${code === undefined ? "" : ` (${code})`}`, code));
     } else if (isRecord(response.result)) {
       pending.resolve(response.result);
     } else {
-      pending.reject(new ClientRequestError("invalid-answer", "The client's answer carried no result object"));
+      pending.reject(new ClientRequestError("HUBMCP_CLIENT_INVALID_ANSWER", "The client's answer carried no result object"));
     }
     return true;
   }

@@ -99,8 +99,6 @@ export interface ToolContext<Server = unknown> {
    * the transport holds nothing: a plain JSON reply, stdio, no session.
    */
   detach(): void;
-  /** The former name of `detach()`. */
-  closeStream(): void;
   /**
    * Attaches a durable handle to this call's async run (a job or task): `entries` (JSON, at
    * most 4 KB) are merged into it, published in the task's `_meta["io.hubmcp/handle"]` and
@@ -163,7 +161,7 @@ export class Context implements ToolContext {
     this.#hooks = hooks;
     this.sessionId = call.session?.id ?? null;
     this.requestId = call.id;
-    this.server = call.core.server;
+    this.server = call.server;
     this.signal = call.signal ?? new AbortController().signal;
   }
 
@@ -215,10 +213,6 @@ export class Context implements ToolContext {
     this.#call.exchange.detach?.();
   }
 
-  closeStream(): void {
-    this.detach();
-  }
-
   setTaskMetadata(entries: Record<string, unknown>): boolean {
     const checked = handleEntries(entries);
     return this.#hooks?.onTaskMetadata?.(checked) ?? false;
@@ -244,7 +238,7 @@ export class Context implements ToolContext {
     const scope = call.exchange.stateless;
     if (scope) {
       // A stateless client is never sent a request: the question becomes an input_required round.
-      if (!scope.ask) throw new ClientRequestError("unsupported", `A ${feature} cannot be asked while answering this method`);
+      if (!scope.ask) throw new ClientRequestError("HUBMCP_CLIENT_UNSUPPORTED", `A ${feature} cannot be asked while answering this method`);
       const answer = await scope.ask(method, params, key);
       return isRecord(answer) ? answer : {};
     }

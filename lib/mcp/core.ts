@@ -37,8 +37,6 @@ export interface ServerCore {
   readonly clientRequests: ClientRequests;
   readonly subscriptions: ResourceSubscriptions;
   readonly logger: Logger;
-  /** The public server object, handed to tool contexts as `ctx.server`. */
-  readonly server: unknown;
 }
 
 export function hasUiApp(core: ServerCore): boolean {

@@ -39,6 +39,8 @@ const markInitialized: NotificationHandler = (_m, { session }) => {
 export class Dispatcher {
   readonly #core: ServerCore;
   readonly #methods: MethodTable;
+  /** Handed to each Call for `ctx.server`; the dispatcher never looks at it. */
+  readonly #server: unknown;
   /** Running session requests, for `notifications/cancelled` (the answer of a cancelled one is dropped). */
   readonly inflight = new InFlight();
   readonly #notifications: Record<string, NotificationHandler> = {
@@ -55,9 +57,10 @@ export class Dispatcher {
   };
 
   /** `methods`: the whole table, built once by the caller (features gate themselves, see ./methods/gate.ts). */
-  constructor(core: ServerCore, methods: MethodTable = sharedMethods()) {
+  constructor(core: ServerCore, methods: MethodTable = sharedMethods(), server?: unknown) {
     this.#core = core;
     this.#methods = methods;
+    this.#server = server;
   }
 
   /** The method answering `name`. */
@@ -133,7 +136,7 @@ export class Dispatcher {
         let result: Result | Promise<Result>;
         let later: boolean;
         try {
-          result = fn(params ?? {}, new Call(this.#core, id, exchange, call));
+          result = fn(params ?? {}, new Call(this.#core, id, exchange, call, this.#server));
           later = isThenable(result);
         } catch (err) {
           return this.#failed(id, method, call, err);

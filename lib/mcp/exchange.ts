@@ -58,13 +58,16 @@ export class Call {
   readonly core: ServerCore;
   readonly id: RequestId;
   readonly exchange: Exchange;
+  /** What a tool context names as `ctx.server`: given by whoever built the protocol, never read here. */
+  readonly server: unknown;
   readonly #tracked: InFlightCall | null;
 
-  constructor(core: ServerCore, id: RequestId, exchange: Exchange, tracked: InFlightCall | null = null) {
+  constructor(core: ServerCore, id: RequestId, exchange: Exchange, tracked: InFlightCall | null = null, server: unknown = undefined) {
     this.core = core;
     this.id = id;
     this.exchange = exchange;
     this.#tracked = tracked;
+    this.server = server;
   }
 
   get session(): Session | null {
@@ -86,6 +89,6 @@ export class Call {
 
   /** The same request seen through another exchange (a background run's own signal and sender). */
   through(exchange: Exchange): Call {
-    return new Call(this.core, this.id, exchange, null);
+    return new Call(this.core, this.id, exchange, null, this.server);
   }
 }

@@ -17,9 +17,19 @@ export interface Protocol {
   readonly stateless: StatelessServer;
 }
 
-/** `methods` serve both revisions; `statelessOnly` the 2026 revision alone (the tasks extension's methods). */
-export function createProtocol(core: ServerCore, options: StatelessOptions = {}, methods: MethodTable = sharedMethods(), statelessOnly: MethodTable = {}): Protocol {
-  return { session: new Dispatcher(core, methods), stateless: new StatelessServer(core, methods, options, statelessOnly) };
+/**
+ * `methods` serve both revisions; `statelessOnly` the 2026 revision alone (the tasks extension's methods).
+ * `server`: what tool contexts name as `ctx.server` (McpServer passes itself), given here
+ * rather than kept in the core, so the core never points back at the object built on it.
+ */
+export function createProtocol(
+  core: ServerCore,
+  options: StatelessOptions = {},
+  methods: MethodTable = sharedMethods(),
+  statelessOnly: MethodTable = {},
+  server?: unknown,
+): Protocol {
+  return { session: new Dispatcher(core, methods, server), stateless: new StatelessServer(core, methods, options, statelessOnly, server) };
 }
 
 /**

@@ -15,6 +15,7 @@ export type Validator = (value: unknown) => ValidationResult;
 
 /** Raised at registration when a schema is malformed; `location` points into the schema. */
 export class SchemaError extends Error {
+  readonly code = "HUBMCP_INVALID_SCHEMA";
   readonly location: string;
   constructor(location: string, message: string) {
     super(`Invalid schema at ${location || "#"}: ${message}`);

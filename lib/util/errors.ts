@@ -1,5 +1,13 @@
 // Errors a program can tell apart by `code` rather than by matching its prose, the way
 // undici and Node name theirs.
+//
+// The rule, for every error class in lib (spec/util/error-codes.spec.ts reads the source):
+// - `code` is a JS-level code of the form HUBMCP_<WHAT>, one set per class, never shared;
+// - a code a client sees on the wire is contract (interface.md, RFC 6749, JSON-RPC) and is
+//   kept in a field of its own beside `code`: GatewayError.error (the gateway's JSON
+//   `{"error": ...}`), ConnectorRpcError/BridgeRpcError.rpcCode, ToolRpcError.body;
+// - the only exceptions are classes whose `code` is a wire code by definition: JsonRpcError
+//   (public API, the JSON-RPC error code) and the browser console's RpcError.
 
 export type RegistrationErrorCode =
   /** The server was constructed without a usable name. */

@@ -10,7 +10,7 @@ import { post, rpc } from "../helpers/rpc.ts";
 import { tempDir } from "../helpers/launcher-fixtures.ts";
 import { RpcClient, deferred, manualClock } from "./harness.ts";
 import { AsyncStore } from "../../lib/async/store.ts";
-import { DirectoryPersistence, StateDirError } from "../../lib/async/state-dir.ts";
+import { DirectoryPersistence, RunStateDirError } from "../../lib/async/state-dir.ts";
 import { CUT_OFF_MESSAGE } from "../../lib/async/run.ts";
 import type { RunPersistence } from "../../lib/async/persist.ts";
 
@@ -153,7 +153,7 @@ test("a state dir that cannot be written does not fail the run; one that is not 
   assert.deepEqual([...new Set(warnings)], ["could not write an async run to the state directory"]);
 
   const refused = (path: string, message: RegExp): void =>
-    assert.throws(() => new DirectoryPersistence(path), (err: unknown) => err instanceof StateDirError && err.code === "HUBMCP_STATE_DIR" && message.test(err.message));
+    assert.throws(() => new DirectoryPersistence(path), (err: unknown) => err instanceof RunStateDirError && err.code === "HUBMCP_STATE_DIR" && message.test(err.message));
   writeFileSync(join(dir, "runs"), "a file, not a folder");
   refused(dir, /runs folder is not a folder/);
   // Another account could swap `runs` for a folder of its own in a directory it may write or owns.

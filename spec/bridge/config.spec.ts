@@ -42,7 +42,7 @@ test("bad settings are one clear line with a stable code, never echoing the toke
   for (const [env, message] of cases) {
     assert.throws(
       () => readBridgeConfig(env),
-      (err: unknown) => err instanceof BridgeConfigError && err.code === "BRIDGE_CONFIG" && message.test(err.message) && !err.message.includes("two words"),
+      (err: unknown) => err instanceof BridgeConfigError && err.code === "HUBMCP_BRIDGE_CONFIG" && message.test(err.message) && !err.message.includes("two words"),
       JSON.stringify(env),
     );
   }

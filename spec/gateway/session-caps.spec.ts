@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { parseGatewayConfig } from "../../lib/gateway/config.ts";
 import type { RecordStore } from "../../lib/gateway/contracts.ts";
 import type { Backend } from "../../lib/gateway/launch.ts";
+import type { GatewayError } from "../../lib/gateway/respond.ts";
 import { CachingRecordStore } from "../../lib/gateway/store/caching-record-store.ts";
 import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
 import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
@@ -36,7 +37,7 @@ function cappedReplicas(t: { after(fn: () => unknown): void }, stores: [RecordSt
 async function raceTwelve(a: ToolSessions, b: ToolSessions): Promise<{ started: ToolSessionRecord[]; refused: string[] }> {
   const results = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).acquire("ada", `t${i}`, "default")));
   const started = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
-  const refused = results.flatMap((r) => (r.status === "rejected" ? [(r.reason as { code: string }).code] : []));
+  const refused = results.flatMap((r) => (r.status === "rejected" ? [(r.reason as GatewayError).error] : []));
   return { started, refused };
 }
 
@@ -52,7 +53,7 @@ test("sessionsPerUser can't be raced: twelve first requests at once over two rep
   await (started[0]!.owner === a.owner ? b : a).unreachable(started[0]!, "ECONNREFUSED");
   const tool = ["t0", "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11"].find((x) => !started.some((s) => s.tool === x))!;
   assert.equal((await b.acquire("ada", tool, "default")).tool, tool);
-  await assert.rejects(a.acquire("ada", started[0]!.tool, "default"), { code: "too_many_user_sessions" });
+  await assert.rejects(a.acquire("ada", started[0]!.tool, "default"), { error: "too_many_user_sessions" });
   assert.equal((await a.acquire("bob", "t0", "default")).user, "bob", "another person has places of their own");
 });
 
@@ -72,7 +73,7 @@ test("sessionsTotal can't be raced either: twelve people's first requests at onc
   const started = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
   assert.equal(started.length, 3);
   assert.equal(launched(), 3);
-  assert.ok(results.every((r) => r.status === "fulfilled" || (r.reason as { code: string }).code === "too_many_sessions"));
+  assert.ok(results.every((r) => r.status === "fulfilled" || (r.reason as GatewayError).error === "too_many_sessions"));
   await (started[0]!.owner === a.owner ? b : a).unreachable(started[0]!, "ECONNREFUSED");
   assert.equal((await a.acquire("late", "t1", "default")).user, "late", "an ended session's place is free again");
 });

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { chmodSync, chownSync, existsSync, readFileSync, lstatSync, mkdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { sessionStateDir, StateDirError } from "../../lib/gateway/state-dirs.ts";
+import { sessionStateDir, SessionStateDirError } from "../../lib/gateway/state-dirs.ts";
 import type { ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
 import { LIB_INDEX, tempDir } from "../helpers/launcher-fixtures.ts";
 import { IS_ROOT } from "../helpers/os-user.ts";
@@ -61,16 +61,16 @@ test("state directories are one per (person, tool, revision), the account's alon
   // A root someone else made first, or a link to one, is refused.
   const linked = join(base, "linked");
   symlinkSync(root, linked);
-  await assert.rejects(sessionStateDir(linked, "alice", "sim", "default", null), StateDirError);
+  await assert.rejects(sessionStateDir(linked, "alice", "sim", "default", null), SessionStateDirError);
   const file = join(base, "file");
   writeFileSync(file, "");
-  await assert.rejects(sessionStateDir(file, "alice", "sim", "default", null), StateDirError);
+  await assert.rejects(sessionStateDir(file, "alice", "sim", "default", null), SessionStateDirError);
 
   if (!IS_ROOT) return;
   const theirs = join(base, "theirs");
   mkdirSync(theirs, { mode: 0o711 });
   chownSync(theirs, NOBODY.uid, NOBODY.gid);
-  await assert.rejects(sessionStateDir(theirs, "alice", "sim", "default", null), StateDirError);
+  await assert.rejects(sessionStateDir(theirs, "alice", "sim", "default", null), SessionStateDirError);
   // The account's own; another account's folder under the same name is replaced, not handed over.
   const n = await sessionStateDir(root, "carol", "sim", "default", NOBODY);
   assert.equal(statSync(n).uid, NOBODY.uid);

@@ -8,7 +8,7 @@ import { parseGatewayConfig } from "../../lib/gateway/config.ts";
 import { resolveOptions } from "../../lib/gateway/oauth/options.ts";
 import { LIMITS, oauthLimit } from "../../lib/gateway/oauth/rate-limit.ts";
 import { Sweeper } from "../../lib/gateway/oauth/sweeper.ts";
-import { RateLimiter } from "../../lib/gateway/rate-limit.ts";
+import { TokenBucketLimiter } from "../../lib/gateway/rate-limit.ts";
 import { startGateway } from "../../lib/gateway/server.ts";
 import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
 import { PostgresRecordStore } from "../../lib/gateway/store/postgres-record-store.ts";
@@ -21,7 +21,7 @@ test("two replicas' per-person buckets in one Postgres database are one bucket",
   const url = await cluster.database();
   const stores = await Promise.all([0, 1].map(() => PostgresRecordStore.open({ url, password: cluster.password })));
   t.after(() => Promise.all(stores.map((s) => s.close())));
-  const replicas = stores.map((s) => new RateLimiter(0.001, 3).sharedIn(s));
+  const replicas = stores.map((s) => new TokenBucketLimiter(0.001, 3).sharedIn(s));
   const waits = await Promise.all([0, 1, 0, 1].map((r) => replicas[r]!.hit("ada")));
   assert.deepEqual(waits.filter((w) => w > 0).length, 1);
   assert.equal(await replicas[0]!.hit("grace"), 0);
@@ -42,7 +42,7 @@ test("while the store is unreachable the replica's own limit decides; other stor
     }
   }
   const store = new Down();
-  const limit = new RateLimiter(0.001, 2).sharedIn(store);
+  const limit = new TokenBucketLimiter(0.001, 2).sharedIn(store);
   assert.deepEqual([await limit.hit("u"), await limit.hit("u"), await limit.hit("u")], [0, 0, 1000]);
   const window = oauthLimit({ store, now: () => 0, sharedLimits: true }, LIMITS.register, 1, 60_000);
   assert.deepEqual([await window.hit("ip"), await window.hit("ip")], [0, 60]);

@@ -108,7 +108,7 @@ test("a tool session that never becomes ready is killed and reported", async (t)
   assert.equal((await json(res)).error, "tool_session_not_ready");
   const [pid] = pidsIn(pids);
   assert.ok(pid && !alive(pid));
-  assert.ok(h.logs.some((l) => l.includes("never_ready")));
+  assert.ok(h.logs.some((l) => l.includes("HUBMCP_SESSION_NEVER_READY")));
 });
 
 test("idle tool sessions are stopped; the next request starts a new one", async (t) => {

@@ -7,7 +7,7 @@ import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
 import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
 import { ConfigError, DEFAULT_LIMITS, parseGatewayConfig, parseGatewayConfigText } from "../../lib/gateway/config.ts";
 import { GatewayMetrics } from "../../lib/gateway/metrics.ts";
-import { RateLimiter } from "../../lib/gateway/rate-limit.ts";
+import { TokenBucketLimiter } from "../../lib/gateway/rate-limit.ts";
 import { inspectRequest, rewriteResult } from "../../lib/gateway/rewrite.ts";
 import { checkedPath, matchRoute } from "../../lib/gateway/routes.ts";
 import { SessionSealer } from "../../lib/gateway/session-seal.ts";
@@ -172,7 +172,7 @@ test("rewriting: only named methods, URIs prefixed once, bytes kept otherwise", 
 });
 
 test("token bucket: burst, then a wait proportional to the rate", () => {
-  const limiter = new RateLimiter(2, 3);
+  const limiter = new TokenBucketLimiter(2, 3);
   const t0 = 1_000_000;
   for (let i = 0; i < 3; i++) assert.equal(limiter.take("u", t0), 0);
   assert.equal(limiter.take("u", t0), 1);

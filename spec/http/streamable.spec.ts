@@ -50,7 +50,7 @@ server.tool(
 );
 server.tool(
   async function polling(_args: Record<string, unknown>, ctx: ToolContext) {
-    ctx.closeStream();
+    ctx.detach();
     ctx.info("while away");
     await gate();
     return "polled";
@@ -303,7 +303,7 @@ test("every stream gets keepalive comments", async (t) => {
   assert.equal((await postStream.nextMessage()).result.content[0].text, "ok");
 });
 
-test("closeStream(): the server ends the connection after the priming event; GET + Last-Event-ID collects the rest", async (t) => {
+test("ctx.detach(): the server ends the connection after the priming event; GET + Last-Event-ID collects the rest", async (t) => {
   const session = await initialize();
   const c = await openSse(mcp, { body: call("poll", "polling"), headers: { ...BOTH, "mcp-session-id": session } });
   const events = await drain(c);
@@ -320,7 +320,7 @@ test("closeStream(): the server ends the connection after the priming event; GET
       { jsonrpc: "2.0", id: "poll", result: { content: [{ type: "text", text: "polled" }], isError: false } },
     ],
   );
-  // Session-less or JSON-only, closeStream() does nothing and the call answers as usual.
+  // Session-less or JSON-only, detach() does nothing and the call answers as usual.
   const json = post(mcp, call("poll-2", "polling"), { ...JSON_ONLY, "mcp-session-id": session });
   await openGate();
   assert.equal((await json).json.result.content[0].text, "polled");

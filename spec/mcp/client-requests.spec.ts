@@ -55,17 +55,17 @@ test("an error answer and a malformed answer reject with stable codes", async ()
   const out = capture();
   const a = requests.request(session, out.send, "sampling/createMessage", {}, { timeoutMs: 5000 });
   requests.settle({ jsonrpc: "2.0", id: out.sent[0]!.id, error: { code: -1, message: "User rejected sampling" } }, session);
-  await assert.rejects(a, (err: ClientRequestError) => err.code === "client-error" && err.rpcCode === -1 && !err.message.includes("User"));
+  await assert.rejects(a, (err: ClientRequestError) => err.code === "HUBMCP_CLIENT_ERROR" && err.rpcCode === -1 && !err.message.includes("User"));
   const b = requests.request(session, out.send, "roots/list", {}, { timeoutMs: 5000 });
   requests.settle({ jsonrpc: "2.0", id: out.sent[1]!.id, result: "nope" } as never, session);
-  await assert.rejects(b, (err: ClientRequestError) => err.code === "invalid-answer");
+  await assert.rejects(b, (err: ClientRequestError) => err.code === "HUBMCP_CLIENT_INVALID_ANSWER");
 });
 
 test("no answer in time rejects with timeout", async () => {
   const requests = new ClientRequests();
   const out = capture();
   const pending = requests.request(new Session("s", Date.now()), out.send, "roots/list", {}, { timeoutMs: 20 });
-  await assert.rejects(pending, (err: ClientRequestError) => err.code === "timeout" && /within 0.02 s/.test(err.message));
+  await assert.rejects(pending, (err: ClientRequestError) => err.code === "HUBMCP_CLIENT_TIMEOUT" && /within 0.02 s/.test(err.message));
   assert.equal(requests.size, 0);
   // The client is told the request is withdrawn.
   assert.deepEqual(out.sent[1], {
@@ -83,7 +83,7 @@ test("ending the session rejects what waits in it, and only that", async () => {
   const lost = requests.request(ending, out.send, "roots/list", {}, { timeoutMs: 5000 });
   const kept = requests.request(staying, out.send, "roots/list", {}, { timeoutMs: 5000 });
   ending.end();
-  await assert.rejects(lost, (err: ClientRequestError) => err.code === "session-ended");
+  await assert.rejects(lost, (err: ClientRequestError) => err.code === "HUBMCP_CLIENT_SESSION_ENDED");
   assert.equal(requests.size, 1);
   requests.settle({ jsonrpc: "2.0", id: out.sent[1]!.id, result: {} }, staying);
   assert.deepEqual(await kept, {});
@@ -95,12 +95,12 @@ test("the asking call's cancellation stops the wait, before or during it", async
   const out = capture();
   const gone = new AbortController();
   gone.abort();
-  await assert.rejects(requests.request(session, out.send, "ping", {}, { timeoutMs: 5000, signal: gone.signal }), (e: ClientRequestError) => e.code === "cancelled");
+  await assert.rejects(requests.request(session, out.send, "ping", {}, { timeoutMs: 5000, signal: gone.signal }), (e: ClientRequestError) => e.code === "HUBMCP_CLIENT_CANCELLED");
   assert.equal(out.sent.length, 0);
   const ac = new AbortController();
   const pending = requests.request(session, out.send, "ping", {}, { timeoutMs: 5000, signal: ac.signal });
   ac.abort();
-  await assert.rejects(pending, (e: ClientRequestError) => e.code === "cancelled");
+  await assert.rejects(pending, (e: ClientRequestError) => e.code === "HUBMCP_CLIENT_CANCELLED");
   assert.equal(requests.size, 0);
   assert.equal(out.sent[1]!.method, "notifications/cancelled");
   // A stream that throws while withdrawing does not change the outcome.
@@ -111,18 +111,18 @@ test("the asking call's cancellation stops the wait, before or during it", async
   const again = new AbortController();
   const third = requests.request(session, throwing, "ping", {}, { timeoutMs: 5000, signal: again.signal });
   again.abort();
-  await assert.rejects(third, (e: ClientRequestError) => e.code === "cancelled");
+  await assert.rejects(third, (e: ClientRequestError) => e.code === "HUBMCP_CLIENT_CANCELLED");
 });
 
 test("a request no stream could carry fails at once", async () => {
   const requests = new ClientRequests();
   const session = new Session("s", Date.now());
-  await assert.rejects(requests.request(session, () => false, "ping", {}, { timeoutMs: 5000 }), (e: ClientRequestError) => e.code === "undeliverable");
+  await assert.rejects(requests.request(session, () => false, "ping", {}, { timeoutMs: 5000 }), (e: ClientRequestError) => e.code === "HUBMCP_CLIENT_UNDELIVERABLE");
   await assert.rejects(
     requests.request(session, () => {
       throw new Error("socket gone");
     }, "ping", {}, { timeoutMs: 5000 }),
-    (e: ClientRequestError) => e.code === "undeliverable",
+    (e: ClientRequestError) => e.code === "HUBMCP_CLIENT_UNDELIVERABLE",
   );
   assert.equal(requests.size, 0);
 });

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Context, type ContextHooks } from "../../lib/mcp/context.ts";
-import { ClientRequests, type ClientRequestError } from "../../lib/mcp/client-requests.ts";
+import { ClientRequests, type ClientRequestError, type ClientRequestFailure } from "../../lib/mcp/client-requests.ts";
 import type { ServerCore } from "../../lib/mcp/core.ts";
 import { Call } from "../../lib/mcp/exchange.ts";
 import type { JsonRpcMessage, JsonRpcRequest } from "../../lib/util/jsonrpc.ts";
@@ -17,7 +17,7 @@ interface ContextSetup {
 
 /** A tool context over a bare exchange: the transport is the `send` given. */
 function contextOver(o: ContextSetup): Context {
-  const core = { clientRequests: o.requests ?? new ClientRequests(), server: null } as unknown as ServerCore;
+  const core = { clientRequests: o.requests ?? new ClientRequests() } as unknown as ServerCore;
   const exchange = { session: o.session, signal: new AbortController().signal, send: (m: JsonRpcMessage) => (o.send(m), true) };
   return new Context(new Call(core, 7, exchange), o.progressToken, o.hooks);
 }
@@ -44,7 +44,7 @@ function setup(capabilities: Record<string, unknown> | null, answer: (r: JsonRpc
   return { ctx, sent, requests };
 }
 
-const code = (c: string) => (err: ClientRequestError) => err.code === c;
+const code = (c: ClientRequestFailure) => (err: ClientRequestError) => err.code === c;
 
 test("elicit sends a form-mode elicitation/create and returns each ordinary answer", async () => {
   for (const [result, expected] of [
@@ -69,21 +69,21 @@ test("elicit rejects a nested schema at the call, before anything is sent", asyn
 });
 
 test("elicit checks the declared capability: {} and {form} allow forms, {url} alone does not", async () => {
-  await assert.rejects(setup({}).ctx.elicit("x", FORM), (err: ClientRequestError) => err.code === "unsupported" && /elicitation/.test(err.message));
-  await assert.rejects(setup({ elicitation: { url: {} } }).ctx.elicit("x", FORM), code("unsupported"));
-  await assert.rejects(setup(null).ctx.elicit("x", FORM), (err: ClientRequestError) => err.code === "unsupported" && /needs an MCP session/.test(err.message));
+  await assert.rejects(setup({}).ctx.elicit("x", FORM), (err: ClientRequestError) => err.code === "HUBMCP_CLIENT_UNSUPPORTED" && /elicitation/.test(err.message));
+  await assert.rejects(setup({ elicitation: { url: {} } }).ctx.elicit("x", FORM), code("HUBMCP_CLIENT_UNSUPPORTED"));
+  await assert.rejects(setup(null).ctx.elicit("x", FORM), (err: ClientRequestError) => err.code === "HUBMCP_CLIENT_UNSUPPORTED" && /needs an MCP session/.test(err.message));
   const both = setup({ elicitation: { form: {}, url: {} } }, () => ({ action: "decline" }));
   assert.deepEqual(await both.ctx.elicit("x", FORM), { action: "decline" });
 });
 
 test("an accepted answer must match the schema and every answer needs a valid action", async () => {
-  await assert.rejects(setup({ elicitation: {} }, () => ({ action: "accept", content: { name: "" } })).ctx.elicit("x", FORM), code("invalid-answer"));
-  await assert.rejects(setup({ elicitation: {} }, () => ({ action: "maybe" })).ctx.elicit("x", FORM), code("invalid-answer"));
+  await assert.rejects(setup({ elicitation: {} }, () => ({ action: "accept", content: { name: "" } })).ctx.elicit("x", FORM), code("HUBMCP_CLIENT_INVALID_ANSWER"));
+  await assert.rejects(setup({ elicitation: {} }, () => ({ action: "maybe" })).ctx.elicit("x", FORM), code("HUBMCP_CLIENT_INVALID_ANSWER"));
 });
 
 test("elicit gives up after its timeout in seconds", async () => {
   const { ctx, requests } = setup({ elicitation: {} });
-  await assert.rejects(ctx.elicit("x", FORM, { timeout: 0.02 }), code("timeout"));
+  await assert.rejects(ctx.elicit("x", FORM, { timeout: 0.02 }), code("HUBMCP_CLIENT_TIMEOUT"));
   assert.equal(requests.size, 0);
 });
 
@@ -97,7 +97,7 @@ test("elicitUrl sends URL mode with an elicitation id, and the completion notice
   const random = await ctx.elicitUrl("Sign in", "https://example.org/login");
   assert.match(random.elicitationId, /^[0-9a-f-]{36}$/);
   await assert.rejects(ctx.elicitUrl("Sign in", "not a url"), TypeError);
-  await assert.rejects(setup({ elicitation: {} }).ctx.elicitUrl("x", "https://example.org/"), code("unsupported"));
+  await assert.rejects(setup({ elicitation: {} }).ctx.elicitUrl("x", "https://example.org/"), code("HUBMCP_CLIENT_UNSUPPORTED"));
 });
 
 test("sample sends sampling/createMessage, from a string or full params, and checks the answer", async () => {
@@ -112,15 +112,15 @@ test("sample sends sampling/createMessage, from a string or full params, and che
   await ctx.sample(full, { timeout: 1 });
   assert.deepEqual((sent[1] as JsonRpcRequest).params, full);
   await assert.rejects(ctx.sample({ messages: "no" } as never), TypeError);
-  await assert.rejects(setup({ sampling: {} }, () => ({ role: "robot" })).ctx.sample("x"), code("invalid-answer"));
-  await assert.rejects(setup({ elicitation: {} }).ctx.sample("x"), code("unsupported"));
+  await assert.rejects(setup({ sampling: {} }, () => ({ role: "robot" })).ctx.sample("x"), code("HUBMCP_CLIENT_INVALID_ANSWER"));
+  await assert.rejects(setup({ elicitation: {} }).ctx.sample("x"), code("HUBMCP_CLIENT_UNSUPPORTED"));
 });
 
 test("listRoots asks roots/list and checks the answer", async () => {
   const roots = [{ uri: "file:///home/ada/project", name: "project" }];
   assert.deepEqual(await setup({ roots: { listChanged: true } }, () => ({ roots })).ctx.listRoots(), roots);
-  await assert.rejects(setup({ roots: {} }, () => ({ roots: [{ name: "no uri" }] })).ctx.listRoots(), code("invalid-answer"));
-  await assert.rejects(setup({}).ctx.listRoots(), code("unsupported"));
+  await assert.rejects(setup({ roots: {} }, () => ({ roots: [{ name: "no uri" }] })).ctx.listRoots(), code("HUBMCP_CLIENT_INVALID_ANSWER"));
+  await assert.rejects(setup({}).ctx.listRoots(), code("HUBMCP_CLIENT_UNSUPPORTED"));
 });
 
 test("log levels honour the session's level and progress needs a token and never goes back", () => {
@@ -169,6 +169,6 @@ test("a context hook hears when the handler starts and stops waiting on the clie
   });
   assert.deepEqual(await ctx.elicit("x", FORM), { action: "decline" });
   assert.deepEqual(waits, [true, false]);
-  await assert.rejects(ctx.sample("x"), code("unsupported"));
+  await assert.rejects(ctx.sample("x"), code("HUBMCP_CLIENT_UNSUPPORTED"));
   assert.deepEqual(waits, [true, false], "a refused request never waited");
 });

@@ -27,7 +27,6 @@ function setup(t: { after(fn: () => unknown): void }, extra: MethodTable = {}) {
     clientRequests: new ClientRequests(),
     subscriptions: new ResourceSubscriptions(),
     logger: silentLogger,
-    server: null,
   };
   const dispatcher = new Dispatcher(core, { ...sharedMethods(), ...extra });
   const table = new SessionTable();

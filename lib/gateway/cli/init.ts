@@ -118,7 +118,7 @@ export async function initCommand(io: CliIo, env: NodeJS.ProcessEnv, a: InitArgs
     await new StoreAccountDirectory(store).add(user, password, []);
   } catch (err) {
     if (!(err instanceof AccountError)) throw err;
-    return fail(err.code === "user_exists" ? 1 : 2, `${err.message}${err.code === "user_exists" ? "; give --user OTHER or another --data-dir" : ""}`);
+    return fail(err.code === "HUBMCP_USER_EXISTS" ? 1 : 2, `${err.message}${err.code === "HUBMCP_USER_EXISTS" ? "; give --user OTHER or another --data-dir" : ""}`);
   }
   const token = (await new ApiTokens(store, new StoreAccountDirectory(store)).create(user))!;
   await writeFile(configFile, `${JSON.stringify(config, null, 2)}\n`, { flag: "wx" });

@@ -16,7 +16,7 @@ export interface UserArgs {
 function accountFailure(io: CliIo, err: unknown): number {
   if (!(err instanceof AccountError)) throw err;
   io.err(`${NAME}: ${err.message}`);
-  return err.code === "user_exists" || err.code === "no_such_user" ? 1 : 2;
+  return err.code === "HUBMCP_USER_EXISTS" || err.code === "HUBMCP_NO_SUCH_USER" ? 1 : 2;
 }
 
 export async function userCommand(io: CliIo, store: RecordStore, a: UserArgs): Promise<number> {

@@ -16,7 +16,7 @@ const INSTRUCTIONS =
 
 /** A JSON-RPC error /mcp answers itself. */
 export class ConnectorRpcError extends Error {
-  readonly code = "CONNECTOR_RPC";
+  readonly code = "HUBMCP_CONNECTOR_RPC";
   constructor(
     readonly rpcCode: number,
     message: string,

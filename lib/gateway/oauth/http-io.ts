@@ -5,9 +5,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 export const MAX_BODY_BYTES = 64 * 1024;
 
 export class BodyError extends Error {
-  readonly code: "body_too_large" | "body_unreadable";
-  constructor(code: "body_too_large" | "body_unreadable") {
-    super(code === "body_too_large" ? "request body too large" : "request body unreadable");
+  readonly code: "HUBMCP_BODY_TOO_LARGE" | "HUBMCP_BODY_UNREADABLE";
+  constructor(code: "HUBMCP_BODY_TOO_LARGE" | "HUBMCP_BODY_UNREADABLE") {
+    super(code === "HUBMCP_BODY_TOO_LARGE" ? "request body too large" : "request body unreadable");
     this.code = code;
   }
 }
@@ -18,12 +18,12 @@ export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Pr
   try {
     for await (const chunk of req) {
       size += (chunk as Buffer).length;
-      if (size > limit) throw new BodyError("body_too_large");
+      if (size > limit) throw new BodyError("HUBMCP_BODY_TOO_LARGE");
       chunks.push(chunk as Buffer);
     }
   } catch (err) {
     if (err instanceof BodyError) throw err;
-    throw new BodyError("body_unreadable");
+    throw new BodyError("HUBMCP_BODY_UNREADABLE");
   }
   return Buffer.concat(chunks).toString("utf8");
 }

@@ -18,7 +18,7 @@ function count(window: Window | undefined, now: number, max: number, windowMs: n
   return { state, wait: state.count <= max ? 0 : Math.max(1, Math.ceil((state.start + windowMs - now) / 1000)) };
 }
 
-export class RateLimiter {
+export class FixedWindowLimiter {
   readonly #max: number;
   readonly #windowMs: number;
   readonly #now: () => number;
@@ -51,6 +51,6 @@ export class RateLimiter {
 
 /** A limit as the OAuth endpoints use it: in the store when the replicas share limits, else this process's own. */
 export function oauthLimit(config: { store: RecordStore; now: () => number; sharedLimits: boolean }, collection: (typeof LIMITS)[keyof typeof LIMITS], max: number, windowMs: number): { hit(key: string): number | Promise<number> } {
-  const local = new RateLimiter(max, windowMs, config.now);
+  const local = new FixedWindowLimiter(max, windowMs, config.now);
   return config.sharedLimits ? local.sharedIn(config.store, collection) : local;
 }

@@ -9,7 +9,7 @@ import { Grants } from "./grants.ts";
 import { BodyError, answerPreflight, readBody, sendJson, sendOAuthError, setCors } from "./http-io.ts";
 import { AS_PATHS, authorizationServerMetadata } from "./metadata.ts";
 import { resolveOptions, type OAuthConfig, type OAuthServerOptions } from "./options.ts";
-import { LIMITS, oauthLimit, RateLimiter } from "./rate-limit.ts";
+import { LIMITS, oauthLimit, FixedWindowLimiter } from "./rate-limit.ts";
 import { registerClient } from "./registration.ts";
 import { revocationEndpoint, tokenEndpoint } from "./token-endpoint.ts";
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from "../store/store-errors.ts";
@@ -45,8 +45,8 @@ export class OAuthServer implements AuthorizationServer {
     const grants = new Grants(config);
     const pages = new AuthorizeEndpoints(config, clients, grants, new BrowserSessions(config));
     const registrations = oauthLimit(config, LIMITS.register, config.maxRegistrations, config.registrationWindowMs);
-    const tokenRequests = new RateLimiter(TOKEN_REQUESTS_PER_MINUTE, 60_000, config.now);
-    const revocations = new RateLimiter(REVOCATIONS_PER_MINUTE, 60_000, config.now);
+    const tokenRequests = new FixedWindowLimiter(TOKEN_REQUESTS_PER_MINUTE, 60_000, config.now);
+    const revocations = new FixedWindowLimiter(REVOCATIONS_PER_MINUTE, 60_000, config.now);
     this.verifier = new OAuthTokenVerifier(config, grants);
     this.#sweeper = new Sweeper(config);
     const metadata: Route = async (_req, res) => sendJson(res, 200, authorizationServerMetadata(config));
@@ -110,7 +110,7 @@ export class OAuthServer implements AuthorizationServer {
       } else if (isStoreUnavailable(err)) {
         sendOAuthError(res, 503, "temporarily_unavailable", "the authorization server cannot reach its store; try again shortly", { "Retry-After": String(STORE_RETRY_AFTER_SECONDS) });
       } else if (err instanceof BodyError) {
-        sendOAuthError(res, err.code === "body_too_large" ? 413 : 400, "invalid_request", err.message);
+        sendOAuthError(res, err.code === "HUBMCP_BODY_TOO_LARGE" ? 413 : 400, "invalid_request", err.message);
       } else {
         this.#config.logger.error("oauth endpoint failed", { path, error: err instanceof Error ? err.name : "unknown" });
         sendOAuthError(res, 500, "server_error", "the authorization server failed; try again");

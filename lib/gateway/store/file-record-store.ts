@@ -17,7 +17,7 @@ const LOCK_PREFIX = ".lock-";
 
 /** An existing data dir that other accounts could read, change or redirect; `message` says how to fix it. */
 export class DataDirError extends Error {
-  readonly code = "unsafe_data_dir";
+  readonly code = "HUBMCP_UNSAFE_DATA_DIR";
 }
 
 /** Refuses an existing data dir that is a symbolic link, not a folder, not ours, or open to group or others. */

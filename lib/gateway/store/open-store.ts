@@ -34,13 +34,13 @@ export function checkStoreUrl(value: unknown, key: string): string {
     url = undefined;
   }
   if (!url || (url.protocol !== "postgres:" && url.protocol !== "postgresql:") || !url.hostname) {
-    throw new StoreConfigError("bad_store", `${key} must be a postgres://user@host:port/database URL`);
+    throw new StoreConfigError("HUBMCP_BAD_STORE", `${key} must be a postgres://user@host:port/database URL`);
   }
   return value as string;
 }
 
 export async function openStore(choice: StoreChoice, env: NodeJS.ProcessEnv): Promise<OpenedStore> {
-  if (choice.store !== undefined && choice.dataDir !== undefined) throw new StoreConfigError("bad_store", "use --store or --data-dir, not both");
+  if (choice.store !== undefined && choice.dataDir !== undefined) throw new StoreConfigError("HUBMCP_BAD_STORE", "use --store or --data-dir, not both");
   const url = choice.store !== undefined ? checkStoreUrl(choice.store, "--store") : choice.dataDir === undefined ? choice.configStore : undefined;
   if (url === undefined) {
     const dir = resolve(choice.dataDir ?? env.HUB_GATEWAY_DATA_DIR ?? "hub-data");

@@ -47,7 +47,7 @@ export class PostgresRecordStore implements RecordStore {
       const loaded = (await import(name)) as { default?: typeof pg } & typeof pg;
       pg = loaded.default ?? loaded;
     } catch {
-      throw new StoreConfigError("store_driver_missing", "install pg to use a postgres store");
+      throw new StoreConfigError("HUBMCP_STORE_DRIVER_MISSING", "install pg to use a postgres store");
     }
     const pool = new pg.Pool({
       connectionString: withPassword(options.url, options.password),

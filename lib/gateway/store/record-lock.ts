@@ -17,7 +17,7 @@ export const STALE_MS = 10_000;
 const GIVE_UP_MS = 3 * STALE_MS;
 
 export class RecordLockError extends Error {
-  readonly code = "record_locked";
+  readonly code = "HUBMCP_RECORD_LOCKED";
   constructor() {
     super("a record stayed locked by another writer; try again");
   }

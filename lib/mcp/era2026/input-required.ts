@@ -73,6 +73,7 @@ export function clientSupports(caps: CapabilityMap, request: InputRequest): bool
 
 /** Thrown by `ask` when the client lacks the capability; escaping the handler, it becomes -32021. */
 export class MissingCapabilityError extends Error {
+  readonly code = "HUBMCP_MISSING_CAPABILITY";
   readonly required: CapabilityMap;
   constructor(required: CapabilityMap) {
     super("The client did not declare a capability this call needs");

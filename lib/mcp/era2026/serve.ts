@@ -31,6 +31,8 @@ export type StatelessMethod = (params: Record<string, unknown>, call: Call, enve
 export class StatelessServer {
   readonly #core: ServerCore;
   readonly #shared: MethodTable;
+  /** Handed to each Call for `ctx.server`. */
+  readonly #server: unknown;
   readonly #methods = new Map<string, StatelessMethod>();
   readonly #codec: RequestStateCodec;
   readonly #cache: CachePolicy | undefined;
@@ -42,10 +44,12 @@ export class StatelessServer {
    * `shared`: the table the session dispatcher serves too (one table, not a lookup into the
    * other server). `own`: methods of this revision only (the tasks extension's, gated on
    * their feature, see ../methods/gate.ts). Both are fixed here: nothing is added later.
+   * `server`: what tool contexts name as `ctx.server`.
    */
-  constructor(core: ServerCore, shared: MethodTable, options: StatelessOptions = {}, own: Record<string, StatelessMethod> = {}) {
+  constructor(core: ServerCore, shared: MethodTable, options: StatelessOptions = {}, own: Record<string, StatelessMethod> = {}, server?: unknown) {
     this.#core = core;
     this.#shared = shared;
+    this.#server = server;
     this.#codec = createRequestStateCodec(options.requestStateKey ? { key: options.requestStateKey } : {});
     this.#cache = options.cache;
     this.#methods.set("server/discover", () => this.discover());
@@ -162,7 +166,7 @@ export class StatelessServer {
       stateless,
       send: (message) => exchange.send(message),
     };
-    return new Call(this.#core, id, scoped);
+    return new Call(this.#core, id, scoped, null, this.#server);
   }
 
   #paramHeadersOf(tool: RegisteredTool): ParamHeader[] {

@@ -15,7 +15,7 @@ function io(): CliIo & { errors: string[] } {
 }
 
 async function refused(dir: string, pattern: RegExp): Promise<void> {
-  await assert.rejects(checkDataDir(dir), (err: unknown) => err instanceof DataDirError && err.code === "unsafe_data_dir" && pattern.test(err.message));
+  await assert.rejects(checkDataDir(dir), (err: unknown) => err instanceof DataDirError && err.code === "HUBMCP_UNSAFE_DATA_DIR" && pattern.test(err.message));
   const cli = io();
   assert.equal(await run(["user", "add", "ada", "--password-stdin", "--data-dir", dir], {}, cli), 2);
   assert.equal(cli.errors.length, 1, "one line");

@@ -46,7 +46,7 @@ test("a database migrated by a newer hubmcp is refused, naming the versions", { 
   await admin.query("UPDATE hubmcp_schema SET version = $1", [SCHEMA_VERSION + 1]);
   await assert.rejects(PostgresRecordStore.open({ url, password: cluster.password }), (err: unknown) => {
     assert.ok(err instanceof StoreConfigError);
-    assert.equal(err.code, "store_schema_too_new");
+    assert.equal(err.code, "HUBMCP_STORE_SCHEMA_TOO_NEW");
     assert.match(err.message, new RegExp(`version ${SCHEMA_VERSION + 1}; this hubmcp knows up to ${SCHEMA_VERSION}`));
     return true;
   });
@@ -68,7 +68,7 @@ test("the database stopped: every call fails as store_unavailable; started again
   await cluster.stop();
   try {
     for (const call of [() => store.get("clients", "c"), () => store.update("clients", "c", () => ({ n: 2 })), () => store.list("clients")]) {
-      await assert.rejects(call(), (err: unknown) => err instanceof StoreUnavailableError && err.code === "store_unavailable");
+      await assert.rejects(call(), (err: unknown) => err instanceof StoreUnavailableError && err.code === "HUBMCP_STORE_UNAVAILABLE");
     }
   } finally {
     await cluster.start();

@@ -1,4 +1,4 @@
-// ctx.detach() (formerly closeStream()): the tool ends its SSE reply's connection mid-call (MCP SSE polling);
+// ctx.detach(): the tool ends its SSE reply's connection mid-call (MCP SSE polling);
 // the client resumes with GET + Last-Event-ID and receives the rest, the answer included.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -6,7 +6,7 @@ import { McpServer, type ToolContext } from "../../lib/index.ts";
 import { openSse } from "../helpers/sse-client.ts";
 import { post, rpc } from "../helpers/rpc.ts";
 
-test("a closed SSE reply resumes on GET with Last-Event-ID; a JSON reply ignores closeStream", async (t) => {
+test("a closed SSE reply resumes on GET with Last-Event-ID; a JSON reply ignores detach", async (t) => {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const server = new McpServer("polling");

@@ -90,6 +90,7 @@ export class MissingCapabilityError extends Error {
  * settles, and nothing reports this as the handler's failure (the round answered already).
  */
 export class RoundEndedError extends Error {
+  readonly code = "HUBMCP_ROUND_ENDED";
   constructor() {
     super("The round ended with input_required");
     this.name = "RoundEndedError";

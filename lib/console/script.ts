@@ -25,7 +25,11 @@ export function joinModules(dir: URL, entry: string): string {
     if (open.has(file)) throw new ConsoleScriptError(`console script: ${file} is imported through a cycle`);
     open.add(file);
     const source = readFileSync(new URL(file, dir), "utf8");
-    for (const m of source.matchAll(IMPORT)) visit(m[2]!);
+    for (const m of source.matchAll(IMPORT)) {
+      // A renamed import (`a as b`) would leave `b` undefined once the modules share a scope.
+      if (!m[1]!.split(",").every((name) => /^\s*\w*\s*$/.test(name))) throw new ConsoleScriptError(`console script: ${file} renames an import`);
+      visit(m[2]!);
+    }
     const body = source.replace(IMPORT, "").replace(EXPORT, "");
     if (/^\s*(?:import|export)\b/m.test(body)) throw new ConsoleScriptError(`console script: ${file} has an import or export the joiner does not know`);
     open.delete(file);

@@ -42,6 +42,8 @@ test("a module the joiner cannot read safely stops the server at start-up, with 
   assert.throws(() => joinModules(twice, "a.js"), { ...code, message: /x2 is declared in both b\.js and a\.js/ });
   const cycle = modules(t, { "a.js": 'import { b } from "./b.js";\nexport function a() {}\n', "b.js": 'import { a } from "./a.js";\nexport function b() {}\n' });
   assert.throws(() => joinModules(cycle, "a.js"), { ...code, message: /a\.js is imported through a cycle/ });
+  const renamed = modules(t, { "a.js": 'import { b as c } from "./b.js";\nc();\n', "b.js": "export function b() {}\n" });
+  assert.throws(() => joinModules(renamed, "a.js"), { ...code, message: /a\.js renames an import/ });
   const other = modules(t, { "a.js": "export default function a() {}\n" });
   assert.throws(() => joinModules(other, "a.js"), { ...code, message: /a\.js has an import or export/ });
   const fine = modules(t, { "a.js": 'import { b } from "./b.js";\nb();\n', "b.js": "export function b() {}\n" });

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { framePage } from "../../lib/console/frame.ts";
 import { consoleScript, joinModules } from "../../lib/console/script.ts";
 import { tempDir } from "../helpers/launcher-fixtures.ts";
 
@@ -15,7 +16,7 @@ test("the whole script is valid JavaScript, strict, with every client module in 
   assert.doesNotThrow(() => new Function(consoleScript));
   assert.ok(consoleScript.startsWith('"use strict";\n(function () {\n'));
   assert.doesNotMatch(consoleScript, /^\s*(?:import|export)\b/m);
-  for (const file of readdirSync(CLIENT).filter((f) => f.endsWith(".js"))) {
+  for (const file of readdirSync(CLIENT).filter((f) => f.endsWith(".js") && f !== "frame-loader.js")) {
     const header = readFileSync(new URL(file, CLIENT), "utf8").split("\n")[0]!;
     assert.match(header, /^\/\/ /, `${file} opens with a comment saying what it is`);
     assert.equal(consoleScript.split(header).length, 2, `${file} is in the script once`);
@@ -28,6 +29,13 @@ test("each module comes after the ones it imports, in the order a browser would 
   const order = ["el", "appView", "resourceView", "createSseParser", "createClient", "boot"];
   assert.deepEqual([...order].sort((a, b) => at(a) - at(b)), order);
   assert.match(consoleScript, /\nboot\(\);\n+\}\)\(\);\n$/, "the page starts once every module is in");
+});
+
+test("the app frame's loader is inlined whole into frame.html, and is not in the console's script", () => {
+  const loader = readFileSync(new URL("frame-loader.js", CLIENT), "utf8").trimEnd();
+  assert.doesNotMatch(loader, /<\/script/i);
+  assert.ok(framePage.includes(`<script>${loader}</script>`));
+  assert.ok(!consoleScript.includes(loader.split("\n")[0]!));
 });
 
 function modules(t: { after(fn: () => unknown): void }, files: Record<string, string>): URL {

@@ -12,7 +12,7 @@ import { createClient } from "./rpc.js";
 /** @typedef {import("./rpc.js").Client} Client */
 /** @typedef {import("./dom.js").Child} Child */
 /** @typedef {import("./form-model.js").Field} Field */
-/** What the server sent: unchecked, read defensively. @typedef {any} Wire */
+/** @typedef {import("./rpc.js").Wire} Wire */
 const scriptUrl = document.currentScript instanceof HTMLScriptElement ? document.currentScript.src : location.href;
 // Relative to where this script was served, so a path prefix or a proxy in front needs no setup.
 const base = new URL("../", scriptUrl).href;

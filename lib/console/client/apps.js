@@ -8,7 +8,7 @@
 import { el } from "./dom.js";
 
 /** @typedef {import("./rpc.js").Client} Client */
-/** What the server or an app sent: unchecked, read defensively. @typedef {any} Wire */
+/** @typedef {import("./rpc.js").Wire} Wire */
 /**
  * One app frame and where its conversation with the page stands.
  * @typedef {object} AppFrame

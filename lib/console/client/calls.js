@@ -6,7 +6,7 @@ import { buildFields, readForm } from "./render.js";
 
 /** @typedef {import("./rpc.js").Client} Client */
 /** @typedef {import("./render.js").BuiltFields} BuiltFields */
-/** What the server sent: unchecked, read defensively. @typedef {any} Wire */
+/** @typedef {import("./rpc.js").Wire} Wire */
 /** A question on screen; drop() withdraws it (answered as cancelled). @typedef {{ drop(): void }} Ask */
 /**
  * One run of a tool, from its Run button to its result.

@@ -8,7 +8,7 @@ import { initialText, parseFields } from "./form-model.js";
 /** @typedef {import("./form-model.js").FieldError} FieldError */
 /** @typedef {import("./form-model.js").Parsed} Parsed */
 /** @typedef {import("./dom.js").Child} Child */
-/** What the server sent (a result, a content block, a resource): unchecked, read defensively. @typedef {any} Wire */
+/** @typedef {import("./rpc.js").Wire} Wire */
 /**
  * A form model turned into inputs.
  * @typedef {object} BuiltFields

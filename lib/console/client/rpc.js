@@ -3,7 +3,7 @@
 // a GET stream carries what belongs to no open POST (task progress, list changes).
 import { createSseParser } from "./sse.js";
 
-/** A JSON-RPC message or result from the server: unchecked, read defensively. @typedef {any} Wire */
+/** What the server (or an app) sent: JSON, unchecked, so read defensively. @typedef {any} Wire */
 /** The run a request belongs to, if any: its id is noted, and aborting it aborts the request. @typedef {{ requestId: number | null, abort?: AbortController }} CallRef */
 /**
  * What the page does with what the server sends besides answers.

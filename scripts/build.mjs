@@ -6,15 +6,26 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const out = resolve(process.argv[2] ?? join(root, "dist"));
-const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-const built = spawnSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json"), "--outDir", out], { stdio: "inherit" });
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-const from = join(root, "lib", "console", "client");
-const to = join(out, "lib", "console", "client");
-mkdirSync(to, { recursive: true });
-for (const file of readdirSync(from)) if (file.endsWith(".js")) copyFileSync(join(from, file), join(to, file));
-process.exit(built.status ?? 1);
+/**
+ * Copies the console's browser modules into a built tree laid out like the work tree
+ * (dist/, or a folder of transpiled lib/ as the specs and benchmarks make).
+ * @param {string} out the folder that gets lib/console/client
+ */
+export function copyConsoleClient(out) {
+  const from = join(ROOT, "lib", "console", "client");
+  const to = join(out, "lib", "console", "client");
+  mkdirSync(to, { recursive: true });
+  for (const file of readdirSync(from)) if (file.endsWith(".js")) copyFileSync(join(from, file), join(to, file));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const out = resolve(process.argv[2] ?? join(ROOT, "dist"));
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  const built = spawnSync(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json"), "--outDir", out], { stdio: "inherit" });
+  copyConsoleClient(out);
+  process.exit(built.status ?? 1);
+}

@@ -1,5 +1,5 @@
-// The built package the launcher rows run: `tsc -p tsconfig.build.json` into a temporary
-// folder, so the work tree's dist/ is neither required nor touched. Built once per run.
+// The built package the launcher rows run: the package build (scripts/build.mjs) into a
+// temporary folder, so the work tree's dist/ is neither required nor touched. Built once per run.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,9 +18,8 @@ export interface BuiltPackage {
 
 export function buildPackage(): BuiltPackage {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "hubmcp-bench-pkg-")));
-  const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
   try {
-    execFileSync(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json"), "--outDir", join(dir, "dist")], { stdio: "pipe" });
+    execFileSync(process.execPath, [join(ROOT, "scripts", "build.mjs"), join(dir, "dist")], { stdio: "pipe" });
   } catch {
     // Type errors elsewhere still emit JavaScript; the rows fail loudly if the CLI is missing.
   }

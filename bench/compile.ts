@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { copyConsoleClient } from "../scripts/build.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** What the server child imports; nothing else is transpiled. */
@@ -43,6 +44,7 @@ export function compileForBench(): CompiledTree {
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, outputText);
   }
+  copyConsoleClient(out);
   return {
     path: (source) => join(out, source.replace(/\.ts$/, ".js")),
     remove: () => rmSync(out, { recursive: true, force: true }),

@@ -3,19 +3,11 @@
 // server's origin). Its script asks the console for the app's HTML and writes it into the
 // frame, whose own policy lets the app's inline scripts and styles run; the console page's
 // strict policy would block them in a srcdoc frame, which inherits it. The loader is inline
-// too: an opaque-origin document's request for a script file counts as cross-origin.
-const loader = `"use strict";
-(function () {
-  window.addEventListener("message", function onRender(event) {
-    if (event.source !== window.parent || !event.data || event.data.type !== "hubmcp-frame-render") return;
-    window.removeEventListener("message", onRender);
-    document.open();
-    document.write(String(event.data.html));
-    document.close();
-    window.parent.postMessage({ type: "hubmcp-frame-rendered", height: document.documentElement.scrollHeight }, "*");
-  });
-  window.parent.postMessage({ type: "hubmcp-frame-ready" }, "*");
-})();`;
+// too (an opaque-origin document's request for a script file counts as cross-origin); it is
+// ./client/frame-loader.js, type-checked with the page's other browser code.
+import { readFileSync } from "node:fs";
+
+const loader = readFileSync(new URL("./client/frame-loader.js", import.meta.url), "utf8").trimEnd();
 
 export const framePage = `<!doctype html>
 <html lang="en">

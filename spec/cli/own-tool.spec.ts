@@ -9,6 +9,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import ts from "typescript";
+import { copyConsoleClient } from "../../scripts/build.mjs";
 import { ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
 
 const skip = process.env.HUBMCP_SKIP_SLOW === "1" ? "HUBMCP_SKIP_SLOW=1" : false;
@@ -40,6 +41,7 @@ function transpilePackage(pkg: string): void {
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, js);
   }
+  copyConsoleClient(join(pkg, "dist"));
   for (const file of ["package.json", "README.md"]) cpSync(join(ROOT, file), join(pkg, file));
 }
 

@@ -2,13 +2,15 @@
 // built into a temporary folder (the work tree's dist/ is left alone), packed, installed
 // with no network into an empty folder and run with `npx start_mcp`, installed globally
 // into a temporary prefix (the README's path without a registry: every bin on PATH), and a
-// plain copy of the package folder runs with `node <copy>/dist/cli/start_mcp.js`.
+// plain copy of the package folder runs with `node <copy>/dist/cli/start_mcp.js`. Each serves
+// the tool console's script as the work tree joins it (the browser modules ship in dist).
 // HUBMCP_SKIP_SLOW=1 skips those; the lock file check is quick and always runs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { consoleScript } from "../../lib/console/script.ts";
 import { alive, freePort, ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
 
 const skip = process.env.HUBMCP_SKIP_SLOW === "1" ? "HUBMCP_SKIP_SLOW=1" : false;
@@ -100,19 +102,29 @@ async function toolNames(url: string): Promise<string[]> {
   return body.result.tools.map((x) => `${x.name}: ${x.description}`);
 }
 
+/** The console page and its script, as the installed package serves them. */
+async function assertConsole(url: string): Promise<void> {
+  const page = await fetch(url, { headers: { accept: "text/html" } });
+  assert.match(await page.text(), /<script src="console\/console.js" defer>/);
+  const script = await fetch(`${url}console/console.js`);
+  assert.equal(script.status, 200);
+  assert.equal(await script.text(), consoleScript, "the shipped console script is the one the work tree joins");
+}
+
 test("the packed tarball installs offline into an empty folder and `npx start_mcp` serves; a plain copy runs too", { skip, timeout: 180_000 }, async (t) => {
   const dir = tempDir(t, "hubmcp-ship-");
   const env = quietEnv(dir);
   const pkg = join(dir, "pkg");
   mkdirSync(pkg);
   for (const file of ["package.json", "README.md"]) cpSync(join(ROOT, file), join(pkg, file));
-  // Type errors are npm test's typecheck step's business; what ships is what tsc emits.
+  // Type errors are npm test's typecheck step's business; what ships is what the build emits.
   try {
-    execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(ROOT, "tsconfig.build.json"), "--outDir", join(pkg, "dist")], { stdio: "pipe" });
+    execFileSync(process.execPath, [join(ROOT, "scripts", "build.mjs"), join(pkg, "dist")], { stdio: "pipe" });
   } catch {
     // reported by the typecheck
   }
   assert.ok(existsSync(join(pkg, "dist", "cli", "start_mcp.js")), "the build emits the CLI");
+  assert.ok(existsSync(join(pkg, "dist", "lib", "console", "client", "app.js")), "the build copies the console's browser modules");
 
   execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", dir], { cwd: pkg, env, stdio: "pipe" });
   const tarball = readdirSync(dir).find((f) => /^hubmcp-.*\.tgz$/.test(f));
@@ -126,6 +138,7 @@ test("the packed tarball installs offline into an empty folder and `npx start_mc
   const viaNpx = run(t, "npx", ["--offline", "start_mcp", "--app", "app.mjs", "--host", "127.0.0.1", "--port", "0"], site, env);
   const url = await viaNpx.ready;
   assert.deepEqual(await toolNames(url), ["add: Add two numbers."]);
+  await assertConsole(url);
   viaNpx.stop();
   await viaNpx.exit;
 
@@ -156,6 +169,7 @@ test("the packed tarball installs offline into an empty folder and `npx start_mc
   const plain = run(t, process.execPath, [join(copy, "hubmcp", "dist", "cli", "start_mcp.js"), "--app", "app.mjs", "--host", "127.0.0.1", "--port", "0"], copy, env);
   const copyUrl = await plain.ready;
   assert.deepEqual(await toolNames(copyUrl), ["add: Add two numbers."]);
+  await assertConsole(copyUrl);
   plain.stop();
   assert.equal(await plain.exit, 0);
 

@@ -9,7 +9,6 @@ import { spawn, spawnSync } from "node:child_process";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { freePort, ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
-// @ts-expect-error: a plain .mjs script without types
 import { parseArgs } from "./run.mjs";
 
 function offlineEnv(dir: string, extra: Record<string, string>): NodeJS.ProcessEnv {

@@ -1,13 +1,10 @@
-// The page's event-stream parser, run in Node exactly as the browser gets it.
+// The page's event-stream parser, its module run in Node.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { sseSource } from "../../../lib/console/client/sse.ts";
+import { createSseParser } from "../../../lib/console/client/sse.js";
 import { SSE_CASES } from "../../http/sse-cases.ts";
 
 type Event = { event: string; data: string; id: string };
-type Parser = { push(chunk: string): void; end(): void; lastEventId: string; retry: number | null };
-
-const createSseParser = new Function(`${sseSource}; return createSseParser;`)() as (onEvent: (e: Event) => void) => Parser;
 
 test("the event-stream parser joins data lines, keeps ids and retry, and skips comments", () => {
   const events: Event[] = [];

@@ -1,8 +1,28 @@
-// Page script, part 3: an MCP client over streamable HTTP. One session; each POST accepts
+// An MCP client over streamable HTTP. One session; each POST accepts
 // an event stream, whose notifications and server requests go to the call that opened it;
 // a GET stream carries what belongs to no open POST (task progress, list changes).
-export const rpcSource = String.raw`
+import { createSseParser } from "./sse.js";
+
+/** What the server (or an app) sent: JSON, unchecked, so read defensively. @typedef {any} Wire */
+/** The run a request belongs to, if any: its id is noted, and aborting it aborts the request. @typedef {{ requestId: number | null, abort?: AbortController }} CallRef */
+/**
+ * What the page does with what the server sends besides answers.
+ * @typedef {object} ClientHooks
+ * @property {(message: Wire, call: any) => void} onNotification
+ * @property {(message: Wire, call: any) => unknown} onRequest
+ * @property {(err: Error) => void} onError
+ */
+/**
+ * @typedef {object} Client
+ * @property {(request: Wire) => Promise<Wire>} initialize
+ * @property {(method: string, params?: Wire, call?: CallRef) => Promise<Wire>} request
+ * @property {(method: string, params?: Wire) => Promise<void>} notify
+ * @property {() => Promise<boolean>} listen resolves once the GET stream is open (true) or refused (false)
+ * @property {() => void} close
+ * @property {string | null} sessionId
+ */
 class RpcError extends Error {
+  /** @param {Wire} error */
   constructor(error) {
     super(error && error.message ? String(error.message) : "Unknown error");
     this.code = error && error.code;
@@ -10,22 +30,36 @@ class RpcError extends Error {
   }
 }
 
-function createClient(endpoint, hooks) {
+/**
+ * @param {string} endpoint
+ * @param {ClientHooks} hooks
+ * @returns {Client}
+ */
+export function createClient(endpoint, hooks) {
+  /** @type {string | null} */
   let sessionId = null;
   let nextId = 1;
+  /** @type {{ request: Wire, negotiated: string } | null} */
   let initParams = null;
+  /** @type {AbortController | null} */
   let streamAbort = null;
   let listening = 0;
 
+  /** @param {Record<string, string>} [extra] */
   function headers(extra) {
+    /** @type {Record<string, string>} */
     const h = { "content-type": "application/json", accept: "application/json, text/event-stream" };
     if (sessionId) h["mcp-session-id"] = sessionId;
     if (initParams) h["mcp-protocol-version"] = initParams.negotiated;
     return Object.assign(h, extra || {});
   }
 
+  /**
+   * @param {Response} res
+   * @param {(event: import("./sse.js").SseEvent) => void} onEvent
+   */
   async function readStream(res, onEvent) {
-    const reader = res.body.getReader();
+    const reader = /** @type {ReadableStream<Uint8Array>} */ (res.body).getReader();
     const decoder = new TextDecoder();
     const parser = createSseParser(onEvent);
     try {
@@ -40,9 +74,11 @@ function createClient(endpoint, hooks) {
     return parser;
   }
 
+  /** @param {Response} res */
   async function httpError(res) {
     let text = "";
     try {
+      /** @type {Wire} */
       const body = await res.json();
       text = (body && (body.error && body.error.message ? body.error.message : body.error)) || "";
     } catch (e) { text = ""; }
@@ -50,6 +86,7 @@ function createClient(endpoint, hooks) {
   }
 
   // Messages that are not the awaited response: notifications and requests from the server.
+  /** @param {Wire} message @param {CallRef | null | undefined} call */
   function route(message, call) {
     if (message.method && message.id !== undefined) {
       Promise.resolve(hooks.onRequest(message, call)).then(
@@ -64,12 +101,20 @@ function createClient(endpoint, hooks) {
     }
   }
 
+  /** @param {object} message */
   async function send(message) {
     const res = await fetch(endpoint, { method: "POST", headers: headers(), body: JSON.stringify(message) });
     if (!res.ok) throw await httpError(res);
     if (res.body) await res.body.cancel();
   }
 
+  /**
+   * @param {string} method
+   * @param {Wire} params
+   * @param {CallRef | undefined} call
+   * @param {boolean} retried
+   * @returns {Promise<Wire>}
+   */
   async function post(method, params, call, retried) {
     const id = nextId++;
     if (call) call.requestId = id;
@@ -88,6 +133,7 @@ function createClient(endpoint, hooks) {
     }
     if (method === "initialize" && res.headers.get("mcp-session-id")) sessionId = res.headers.get("mcp-session-id");
     const type = res.headers.get("content-type") || "";
+    /** @type {Wire} */
     let reply = null;
     if (type.indexOf("text/event-stream") === 0) {
       await readStream(res, function (event) {
@@ -108,8 +154,9 @@ function createClient(endpoint, hooks) {
     return reply.result;
   }
 
+  /** @param {Wire} request */
   async function initialize(request) {
-    const result = await post("initialize", request);
+    const result = await post("initialize", request, undefined, false);
     initParams = { request: request, negotiated: result.protocolVersion };
     await send({ jsonrpc: "2.0", method: "notifications/initialized" });
     return result;
@@ -120,7 +167,7 @@ function createClient(endpoint, hooks) {
   function listen() {
     const generation = ++listening;
     if (streamAbort) streamAbort.abort();
-    return new Promise(function (ready) {
+    return new Promise(function (/** @type {(open: boolean) => void} */ ready) {
       (async function () {
         let lastEventId = "";
         let retry = 1000;
@@ -168,4 +215,3 @@ function createClient(endpoint, hooks) {
     get sessionId() { return sessionId; },
   };
 }
-`;

@@ -1,19 +1,29 @@
-// Page script, part 1: the text/event-stream parser (WHATWG "Interpreting an event stream").
-// Kept free of the DOM so a unit spec can run it in Node.
-export const sseSource = String.raw`
-function createSseParser(onEvent) {
+// The text/event-stream parser (WHATWG "Interpreting an event stream"). Free of the DOM so
+// spec/console/client/sse.spec.ts runs it in Node.
+
+/** @typedef {{ event: string, data: string, id: string }} SseEvent */
+/** @typedef {{ lastEventId: string, retry: number | null, push(chunk: string): void, end(): void }} SseParser */
+
+/**
+ * @param {(event: SseEvent) => void} onEvent
+ * @returns {SseParser}
+ */
+export function createSseParser(onEvent) {
   let buffer = "";
   let started = false;
+  /** @type {string[]} */
   let data = [];
   let hasData = false;
   let eventName = "";
-  const state = { lastEventId: "", retry: null };
+  /** @type {SseParser} */
+  const state = { lastEventId: "", retry: null, push: push, end: end };
   function dispatch() {
     if (hasData) onEvent({ event: eventName || "message", data: data.join("\n"), id: state.lastEventId });
     data = [];
     hasData = false;
     eventName = "";
   }
+  /** @param {string} line */
   function field(line) {
     if (line === "") return dispatch();
     if (line.charAt(0) === ":") return;
@@ -29,7 +39,8 @@ function createSseParser(onEvent) {
       if (value.indexOf("\u0000") === -1) state.lastEventId = value;
     } else if (name === "retry" && /^\d+$/.test(value)) state.retry = Number(value);
   }
-  state.push = function (chunk) {
+  /** @param {string} chunk */
+  function push(chunk) {
     if (!started && chunk.length > 0) {
       started = true;
       if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
@@ -44,13 +55,12 @@ function createSseParser(onEvent) {
       buffer = buffer.slice(match.index + match[0].length);
       field(line);
     }
-  };
+  }
   // End of stream: an unterminated event is dropped, as the standard says.
-  state.end = function () {
+  function end() {
     buffer = "";
     data = [];
     hasData = false;
-  };
+  }
   return state;
 }
-`;

@@ -1,34 +1,74 @@
-// Page script, part 6: one run of a tool: its output panel, progress, log lines, elicitation
+// One run of a tool: its output panel, progress, log lines, elicitation
 // forms, cancellation, and following a task or job until it is done.
-export const callsSource = String.raw`
+import { el, uid } from "./dom.js";
+import { formModel } from "./form-model.js";
+import { buildFields, readForm } from "./render.js";
+
+/** @typedef {import("./rpc.js").Client} Client */
+/** @typedef {import("./render.js").BuiltFields} BuiltFields */
+/** @typedef {import("./rpc.js").Wire} Wire */
+/** A question on screen; drop() withdraws it (answered as cancelled). @typedef {{ drop(): void }} Ask */
+/**
+ * One run of a tool, from its Run button to its result.
+ * @typedef {object} Call
+ * @property {Wire} tool
+ * @property {Record<string, unknown> | undefined} input
+ * @property {string} progressToken
+ * @property {number | null} requestId
+ * @property {string | null} taskId
+ * @property {string | null} jobId
+ * @property {AbortController} abort
+ * @property {boolean} cancelled
+ * @property {boolean} done
+ * @property {(() => void) | null} wake cuts short the wait before the next poll
+ * @property {Ask[]} asks
+ * @property {{ status: HTMLElement, bar: HTMLProgressElement, barText: HTMLElement, log: HTMLOListElement, askSlot: HTMLElement, result: HTMLElement, app: HTMLElement }} view
+ */
 const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+/** @type {Map<unknown, Call>} */
 const callsByToken = new Map();
+/** @type {Map<string, Call>} */
 const callsByTask = new Map();
 let tokenCounter = 0;
 
+/** @param {Wire} message @returns {string | null} */
 function relatedTask(message) {
   const meta = message.params && message.params._meta;
   const related = meta && meta["io.modelcontextprotocol/related-task"];
   return related && typeof related.taskId === "string" ? related.taskId : null;
 }
 
-function callFor(message, call) {
+/**
+ * The run a message from the server is about: the one whose request stream carried it, else
+ * the one its progress token or task names.
+ * @param {Wire} message
+ * @param {Call | null | undefined} call
+ * @returns {Call | null}
+ */
+export function callFor(message, call) {
   if (call) return call;
   const params = message.params || {};
-  if (params.progressToken !== undefined && callsByToken.has(params.progressToken)) return callsByToken.get(params.progressToken);
+  if (params.progressToken !== undefined && callsByToken.has(params.progressToken)) return /** @type {Call} */ (callsByToken.get(params.progressToken));
   const task = relatedTask(message) || (typeof params.taskId === "string" ? params.taskId : null);
   return task ? callsByTask.get(task) || null : null;
 }
 
-function logLine(list, params) {
+/** @param {HTMLElement} list @param {Wire} params */
+export function logLine(list, params) {
   const data = typeof params.data === "string" ? params.data : JSON.stringify(params.data);
   const level = LOG_LEVELS.indexOf(params.level) === -1 ? "info" : params.level;
   list.hidden = false;
   list.appendChild(el("li", { class: "log-" + level }, [el("span", { class: "level", text: level }), " ", params.logger ? el("span", { class: "logger", text: params.logger + ": " }) : null, data]));
 }
 
-/** Makes the output panel of a run inside container; returns the call record. */
-function startCall(container, tool, input) {
+/**
+ * Makes the output panel of a run inside container; returns the call record.
+ * @param {HTMLElement} container
+ * @param {Wire} tool
+ * @param {Record<string, unknown> | undefined} input
+ * @returns {Call}
+ */
+export function startCall(container, tool, input) {
   const status = el("p", { class: "run-status", role: "status", text: "Running…" });
   const bar = el("progress", { hidden: true, "aria-label": "Progress of " + tool.name, max: 1 });
   const barText = el("span", { class: "progress-text" });
@@ -46,12 +86,14 @@ function startCall(container, tool, input) {
   return call;
 }
 
-function setStatus(call, text, kind) {
+/** @param {Call} call @param {string} text @param {string} [kind] */
+export function setStatus(call, text, kind) {
   call.view.status.textContent = text;
   call.view.status.className = "run-status" + (kind ? " " + kind : "");
 }
 
-function onProgress(call, params) {
+/** @param {Call} call @param {Wire} params */
+export function onProgress(call, params) {
   const bar = call.view.bar;
   bar.hidden = false;
   if (typeof params.total === "number" && params.total > 0) {
@@ -63,24 +105,32 @@ function onProgress(call, params) {
   call.view.barText.textContent = params.message ? String(params.message) : typeof params.total === "number" ? params.progress + " / " + params.total : String(params.progress);
 }
 
-function finishCall(call) {
+/** @param {Call} call */
+export function finishCall(call) {
   call.done = true;
   callsByToken.delete(call.progressToken);
   if (call.taskId) callsByTask.delete(call.taskId);
   call.asks.splice(0).forEach(function (ask) { ask.drop(); });
 }
 
-/** An elicitation form (form or URL mode); resolves with the answer the user picks. */
-function elicitationForm(slot, params, owner) {
+/**
+ * An elicitation form (form or URL mode); resolves with the answer the user picks.
+ * @param {HTMLElement} slot
+ * @param {Wire} params
+ * @param {Ask[]} owner the questions of the run (or the page) it belongs to
+ * @returns {Promise<{ action: string, content?: Record<string, unknown> }>}
+ */
+export function elicitationForm(slot, params, owner) {
   return new Promise(function (resolve) {
     const messageId = uid("ask");
     const url = params.mode === "url" ? params.url : null;
     const built = url ? null : buildFields(formModel(params.requestedSchema || {}), messageId);
     const form = el("form", { class: "ask", novalidate: true, "aria-labelledby": messageId }, [
       el("p", { class: "ask-title", id: messageId, text: params.message || "The tool asks for input" }),
-      url ? el("p", null, [el("a", { href: url, target: "_blank", rel: "noopener noreferrer", text: url })]) : built.node,
+      url ? el("p", null, [el("a", { href: url, target: "_blank", rel: "noopener noreferrer", text: url })]) : /** @type {BuiltFields} */ (built).node,
     ]);
     let settled = false;
+    /** @param {{ action: string, content?: Record<string, unknown> }} result @param {string} note */
     function answer(result, note) {
       if (settled) return;
       settled = true;
@@ -94,7 +144,7 @@ function elicitationForm(slot, params, owner) {
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       if (url) return answer({ action: "accept" }, "You accepted.");
-      const parsed = readForm(built, form);
+      const parsed = readForm(/** @type {BuiltFields} */ (built), form);
       if (!parsed.errors) answer({ action: "accept", content: parsed.value }, "You answered.");
     });
     const actions = el("div", { class: "actions" }, [
@@ -104,11 +154,12 @@ function elicitationForm(slot, params, owner) {
     ]);
     form.appendChild(actions);
     slot.appendChild(form);
-    const first = form.querySelector("input, select, textarea, a, button");
+    const first = /** @type {HTMLElement | null} */ (form.querySelector("input, select, textarea, a, button"));
     if (first) first.focus();
   });
 }
 
+/** @param {Call} call @param {number} ms @returns {Promise<void>} */
 function sleepUntil(call, ms) {
   return new Promise(function (resolve) {
     const timer = setTimeout(resolve, ms);
@@ -116,10 +167,17 @@ function sleepUntil(call, ms) {
   });
 }
 
+/** @type {Record<string, string>} */
 const TASK_WORDS = { working: "Working", input_required: "Waiting for your input", completed: "Completed", failed: "Failed", cancelled: "Cancelled" };
 
-/** Polls a task until it is terminal; answers the tool result, or null once cancelled. */
-async function followTask(client, call, task) {
+/**
+ * Polls a task until it is terminal; answers the tool result, or null once cancelled.
+ * @param {Client} client
+ * @param {Call} call
+ * @param {Wire} task
+ * @returns {Promise<Wire>}
+ */
+export async function followTask(client, call, task) {
   call.taskId = task.taskId;
   callsByTask.set(task.taskId, call);
   for (;;) {
@@ -135,7 +193,8 @@ async function followTask(client, call, task) {
   }
 }
 
-function jobHandle(result) {
+/** An older-style job's handle in a result, if it is one. @param {Wire} result @returns {Wire} */
+export function jobHandle(result) {
   const text = result && Array.isArray(result.content) && result.content[0] && result.content[0].text;
   if (result.isError || typeof text !== "string" || text.indexOf("job_id") === -1) return null;
   try {
@@ -144,8 +203,14 @@ function jobHandle(result) {
   } catch (e) { return null; }
 }
 
-/** Polls an older-style job through get_job_result. */
-async function followJob(client, call, job) {
+/**
+ * Polls an older-style job through get_job_result.
+ * @param {Client} client
+ * @param {Call} call
+ * @param {Wire} job
+ * @returns {Promise<Wire>}
+ */
+export async function followJob(client, call, job) {
   call.jobId = job.job_id;
   for (;;) {
     setStatus(call, "Job " + job.status, "busy");
@@ -159,8 +224,12 @@ async function followJob(client, call, job) {
   }
 }
 
-/** Cancel button: a task is cancelled with tasks/cancel, a plain call with notifications/cancelled. */
-async function cancelCall(client, call) {
+/**
+ * Cancel button: a task is cancelled with tasks/cancel, a plain call with notifications/cancelled.
+ * @param {Client} client
+ * @param {Call} call
+ */
+export async function cancelCall(client, call) {
   if (call.done || call.cancelled) return;
   call.cancelled = true;
   setStatus(call, "Cancelling…", "busy");
@@ -174,4 +243,3 @@ async function cancelCall(client, call) {
   } catch (e) { /* the call may have finished meanwhile */ }
   if (call.wake) call.wake();
 }
-`;

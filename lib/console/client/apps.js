@@ -1,39 +1,75 @@
-// Page script, part 5: the MCP Apps host (io.modelcontextprotocol/ui, 2026-01-26). An app
+// The MCP Apps host (io.modelcontextprotocol/ui, 2026-01-26). An app
 // runs in console/frame.html: a sandboxed document (opaque origin: no access to this page,
 // its cookies or the server) served with a policy built from the domains its resource
 // declares. The frame's loader writes the app's HTML into itself; from then on the page and
 // the app speak JSON-RPC over postMessage: ui/initialize, then tool input and result
 // notifications, the app's own tools/call and resources/read (proxied to the server, checked
 // against the tool's visibility), size changes and teardown.
-export const appsSource = String.raw`
+import { el } from "./dom.js";
+
+/** @typedef {import("./rpc.js").Client} Client */
+/** @typedef {import("./rpc.js").Wire} Wire */
+/**
+ * One app frame and where its conversation with the page stands.
+ * @typedef {object} AppFrame
+ * @property {HTMLIFrameElement} frame
+ * @property {HTMLElement} wrap
+ * @property {string} html
+ * @property {Record<string, string[]>} csp
+ * @property {Wire} tool
+ * @property {unknown} input
+ * @property {number | null} requestId
+ * @property {((params: Wire) => void) | null} onLog
+ * @property {boolean} initialized
+ * @property {object | null} outcome
+ * @property {boolean} outcomeSent
+ * @property {Map<unknown, () => void>} pending
+ * @property {Promise<void> | null} tearing
+ */
+/**
+ * @typedef {object} AppViewOptions
+ * @property {Wire} [tool]
+ * @property {unknown} [input]
+ * @property {number | null} [requestId]
+ * @property {Wire} [meta]
+ * @property {(params: Wire) => void} [onLog]
+ */
+/** @typedef {{ node: HTMLElement, result(result: Wire): void, cancelled(reason: string): void, teardown(): Promise<void> }} AppHandle */
 const APPS_PROTOCOL = "2026-01-26";
 const APP_TEARDOWN_MS = 3000;
 const CSP_KEYS = ["connectDomains", "resourceDomains", "frameDomains", "baseUriDomains"];
 // Set by the page once connected: the MCP client and the catalogue's tools by name.
-const appHost = { rpc: null, tools: new Map() };
+/** @type {{ rpc: Client | null, tools: Map<string, Wire> }} */
+export const appHost = { rpc: null, tools: new Map() };
+/** @type {Map<HTMLIFrameElement, AppFrame>} */
 const appFrames = new Map();
 let appRequestIds = 0;
 
+/** @param {number} code @param {string} message */
 function appError(code, message) {
-  const err = new Error(message);
-  err.code = code;
-  return err;
+  return Object.assign(new Error(message), { code: code });
 }
 
-/** The domains a resource declares in _meta.ui.csp, as the frame URL carries them. */
+/** The domains a resource declares in _meta.ui.csp, as the frame URL carries them. @param {Wire} meta */
 function appCsp(meta) {
   const declared = meta && meta.ui && meta.ui.csp;
+  /** @type {Record<string, string[]>} */
   const csp = {};
-  CSP_KEYS.forEach(function (k) { if (declared && Array.isArray(declared[k])) csp[k] = declared[k].filter(function (d) { return typeof d === "string"; }); });
+  CSP_KEYS.forEach(function (k) { if (declared && Array.isArray(declared[k])) csp[k] = declared[k].filter(function (/** @type {unknown} */ d) { return typeof d === "string"; }); });
   return csp;
 }
 
-/** Who may call a tool (MCP Apps visibility): "model", "app", or both when unsaid. */
-function toolVisibility(tool) {
+/**
+ * Who may call a tool (MCP Apps visibility): "model", "app", or both when unsaid.
+ * @param {Wire} tool
+ * @returns {unknown[]}
+ */
+export function toolVisibility(tool) {
   const v = tool && tool._meta && tool._meta.ui && tool._meta.ui.visibility;
   return Array.isArray(v) ? v : ["model", "app"];
 }
 
+/** @param {MessageEventSource | null} source */
 function hostOf(source) {
   for (const host of appFrames.values()) {
     // A frame dropped with its card (the lists reloaded) is forgotten.
@@ -43,17 +79,21 @@ function hostOf(source) {
   return null;
 }
 
+/** @param {AppFrame} host @param {object} message */
 function postToApp(host, message) {
   if (host.frame.contentWindow) host.frame.contentWindow.postMessage(message, "*");
 }
 
 // The frame takes the height its app asks for (ui/notifications/size-changed), within bounds.
+/** @param {HTMLIFrameElement} frame @param {unknown} height */
 function fitFrame(frame, height) {
   if (typeof height === "number" && height > 0) frame.style.height = Math.min(Math.max(Math.ceil(height) + 4, 80), 900) + "px";
 }
 
+/** @param {AppFrame} host */
 function initializeResult(host) {
   const dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+  /** @type {Record<string, unknown>} */
   const context = {
     theme: dark ? "dark" : "light",
     displayMode: "inline",
@@ -73,7 +113,13 @@ function initializeResult(host) {
   };
 }
 
-/** An app's request to the host, answered from the console or proxied to the server. */
+/**
+ * An app's request to the host, answered from the console or proxied to the server.
+ * @param {AppFrame} host
+ * @param {string} method
+ * @param {Wire} params
+ * @returns {Promise<unknown>}
+ */
 async function appRequest(host, method, params) {
   if (method === "ui/initialize") return initializeResult(host);
   if (method === "ping") return {};
@@ -92,6 +138,7 @@ async function appRequest(host, method, params) {
   throw appError(-32601, "Method not found: " + method);
 }
 
+/** @param {AppFrame} host @param {string} method @param {Wire} params */
 function appNotification(host, method, params) {
   if (method === "ui/notifications/initialized") {
     if (host.initialized) return;
@@ -107,6 +154,7 @@ function appNotification(host, method, params) {
   }
 }
 
+/** @param {AppFrame} host */
 function flushOutcome(host) {
   if (!host.initialized || !host.outcome || host.outcomeSent) return;
   host.outcomeSent = true;
@@ -115,6 +163,7 @@ function flushOutcome(host) {
 
 window.addEventListener("message", function (event) {
   const host = hostOf(event.source);
+  /** @type {Wire} */
   const m = event.data;
   if (!host || !m || typeof m !== "object") return;
   if (m.type === "hubmcp-frame-ready") return postToApp(host, { type: "hubmcp-frame-render", html: host.html });
@@ -128,11 +177,15 @@ window.addEventListener("message", function (event) {
   } else if (typeof m.method === "string") {
     appNotification(host, m.method, m.params || {});
   } else if (host.pending.has(m.id)) {
-    host.pending.get(m.id)();
+    /** @type {() => void} */ (host.pending.get(m.id))();
   }
 });
 
-/** Asks the app to clean up (ui/resource-teardown), then removes its frame; bounded in time. */
+/**
+ * Asks the app to clean up (ui/resource-teardown), then removes its frame; bounded in time.
+ * @param {AppFrame} host
+ * @returns {Promise<void>}
+ */
 function teardownApp(host) {
   if (host.tearing) return host.tearing;
   host.tearing = new Promise(function (resolve) {
@@ -156,13 +209,18 @@ function teardownApp(host) {
  * A sandboxed frame showing an app. options: tool (the tool it belongs to), input (its
  * arguments), requestId, meta (the resource's _meta, for its CSP), onLog. Answers the
  * wrapper element and a handle: result(r), cancelled(reason), teardown().
+ * @param {string} frameBase
+ * @param {string} html
+ * @param {AppViewOptions} [options]
+ * @returns {AppHandle}
  */
-function appView(frameBase, html, options) {
+export function appView(frameBase, html, options) {
   options = options || {};
   const csp = appCsp(options.meta);
   const query = Object.keys(csp).length ? "?csp=" + encodeURIComponent(JSON.stringify(csp)) : "";
   const frame = el("iframe", { class: "app", sandbox: "allow-scripts", title: "Tool app", src: frameBase + "frame.html" + query });
   const wrap = el("div", { class: "app-wrap" }, [frame]);
+  /** @type {AppFrame} */
   const host = {
     frame: frame, wrap: wrap, html: html, csp: csp, tool: options.tool || null, input: options.input,
     requestId: options.requestId === undefined ? null : options.requestId, onLog: options.onLog || null,
@@ -182,4 +240,3 @@ function appView(frameBase, html, options) {
     teardown: function () { return teardownApp(host); },
   };
 }
-`;

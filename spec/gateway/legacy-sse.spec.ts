@@ -2,6 +2,7 @@
 // in-spec streamable-HTTP server (a `url` revision) answers POSTs with HTTP errors, JSON-RPC
 // errors, batches, oversized or cut-off answers, and pushes a notification on its own
 // stream, and ends it. Every POST is 202 and every request gets one answer on the held stream.
+// The client's initialize opens the upstream session; a client that sends a call first gets one the gateway opens.
 // The real start_mcp behind this transport, with the SDK's SSEClientTransport: section-c.spec.ts.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -23,7 +24,6 @@ async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Pr
       if (req.method === "DELETE") return void (onDelete(String(session)), res.writeHead(200).end());
       if (req.method === "GET") {
         res.writeHead(200, { "content-type": "text/event-stream" });
-        if (session === undefined) return void res.write("event: endpoint\nid: 1\nretry: 5\ndata: /mcp?session_id=up-1\n\n");
         res.write(`id: 2\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })}\n\n`);
         return void (endStandalone = () => res.end());
       }
@@ -31,6 +31,9 @@ async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Pr
       const send = (status: number, text: string, type = "application/json"): void => void res.writeHead(status, { "content-type": type }).end(text);
       if (Array.isArray(msg)) return send(200, JSON.stringify(msg.map((m: { id: number }) => ({ jsonrpc: "2.0", id: m.id, result: { batch: m.id } }))));
       switch (msg.method) {
+        case "initialize":
+          res.setHeader("mcp-session-id", "up-1");
+          return send(200, JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "odd", version: "1" } } }));
         case "notifications/initialized":
           return send(202, "");
         case "notifications/end-stream":
@@ -104,7 +107,9 @@ test("legacy SSE through the gateway: one answer per request on the stream, what
     await r.text();
   };
 
-  // The tool session's own stream reaches the client too.
+  // The client's own initialize opens the upstream session; then the tool session's own stream reaches the client too.
+  await send(rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "spec", version: "1" } }, 0));
+  assert.equal((await answerTo(0)).result.serverInfo.name, "odd");
   assert.equal((await answerTo("notifications/tools/list_changed")).method, "notifications/tools/list_changed");
   await send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
   await send(rpc("boom", {}, 1));

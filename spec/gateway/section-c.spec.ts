@@ -74,6 +74,10 @@ async function routes(t: test.TestContext, h: Harness, tool: string, hubmcp = tr
     const res = await post(`${base}/mcp`, h.tokens.alice, call, { "mcp-session-id": session });
     assert.equal(res.headers.get("mcp-session-id"), session);
     five(await answer(res));
+    // Rewritten answers, whether the tool server sent JSON or an event stream.
+    const listed = await answer(await post(`${base}/mcp`, h.tokens.alice, rpc("resources/list", {}, 2), { "mcp-session-id": session }));
+    assert.ok(listed.result.resources.some((r: { uri: string }) => r.uri === `${base}/config://demo/settings`), JSON.stringify(listed));
+    assert.deepEqual((await answer(await post(`${base}/mcp`, h.tokens.alice, rpc("ping", {}, 3), { "mcp-session-id": session }))).result, {});
   });
 
   await t.test("POST /api/mcp/{tool} without a session mints one", async () => {

@@ -82,7 +82,9 @@ export class LegacyStreams {
 
   /** The session is open upstream: it is used, and its own stream is relayed while the client's is open. */
   #opened(held: Held, session: string): void {
-    if (held.known !== undefined || held.abort.signal.aborted) return;
+    // The client left while the session opened: nothing else will end it.
+    if (held.abort.signal.aborted) return void end(held.upstream, session);
+    if (held.known !== undefined) return;
     held.known = session;
     held.onUse(session);
     if (session !== "") void this.#relayStandalone(held, session);

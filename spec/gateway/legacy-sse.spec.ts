@@ -11,7 +11,9 @@ import type { AddressInfo } from "node:net";
 import { SseReader } from "../../lib/http/sse-reader.ts";
 import { json, post, rpc, startHarness } from "./helpers.ts";
 
-async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Promise<string>; hung: Array<() => void> }> {
+async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Promise<string>; hung: Array<() => void>; inits: string[] }> {
+  /** Who opened each session: the clientInfo name of each initialize. */
+  const inits: string[] = [];
   let onDelete: (session: string) => void = () => {};
   let endStandalone: () => void = () => {};
   const hung: Array<() => void> = [];
@@ -32,6 +34,7 @@ async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Pr
       if (Array.isArray(msg)) return send(200, JSON.stringify(msg.map((m: { id: number }) => ({ jsonrpc: "2.0", id: m.id, result: { batch: m.id } }))));
       switch (msg.method) {
         case "initialize":
+          inits.push(msg.params.clientInfo.name);
           res.setHeader("mcp-session-id", "up-1");
           return send(200, JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "odd", version: "1" } } }));
         case "notifications/initialized":
@@ -65,7 +68,7 @@ async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Pr
     server.closeAllConnections();
     return new Promise((done) => server.close(done));
   });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, deleted, hung };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, deleted, hung, inits };
 }
 
 /** Opens the held legacy stream as `token`; `next()` answers its events one at a time. */
@@ -110,6 +113,7 @@ test("legacy SSE through the gateway: one answer per request on the stream, what
   // The client's own initialize opens the upstream session; then the tool session's own stream reaches the client too.
   await send(rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "spec", version: "1" } }, 0));
   assert.equal((await answerTo(0)).result.serverInfo.name, "odd");
+  assert.deepEqual(up.inits, ["spec"], "the tool server's session is the client's own, with its capabilities");
   assert.equal((await answerTo("notifications/tools/list_changed")).method, "notifications/tools/list_changed");
   await send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
   await send(rpc("boom", {}, 1));
@@ -160,6 +164,7 @@ test("legacy SSE POSTs hold a per-person slot until their answer, and the tool s
   assert.equal(first.status, 202);
   await first.text();
   while (up.hung.length === 0) await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(up.inits, ["hubmcp-gateway"], "a client that calls first gets a session the gateway opened");
   const second = await post(url, h.tokens.alice, rpc("ping", {}, 2));
   assert.equal(second.status, 429, "the hanging call still holds alice's only slot");
   assert.equal((await json(second)).error, "too_many_running");

@@ -1,5 +1,5 @@
-// Starting the server behind a revision: `app` runs start_mcp as a child on a loopback
-// port, `url` is a server already running, and `command` is a hub's own session launcher
+// Starting the server behind a revision: `app` runs start_mcp as a child on an ephemeral
+// loopback port, which its ready line names (lib/util/ready-line.ts), `url` is a server already running, and `command` is a hub's own session launcher
 // that prints one JSON line `{url, cookie?}`. All children get their own process group,
 // so stopping one reaches everything it started, and run as the tool's account with a
 // reduced environment (./run-as.ts). An `app` session answers only requests carrying its
@@ -7,7 +7,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chown, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +15,7 @@ import { childAccount, childEnv, type Account } from "./run-as.ts";
 import { launchSlurm } from "./slurm-backend.ts";
 import { localStateRoot, sessionStateDir } from "./state-dirs.ts";
 import { SECRET_COOKIE, SECRET_FILE_ENV } from "../http/session-secret.ts";
+import { parseReadyLine, type ReadyInfo } from "../util/ready-line.ts";
 
 export interface Backend {
   /** Where the tool server answers, with a trailing slash. */
@@ -81,17 +81,6 @@ process.once("exit", () => {
   for (const kill of LIVE) kill();
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 interface Group {
   child: ChildProcess;
   exited: Promise<void>;
@@ -129,18 +118,31 @@ function spawnGroup(command: readonly string[], env: NodeJS.ProcessEnv, account:
   };
 }
 
-/** Resolves with the first stdout line matching `accept`, or rejects on exit or after `ms`. */
+/** What a child may print on stdout before the line the gateway waits for. */
+const MAX_OUTPUT_BEFORE_READY = 1024 * 1024;
+
+/**
+ * Resolves with the first stdout line matching `accept`; rejects on exit, after `ms`, or
+ * past MAX_OUTPUT_BEFORE_READY characters without one.
+ */
 function firstLine(group: Group, ms: number, accept: (line: string) => boolean, onOutput: (line: string) => void): Promise<string> {
   return new Promise((resolve, reject) => {
     let buffered = "";
+    let seen = 0;
+    let found = false;
     const timer = setTimeout(() => reject(new SessionLaunchError("HUBMCP_SESSION_NEVER_READY", `the tool session did not become ready within ${Math.round(ms / 1000)} s`)), ms);
     group.child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
+      if (!found && (seen += chunk.length) > MAX_OUTPUT_BEFORE_READY) {
+        clearTimeout(timer);
+        reject(new SessionLaunchError("HUBMCP_SESSION_LAUNCH_FAILED", "the tool session printed too much before it was ready"));
+      }
       buffered += chunk;
       let nl: number;
       while ((nl = buffered.indexOf("\n")) !== -1) {
         const line = buffered.slice(0, nl).trim();
         buffered = buffered.slice(nl + 1);
-        if (accept(line)) {
+        if (!found && accept(line)) {
+          found = true;
           clearTimeout(timer);
           resolve(line);
         }
@@ -179,47 +181,57 @@ async function privateFile(path: string, text: string, account: Account | null):
   if (account) await chown(path, account.uid, account.gid);
 }
 
+/**
+ * The session proxy path, in a hub's `/weber/<session>/<cookie>/<port>` shape; the gateway
+ * routes on the session segment only, so the last one is a fixed placeholder.
+ */
+function weberPrefixOf(instance: string): string {
+  return `/weber/${instance}/${instance.slice(0, 16)}/0`;
+}
+
+/** The child's ready line, if it is one naming the loopback address and the prefix it was given. */
+function readyAt(line: string, prefix: string): ReadyInfo | null {
+  const info = parseReadyLine(line);
+  return info && new URL(info.url).hostname === "127.0.0.1" && info.prefix === prefix ? info : null;
+}
+
 async function launchApp(req: LaunchRequest, app: string, runAs: string | undefined, allow: readonly string[], shared: boolean): Promise<Backend> {
   const account = await accountFor(req, runAs);
-  // start_mcp's own hub mode does the prefix handling: a session folder whose resources
-  // name the proxy path, and --proxy none so the server strips that path itself. The
-  // folder is the session's state dir, its account's alone.
+  // The child binds a port of its own choosing and strips the proxy path it is given; its
+  // ready line says where it listens. Its folder holds the secret and is its account's alone.
   const dir = await mkdtemp(join(tmpdir(), "hubmcp-gw-"));
   const cleanup = (): Promise<void> => rm(dir, { recursive: true, force: true });
-  const port = await freePort();
-  const cookie = req.instance.slice(0, 16);
+  const prefix = weberPrefixOf(req.instance);
   const secret = randomBytes(32).toString("base64url");
   let group: Group;
   try {
     const stateDir = await sessionStateDir(localStateRoot(), req.user, req.tool, req.revisionName, account);
     if (account) await chown(dir, account.uid, account.gid);
-    await privateFile(join(dir, "resources"), `hub_url "${req.publicUrl}"\nfilexfer_port ${port}\nfilexfer_cookie ${cookie}\n`, account);
     await privateFile(join(dir, "secret"), secret, account);
     const env = childEnv(req.env ?? process.env, allow, account, {
-      SESSION: req.instance,
-      SESSIONDIR: dir,
-      HUBMCP_PROXY_PORT: String(port),
       [SECRET_FILE_ENV]: join(dir, "secret"),
       HUB_USER: req.user,
       HUB_TOOL: req.tool,
       HUB_REVISION: req.revisionName,
     });
-    group = spawnGroup([...launcherCommand(!shared), "--app", app, "--host", "127.0.0.1", "--proxy", "none", "--state-dir", stateDir], env, account, dir);
+    const args = ["--app", app, "--host", "127.0.0.1", "--port", "0", "--path-prefix", prefix, "--ready-line", "--state-dir", stateDir];
+    group = spawnGroup([...launcherCommand(!shared), ...args], env, account, dir);
   } catch (err) {
     await cleanup();
     throw err;
   }
   void group.exited.then(cleanup);
+  let ready: ReadyInfo;
   try {
-    await firstLine(group, req.startTimeoutMs, (line) => line.startsWith("MCP server ready at "), req.onOutput);
+    ready = readyAt(await firstLine(group, req.startTimeoutMs, (line) => readyAt(line, prefix) !== null, req.onOutput), prefix)!;
   } catch (err) {
     await group.stop();
     throw err;
   }
   return {
-    url: `http://127.0.0.1:${port}/`,
+    url: ready.url,
     cookie: `${SECRET_COOKIE}=${secret}`,
-    weberPrefix: `/weber/${req.instance}/${cookie}/${port % 1000}`,
+    weberPrefix: prefix,
     pid: group.child.pid,
     exited: group.exited,
     stop: group.stop,

@@ -5,7 +5,10 @@
 // answered 202 at once and sent on to the tool server as streamable HTTP; whatever comes
 // back for it (the response, and the requests and notifications tied to it) is written to
 // the held stream as `message` events, as is the tool session's own stream. The upstream
-// is spoken to only through standard MCP, so any streamable-HTTP server works behind it.
+// is spoken to only through standard MCP, so any streamable-HTTP server works behind it:
+// the client's own `initialize` opens the upstream session (the answer's Mcp-Session-Id
+// names it, and the stream keeps it); a client that sends something else first gets one
+// the gateway opens for it.
 //
 // A held stream lives in the gateway process that opened it: a POST reaching another
 // replica is 404 (the client opens a new stream), so legacy clients need sticky routing.
@@ -15,15 +18,15 @@ import { SseReader } from "../http/sse-reader.ts";
 import { CORS, GatewayError, sendJson } from "./respond.ts";
 import type { AnswerBudget } from "./answer-budget.ts";
 import { isEventStream, send, upstreamFailure, type Upstream, type Vouched } from "./forward.ts";
-import { inspectRequest, rewriteResult } from "./rewrite.ts";
+import { mintUpstreamSession } from "./mcp-sessions.ts";
+import { inspectRequest, rewriteResult, type ParsedMessage } from "./rewrite.ts";
+import { end, MCP_ACCEPT } from "./upstream-mcp.ts";
 
 export interface LegacyOpen {
   /** The sealed gateway session id the POST URL carries. */
   id: string;
   user: string;
   upstream: Upstream;
-  /** The tool server's own session id. */
-  upstreamSession: string;
   /** The POST path announced in the `endpoint` event. */
   endpoint: string;
   /** Prefix the gateway puts on resource URIs. */
@@ -32,13 +35,19 @@ export interface LegacyOpen {
   maxAnswerBytes: number;
   /** Who the gateway vouches for to the tool server (X-Forwarded-User & co.). */
   vouched: Vouched;
-  /** Runs with each keepalive, so the tool session does not idle out under an open stream. */
-  onTick(): void;
+  /**
+   * Runs with each keepalive, so the tool session does not idle out under an open stream,
+   * and once the upstream session is open; `session` is the tool server's, once known.
+   */
+  onUse(session: string | undefined): void;
 }
 
 interface Held extends LegacyOpen {
   stream: SseStream;
   abort: AbortController;
+  /** The tool server's session id ("" for a server that keeps none), once opened. */
+  session?: Promise<string>;
+  known?: string;
 }
 
 const ACCEPTED = { status: "accepted" };
@@ -59,17 +68,38 @@ export class LegacyStreams {
     const stream = new SseStream(res, { keepaliveMs: o.keepaliveMs, headers: { ...CORS } });
     const held: Held = { ...o, stream, abort: new AbortController() };
     this.#held.set(o.id, held);
-    const tick = setInterval(o.onTick, o.keepaliveMs);
+    const tick = setInterval(() => o.onUse(held.known), o.keepaliveMs);
     tick.unref();
     stream.onClose(() => {
       clearInterval(tick);
       held.abort.abort();
       if (this.#held.get(o.id) === held) this.#held.delete(o.id);
       // The tool server's session ends with the stream, as it would for a plain server.
-      void send(o.upstream, { method: "DELETE", path: "mcp", headers: {}, session: o.upstreamSession }, AbortSignal.timeout(5000)).then((r) => r.resume(), () => {});
+      void held.session?.then((session) => end(o.upstream, session), () => {});
     });
     stream.send({ event: "endpoint", data: o.endpoint });
-    void this.#relayStandalone(held);
+  }
+
+  /** The session is open upstream: it is used, and its own stream is relayed while the client's is open. */
+  #opened(held: Held, session: string): void {
+    // The client left while the session opened: nothing else will end it.
+    if (held.abort.signal.aborted) return void end(held.upstream, session);
+    if (held.known !== undefined) return;
+    held.known = session;
+    held.onUse(session);
+    if (session !== "") void this.#relayStandalone(held, session);
+  }
+
+  /** The upstream session a request other than the client's first initialize runs in. */
+  #session(held: Held, msg: ParsedMessage): Promise<string> | undefined {
+    if (held.session === undefined && msg.initialize) return undefined;
+    return (held.session ??= mintUpstreamSession(held.upstream).then(
+      (session) => (this.#opened(held, session), session),
+      (err: unknown) => {
+        held.session = undefined;
+        throw err;
+      },
+    ));
   }
 
   /** A client's POST for a held stream: 202 at once, the answer on the stream. */
@@ -84,12 +114,17 @@ export class LegacyStreams {
     sendJson(res, 202, ACCEPTED);
     const requestId = idOf(msg.body);
     try {
-      const answer = await send(
-        held.upstream,
-        { method: "POST", path: "mcp", headers: req.headers, body: msg.body, session: held.upstreamSession, accept: msg.rewrite ? "application/json" : "application/json, text/event-stream", vouched: held.vouched },
-        held.abort.signal,
-      );
-      if (isEventStream(answer)) return await this.#relayEvents(held, answer);
+      const upstreamSession = this.#session(held, msg);
+      const session = upstreamSession ? await upstreamSession : undefined;
+      const answer = await send(held.upstream, { method: "POST", path: "mcp", headers: req.headers, body: msg.body, session, accept: MCP_ACCEPT, vouched: held.vouched }, held.abort.signal);
+      if (!upstreamSession && answer.statusCode === 200) {
+        const minted = answer.headers["mcp-session-id"];
+        const id = typeof minted === "string" ? minted : "";
+        held.session ??= Promise.resolve(id);
+        this.#opened(held, id);
+      }
+      const method = msg.rewrite ? msg.method : undefined;
+      if (isEventStream(answer)) return await this.#relayEvents(held, answer, method);
       if (answer.statusCode === 202) return void answer.resume();
       await this.budget.rewrite(answer, held.maxAnswerBytes, (raw) => {
         // An HTTP error is passed on only as an answer the client can match to its request.
@@ -118,11 +153,16 @@ export class LegacyStreams {
     else held.stream.send({ event: "message", data: text });
   }
 
-  async #relayEvents(held: Held, answer: IncomingMessage): Promise<void> {
+  /** Relays a stream's messages; those of a `rewritten` method's answer are rewritten first. */
+  async #relayEvents(held: Held, answer: IncomingMessage, rewritten?: string): Promise<void> {
     const reader = new SseReader({ maxEventChars: held.maxAnswerBytes });
     try {
       for await (const chunk of answer as AsyncIterable<Buffer>) {
-        for (const e of reader.push(chunk)) if (e.event === "message" && e.data !== "") held.stream.send({ event: "message", data: e.data });
+        for (const e of reader.push(chunk)) {
+          if (e.event !== "message" || e.data === "") continue;
+          const data = rewritten ? (rewriteResult(rewritten, e.data, held.resourcePrefix) ?? e.data) : e.data;
+          held.stream.send({ event: "message", data });
+        }
       }
     } catch {
       answer.destroy(); // an event past the bound, or the tool server went away
@@ -130,9 +170,9 @@ export class LegacyStreams {
   }
 
   /** The tool session's own stream (server-initiated requests and notifications), while the client's is open. */
-  async #relayStandalone(held: Held): Promise<void> {
+  async #relayStandalone(held: Held, session: string): Promise<void> {
     try {
-      const answer = await send(held.upstream, { method: "GET", path: "mcp", headers: { accept: "text/event-stream" }, session: held.upstreamSession }, held.abort.signal);
+      const answer = await send(held.upstream, { method: "GET", path: "mcp", headers: { accept: "text/event-stream" }, session }, held.abort.signal);
       if (answer.statusCode !== 200 || !isEventStream(answer)) return void answer.resume();
       await this.#relayEvents(held, answer);
       // The tool server ended its session's stream (it stopped, or dropped the session):

@@ -2,11 +2,13 @@
 // address (hosts keep the text from the last non-http scheme marker, so `ui://` URIs still
 // match) and come back in with that prefix removed; ping results become `{}`. Everything
 // else passes as the tool server wrote it.
+import { SseReader } from "../http/sse-reader.ts";
+import { formatEvent } from "../http/sse.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-/** Methods whose results are rewritten; their answers are requested as plain JSON. */
+/** Methods whose results are rewritten: their answers are read whole, as JSON or as an event stream. */
 const REWRITTEN = new Set(["ping", "resources/list", "resources/read", "resources/templates/list"]);
 /** Methods whose `params.uri` may carry the gateway's prefix. */
 const URI_PARAMS = new Set(["resources/read", "resources/subscribe", "resources/unsubscribe"]);
@@ -57,10 +59,10 @@ function prefixed(prefix: string, uri: Json | undefined): Json | undefined {
 }
 
 /** The rewritten answer text, or null to pass the original through. */
-export function rewriteResult(method: string, raw: Buffer, resourcePrefix: string): string | null {
+export function rewriteResult(method: string, raw: Buffer | string, resourcePrefix: string): string | null {
   let value: unknown;
   try {
-    value = JSON.parse(raw.toString("utf8"));
+    value = JSON.parse(typeof raw === "string" ? raw : raw.toString("utf8"));
   } catch {
     return null;
   }
@@ -76,4 +78,18 @@ export function rewriteResult(method: string, raw: Buffer, resourcePrefix: strin
   const field = method === "resources/templates/list" ? "uriTemplate" : "uri";
   for (const entry of list) if (isObject(entry) && field in entry) entry[field] = prefixed(resourcePrefix, entry[field]) ?? null;
   return JSON.stringify(value);
+}
+
+/**
+ * A whole event-stream answer with its `message` events rewritten as `rewriteResult` does
+ * (a streamable-HTTP server may answer any request with a stream); the events are framed
+ * again, comments dropped.
+ */
+export function rewriteEvents(method: string, raw: Buffer, resourcePrefix: string): string {
+  let out = "";
+  for (const e of new SseReader({ maxEventChars: raw.length + 1 }).push(raw)) {
+    const data = e.event === "message" ? (rewriteResult(method, e.data, resourcePrefix) ?? e.data) : e.data;
+    out += formatEvent({ event: e.event, ...(e.id ? { id: e.id } : {}), data });
+  }
+  return out;
 }

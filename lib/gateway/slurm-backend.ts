@@ -1,7 +1,7 @@
 // A `slurm` revision: each tool session is one batch job running start_mcp on whichever node
 // Slurm picks. The job's script `exec`s the server (a process left behind would escape
 // scancel under plain process tracking), bound to the node's own address with the
-// per-session secret required; the server's ready line lands in the job's output file, in a
+// per-session secret required; its ready line (lib/util/ready-line.ts) lands in the job's output file, in a
 // per-session folder under `workdir` (0700, the session account's) that gateway and nodes
 // both see. sbatch and scancel run as the session's account: Slurm then knows whose job it
 // is, and a root gateway never submits root jobs. The job is the session: while Slurm lists
@@ -15,6 +15,7 @@ import { childEnv, type Account } from "./run-as.ts";
 import { sessionStateDir } from "./state-dirs.ts";
 import { SECRET_COOKIE, SECRET_FILE_ENV } from "../http/session-secret.ts";
 import { OutputFollower } from "../slurm/job-files.ts";
+import { parseReadyLine } from "../util/ready-line.ts";
 
 /** What of a launch request a Slurm session needs (launch.ts's LaunchRequest has it all). */
 export interface SlurmLaunch {
@@ -49,7 +50,6 @@ const WATCH_POLL_MS = 1000;
 const COMMAND_TIMEOUT_MS = 60_000;
 /** States in which the job (and so the server) is still there or about to be; COMPLETING is its end. */
 const ALIVE = new Set(["PENDING", "CONFIGURING", "RUNNING", "SUSPENDED", "REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED", "RESIZING"]);
-const READY = /^MCP server ready at (http:\/\/\S+)$/;
 
 const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 /** Only the watch of a running job lets the gateway exit meanwhile; a stop under way must finish first. */
@@ -104,7 +104,7 @@ function jobScript(how: SlurmHow, app: string, stateDir: string): string {
 # Written by hub_gateway: this job is one tool session. The server is exec'd, so scancel reaches it.
 set -- $(getent ahostsv4 "\${SLURMD_NODENAME:-$(hostname)}")
 [ -n "$1" ] || { echo "hub_gateway: this node's name does not resolve to an IPv4 address" >&2; exit 1; }
-exec ${argv} --host "$1" --port 0 --state-dir ${quote(stateDir)}
+exec ${argv} --host "$1" --port 0 --ready-line --state-dir ${quote(stateDir)}
 `;
 }
 
@@ -173,8 +173,8 @@ export async function launchSlurm(req: SlurmLaunch, spec: SlurmRevision, account
   let url: string | undefined;
   const read = (): void =>
     follower.poll((line) => {
-      const ready = READY.exec(line.trim());
-      if (ready && url === undefined) url = ready[1]!;
+      const ready = url === undefined ? parseReadyLine(line) : null;
+      if (ready) url = ready.url;
       else if (line.trim() !== "") req.onOutput(line);
     });
   const deadline = Date.now() + req.startTimeoutMs;
@@ -213,7 +213,7 @@ export async function launchSlurm(req: SlurmLaunch, spec: SlurmRevision, account
     await cleanup();
   })();
   return {
-    url: url.endsWith("/") ? url : `${url}/`,
+    url,
     cookie: `${SECRET_COOKIE}=${secret}`,
     jobId,
     exited,

@@ -13,7 +13,7 @@ import type { GatewayMetrics } from "./metrics.ts";
 import { mintUpstreamSession, namedSession, openSession } from "./mcp-sessions.ts";
 import { readBody } from "./request-body.ts";
 import { CORS, GatewayError, sendJson } from "./respond.ts";
-import { inspectRequest, rewriteResult, type ParsedMessage } from "./rewrite.ts";
+import { inspectRequest, rewriteEvents, rewriteResult, type ParsedMessage } from "./rewrite.ts";
 import { classifyRevision } from "../mcp/revision.ts";
 import { decodeHeaderValue, encodeHeaderValue } from "../mcp/era2026/headers.ts";
 import type { Route } from "./routes.ts";
@@ -21,6 +21,7 @@ import type { SessionSealer } from "./session-seal.ts";
 import { EVERYONE, isShared } from "./shared-sessions.ts";
 import { sessionKey, type ToolSessionRecord, type ToolSessions } from "./tool-sessions.ts";
 import type { UpstreamSlots } from "./upstream-slots.ts";
+import { MCP_ACCEPT } from "./upstream-mcp.ts";
 import { weberCookie } from "./weber-cookie.ts";
 
 export interface GatewayContext {
@@ -113,7 +114,8 @@ async function continueOrStart(ctx: GatewayContext, c: Caller, req: IncomingMess
   if (rec.instance !== binding.instance) rec = await ctx.sessions.acquire(c.principal.user, c.tool, binding.revision, true);
   // The tool session restarted since this id was minted: its MCP session is gone with it.
   if (rec.instance !== binding.instance) throw new GatewayError(404, "unknown_session", "The session ended; initialize a new one");
-  if (rec.user === EVERYONE) usedShared(ctx, c, rec, binding.upstream);
+  // A legacy stream's id names no upstream session: its stream holds it (./legacy-sse.ts).
+  if (rec.user === EVERYONE && binding.upstream) usedShared(ctx, c, rec, binding.upstream);
   return { rec, upstream: binding.upstream, id: named };
 }
 
@@ -172,23 +174,26 @@ async function rpc(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: Se
   let s: Continued = stateless ? { rec: await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c)) } : await continueOrStart(ctx, c, req, pathSession);
   if (!stateless && s.id === undefined && autoSession && !msg.initialize) s = await mint(ctx, c, s.rec);
   const shared = s.rec.user === EVERYONE;
-  if (shared && s.id === undefined) {
-    if (!msg.initialize) throw sessionRequired();
-    ctx.sessions.shared.admit(c.principal.user, c.tool, s.rec.revision, s.rec.instance);
-  }
-  const out: Outgoing = { method: "POST", path: "mcp", headers: forwardedHeaders(req, msg), body: msg.body, session: s.upstream, accept: msg.rewrite ? "application/json" : undefined };
+  if (shared && msg.initialize) ctx.sessions.shared.admit(c.principal.user, c.tool, s.rec.revision, s.rec.instance);
+  else if (shared && !s.upstream) throw sessionRequired();
+  // An initialize opens a new upstream session, named in its answer, as for any MCP client:
+  // a server may refuse a second initialize on a session (the official SDK's does).
+  const session = msg.initialize ? undefined : s.upstream;
+  // Answers the gateway rewrites may come as JSON or as a stream (./rewrite.ts reads both).
+  const out: Outgoing = { method: "POST", path: "mcp", headers: forwardedHeaders(req, msg), body: msg.body, session, accept: msg.rewrite ? MCP_ACCEPT : undefined };
   const answer = await exchange(ctx, c, s.rec, out, res);
   const minted = answer.headers["mcp-session-id"];
   let id = s.id;
-  if (typeof minted === "string" && minted !== "" && minted !== s.upstream) {
+  if (typeof minted === "string" && minted !== "" && minted !== session) {
     id = ctx.sealer.seal({ user: c.principal.user, tool: c.tool, revision: s.rec.revision, instance: s.rec.instance, upstream: minted });
     if (shared) usedShared(ctx, c, s.rec, minted);
   }
   const extra: Record<string, string> = id ? { "mcp-session-id": id } : {};
   const key = sessionKey(s.rec.user, c.tool, s.rec.revision);
-  if (msg.rewrite && msg.method && answer.statusCode === 200 && !isEventStream(answer)) {
+  if (msg.rewrite && msg.method && answer.statusCode === 200) {
     const method = msg.method;
-    await ctx.budget.rewrite(answer, ctx.config.limits.maxBodyBytes * 4, (raw) => sendRewritten(res, answer, rewriteResult(method, raw, prefix) ?? raw, extra));
+    const rewrite = isEventStream(answer) ? rewriteEvents : rewriteResult;
+    await ctx.budget.rewrite(answer, ctx.config.limits.maxBodyBytes * 4, (raw) => sendRewritten(res, answer, rewrite(method, raw, prefix) ?? raw, extra));
     return;
   }
   await relay(res, answer, extra, () => ctx.sessions.touch(key), ctx.keepaliveMs);
@@ -210,7 +215,7 @@ async function streamGet(ctx: GatewayContext, c: Caller, req: IncomingMessage, r
     const answer = await exchange(ctx, c, s.rec, { method: "GET", path: "mcp", headers: req.headers, session: s.upstream }, res);
     await relay(res, answer, { "mcp-session-id": s.id! }, () => {
       ctx.sessions.touch(sessionKey(s.rec.user, c.tool, s.rec.revision));
-      if (s.rec.user === EVERYONE) usedShared(ctx, c, s.rec, s.upstream!);
+      if (s.rec.user === EVERYONE && s.upstream) usedShared(ctx, c, s.rec, s.upstream);
     }, ctx.keepaliveMs);
     return;
   }
@@ -272,21 +277,25 @@ async function sseInfo(ctx: GatewayContext, c: Caller, res: ServerResponse): Pro
 
 /** `GET …/sse` asking for an event stream: the standard legacy transport, through the gateway. */
 async function openLegacy(ctx: GatewayContext, c: Caller, res: ServerResponse): Promise<void> {
-  const s = await mint(ctx, c, await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c)));
-  const key = sessionKey(s.rec.user, c.tool, s.rec.revision);
+  const rec = await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c));
+  const shared = rec.user === EVERYONE;
+  if (shared) ctx.sessions.shared.admit(c.principal.user, c.tool, rec.revision, rec.instance);
+  // The upstream session is opened by the client's own initialize on the stream, so the tool
+  // server hears the client's capabilities; the held stream keeps it, and the id names none.
+  const id = ctx.sealer.seal({ user: c.principal.user, tool: c.tool, revision: rec.revision, instance: rec.instance, upstream: "" });
+  const key = sessionKey(rec.user, c.tool, rec.revision);
   ctx.legacy.open(res, {
-    id: s.id!,
+    id,
     user: c.principal.user,
-    upstream: { url: s.rec.url!, cookie: s.rec.cookie },
-    upstreamSession: s.upstream!,
-    endpoint: `${toolPath(ctx, c.tool)}/sse?session_id=${encodeURIComponent(s.id!)}`,
+    upstream: { url: rec.url!, cookie: rec.cookie },
+    endpoint: `${toolPath(ctx, c.tool)}/sse?session_id=${encodeURIComponent(id)}`,
     resourcePrefix: resourcePrefix(ctx, c.tool),
     keepaliveMs: ctx.keepaliveMs,
     maxAnswerBytes: ctx.config.limits.maxBodyBytes * 4,
     vouched: vouchedFor(ctx, c.principal.user, res.req.socket.remoteAddress),
-    onTick: () => {
+    onUse: (upstream) => {
       ctx.sessions.touch(key);
-      if (s.rec.user === EVERYONE) usedShared(ctx, c, s.rec, s.upstream!);
+      if (shared && upstream) usedShared(ctx, c, rec, upstream);
     },
   });
 }

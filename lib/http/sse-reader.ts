@@ -1,5 +1,5 @@
 // Reading a text/event-stream body: the one parser every client side of hubmcp uses (the
-// gateway minting upstream sessions and relaying legacy streams, hub_bridge reading
+// gateway reading tool servers' streamed answers and relaying legacy streams, hub_bridge reading
 // answers). WHATWG HTML "Interpreting an event stream": fields in any order, `id`, `retry`,
 // `event`, multi-line `data`, comments, CR / LF / CRLF line ends (a CR ending one chunk and
 // the LF starting the next are one line end), a leading BOM, chunks split anywhere (UTF-8

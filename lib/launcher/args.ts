@@ -1,6 +1,7 @@
 // The start_mcp command line, parsed into a plain value. Nothing here prints or exits:
 // the CLI turns a `usage` result into stderr text and exit status 2.
 import { parseArgs } from "node:util";
+import { isPathPrefix } from "../util/ready-line.ts";
 
 export type ProxyChoice = "auto" | "external" | "builtin" | "none";
 
@@ -17,6 +18,10 @@ export interface LaunchOptions {
   allowedHosts: string[];
   /** Where async runs are kept across restarts (exported to the app as HUBMCP_STATE_DIR). */
   stateDir?: string;
+  /** A mount path the server strips itself; given, no hub session is looked for. */
+  pathPrefix?: string;
+  /** Print the machine-readable ready line (../util/ready-line.ts) on stdout once listening. */
+  readyLine: boolean;
 }
 
 export type ParsedArgs =
@@ -32,7 +37,12 @@ options:
   -a, --app FILE          app file exporting \`server\` (.js .mjs .cjs .ts .mts)   (required)
       --host HOST         bind address                                   (default 0.0.0.0)
       --allowed-host NAME a Host clients use besides this machine's names (repeatable)
-  -p, --port PORT         port in local mode                             (default $MCP_PORT or 8000)
+  -p, --port PORT         port in local mode; 0 binds a free one         (default $MCP_PORT or 8000)
+      --path-prefix PATH  also answer under PATH (e.g. /weber/S/C/P), stripping it; no hub
+                          session is looked for
+      --ready-line        once listening, print one JSON line on stdout before the others:
+                          {"hubmcp":"ready","url":"http://HOST:PORT/","prefix":"PATH"}
+                          (url: the bound address; prefix: "" without --path-prefix)
       --python-env NAME   run tools inside this conda environment
       --proxy MODE        hub reverse proxy: auto | external | builtin | none  (default auto)
       --stdio             speak MCP on stdin/stdout (for desktop assistants); no HTTP
@@ -65,6 +75,8 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
         debug: { type: "boolean" },
         stdio: { type: "boolean" },
         "state-dir": { type: "string" },
+        "path-prefix": { type: "string" },
+        "ready-line": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -84,10 +96,15 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
   if (values["python-env"] === "") return { kind: "usage", message: "--python-env must not be empty" };
   if (values["state-dir"] === "") return { kind: "usage", message: "--state-dir must not be empty" };
   const stateDir = values["state-dir"] === undefined ? {} : { stateDir: values["state-dir"] };
+  const prefix = values["path-prefix"];
+  if (prefix !== undefined && (prefix === "" || !isPathPrefix(prefix))) return { kind: "usage", message: "--path-prefix must be a path like /a/b (no trailing slash, query or dot segments)" };
+  if (prefix !== undefined && values.stdio) return { kind: "usage", message: "--path-prefix applies to HTTP, not --stdio" };
+  const pathPrefix = prefix === undefined ? {} : { pathPrefix: prefix };
   return {
     kind: "run",
     options: {
       ...stateDir,
+      ...pathPrefix,
       app: values.app,
       host: values.host ?? "0.0.0.0",
       port,
@@ -96,6 +113,7 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
       proxy,
       stdio: values.stdio ?? false,
       allowedHosts: values["allowed-host"] ?? [],
+      readyLine: values["ready-line"] ?? false,
     },
   };
 }

@@ -13,6 +13,7 @@ import { takeSessionSecret } from "../http/session-secret.ts";
 import { attachRequestLog } from "./request-log.ts";
 import { stderrLogger } from "./stderr-logger.ts";
 import { protocolOutput, superviseStdioChild } from "./stdio-split.ts";
+import { formatReadyLine } from "../util/ready-line.ts";
 
 export interface LauncherIo {
   /** A line for stdout (the lines users and scripts read). */
@@ -52,17 +53,20 @@ export function boundUrl(server: RunningServer): string {
   return `http://${host}:${address.port}${new URL(server.url).pathname}`;
 }
 
-type Started = { server: RunningServer; lines: string[]; notes: string[]; hub: HubRun | null };
+type Started = { server: RunningServer; prefix: string; lines: string[]; notes: string[]; hub: HubRun | null };
 
 async function start(options: LaunchOptions, env: NodeJS.ProcessEnv, io: LauncherIo, app: ServerLike, secret: string | undefined): Promise<Started | number> {
-  const found = hubEnv(env);
-  const detection = detectHub(env, found ? await readResources(found.sessionDir) : null);
+  // An explicit mount path is the whole arrangement (how hub_gateway starts its children): no hub is looked for.
+  const found = options.pathPrefix === undefined ? hubEnv(env) : null;
+  const detection = found ? detectHub(env, await readResources(found.sessionDir)) : ({ kind: "local" } as const);
   if (detection.kind === "fallback") io.err(`${NAME}: warning: ${detection.warning}`);
   if (detection.kind !== "hub") {
     if (options.proxy !== "auto") io.err(`${NAME}: --proxy applies on a hub session only; ignored`);
-    const server = await guarded({ secret }, app.listen({ host: options.host, port: options.port, ...(options.allowedHosts.length > 0 ? { allowedHosts: options.allowedHosts } : {}) }));
+    const prefix = options.pathPrefix ?? "";
+    const listening = app.listen({ host: options.host, port: options.port, ...(prefix ? { pathPrefix: prefix } : {}), ...(options.allowedHosts.length > 0 ? { allowedHosts: options.allowedHosts } : {}) });
+    const server = await guarded({ secret }, listening);
     const url = boundUrl(server);
-    return { server, lines: [`MCP server ready at ${url}`, `SSE endpoint: ${url}sse`], notes: [], hub: null };
+    return { server, prefix, lines: [`MCP server ready at ${url}`, `SSE endpoint: ${url}sse`], notes: [], hub: null };
   }
   const ports = hubPorts(env);
   if (typeof ports === "string") {
@@ -83,7 +87,7 @@ async function start(options: LaunchOptions, env: NodeJS.ProcessEnv, io: Launche
     },
   });
   const url = detection.hub.proxyUrl;
-  return { server: hub.server, lines: [`Proxy URL : ${url}`, `MCP server ready at ${url}`, `SSE endpoint: ${url}sse`], notes: hub.notes, hub };
+  return { server: hub.server, prefix: detection.hub.pathPrefix, lines: [`Proxy URL : ${url}`, `MCP server ready at ${url}`, `SSE endpoint: ${url}sse`], notes: hub.notes, hub };
 }
 
 /** Runs start_mcp; resolves with the exit status once the server has stopped. */
@@ -156,6 +160,8 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
   const { server, hub } = started;
   if (options.debug) attachRequestLog(server.httpServer, (line) => io.err(line));
   for (const note of started.notes) io.err(`${NAME}: ${note}`);
+  // The ready line comes first, so a reader can stop at it.
+  if (options.readyLine) io.out(formatReadyLine({ url: new URL("/", boundUrl(server)).href, prefix: started.prefix }));
   for (const line of started.lines) io.out(line);
 
   const proxyGone = hub?.proxyGone?.then((code) => ({ kind: "proxy" as const, code }));

@@ -61,6 +61,21 @@ test("--debug logs one line per request without cookies or queries", { timeout: 
   assert.doesNotMatch(cli.stderr(), /secret|tok|session_id/);
 });
 
+test("--port 0 --path-prefix --ready-line: the ready line comes first, naming the bound port and the prefix; no hub is looked for", { timeout: 30_000 }, async (t) => {
+  const dir = tempDir(t);
+  // A hub session's variables, with no resources file: an explicit prefix means no hub mode and no warning about it.
+  const cli = spawnCli(t, ["--app", writeApp(dir), ...LOCAL, "--path-prefix", "/weber/s/c/0", "--ready-line"], env({ SESSION: "777", SESSIONDIR: dir }));
+  await cli.waitFor(/SSE endpoint: \S+\n/);
+  const [first, second] = cli.stdout().split("\n");
+  const ready = JSON.parse(first!) as { hubmcp: string; url: string; prefix: string };
+  assert.equal(first, `{"hubmcp":"ready","url":"${ready.url}","prefix":"/weber/s/c/0"}`);
+  assert.match(ready.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+  assert.notEqual(new URL(ready.url).port, "0");
+  assert.equal(second, `MCP server ready at ${ready.url}weber/s/c/0/`);
+  for (const path of ["weber/s/c/0/openapi.json", "openapi.json"]) assert.equal((await fetch(`${ready.url}${path}`)).status, 200, path);
+  assert.doesNotMatch(cli.stderr(), /hub|resources/);
+});
+
 test("--proxy is ignored outside a hub session, with a note", { timeout: 30_000 }, async (t) => {
   const cli = spawnCli(t, ["--app", writeApp(tempDir(t)), ...LOCAL, "--proxy", "builtin"], env());
   await cli.waitFor(/ready at/);

@@ -14,7 +14,7 @@ import type { ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
 import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
 import { LIB_INDEX, tempDir } from "../helpers/launcher-fixtures.ts";
 import { IS_ROOT, osUser, runAs } from "../helpers/os-user.ts";
-import { post, rpc } from "./helpers.ts";
+import { json, post, rpc, startHarness } from "./helpers.ts";
 
 const ROOT_ONLY = { skip: !IS_ROOT && "needs root to act as other accounts", timeout: 120_000 };
 
@@ -34,7 +34,7 @@ export const server = new McpServer("nosy", { closeTimeoutMs: 1000 });
 const attempt = (fn) => { try { fn(); return "ok"; } catch (e) { return e.code ?? "error"; } };
 server.tool(function echo({ text }) { return text; }, { inputSchema: { type: "object", properties: { text: { type: "string" } } } });
 server.tool(function peek({ path }) { return JSON.stringify({ list: attempt(() => readdirSync(path)), read: attempt(() => readFileSync(join(path, "secrets", readdirSync(join(path, "secrets"))[0]))) }); }, { inputSchema: { type: "object", properties: { path: { type: "string" } } } });
-server.tool(function whoami() { return JSON.stringify({ uid: process.getuid(), env: process.env, state: attempt(() => writeFileSync(join(process.env.SESSIONDIR, "note"), "x")) }); });
+server.tool(function whoami() { return JSON.stringify({ uid: process.getuid(), env: process.env, state: attempt(() => writeFileSync(join(process.env.HUBMCP_STATE_DIR, "note"), "x")) }); });
 `,
   );
   return path;
@@ -99,7 +99,7 @@ test("a tool session runs as an unprivileged account: the data dir is closed to 
   assert.equal(who.env.HUB_USER, "alice");
   assert.equal(who.env.HUBMCP_SECRET_FILE, undefined, "the secret's path is dropped once read");
   // NODE_V8_COVERAGE: Node itself hands it to every child while the specs measure coverage.
-  const allowed = new Set(["NODE_V8_COVERAGE", "PATH", "LANG", "LANGUAGE", "TZ", "TERM", "HOME", "USER", "LOGNAME", "LAB_LICENSE", "SESSION", "SESSIONDIR", "HUBMCP_PROXY_PORT", "HUB_USER", "HUB_TOOL", "HUB_REVISION", "HUBMCP_STATE_DIR"]);
+  const allowed = new Set(["NODE_V8_COVERAGE", "PATH", "LANG", "LANGUAGE", "TZ", "TERM", "HOME", "USER", "LOGNAME", "LAB_LICENSE", "HUB_USER", "HUB_TOOL", "HUB_REVISION", "HUBMCP_STATE_DIR"]);
   assert.deepEqual(Object.keys(who.env).filter((k) => !allowed.has(k) && !k.startsWith("LC_")), []);
   assert.deepEqual(h.logs.filter((l) => /WARNING/.test(l)), [], "no warning: tools do not share the gateway's account");
 });
@@ -116,4 +116,32 @@ test("runAs names the account (or @person, the caller's own); a missing account 
   assert.equal((JSON.parse((await mapped.call("whoami")).text) as { uid: number }).uid, ada.uid, "@person: the caller's own account");
   const own = await gatewayWith(t, { revisions: { default: { app: nosyApp(t) } }, runAs: "root" });
   assert.ok(own.logs.some((l) => /WARNING: tool sessions of nosy run as the gateway's own account/.test(l)));
+});
+
+test("an app child is found through its ready line: lines the app prints first, a forged ready line included, are not taken; too much output before it is a launch failure", { timeout: 60_000 }, async (t) => {
+  const dir = tempDir(t);
+  chmodSync(dir, 0o755);
+  const app = (name: string, onImport: string): string => {
+    const path = join(dir, name);
+    writeFileSync(path, `import { McpServer } from ${JSON.stringify(LIB_INDEX)};\n${onImport}\nexport const server = new McpServer("${name}", { closeTimeoutMs: 1000 });\nserver.tool(function echo({ text }) { return text; }, { inputSchema: { type: "object", properties: { text: { type: "string" } } } });\n`);
+    return path;
+  };
+  const forged = JSON.stringify({ hubmcp: "ready", url: "http://127.0.0.1:9/", prefix: "/weber/elsewhere/x/0" });
+  const h = await startHarness(t, {
+    tools: {
+      chatty: { revisions: { default: { app: app("chatty.mjs", `console.log("loading");\nconsole.log(${JSON.stringify(forged)});`) } } },
+      flood: { revisions: { default: { app: app("flood.mjs", `process.stdout.write("x".repeat(2 * 1024 * 1024));`) } } },
+    },
+  });
+  const res = await post(`${h.base}/api/mcp/chatty/mcp`, h.tokens.alice, rpc("tools/call", { name: "echo", arguments: { text: "reached" } }));
+  assert.equal(res.status, 200);
+  assert.deepEqual((await json(res)).result.content, [{ type: "text", text: "reached" }]);
+  const rec = (await h.store.get<ToolSessionRecord>("tool-sessions", "alice\nchatty\ndefault"))!;
+  assert.match(rec.url!, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+  assert.notEqual(rec.url, "http://127.0.0.1:9/");
+  assert.equal(rec.weberPrefix, `/weber/${rec.instance}/${rec.instance.slice(0, 16)}/0`);
+  const flooded = await post(`${h.base}/api/mcp/flood/mcp`, h.tokens.alice, rpc("ping"));
+  assert.equal(flooded.status, 502);
+  await flooded.text();
+  assert.ok(h.logs.some((l) => l.includes("launch_failed")), h.logs.join("\n"));
 });

@@ -2,6 +2,7 @@
 // in-spec streamable-HTTP server (a `url` revision) answers POSTs with HTTP errors, JSON-RPC
 // errors, batches, oversized or cut-off answers, and pushes a notification on its own
 // stream, and ends it. Every POST is 202 and every request gets one answer on the held stream.
+// The client's initialize opens the upstream session; a client that sends a call first gets one the gateway opens.
 // The real start_mcp behind this transport, with the SDK's SSEClientTransport: section-c.spec.ts.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -10,7 +11,9 @@ import type { AddressInfo } from "node:net";
 import { SseReader } from "../../lib/http/sse-reader.ts";
 import { json, post, rpc, startHarness } from "./helpers.ts";
 
-async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Promise<string>; hung: Array<() => void> }> {
+async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Promise<string>; hung: Array<() => void>; inits: string[] }> {
+  /** Who opened each session: the clientInfo name of each initialize. */
+  const inits: string[] = [];
   let onDelete: (session: string) => void = () => {};
   let endStandalone: () => void = () => {};
   const hung: Array<() => void> = [];
@@ -23,7 +26,6 @@ async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Pr
       if (req.method === "DELETE") return void (onDelete(String(session)), res.writeHead(200).end());
       if (req.method === "GET") {
         res.writeHead(200, { "content-type": "text/event-stream" });
-        if (session === undefined) return void res.write("event: endpoint\nid: 1\nretry: 5\ndata: /mcp?session_id=up-1\n\n");
         res.write(`id: 2\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })}\n\n`);
         return void (endStandalone = () => res.end());
       }
@@ -31,6 +33,10 @@ async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Pr
       const send = (status: number, text: string, type = "application/json"): void => void res.writeHead(status, { "content-type": type }).end(text);
       if (Array.isArray(msg)) return send(200, JSON.stringify(msg.map((m: { id: number }) => ({ jsonrpc: "2.0", id: m.id, result: { batch: m.id } }))));
       switch (msg.method) {
+        case "initialize":
+          inits.push(msg.params.clientInfo.name);
+          res.setHeader("mcp-session-id", "up-1");
+          return send(200, JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "odd", version: "1" } } }));
         case "notifications/initialized":
           return send(202, "");
         case "notifications/end-stream":
@@ -62,7 +68,7 @@ async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Pr
     server.closeAllConnections();
     return new Promise((done) => server.close(done));
   });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, deleted, hung };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, deleted, hung, inits };
 }
 
 /** Opens the held legacy stream as `token`; `next()` answers its events one at a time. */
@@ -104,7 +110,10 @@ test("legacy SSE through the gateway: one answer per request on the stream, what
     await r.text();
   };
 
-  // The tool session's own stream reaches the client too.
+  // The client's own initialize opens the upstream session; then the tool session's own stream reaches the client too.
+  await send(rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "spec", version: "1" } }, 0));
+  assert.equal((await answerTo(0)).result.serverInfo.name, "odd");
+  assert.deepEqual(up.inits, ["spec"], "the tool server's session is the client's own, with its capabilities");
   assert.equal((await answerTo("notifications/tools/list_changed")).method, "notifications/tools/list_changed");
   await send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
   await send(rpc("boom", {}, 1));
@@ -155,6 +164,7 @@ test("legacy SSE POSTs hold a per-person slot until their answer, and the tool s
   assert.equal(first.status, 202);
   await first.text();
   while (up.hung.length === 0) await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(up.inits, ["hubmcp-gateway"], "a client that calls first gets a session the gateway opened");
   const second = await post(url, h.tokens.alice, rpc("ping", {}, 2));
   assert.equal(second.status, 429, "the hanging call still holds alice's only slot");
   assert.equal((await json(second)).error, "too_many_running");

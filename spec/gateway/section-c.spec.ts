@@ -1,7 +1,9 @@
-// Every section C route of the gateway against REAL start_mcp tool servers, not the stand-in:
-// an `app` revision (the gateway starts start_mcp behind its session proxy path) and a `url`
-// revision (a start_mcp this spec runs on its own port). The stand-in's event streams are
-// simpler than the real one's (no `id:`/`retry:` lines), which once hid a broken bootstrap.
+// Every section C route of the gateway against REAL tool servers, not the stand-in: an `app`
+// revision (the gateway starts start_mcp behind its session proxy path), a `url` revision (a
+// start_mcp this spec runs on its own port), and a `url` revision served by the official
+// SDK's McpServer with its own session ids (fixtures/gateway/sdk-server.ts): the gateway
+// needs nothing of an upstream but standard MCP, bootstrap routes included. The stand-in's
+// event streams are simpler than the real ones, which once hid a broken bootstrap.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -9,6 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { checkResourceAllowed, resourceUrlFromServerUrl } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { startSdkServer } from "../../fixtures/gateway/sdk-server.ts";
 import { spawnCli } from "../helpers/launcher-fixtures.ts";
 import { SseReader } from "../../lib/http/sse-reader.ts";
 import { json, post, ROOT, rpc, startHarness, type Harness } from "./helpers.ts";
@@ -23,11 +26,19 @@ async function ownToolServer(t: Parameters<typeof startHarness>[0]): Promise<str
   return url!;
 }
 
+/** A JSON-RPC answer, sent as JSON or (as the SDK's server does) as an event stream. */
+async function answer(res: Response): Promise<any> {
+  const text = await res.text();
+  if (!/^text\/event-stream/.test(res.headers.get("content-type") ?? "")) return JSON.parse(text);
+  return JSON.parse(events(text).filter((e) => e.event === "message").at(-1)!.data);
+}
+
 function events(text: string): Array<{ event: string; data: string; id: string }> {
   return new SseReader().push(text);
 }
 
-async function routes(t: test.TestContext, h: Harness, tool: string): Promise<void> {
+/** `hubmcp`: the upstream is start_mcp, which also serves the REST tool route and the OpenAPI document. */
+async function routes(t: test.TestContext, h: Harness, tool: string, hubmcp = true): Promise<void> {
   const base = `${h.base}/api/mcp/${tool}`;
   const bearer = { authorization: `Bearer ${h.tokens.alice}` };
   const call = rpc("tools/call", { name: "add", arguments: { a: 2, b: 3 } });
@@ -39,7 +50,7 @@ async function routes(t: test.TestContext, h: Harness, tool: string): Promise<vo
     assert.equal(res.headers.get("content-type"), "text/event-stream");
     const [endpoint] = events(await res.text()).filter((e) => e.event === "endpoint");
     assert.match(endpoint!.data, new RegExp(`^/api/mcp/${tool}/mcp\\?session_id=g1\\.`));
-    five(await json(await post(`${h.base}${endpoint!.data}`, h.tokens.alice, call)));
+    five(await answer(await post(`${h.base}${endpoint!.data}`, h.tokens.alice, call)));
   });
 
   await t.test("GET /api/mcp/{tool}: bootstrap endpoints, and the session path takes POSTs", async () => {
@@ -49,7 +60,7 @@ async function routes(t: test.TestContext, h: Harness, tool: string): Promise<vo
     assert.equal(body.tool, tool);
     assert.equal(body.endpoints.mcp, `${base}/mcp`);
     assert.equal(body.endpoints.session, `${base}/${body.session}`);
-    five(await json(await post(body.endpoints.session, h.tokens.alice, call)));
+    five(await answer(await post(body.endpoints.session, h.tokens.alice, call)));
     const again = await json(await fetch(base, { headers: { ...bearer, "mcp-session-id": body.session } }));
     assert.equal(again.session, body.session);
   });
@@ -62,16 +73,26 @@ async function routes(t: test.TestContext, h: Harness, tool: string): Promise<vo
     assert.match(session, /^g1\./);
     const res = await post(`${base}/mcp`, h.tokens.alice, call, { "mcp-session-id": session });
     assert.equal(res.headers.get("mcp-session-id"), session);
-    five(await json(res));
+    five(await answer(res));
+    // Rewritten answers, whether the tool server sent JSON or an event stream.
+    const listed = await answer(await post(`${base}/mcp`, h.tokens.alice, rpc("resources/list", {}, 2), { "mcp-session-id": session }));
+    assert.ok(listed.result.resources.some((r: { uri: string }) => r.uri === `${base}/config://demo/settings`), JSON.stringify(listed));
+    assert.deepEqual((await answer(await post(`${base}/mcp`, h.tokens.alice, rpc("ping", {}, 3), { "mcp-session-id": session }))).result, {});
   });
 
   await t.test("POST /api/mcp/{tool} without a session mints one", async () => {
     const res = await post(base, h.tokens.alice, call);
     assert.match(res.headers.get("mcp-session-id")!, /^g1\./);
-    five(await json(res));
+    five(await answer(res));
   });
 
   await t.test("POST …/tools/{name} and GET …/openapi.json pass through", async () => {
+    if (!hubmcp) {
+      // Not MCP: a server without them answers 404, and the gateway passes that on.
+      assert.equal((await post(`${base}/tools/add`, h.tokens.alice, '{"a":1,"b":2}').then(async (r) => (await r.text(), r))).status, 404);
+      assert.equal((await fetch(`${base}/openapi.json`, { headers: bearer }).then(async (r) => (await r.text(), r))).status, 404);
+      return;
+    }
     assert.deepEqual(await json(await post(`${base}/tools/add`, h.tokens.alice, '{"a":1,"b":2}')), { result: "3" });
     const doc = await json(await fetch(`${base}/openapi.json`, { headers: bearer }));
     assert.equal(doc.openapi, "3.1.0");
@@ -157,4 +178,12 @@ test("section C routes against a running start_mcp as a `url` revision", { timeo
   const url = await ownToolServer(t);
   const h = await startHarness(t, { tools: { demo: { revisions: { default: { url } } } } });
   await routes(t, h, "demo");
+});
+
+test("section C routes against the official SDK's server as a `url` revision, its own session ids included", { timeout: 90_000 }, async (t) => {
+  const sdk = await startSdkServer();
+  t.after(() => sdk.close());
+  const h = await startHarness(t, { tools: { demo: { revisions: { default: { url: sdk.url } } } } });
+  await routes(t, h, "demo", false);
+  assert.ok(sdk.sessions() > 0);
 });

@@ -5,14 +5,14 @@ import { parseLauncherArgs, USAGE } from "../../lib/launcher/args.ts";
 test("defaults: host 0.0.0.0, port 8000, proxy auto", () => {
   assert.deepEqual(parseLauncherArgs(["--app", "app.mjs"], {}), {
     kind: "run",
-    options: { app: "app.mjs", host: "0.0.0.0", port: 8000, pythonEnv: undefined, debug: false, proxy: "auto", stdio: false, allowedHosts: [] },
+    options: { app: "app.mjs", host: "0.0.0.0", port: 8000, pythonEnv: undefined, debug: false, proxy: "auto", stdio: false, allowedHosts: [], readyLine: false },
   });
 });
 
 test("short and long options, MCP_PORT as the port default", () => {
   assert.deepEqual(parseLauncherArgs(["-a", "x.ts", "-p", "9001", "--host", "127.0.0.1", "--debug", "--python-env", "AIIDA", "--proxy", "builtin"], {}), {
     kind: "run",
-    options: { app: "x.ts", host: "127.0.0.1", port: 9001, pythonEnv: "AIIDA", debug: true, proxy: "builtin", stdio: false, allowedHosts: [] },
+    options: { app: "x.ts", host: "127.0.0.1", port: 9001, pythonEnv: "AIIDA", debug: true, proxy: "builtin", stdio: false, allowedHosts: [], readyLine: false },
   });
   const fromEnv = parseLauncherArgs(["--app=x.mjs"], { MCP_PORT: "7000" });
   assert.equal(fromEnv.kind === "run" && fromEnv.options.port, 7000);
@@ -26,6 +26,10 @@ test("short and long options, MCP_PORT as the port default", () => {
   assert.match(USAGE, /--state-dir DIR/);
   const flagWins = parseLauncherArgs(["--app=x.mjs", "--port", "0"], { MCP_PORT: "7000" });
   assert.equal(flagWins.kind === "run" && flagWins.options.port, 0);
+  const child = parseLauncherArgs(["--app=x.mjs", "--port", "0", "--path-prefix", "/weber/s/c/0", "--ready-line"], {});
+  assert.deepEqual(child.kind === "run" && [child.options.pathPrefix, child.options.readyLine], ["/weber/s/c/0", true]);
+  assert.match(USAGE, /--path-prefix PATH/);
+  assert.match(USAGE, /--ready-line {8}once listening, print one JSON line on stdout/);
 });
 
 test("help wins over everything else", () => {
@@ -48,6 +52,10 @@ test("usage errors: unknown option, missing --app, positionals, bad values", () 
     [["--app", "x", "--allowed-host", "https://x/"], {}, /--allowed-host must be a host name/],
     [["--app", "x", "--python-env", ""], {}, /--python-env must not be empty/],
     [["--app", "x", "--state-dir", ""], {}, /--state-dir must not be empty/],
+    [["--app", "x", "--path-prefix", ""], {}, /--path-prefix must be a path/],
+    [["--app", "x", "--path-prefix", "/a/"], {}, /--path-prefix must be a path/],
+    [["--app", "x", "--path-prefix", "weber"], {}, /--path-prefix must be a path/],
+    [["--app", "x", "--path-prefix", "/a", "--stdio"], {}, /--path-prefix applies to HTTP/],
     [["--app"], {}, /argument missing|--app/],
   ];
   for (const [argv, env, message] of cases) {

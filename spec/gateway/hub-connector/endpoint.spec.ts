@@ -7,6 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { startSdkServer } from "../../../fixtures/gateway/sdk-server.ts";
 import { json, post, rpc, startHarness } from "../helpers.ts";
 
 const TASKS = { "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
@@ -193,4 +194,20 @@ test("one endpoint for every tool a person may use", { timeout: 120_000 }, async
     assert.equal(preflight.status, 204);
     assert.match(preflight.headers.get("access-control-allow-headers")!, /Mcp-Session-Id/);
   });
+});
+
+test("the one endpoint in front of the official SDK's server (a `url` revision with its own session ids)", { timeout: 60_000 }, async (t) => {
+  const sdk = await startSdkServer();
+  t.after(() => sdk.close());
+  const h = await startHarness(t, { tools: { sdkdemo: { revisions: { default: { url: sdk.url } } } } });
+  const { client } = await connect(t, `${h.base}/mcp`, h.tokens.alice);
+  const names = await allToolNames(client);
+  for (const n of ["sdkdemo_add", "sdkdemo_ask_user"]) assert.ok(names.includes(n), n);
+  assert.deepEqual((await client.callTool({ name: "sdkdemo_add", arguments: { a: 2, b: 3 } })).content, [{ type: "text", text: "5" }]);
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { name: "Ada" } }));
+  assert.deepEqual((await client.callTool({ name: "sdkdemo_ask_user", arguments: {} })).content, [{ type: "text", text: "Hello, Ada!" }]);
+  const { resources } = await client.listResources();
+  const settings = resources.find((r) => r.uri === "config://sdkdemo/demo/settings");
+  assert.ok(settings, JSON.stringify(resources));
+  assert.match(String((((await client.readResource({ uri: settings.uri })).contents[0]) as { text: string }).text), /"gravity":9.81/);
 });

@@ -143,5 +143,5 @@ test("an app child is found through its ready line: lines the app prints first, 
   const flooded = await post(`${h.base}/api/mcp/flood/mcp`, h.tokens.alice, rpc("ping"));
   assert.equal(flooded.status, 502);
   await flooded.text();
-  assert.ok(h.logs.some((l) => l.includes("launch_failed")), h.logs.join("\n"));
+  assert.ok(h.logs.some((l) => l.includes("HUBMCP_SESSION_LAUNCH_FAILED")), h.logs.join("\n"));
 });

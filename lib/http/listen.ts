@@ -5,6 +5,7 @@ import { failureFields } from "../util/logger.ts";
 import { createServer, type IncomingMessage, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { HttpApp } from "./app.ts";
+import type { CorsProfile } from "./cors.ts";
 import { capConnections, serverOptions, type ConnectionLimits } from "./connection-guard.ts";
 import type { MountedRequest } from "./types.ts";
 import type { HostGuardOptions } from "./host-guard.ts";
@@ -58,6 +59,18 @@ export interface BindOptions {
   limits: ConnectionLimits;
   /** Socket errors once listening (EMFILE on accept, say): reported, never a crash. */
   onError(err: Error): void;
+  /** Answer requests node:http cannot parse with a JSON 400 browser hosts can read (node's own has no CORS headers). */
+  badRequestCors?: CorsProfile;
+}
+
+function answerUnparsable(server: Server, cors: CorsProfile): void {
+  const body = JSON.stringify({ error: "bad_request" });
+  const head = Object.entries(cors.actual).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  const answer = `HTTP/1.1 400 Bad Request\r\n${head}content-type: application/json\r\nconnection: close\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+  server.on("clientError", (_err, socket) => {
+    if (socket.writable) socket.end(answer);
+    else socket.destroy();
+  });
 }
 
 /**
@@ -67,6 +80,7 @@ export interface BindOptions {
 export function bindHttp(handler: RequestListener, options: BindOptions): Promise<Bound> {
   const server = createServer(serverOptions(options.limits), handler);
   capConnections(server, options.limits.maxConnections);
+  if (options.badRequestCors) answerUnparsable(server, options.badRequestCors);
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host, () => {

@@ -7,6 +7,7 @@ import { endToEnd, isIdentityHeader } from "../proxy/headers.ts";
 import { UPSTREAM_SOCKETS } from "./config.ts";
 import { CORS, GatewayError } from "./respond.ts";
 import { BodyError, readBody } from "../http/body.ts";
+import { formatComment } from "../http/sse.ts";
 
 export const KEEPALIVE_MS = 15_000;
 const HEADERS_TIMEOUT_MS = 300_000;
@@ -145,7 +146,7 @@ export function openStream(res: ServerResponse, status: number, headers: Outgoin
     "cache-control": "no-cache, no-transform",
     "x-accel-buffering": "no",
   });
-  res.write(": stream open\n\n");
+  res.write(formatComment("stream open"));
 }
 
 /**
@@ -207,7 +208,7 @@ export function relay(
     });
     timer = setInterval(() => {
       onTick();
-      if (atBoundary) res.write(": keepalive\n\n");
+      if (atBoundary) res.write(formatComment("keepalive"));
     }, keepaliveMs);
     timer.unref();
   });

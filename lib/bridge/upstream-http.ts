@@ -47,8 +47,9 @@ async function readText(res: IncomingMessage, limit: number): Promise<string> {
   try {
     return (await readBody(res, limit, { overflow: "destroy" })).toString("utf8");
   } catch (err) {
-    const tooLarge = err instanceof BodyError && err.code === "body_too_large";
-    throw new UpstreamError({ kind: "broken", detail: tooLarge ? "answer too large" : "connection lost" });
+    if (err instanceof BodyError && err.code === "body_too_large") throw new UpstreamError({ kind: "broken", detail: "answer too large" });
+    const cause = err instanceof Error ? (err.cause as NodeJS.ErrnoException | undefined) : undefined;
+    throw new UpstreamError({ kind: "broken", detail: cause?.code ?? "connection lost" });
   }
 }
 

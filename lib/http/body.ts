@@ -18,8 +18,10 @@ export class BodyError extends Error {
   constructor(
     readonly code: BodyErrorCode,
     readonly limit: number,
+    /** For body_aborted: the stream's own error, when it had one (ECONNRESET, say). */
+    cause?: unknown,
   ) {
-    super(MESSAGES[code](limit));
+    super(MESSAGES[code](limit), cause === undefined ? undefined : { cause });
     this.name = "BodyError";
   }
 }
@@ -85,7 +87,7 @@ function readRaw(stream: IncomingMessage, limit: number, options: ReadBodyOption
   if (Number(stream.headers["content-length"]) > limit) return refuse(new BodyError("body_too_large", limit));
   // `close` also follows a complete body, and then finds it finished; `on`, not `once`,
   // spares a wrapper per listener per request.
-  const onAbort = (): void => finish({ ok: false, error: new BodyError("body_aborted", limit) });
+  const onAbort = (cause?: unknown): void => finish({ ok: false, error: new BodyError("body_aborted", limit, cause) });
   stream.on("data", onData);
   stream.on("error", onAbort);
   stream.on("close", onAbort);

@@ -142,6 +142,7 @@ test("readBody: a hang-up mid-body is body_aborted; `grow` may refuse; an answer
   const aborted = (await plain.failed) as BodyError;
   assert.equal(aborted.code, "body_aborted");
   assert.equal(aborted.message, "The request body broke off");
+  assert.equal((aborted.cause as NodeJS.ErrnoException).code, "ECONNRESET", "the stream's own error is kept as the cause");
 
   const refusal = new Error("over budget");
   const sizes: number[] = [];

@@ -4,8 +4,8 @@
 // come back as UpstreamError with a classified UpstreamFailure.
 import { request as httpRequest, type Agent, type IncomingMessage } from "node:http";
 import { request as httpsRequest, type Agent as HttpsAgent } from "node:https";
-import { StringDecoder } from "node:string_decoder";
 import { detailOf, groupsOf, UpstreamError, type UpstreamFailure } from "./failures.ts";
+import { BodyError, readBody } from "../http/body.ts";
 import { SseReader, SseReadError } from "../http/sse-reader.ts";
 
 export interface ExchangeRequest {
@@ -44,18 +44,13 @@ function header(res: IncomingMessage, name: string): string | null {
 }
 
 async function readText(res: IncomingMessage, limit: number): Promise<string> {
-  const decoder = new StringDecoder("utf8");
-  let text = "";
-  let size = 0;
-  for await (const chunk of res as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
-      res.destroy();
-      throw new UpstreamError({ kind: "broken", detail: "answer too large" });
-    }
-    text += decoder.write(chunk);
+  try {
+    return (await readBody(res, limit, { overflow: "destroy" })).toString("utf8");
+  } catch (err) {
+    if (err instanceof BodyError && err.code === "HUBMCP_BODY_TOO_LARGE") throw new UpstreamError({ kind: "broken", detail: "answer too large" });
+    const cause = err instanceof Error ? (err.cause as NodeJS.ErrnoException | undefined) : undefined;
+    throw new UpstreamError({ kind: "broken", detail: cause?.code ?? "connection lost" });
   }
-  return text + decoder.end();
 }
 
 function failureFor(status: number, body: string, hadSession: boolean): UpstreamFailure {

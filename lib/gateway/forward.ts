@@ -6,6 +6,8 @@ import { Agent, request, type ClientRequest, type IncomingHttpHeaders, type Inco
 import { endToEnd, isIdentityHeader } from "../proxy/headers.ts";
 import { UPSTREAM_SOCKETS } from "./config.ts";
 import { CORS, GatewayError } from "./respond.ts";
+import { BodyError, readBody } from "../http/body.ts";
+import { formatComment } from "../http/sse.ts";
 
 export const KEEPALIVE_MS = 15_000;
 const HEADERS_TIMEOUT_MS = 300_000;
@@ -144,7 +146,7 @@ export function openStream(res: ServerResponse, status: number, headers: Outgoin
     "cache-control": "no-cache, no-transform",
     "x-accel-buffering": "no",
   });
-  res.write(": stream open\n\n");
+  res.write(formatComment("stream open"));
 }
 
 /**
@@ -206,32 +208,21 @@ export function relay(
     });
     timer = setInterval(() => {
       onTick();
-      if (atBoundary) res.write(": keepalive\n\n");
+      if (atBoundary) res.write(formatComment("keepalive"));
     }, keepaliveMs);
     timer.unref();
   });
 }
 
 /** The whole answer body, bounded; `grow` sees the size so far before each chunk is kept, and may refuse it by throwing. */
-export function readAll(stream: IncomingMessage, max: number, grow: (size: number) => void = () => {}): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    stream.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      try {
-        if (size > max) throw new GatewayError(502, "upstream_too_large", "The tool server's answer is too large");
-        grow(size);
-      } catch (err) {
-        stream.destroy();
-        reject(err);
-        return;
-      }
-      chunks.push(chunk);
-    });
-    stream.once("end", () => resolve(Buffer.concat(chunks)));
-    stream.once("error", () => reject(new GatewayError(502, "upstream_unavailable", "The tool server's answer broke off")));
-  });
+export async function readAll(stream: IncomingMessage, max: number, grow: (size: number) => void = () => {}): Promise<Buffer> {
+  try {
+    return await readBody(stream, max, { overflow: "destroy", grow });
+  } catch (err) {
+    if (!(err instanceof BodyError)) throw err;
+    if (err.code === "HUBMCP_BODY_TOO_LARGE") throw new GatewayError(502, "upstream_too_large", "The tool server's answer is too large");
+    throw new GatewayError(502, "upstream_unavailable", "The tool server's answer broke off");
+  }
 }
 
 /** Sends a rewritten answer as JSON, keeping the upstream status and headers. */

@@ -1,19 +1,14 @@
 // Every answer the gateway writes itself: JSON with a stable `error` code, and the CORS
 // headers browser hosts need to read it (401 and 403 included).
 import type { ServerResponse } from "node:http";
+import { BodyError } from "../http/body.ts";
+import { CORS as PROFILES } from "../http/cors.ts";
+import { jsonWriter } from "../http/respond.ts";
+import { headersOf, statusOf, wireCodeOf } from "../http/status.ts";
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from "./store/store-errors.ts";
 
-export const CORS = {
-  "access-control-allow-origin": "*",
-  "access-control-expose-headers": "WWW-Authenticate, Mcp-Session-Id",
-} as const;
-
-export const PREFLIGHT = {
-  "access-control-allow-origin": "*",
-  "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
-  "access-control-allow-headers": "Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID",
-  "access-control-max-age": "86400",
-} as const;
+/** The gateway's CORS headers, for the answers it streams or relays itself. */
+export const CORS = PROFILES.gateway.actual;
 
 /** A failure answered with `status` and `{error, message, ...extra}`; `error` is the wire code (contract), `code` the JS one. */
 export class GatewayError extends Error {
@@ -35,21 +30,15 @@ export class GatewayError extends Error {
  */
 export function knownFailure(err: unknown): GatewayError | undefined {
   if (err instanceof GatewayError) return err;
+  if (err instanceof BodyError) return new GatewayError(statusOf(err.code), wireCodeOf(err.code), err.message, headersOf(err.code));
   if (isStoreUnavailable(err)) {
     return new GatewayError(503, "store_unavailable", "The gateway cannot reach its store just now; try again shortly", { "retry-after": String(STORE_RETRY_AFTER_SECONDS) });
   }
   return undefined;
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const text = JSON.stringify(body);
-  res.writeHead(status, { ...CORS, ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(text), "cache-control": "no-store" });
-  res.end(text);
-}
+/** The gateway's JSON answers: never cached (they name sessions and people). */
+export const sendJson = jsonWriter({ cors: PROFILES.gateway, headers: { "cache-control": "no-store" }, started: "destroy" });
 
 export function sendError(res: ServerResponse, err: GatewayError): void {
   sendJson(res, err.status, { error: err.error, message: err.message, ...err.extra }, err.headers);

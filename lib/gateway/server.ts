@@ -2,8 +2,7 @@
 // server's routes first, then health, metrics, protected-resource metadata, the session
 // proxy path and the tool routes behind bearer authentication and a per-user rate limit.
 // One JSON access-log line per request; no request can crash the process.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { ACCOUNTS, StoreAccountDirectory } from "./accounts.ts";
 import { AnswerBudget } from "./answer-budget.ts";
 import { API_TOKENS, ApiTokens } from "./api-tokens.ts";
@@ -16,7 +15,7 @@ import type { Backend, LaunchRequest } from "./launch.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { TokenBucketLimiter } from "./rate-limit.ts";
 import { identityWarnings } from "./run-as.ts";
-import { CORS, GatewayError, knownFailure, PREFLIGHT, sendError, sendJson } from "./respond.ts";
+import { CORS, GatewayError, knownFailure, sendError, sendJson } from "./respond.ts";
 import { matchRoute } from "./routes.ts";
 import { SessionSealer } from "./session-seal.ts";
 import { CachingRecordStore } from "./store/caching-record-store.ts";
@@ -24,7 +23,8 @@ import { isSteadyRoute, ToolSessions } from "./tool-sessions.ts";
 import { handleToolRoute, type GatewayContext } from "./tool-routes.ts";
 import { UpstreamSlots } from "./upstream-slots.ts";
 import { handleWeber } from "./weber.ts";
-import { capConnections, serverOptions } from "../http/connection-guard.ts";
+import { CORS as PROFILES, answerPreflight } from "../http/cors.ts";
+import { bindHttp, gracefulClose, urlHost } from "../http/listen.ts";
 import { hostAllowList } from "../http/host-guard.ts";
 import { authorizeHub, hubResourceMetadata } from "./hub-connector/auth.ts";
 import { createConnector, type ConnectorContext } from "./hub-connector/context.ts";
@@ -70,8 +70,6 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-const CLOSE_GRACE_MS = 3_000;
-
 function logPath(url: string | undefined): string {
   const path = (url ?? "/").split("?")[0]!.slice(0, 300);
   // The session proxy path carries a credential in its third segment.
@@ -116,11 +114,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const route = async (req: IncomingMessage, res: ServerResponse, facts: { user?: string; tool?: string }): Promise<void> => {
     const method = req.method ?? "GET";
     if (!hostServed(req.headers.host)) throw new GatewayError(403, "host_not_allowed", "This Host is not served here");
-    if (method === "OPTIONS") {
-      res.writeHead(204, PREFLIGHT);
-      res.end();
-      return;
-    }
+    if (method === "OPTIONS") return answerPreflight(res, PROFILES.gateway);
     if (options.authorizationServer && (await options.authorizationServer.handle(req, res))) return;
     const r = matchRoute(method, req.url);
     const c = ctx.current!;
@@ -197,43 +191,25 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   // Slowloris: headers, request bodies and idle keep-alive are bounded (relayed streams are
   // not: the bounds cover what clients send), and open connections are capped.
-  const server = createServer(serverOptions(config.limits), handler);
-  capConnections(server, config.limits.maxConnections);
-  server.on("clientError", (_err, socket) => {
-    if (socket.writable) socket.end(`HTTP/1.1 400 Bad Request\r\naccess-control-allow-origin: *\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: 23\r\n\r\n{"error":"bad_request"}`);
-    else socket.destroy();
+  const { server, port } = await bindHttp(handler, {
+    host,
+    port: options.port ?? 0,
+    limits: config.limits,
+    onError: (err) => event("socket error", { error: String(err) }),
+    badRequestCors: PROFILES.gateway,
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  server.on("error", (err) => event("socket error", { error: String(err) }));
-  const port = (server.address() as AddressInfo).port;
-  const urlHost = host.includes(":") ? `[${host}]` : host === "0.0.0.0" ? "127.0.0.1" : host;
-  const url = `http://${urlHost}:${port}/`;
+  const url = `http://${urlHost(host)}:${port}/`;
   if (!publicUrl) publicUrl = url.slice(0, -1);
   const bounds = trafficBounds(config);
   ctx.current = { config, publicUrl, sessions, sealer: new SessionSealer(sealKey), cookieKey, accounts, metrics, keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS, ...bounds, legacy: new LegacyStreams(bounds.budget) };
   ctx.connector = createConnector(ctx.current, verifiers, event);
 
-  let closing: Promise<void> | undefined;
   return {
     url,
     publicUrl,
     port,
     httpServer: server,
-    close: () =>
-      (closing ??= (async () => {
-        const stopped = new Promise<void>((done) => server.close(() => done()));
-        server.closeIdleConnections();
-        await sessions.close();
-        const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-        server.closeAllConnections();
-        await stopped;
-        clearTimeout(timer);
-      })()),
+    // Tool sessions stop first; what they leave running is then cut.
+    close: gracefulClose(server, { begin: () => sessions.close(), timeoutMs: 0 }),
   };
 }

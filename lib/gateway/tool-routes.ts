@@ -11,7 +11,7 @@ import { formatEvent } from "../http/sse.ts";
 import type { LegacyStreams } from "./legacy-sse.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 import { mintUpstreamSession, namedSession, openSession } from "./mcp-sessions.ts";
-import { readBody } from "./request-body.ts";
+import { readBody } from "../http/body.ts";
 import { CORS, GatewayError, sendJson } from "./respond.ts";
 import { inspectRequest, rewriteEvents, rewriteResult, type ParsedMessage } from "./rewrite.ts";
 import { classifyRevision } from "../mcp/revision.ts";

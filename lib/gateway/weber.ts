@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { relay, send, upstreamFailure, type Cancel } from "./forward.ts";
 import { GatewayError } from "./respond.ts";
 import type { GatewayContext } from "./tool-routes.ts";
-import { readBody } from "./request-body.ts";
+import { readBody } from "../http/body.ts";
 import { readWeberCookie, tokenValid } from "./weber-cookie.ts";
 
 const UNAUTHORIZED = (): GatewayError => new GatewayError(401, "unauthorized", "This session path needs its session cookie");

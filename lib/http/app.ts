@@ -13,7 +13,8 @@ import type { SseStream } from "./sse.ts";
 import { isSupportedVersion, SUPPORTED_VERSIONS } from "../mcp/versions.ts";
 import { ErrorCode, failure } from "../util/jsonrpc.ts";
 import { StreamDirectory } from "./event-stream.ts";
-import { PREFLIGHT_HEADERS, sendError, sendJson } from "./respond.ts";
+import { answerPreflight, CORS } from "./cors.ts";
+import { sendError, sendJson } from "./respond.ts";
 import { parseRequestUrl } from "./request-url.ts";
 import type { HttpOptions, HttpState, MountedRequest, RequestHandler, RouteHandler } from "./types.ts";
 import { documentRoutes } from "./routes/documents.ts";
@@ -94,11 +95,7 @@ export class HttpApp implements HttpState {
       return sendJson(res, 400, failure(null, { code: ErrorCode.InvalidRequest, message }));
     }
     if (!route) return sendError(res, 404, "Not found");
-    if (req.method === "OPTIONS") {
-      res.writeHead(204, PREFLIGHT_HEADERS);
-      res.end();
-      return;
-    }
+    if (req.method === "OPTIONS") return answerPreflight(res, CORS.toolServer);
     // HEAD answers like GET for documents only: on /sse and /mcp it would mint a session and hold a stream.
     const handler = route[req.method as Method] ?? (req.method === "HEAD" && !STREAM_ROUTES.has(route) ? route.GET : undefined);
     if (!handler) {

@@ -1,10 +1,11 @@
-// Binding a socket for an HttpApp: server limits on by default, the mount prefix, and a
-// close that stops accepting, ends streams, waits (bounded) for running calls and is safe
-// to call twice.
+// Binding a socket and closing it gracefully: the one way, for the tool server, the gateway
+// and the reverse proxy. For an HttpApp also the mount prefix; its close ends streams and
+// waits (bounded) for running calls.
 import { failureFields } from "../util/logger.ts";
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { HttpApp } from "./app.ts";
+import type { CorsProfile } from "./cors.ts";
 import { capConnections, serverOptions, type ConnectionLimits } from "./connection-guard.ts";
 import type { MountedRequest } from "./types.ts";
 import type { HostGuardOptions } from "./host-guard.ts";
@@ -46,7 +47,84 @@ export function urlHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
-export function serve(app: HttpApp, host: string, port: number, prefix: string, limits: ServeLimits, onClose: () => void): Promise<RunningServer> {
+export interface Bound {
+  readonly server: Server;
+  readonly port: number;
+}
+
+export interface BindOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  limits: ConnectionLimits;
+  /** Socket errors once listening (EMFILE on accept, say): reported, never a crash. */
+  onError(err: Error): void;
+  /** Answer requests node:http cannot parse with a JSON 400 browser hosts can read (node's own has no CORS headers). */
+  badRequestCors?: CorsProfile;
+}
+
+function answerUnparsable(server: Server, cors: CorsProfile): void {
+  const body = JSON.stringify({ error: "bad_request" });
+  const head = Object.entries(cors.actual).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  const answer = `HTTP/1.1 400 Bad Request\r\n${head}content-type: application/json\r\nconnection: close\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+  server.on("clientError", (_err, socket) => {
+    if (socket.writable) socket.end(answer);
+    else socket.destroy();
+  });
+}
+
+/**
+ * The one way a server of ours binds: slowloris bounds and the connection cap on, resolved
+ * once listening, rejected (nothing left open) when the address cannot be bound.
+ */
+export function bindHttp(handler: RequestListener, options: BindOptions): Promise<Bound> {
+  const server = createServer(serverOptions(options.limits), handler);
+  capConnections(server, options.limits.maxConnections);
+  if (options.badRequestCors) answerUnparsable(server, options.badRequestCors);
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      server.on("error", options.onError);
+      resolve({ server, port: (server.address() as AddressInfo).port });
+    });
+  });
+}
+
+export interface CloseSteps {
+  /** Once accepting has stopped: end streams, stop children. Awaited. */
+  begin?(): void | Promise<void>;
+  /** Resolves when no exchange is running; waited for up to `timeoutMs`, then the rest is cut. */
+  idle?(): Promise<void>;
+  timeoutMs: number;
+  /** Once the server has stopped: release what the exchanges used. */
+  end?(): void;
+}
+
+/**
+ * The one graceful close: stop accepting, `begin`, let running exchanges finish (bounded),
+ * cut every connection left, wait for the server to stop. The function it returns is safe
+ * to call twice: every call gets the same promise.
+ */
+export function gracefulClose(server: Server, steps: CloseSteps): () => Promise<void> {
+  let closing: Promise<void> | null = null;
+  return () =>
+    (closing ??= (async () => {
+      const stopped = new Promise<void>((done) => server.close(() => done()));
+      server.closeIdleConnections();
+      await steps.begin?.();
+      if (steps.idle) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([steps.idle(), new Promise<void>((done) => (timer = setTimeout(done, steps.timeoutMs)))]);
+        clearTimeout(timer);
+      }
+      server.closeAllConnections();
+      await stopped;
+      steps.end?.();
+    })());
+}
+
+export async function serve(app: HttpApp, host: string, port: number, prefix: string, limits: ServeLimits, onClose: () => void): Promise<RunningServer> {
   // The prefix is mounted the way Express mounts: gone from req.url, kept in req.baseUrl,
   // and the whole path left in req.originalUrl.
   const listener = (req: IncomingMessage, res: Parameters<HttpApp["handle"]>[1]): void => {
@@ -57,28 +135,12 @@ export function serve(app: HttpApp, host: string, port: number, prefix: string, 
     }
     app.handle(req, res);
   };
-  const server = createServer(serverOptions(limits), listener);
-  capConnections(server, limits.maxConnections);
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      // After listening, an accept error (EMFILE, say) must be reported, not crash the process.
-      server.on("error", (err) => app.core.logger.error("server socket error", failureFields(err)));
-      const bound = (server.address() as AddressInfo).port;
-      let closing: Promise<void> | null = null;
-      const close = (): Promise<void> =>
-        (closing ??= (async () => {
-          const stopped = new Promise<void>((done) => server.close(() => done()));
-          app.closeStreams();
-          let timer: NodeJS.Timeout | undefined;
-          await Promise.race([app.idle(), new Promise<void>((done) => (timer = setTimeout(done, limits.closeTimeoutMs)))]);
-          clearTimeout(timer);
-          server.closeAllConnections();
-          await stopped;
-          onClose();
-        })());
-      resolve({ url: `http://${urlHost(host)}:${bound}${prefix}/`, host, port: bound, httpServer: server, close });
-    });
+  const { server, port: bound } = await bindHttp(listener, {
+    host,
+    port,
+    limits,
+    onError: (err) => app.core.logger.error("server socket error", failureFields(err)),
   });
+  const close = gracefulClose(server, { begin: () => app.closeStreams(), idle: () => app.idle(), timeoutMs: limits.closeTimeoutMs, end: onClose });
+  return { url: `http://${urlHost(host)}:${bound}${prefix}/`, host, port: bound, httpServer: server, close };
 }

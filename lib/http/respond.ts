@@ -1,33 +1,42 @@
-// Writing responses. Every response carries the CORS headers, so browser hosts can read
-// answers; the Origin check (./host-guard.ts) decides who may ask.
+// Writing JSON answers: the one writer. Each side (tool server, gateway, OAuth server)
+// binds it once to its CORS profile and the headers all its answers carry; the shape of
+// the body stays the side's own (it is contract: `{error}` here, `{error, message}` on the
+// gateway, `{error, error_description}` for OAuth).
 import type { ServerResponse } from "node:http";
+import { CORS, type CorsProfile } from "./cors.ts";
 
-export const CORS_HEADERS = {
-  "access-control-allow-origin": "*",
-  "access-control-expose-headers": "Mcp-Session-Id, WWW-Authenticate",
-} as const;
-
-export const PREFLIGHT_HEADERS = {
-  ...CORS_HEADERS,
-  "access-control-allow-methods": "GET, POST, DELETE, OPTIONS",
-  "access-control-allow-headers": "Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID",
-  "access-control-max-age": "86400",
-} as const;
-
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    ...CORS_HEADERS,
-    ...headers,
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-  });
-  res.end(text);
+export interface JsonStyle {
+  cors: CorsProfile;
+  /** Headers every answer of this side carries (cache policy). */
+  headers?: Readonly<Record<string, string>>;
+  /**
+   * When the head has already gone out (a stream, say), a JSON answer cannot follow:
+   * "end" closes the response as it is, "destroy" cuts it so the client sees the failure.
+   */
+  started: "end" | "destroy";
 }
+
+export type SendJson = (res: ServerResponse, status: number, body: unknown, headers?: Readonly<Record<string, string>>) => void;
+
+export function jsonWriter(style: JsonStyle): SendJson {
+  const base = Object.freeze({ ...style.cors.actual, ...style.headers });
+  return (res, status, body, headers) => {
+    if (res.headersSent) {
+      if (style.started === "end") res.end();
+      else res.destroy();
+      return;
+    }
+    const text = JSON.stringify(body);
+    res.writeHead(status, { ...base, ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+    res.end(text);
+  };
+}
+
+/** The tool server's CORS headers, for the streams it opens itself. */
+export const CORS_HEADERS = CORS.toolServer.actual;
+
+/** The tool server's JSON answers. */
+export const sendJson: SendJson = jsonWriter({ cors: CORS.toolServer, started: "end" });
 
 /**
  * sendJson for JSON-RPC answers, the hot path: the same headers in the same order, written
@@ -60,7 +69,7 @@ export function sendRpcJson(res: ServerResponse, status: number, body: unknown, 
   res.end(text);
 }
 
-/** `{error}` bodies of the REST-style routes and of HTTP-level failures. */
+/** `{error}` bodies of the tool server's REST-style routes and of HTTP-level failures. */
 export function sendError(res: ServerResponse, status: number, message: string, headers?: Record<string, string>): void {
   sendJson(res, status, { error: message }, headers);
 }

@@ -1,16 +1,16 @@
 // A streaming reverse proxy on node:http: what `start_mcp --proxy builtin` runs on a hub
 // session, and what the hub gateway forwards with. Bodies stream both ways without
 // buffering (SSE events pass as they are written); the mount prefix is stripped.
-import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { Agent, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { silentLogger, type Logger } from "../util/logger.ts";
 import { endToEnd, upstreamRequestHeaders } from "./headers.ts";
-import { capConnections, serverOptions, type ConnectionLimits } from "../http/connection-guard.ts";
+import type { ConnectionLimits } from "../http/connection-guard.ts";
+import { CORS } from "../http/cors.ts";
 import { hostAllowList } from "../http/host-guard.ts";
-import { urlHost } from "../http/listen.ts";
+import { bindHttp, gracefulClose, urlHost } from "../http/listen.ts";
 import { normalizePrefix, stripPrefix } from "../http/request-url.ts";
-import { CORS_HEADERS } from "../http/respond.ts";
+import { jsonWriter } from "../http/respond.ts";
 
 export { stripPrefix };
 
@@ -58,16 +58,8 @@ export type ProxyHandler = ((req: IncomingMessage, res: ServerResponse) => void)
   destroy(): void;
 };
 
-function sendJson(res: ServerResponse, status: number, error: string): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const body = JSON.stringify({ error });
-  // CORS headers so a browser host can read why the upstream failed.
-  res.writeHead(status, { ...CORS_HEADERS, "content-type": "application/json", "content-length": Buffer.byteLength(body) });
-  res.end(body);
-}
+/** `{error}` as the tool server behind answers it, with its CORS headers so a browser host can read why the upstream failed. */
+const sendJson = jsonWriter({ cors: CORS.toolServer, started: "destroy" });
 
 export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {
   const target = new URL(options.target);
@@ -92,7 +84,7 @@ export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     if (!req.headers.host || !hostAllowed(req.headers.host)) {
-      sendJson(res, 403, "Host not allowed");
+      sendJson(res, 403, { error: "Host not allowed" });
       return;
     }
     active++;
@@ -123,7 +115,7 @@ export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {
       timer = setTimeout(() => {
         logger.warn("Upstream timed out", { method: req.method, timeoutMs });
         upstream.destroy();
-        sendJson(res, 504, "Upstream timed out");
+        sendJson(res, 504, { error: "Upstream timed out" });
         finish();
       }, timeoutMs);
     }
@@ -143,7 +135,7 @@ export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {
     upstream.on("error", (err: NodeJS.ErrnoException) => {
       if (settled) return;
       logger.warn("Upstream unavailable", { code: err.code });
-      sendJson(res, 502, "Upstream unavailable");
+      sendJson(res, 502, { error: "Upstream unavailable" });
       finish();
     });
 
@@ -173,37 +165,19 @@ export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {
 const PROXY_LIMITS: ConnectionLimits = { headersTimeoutMs: 20_000, requestTimeoutMs: 120_000, keepAliveTimeoutMs: 5_000, maxConnections: 1000 };
 
 /** Runs a proxy server; resolves once it listens. */
-export function startReverseProxy(options: ReverseProxyOptions & ProxyListenOptions): Promise<RunningProxy> {
+export async function startReverseProxy(options: ReverseProxyOptions & ProxyListenOptions): Promise<RunningProxy> {
   const handler = createProxyHandler(options);
-  const limits = { ...PROXY_LIMITS, ...options.limits };
-  const server = createServer(serverOptions(limits), handler);
-  capConnections(server, limits.maxConnections);
   const host = options.host ?? "127.0.0.1";
-  const closeTimeoutMs = options.closeTimeoutMs ?? 5_000;
-  return new Promise((resolve, reject) => {
-    server.once("error", (err) => {
-      handler.destroy();
-      reject(err);
-    });
-    server.listen(options.port ?? 0, host, () => {
-      server.removeAllListeners("error");
-      // After listening, an accept error (EMFILE, say) must be reported, not crash the process.
-      server.on("error", (err) => (options.logger ?? silentLogger).error("proxy socket error", { error: String(err) }));
-      const port = (server.address() as AddressInfo).port;
-      let closing: Promise<void> | null = null;
-      const close = (): Promise<void> =>
-        (closing ??= (async () => {
-          const stopped = new Promise<void>((done) => server.close(() => done()));
-          server.closeIdleConnections();
-          let timer: NodeJS.Timeout | undefined;
-          await Promise.race([handler.idle(), new Promise<void>((done) => (timer = setTimeout(done, closeTimeoutMs)))]);
-          clearTimeout(timer);
-          server.closeAllConnections();
-          handler.destroy();
-          await stopped;
-        })());
-      const prefix = normalizePrefix(options.pathPrefix);
-      resolve({ url: `http://${urlHost(host)}:${port}${prefix}/`, host, port, httpServer: server, close });
-    });
+  const logger = options.logger ?? silentLogger;
+  const { server, port } = await bindHttp(handler, {
+    host,
+    port: options.port ?? 0,
+    limits: { ...PROXY_LIMITS, ...options.limits },
+    onError: (err) => logger.error("proxy socket error", { error: String(err) }),
+  }).catch((err: unknown) => {
+    handler.destroy();
+    throw err;
   });
+  const close = gracefulClose(server, { idle: () => handler.idle(), timeoutMs: options.closeTimeoutMs ?? 5_000, end: () => handler.destroy() });
+  return { url: `http://${urlHost(host)}:${port}${normalizePrefix(options.pathPrefix)}/`, host, port, httpServer: server, close };
 }

@@ -10,7 +10,7 @@ import { decorateResult } from "../../mcp/era2026/results.ts";
 import { isRecord } from "../../util/guards.ts";
 import { classify, ErrorCode, type JsonRpcRequest } from "../../util/jsonrpc.ts";
 import type { Principal } from "../contracts.ts";
-import { readBody } from "../request-body.ts";
+import { readBody } from "../../http/body.ts";
 import { CORS, GatewayError, sendJson } from "../respond.ts";
 import type { ConnectorContext } from "./context.ts";
 import { ConnectorRpcError, discover, initializeResult, listPage, negotiatedVersion, SERVER_INFO } from "./local.ts";

@@ -8,6 +8,7 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
+import { BodyError, readBody } from "../../http/body.ts";
 import { isPublicAddress } from "./ip-ranges.ts";
 import { redirectProblem } from "./redirects.ts";
 
@@ -114,26 +115,18 @@ export class ClientMetadataDocuments {
           resolve(undefined);
           return;
         }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on("data", (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > this.#options.maxBytes) {
+        readBody(res, this.#options.maxBytes, { overflow: "destroy" }).then(
+          (body) => {
             clearTimeout(timer);
+            resolve({ body: body.toString("utf8"), maxAgeMs: cacheLifetime(res.headers["cache-control"]) });
+          },
+          (err: unknown) => {
+            clearTimeout(timer);
+            if (!(err instanceof BodyError) || err.code !== "HUBMCP_BODY_TOO_LARGE") return reject(err);
             req.destroy();
             resolve(undefined);
-            return;
-          }
-          chunks.push(chunk);
-        });
-        res.once("end", () => {
-          clearTimeout(timer);
-          resolve({ body: Buffer.concat(chunks).toString("utf8"), maxAgeMs: cacheLifetime(res.headers["cache-control"]) });
-        });
-        res.once("error", (err) => {
-          clearTimeout(timer);
-          reject(err);
-        });
+          },
+        );
       });
       req.end();
     });

@@ -1,31 +1,16 @@
 // The authorization server's only contact with node:http: reading small bodies and writing
-// JSON, HTML and redirects with the headers every endpoint needs.
+// JSON, HTML and redirects with the headers every endpoint needs (bodies, JSON and CORS
+// through the HTTP kit in lib/http).
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { readBody as readKitBody } from "../../http/body.ts";
+import { CORS } from "../../http/cors.ts";
+import { jsonWriter } from "../../http/respond.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export class BodyError extends Error {
-  readonly code: "HUBMCP_BODY_TOO_LARGE" | "HUBMCP_BODY_UNREADABLE";
-  constructor(code: "HUBMCP_BODY_TOO_LARGE" | "HUBMCP_BODY_UNREADABLE") {
-    super(code === "HUBMCP_BODY_TOO_LARGE" ? "request body too large" : "request body unreadable");
-    this.code = code;
-  }
-}
-
+/** A small form or JSON body as text; rejects with the HTTP kit's BodyError. */
 export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > limit) throw new BodyError("HUBMCP_BODY_TOO_LARGE");
-      chunks.push(chunk as Buffer);
-    }
-  } catch (err) {
-    if (err instanceof BodyError) throw err;
-    throw new BodyError("HUBMCP_BODY_UNREADABLE");
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  return (await readKitBody(req, limit)).toString("utf8");
 }
 
 /**
@@ -41,34 +26,8 @@ export function singleParams(text: string): Map<string, string> | undefined {
   return out;
 }
 
-/** CORS for browser clients (MCP Inspector): public endpoints, so `*` and never credentials. */
-export function setCors(res: ServerResponse): void {
-  res.setHeader("Access-Control-Allow-Origin", "*");
-  res.setHeader("Access-Control-Expose-Headers", "WWW-Authenticate, Mcp-Session-Id");
-}
-
-export function answerPreflight(res: ServerResponse): void {
-  setCors(res);
-  res.setHeader("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
-  res.setHeader(
-    "Access-Control-Allow-Headers",
-    "Authorization, Content-Type, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID",
-  );
-  res.setHeader("Access-Control-Max-Age", "600");
-  res.writeHead(204).end();
-}
-
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "Content-Type": "application/json",
-    "Cache-Control": "no-store",
-    Pragma: "no-cache",
-    "Content-Length": Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
-}
+/** JSON answers of the OAuth endpoints: tokens are never cached (RFC 6749 section 5.1). */
+export const sendJson = jsonWriter({ cors: CORS.oauth, headers: { "cache-control": "no-store", pragma: "no-cache" }, started: "destroy" });
 
 export function sendOAuthError(
   res: ServerResponse,

@@ -6,7 +6,10 @@ import { AuthorizeEndpoints } from "./authorize.ts";
 import { BrowserSessions } from "./browser-session.ts";
 import { ClientDirectory } from "./clients.ts";
 import { Grants } from "./grants.ts";
-import { BodyError, answerPreflight, readBody, sendJson, sendOAuthError, setCors } from "./http-io.ts";
+import { BodyError } from "../../http/body.ts";
+import { answerPreflight, CORS, setCors } from "../../http/cors.ts";
+import { statusOf } from "../../http/status.ts";
+import { readBody, sendJson, sendOAuthError } from "./http-io.ts";
 import { AS_PATHS, authorizationServerMetadata } from "./metadata.ts";
 import { resolveOptions, type OAuthConfig, type OAuthServerOptions } from "./options.ts";
 import { LIMITS, oauthLimit, FixedWindowLimiter } from "./rate-limit.ts";
@@ -83,17 +86,17 @@ export class OAuthServer implements AuthorizationServer {
     }
     if (isOpenIdConfiguration(path)) {
       // This is an OAuth server, not an OpenID provider: no partial OIDC document.
-      setCors(res);
+      setCors(res, CORS.oauth);
       sendOAuthError(res, 404, "not_found", "this server does not support OpenID Connect discovery");
       return true;
     }
     const route = this.#routes.get(path);
     if (!route) return false;
     if (req.method === "OPTIONS") {
-      answerPreflight(res);
+      answerPreflight(res, CORS.oauth);
       return true;
     }
-    setCors(res);
+    setCors(res, CORS.oauth);
     this.#sweeper.maybeSweep();
     const method = req.method === "HEAD" ? "GET" : req.method;
     const run = method === "GET" || method === "POST" ? route[method] : undefined;
@@ -110,7 +113,7 @@ export class OAuthServer implements AuthorizationServer {
       } else if (isStoreUnavailable(err)) {
         sendOAuthError(res, 503, "temporarily_unavailable", "the authorization server cannot reach its store; try again shortly", { "Retry-After": String(STORE_RETRY_AFTER_SECONDS) });
       } else if (err instanceof BodyError) {
-        sendOAuthError(res, err.code === "HUBMCP_BODY_TOO_LARGE" ? 413 : 400, "invalid_request", err.message);
+        sendOAuthError(res, statusOf(err.code), "invalid_request", err.code === "HUBMCP_BODY_TOO_LARGE" ? "request body too large" : "request body unreadable");
       } else {
         this.#config.logger.error("oauth endpoint failed", { path, error: err instanceof Error ? err.name : "unknown" });
         sendOAuthError(res, 500, "server_error", "the authorization server failed; try again");

@@ -12,7 +12,7 @@ import { PostReply } from "../post-reply.ts";
 import type { RequestUrl } from "../request-url.ts";
 import { sendError, sendJson } from "../respond.ts";
 import { namedSessionId, resolveSession } from "../session-ref.ts";
-import { httpStatus } from "../status.ts";
+import { headersOf, httpStatus, statusOf } from "../status.ts";
 
 function asksToInitialize(body: unknown): boolean {
   const isInit = (m: unknown): boolean => typeof m === "object" && m !== null && (m as { method?: unknown }).method === "initialize";
@@ -61,8 +61,8 @@ function posted(
 ): void | Promise<void> {
   if (!body.ok) {
     if (body.reason === "aborted") return;
-    if (body.reason === "too-large") return sendError(res, 413, "Request body too large", { connection: "close" });
-    return sendJson(res, 400, failure(null, { code: ErrorCode.ParseError, message: "Parse error" }));
+    if (body.reason === "too-large") return sendError(res, statusOf("HUBMCP_BODY_TOO_LARGE"), "Request body too large", headersOf("HUBMCP_BODY_TOO_LARGE"));
+    return sendJson(res, statusOf("HUBMCP_BODY_NOT_JSON"), failure(null, { code: ErrorCode.ParseError, message: "Parse error" }));
   }
   const message = body.empty ? null : body.value;
   const revision = classifyRevision(headerText(req.headers["mcp-protocol-version"]), message);

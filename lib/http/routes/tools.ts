@@ -11,6 +11,7 @@ import type { RegisteredTool } from "../../registry/tools.ts";
 import type { Logger } from "../../util/logger.ts";
 import type { RouteHandler } from "../types.ts";
 import { readJsonBody } from "../body.ts";
+import { headersOf, statusOf } from "../status.ts";
 import { sendError, sendJson } from "../respond.ts";
 
 export const postTool: RouteHandler = async (app, req, res, url) => {
@@ -32,8 +33,8 @@ export const postTool: RouteHandler = async (app, req, res, url) => {
   const body = await readJsonBody(req, app.options.maxBodyBytes);
   if (!body.ok) {
     if (body.reason === "aborted") return;
-    if (body.reason === "too-large") return sendError(res, 413, "Request body too large", { connection: "close" });
-    return sendError(res, 400, "Body is not valid JSON");
+    if (body.reason === "too-large") return sendError(res, statusOf("HUBMCP_BODY_TOO_LARGE"), "Request body too large", headersOf("HUBMCP_BODY_TOO_LARGE"));
+    return sendError(res, statusOf("HUBMCP_BODY_NOT_JSON"), "Body is not valid JSON");
   }
   const args = body.empty ? {} : body.value;
   if (!isRecord(args)) return sendError(res, 400, "Body must be a JSON object of the tool's arguments");

@@ -27,9 +27,8 @@ export const TARGETS = {
   /** tools/call p99 there, at 500 calls/s. */
   sharedP99Ms: 50,
   /**
-   * One person's idle `process` tool session (demo `.ts` app): its private memory, what each
-   * more person costs. Its RSS also counts the node binary's pages, shared by every Node
-   * process (a bare node:http server's RSS alone is above 40 MB here).
+   * RSS of one person's idle `process` tool session (demo `.ts` app). RSS counts the node
+   * binary's pages every Node process maps: the row shows a bare node:http server's beside it.
    */
   processSessionMb: 40,
   /** CPU per tools/call through the hub connector `/mcp`, at most this many times the per-tool route's. */

@@ -4,11 +4,13 @@
 // gateway's environment beyond what the tool is allowed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
 import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
 import { parseGatewayConfig } from "../../lib/gateway/config.ts";
+import { launcherCommand, LEAN_SESSION_FLAGS } from "../../lib/gateway/launch.ts";
 import { startGateway } from "../../lib/gateway/server.ts";
 import type { ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
 import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
@@ -144,4 +146,14 @@ test("an app child is found through its ready line: lines the app prints first, 
   assert.equal(flooded.status, 502);
   await flooded.text();
   assert.ok(h.logs.some((l) => l.includes("HUBMCP_SESSION_LAUNCH_FAILED")), h.logs.join("\n"));
+});
+
+test("a person's tool session starts with the lean Node flags, which this Node accepts; a shared tool server with V8's defaults", () => {
+  const lean = launcherCommand(true);
+  assert.deepEqual(lean.slice(0, 1 + LEAN_SESSION_FLAGS.length), [process.execPath, ...LEAN_SESSION_FLAGS]);
+  assert.ok(!launcherCommand(false).some((arg) => LEAN_SESSION_FLAGS.includes(arg)));
+  // An unknown flag would stop every session at start-up ("bad option").
+  const run = spawnSync(process.execPath, [...LEAN_SESSION_FLAGS, "-e", "process.stdout.write('ok')"], { encoding: "utf8", timeout: 30_000 });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stdout, "ok");
 });

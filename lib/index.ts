@@ -12,7 +12,7 @@ export type { PromptOptions, PromptArgument, PromptHandler, PromptMessage } from
 export type { SkillOptions, SkillEntry } from "./registry/skills.ts";
 export type { Icon, Completer, CompletionContext } from "./registry/common.ts";
 export type { ElicitOptions, ElicitUrlOptions, SampleOptions, ListRootsOptions } from "./mcp/context.ts";
-export type { CacheHint, CachePolicy } from "./mcp/era2026/results.ts";
+export type { CacheHint, CachePolicy } from "./mcp/stateless/results.ts";
 export type { ElicitResult, UrlElicitResult, SamplingRequest, SamplingResult, SamplingMessage, Root } from "./mcp/client-features.ts";
 export { ClientRequestError, type ClientRequestFailure } from "./mcp/client-requests.ts";
 export type { ServerInfo } from "./mcp/core.ts";
@@ -41,7 +41,7 @@ export type {
 export type { LogLevel, Session } from "./session/session.ts";
 // The `sessionStore` option takes any SessionStore; wrapping a SessionTable is the way to build one.
 export { SessionTable, type SessionStore, type SessionTableOptions } from "./session/session-table.ts";
-export type { AsyncOptions } from "./async/store.ts";
+export type { AsyncOptions } from "./tasks/store.ts";
 export * as slurm from "./slurm/api.ts";
 export { SlurmError, type SlurmErrorCode } from "./slurm/commands.ts";
 export type { SlurmRunOptions, SlurmRunResult, SlurmContext, SlurmHandle } from "./slurm/run.ts";

@@ -2,10 +2,10 @@
 // the listener read the resolved values and apply no default of their own.
 import type { Icon } from "./registry/common.ts";
 import type { ServerInfo } from "./mcp/core.ts";
-import { checkCacheHint, type CachePolicy } from "./mcp/era2026/results.ts";
-import type { StatelessOptions } from "./mcp/era2026/serve.ts";
+import { checkCacheHint, type CachePolicy } from "./mcp/stateless/results.ts";
+import type { StatelessOptions } from "./mcp/stateless/serve.ts";
 import type { Logger } from "./util/logger.ts";
-import type { AsyncOptions } from "./async/store.ts";
+import type { AsyncOptions } from "./tasks/store.ts";
 import type { SessionStore, SessionTableOptions } from "./session/session-table.ts";
 import { DEFAULT_MAX_BODY } from "./http/body.ts";
 import type { HostGuardOptions } from "./http/host-guard.ts";

@@ -22,7 +22,7 @@ import { CachingRecordStore } from "./store/caching-record-store.ts";
 import { isSteadyRoute, ToolSessions } from "./tool-sessions.ts";
 import { handleToolRoute, type GatewayContext } from "./tool-routes.ts";
 import { UpstreamSlots } from "./upstream-slots.ts";
-import { handleWeber } from "./weber.ts";
+import { handleWeber } from "./session-proxy.ts";
 import { CORS as PROFILES, answerPreflight } from "../http/cors.ts";
 import { bindHttp, gracefulClose, urlHost } from "../http/listen.ts";
 import { hostAllowList } from "../http/host-guard.ts";

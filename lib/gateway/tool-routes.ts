@@ -15,14 +15,14 @@ import { readBody } from "../http/body.ts";
 import { CORS, GatewayError, sendJson } from "./respond.ts";
 import { inspectRequest, rewriteEvents, rewriteResult, type ParsedMessage } from "./rewrite.ts";
 import { classifyRevision } from "../mcp/revision.ts";
-import { decodeHeaderValue, encodeHeaderValue } from "../mcp/era2026/headers.ts";
+import { decodeHeaderValue, encodeHeaderValue } from "../mcp/stateless/headers.ts";
 import type { Route } from "./routes.ts";
 import type { SessionSealer } from "./session-seal.ts";
 import { EVERYONE, isShared } from "./shared-sessions.ts";
 import { sessionKey, type ToolSessionRecord, type ToolSessions } from "./tool-sessions.ts";
 import type { UpstreamSlots } from "./upstream-slots.ts";
 import { MCP_ACCEPT } from "./upstream-mcp.ts";
-import { weberCookie } from "./weber-cookie.ts";
+import { weberCookie } from "./session-proxy-cookie.ts";
 
 export interface GatewayContext {
   readonly config: GatewayConfig;

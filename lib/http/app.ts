@@ -5,7 +5,7 @@ import { failureFields } from "../util/logger.ts";
 import type { ServerResponse } from "node:http";
 import type { ServerCore } from "../mcp/core.ts";
 import type { Protocol } from "../mcp/protocol.ts";
-import type { AsyncStore } from "../async/store.ts";
+import type { AsyncStore } from "../tasks/store.ts";
 import type { JsonRpcMessage } from "../util/jsonrpc.ts";
 import type { SessionStore } from "../session/session-table.ts";
 import type { Session, SessionStream } from "../session/session.ts";

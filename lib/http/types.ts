@@ -1,6 +1,6 @@
 // The types the HTTP app and its routes share, apart from both so neither imports the other.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AsyncStore } from "../async/store.ts";
+import type { AsyncStore } from "../tasks/store.ts";
 import type { ServerCore } from "../mcp/core.ts";
 import type { Protocol } from "../mcp/protocol.ts";
 import type { SessionStore } from "../session/session-table.ts";

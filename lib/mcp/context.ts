@@ -23,7 +23,7 @@ import {
 } from "./client-features.ts";
 import type { Call } from "./exchange.ts";
 import { ClientRequestError } from "./client-requests.ts";
-import type { InputMethod } from "./era2026/input-required.ts";
+import type { InputMethod } from "./stateless/input-required.ts";
 import type { RequestId } from "../util/jsonrpc.ts";
 import { isRecord } from "../util/guards.ts";
 

@@ -5,8 +5,8 @@ import type { Session } from "../session/session.ts";
 import type { JsonRpcMessage, RequestId } from "../util/jsonrpc.ts";
 import type { ServerCore } from "./core.ts";
 import type { InFlightCall } from "./inflight.ts";
-import type { Era2026LogLevel } from "./era2026/envelope.ts";
-import type { InputMethod } from "./era2026/input-required.ts";
+import type { StatelessLogLevel } from "./stateless/envelope.ts";
+import type { InputMethod } from "./stateless/input-required.ts";
 
 /**
  * What a request served statelessly (MCP 2026-07-28) carries instead of a session: its own
@@ -14,7 +14,7 @@ import type { InputMethod } from "./era2026/input-required.ts";
  */
 export interface StatelessScope {
   /** The request's `_meta` log level; absent means no log messages at all. */
-  readonly logLevel?: Era2026LogLevel;
+  readonly logLevel?: StatelessLogLevel;
   /** Answers a question from the round's answers or parks it; absent where asking is not allowed. */
   ask?(method: InputMethod, params: Record<string, unknown>, key?: string): Promise<unknown>;
   /** Whether `ask` would answer that question from the round's answers at once (an async tool that gathers input first becomes a task there). */

@@ -7,7 +7,7 @@ import type { Exchange } from "./exchange.ts";
 import type { MethodTable } from "./methods/types.ts";
 import { refused, type Outcome } from "./outcome.ts";
 import { classifyRevision } from "./revision.ts";
-import { StatelessServer, type StatelessOptions } from "./era2026/serve.ts";
+import { StatelessServer, type StatelessOptions } from "./stateless/serve.ts";
 import { failure } from "../util/jsonrpc.ts";
 
 export interface Protocol {

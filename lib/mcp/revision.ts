@@ -3,7 +3,7 @@
 // each request, no session); 2025-11-25 and earlier run in a session opened by `initialize`.
 import { ErrorCode, type JsonRpcErrorBody } from "../util/jsonrpc.ts";
 import { isRecord } from "../util/guards.ts";
-import { isStatelessVersion, requestMeta, META } from "./era2026/envelope.ts";
+import { isStatelessVersion, requestMeta, META } from "./stateless/envelope.ts";
 import { isSupportedVersion, SUPPORTED_VERSIONS } from "./versions.ts";
 
 export type Revision =

@@ -2,7 +2,7 @@
 // `tools/call`, `POST /tools/<name>` and async jobs so they can never disagree.
 import type { ValidationError } from "../schema/index.ts";
 import type { RegisteredTool } from "../registry/tools.ts";
-import { MissingCapabilityError, RoundEndedError } from "./era2026/input-required.ts";
+import { MissingCapabilityError, RoundEndedError } from "./stateless/input-required.ts";
 import { errorResult, shapeToolResult, type CallToolResult } from "./tool-result.ts";
 import { isThenable } from "../util/guards.ts";
 import { logHandlerFailure, type Logger } from "../util/logger.ts";

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { classifyRevision } from "../../lib/mcp/revision.ts";
-import { META } from "../../lib/mcp/era2026/envelope.ts";
+import { META } from "../../lib/mcp/stateless/envelope.ts";
 
 const V = "2026-07-28";
 const meta = { [META.protocolVersion]: V, [META.clientCapabilities]: {} };

@@ -8,7 +8,7 @@ import { McpServer, slurm, SlurmError, type ToolContext } from "../../lib/index.
 import { openEvents, type EventReader } from "../helpers/rpc.ts";
 import { tempDir } from "../helpers/launcher-fixtures.ts";
 import { slurmCluster, squeueState } from "../helpers/slurm.ts";
-import { deferred, RpcClient } from "../async/harness.ts";
+import { deferred, RpcClient } from "../tasks/harness.ts";
 
 const HANDLE = "io.hubmcp/handle";
 

@@ -5,8 +5,8 @@
 // own tool session (./relay.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolveByName } from "../../federation/resolve.ts";
-import { isStatelessVersion } from "../../mcp/era2026/envelope.ts";
-import { decorateResult } from "../../mcp/era2026/results.ts";
+import { isStatelessVersion } from "../../mcp/stateless/envelope.ts";
+import { decorateResult } from "../../mcp/stateless/results.ts";
 import { isRecord } from "../../util/guards.ts";
 import { classify, ErrorCode, type JsonRpcRequest } from "../../util/jsonrpc.ts";
 import type { Principal } from "../contracts.ts";

@@ -2,7 +2,7 @@
 // built-in search. The lists come from the person's view (./namespace.ts), never from a
 // tool session per tool.
 import { LIST_METHODS } from "../../federation/expose.ts";
-import { discoverResult } from "../../mcp/era2026/results.ts";
+import { discoverResult } from "../../mcp/stateless/results.ts";
 import { LATEST_VERSION, SUPPORTED_VERSIONS } from "../../mcp/versions.ts";
 import { ErrorCode } from "../../util/jsonrpc.ts";
 import type { PersonView } from "./namespace.ts";

@@ -5,7 +5,7 @@
 // (./messages.ts): progress, logging, elicitation and sampling travel on the request's
 // stream as they do per tool; list changes and resource updates on the GET stream.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import { nameFieldOf, encodeHeaderValue } from "../../mcp/era2026/headers.ts";
+import { nameFieldOf, encodeHeaderValue } from "../../mcp/stateless/headers.ts";
 import { isRecord } from "../../util/guards.ts";
 import { formatComment, formatEvent } from "../../http/sse.ts";
 import { vouchedFor } from "../tool-routes.ts";

@@ -1,9 +1,9 @@
 // `POST /tools/<name>`: a tool as a plain REST call, for clients that do not speak MCP.
 // An async tool gets a bounded wait, then a job id to poll through `get_job_result`.
 import type { ServerResponse } from "node:http";
-import { executeTool } from "../../async/execute.ts";
-import type { AsyncRun } from "../../async/run.ts";
-import type { AsyncStore } from "../../async/store.ts";
+import { executeTool } from "../../tasks/execute.ts";
+import type { AsyncRun } from "../../tasks/run.ts";
+import type { AsyncStore } from "../../tasks/store.ts";
 import { isRecord } from "../../util/guards.ts";
 import { describeErrors, runTool } from "../../mcp/run-tool.ts";
 import { resultText, type CallToolResult } from "../../mcp/tool-result.ts";

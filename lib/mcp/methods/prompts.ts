@@ -1,5 +1,5 @@
 import { Context, progressTokenOf } from "../context.ts";
-import { MissingCapabilityError, RoundEndedError } from "../era2026/input-required.ts";
+import { MissingCapabilityError, RoundEndedError } from "../stateless/input-required.ts";
 import { JsonRpcError, invalidParams, quoteName } from "../errors.ts";
 import { isRecord } from "../../util/guards.ts";
 import { logHandlerFailure } from "../../util/logger.ts";

@@ -1,5 +1,5 @@
 // `tools/list` and `tools/call` (MCP 2025-11-25 server/tools). Async tools are a plug-in
-// (lib/async) that wraps these two methods; nothing here knows jobs or tasks.
+// (lib/tasks) that wraps these two methods; nothing here knows jobs or tasks.
 import { Context, progressTokenOf } from "../context.ts";
 import type { Call } from "../exchange.ts";
 import { invalidParams, quoteName } from "../errors.ts";

@@ -1,0 +1,56 @@
+// The session proxy path of `app` revisions, `/weber/{session}/{cookie}/{port}/...`, as a
+// hub serves it: authenticated by a cookie `hubmcp-session=<session>%3A<token>` (no bearer
+// token, so plain SSE clients can use it), forwarded unchanged to the tool server, which
+// strips that path itself and so advertises endpoints that lead back here.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { relay, send, upstreamFailure, type Cancel } from "./forward.ts";
+import { GatewayError } from "./respond.ts";
+import type { GatewayContext } from "./tool-routes.ts";
+import { readBody } from "../http/body.ts";
+import { readWeberCookie, tokenValid } from "./session-proxy-cookie.ts";
+
+const UNAUTHORIZED = (): GatewayError => new GatewayError(401, "unauthorized", "This session path needs its session cookie");
+
+/**
+ * Answers whether the request was for a session proxy path it may use; the caller logs the
+ * user. The cookie must be the tool session's, issued to its account and not expired, and
+ * that account must still exist and still be in the tool's groups; only then does a use
+ * count against idling out.
+ */
+export async function handleWeber(ctx: GatewayContext, instance: string, req: IncomingMessage, res: ServerResponse): Promise<string> {
+  const sent = readWeberCookie(req.headers.cookie);
+  if (!sent || sent.instance !== instance) throw UNAUTHORIZED();
+  const rec = await ctx.sessions.byInstance(instance);
+  const path = (req.url ?? "/").split("?")[0]!;
+  if (!rec?.weberPrefix) throw new GatewayError(404, "unknown_session", "No such tool session");
+  if (!tokenValid(ctx.cookieKey, sent.token, instance, rec.user)) throw UNAUTHORIZED();
+  const groups = await ctx.accounts.groupsOf(rec.user);
+  if (groups === null) throw UNAUTHORIZED();
+  const required = ctx.config.tools[rec.tool]?.groups ?? [];
+  if (required.length > 0 && !required.some((g) => groups.includes(g))) throw new GatewayError(403, "forbidden", "This account may no longer use this tool");
+  if (path !== rec.weberPrefix && !path.startsWith(`${rec.weberPrefix}/`)) throw new GatewayError(404, "unknown_session", "No such tool session");
+  ctx.sessions.touch(`${rec.user}\n${rec.tool}\n${rec.revision}`);
+  const body = req.method === "POST" || req.method === "PUT" ? await readBody(req, ctx.config.limits.maxBodyBytes) : undefined;
+  // One person's requests on the tool server are bounded here too, streams included (429 beyond).
+  res.once("close", ctx.slots.take(rec.user, rec.url!));
+  const cancel: Cancel = {};
+  res.once("close", () => {
+    if (!res.writableFinished) cancel.onCancel?.();
+  });
+  let answer;
+  try {
+    // Forwarded with the mount path: the tool server strips it and builds its endpoints from it.
+    const session = req.headers["mcp-session-id"];
+    answer = await send(
+      { url: rec.url!, cookie: rec.cookie },
+      { method: req.method ?? "GET", path: (req.url ?? "/").slice(1), headers: req.headers, body, session: typeof session === "string" ? session : undefined },
+      cancel,
+    );
+  } catch (err) {
+    throw upstreamFailure(err);
+  }
+  // Sessions on this path are the tool server's own: its ids pass as they are.
+  const minted = answer.headers["mcp-session-id"];
+  await relay(res, answer, typeof minted === "string" ? { "mcp-session-id": minted } : {}, () => ctx.sessions.touch(`${rec.user}\n${rec.tool}\n${rec.revision}`), ctx.keepaliveMs);
+  return rec.user;
+}

@@ -22,7 +22,7 @@ import { CachingRecordStore } from "./store/caching-record-store.ts";
 import { isSteadyRoute, ToolSessions } from "./tool-sessions.ts";
 import { handleToolRoute, type GatewayContext } from "./tool-routes.ts";
 import { UpstreamSlots } from "./upstream-slots.ts";
-import { handleWeber } from "./session-proxy.ts";
+import { handleSessionProxy } from "./session-proxy.ts";
 import { CORS as PROFILES, answerPreflight } from "../http/cors.ts";
 import { bindHttp, gracefulClose, urlHost } from "../http/listen.ts";
 import { hostAllowList } from "../http/host-guard.ts";
@@ -132,7 +132,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         return;
       }
       case "weber":
-        facts.user = await handleWeber(c, r.instance, req, res);
+        facts.user = await handleSessionProxy(c, r.instance, req, res);
         return;
       case "hub-resource-metadata":
         if (method !== "GET" && method !== "HEAD") throw new GatewayError(405, "method_not_allowed", "Use GET", { allow: "GET" });

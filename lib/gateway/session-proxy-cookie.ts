@@ -12,13 +12,13 @@ function mac(key: Buffer, instance: string, user: string, expires: number): stri
 }
 
 /** The Cookie header value for `user` on tool session `instance`, valid for `lifetimeMs`. */
-export function weberCookie(key: Buffer, instance: string, user: string, lifetimeMs: number, now = Date.now()): string {
+export function sessionProxyCookie(key: Buffer, instance: string, user: string, lifetimeMs: number, now = Date.now()): string {
   const expires = Math.ceil((now + lifetimeMs) / 1000);
   return `${SESSION_COOKIE}=${instance}%3A${expires.toString(36)}_${mac(key, instance, user, expires)}`;
 }
 
 /** The cookie's instance and token, as sent; undefined when there is none or it is malformed. */
-export function readWeberCookie(header: string | undefined): { instance: string; token: string } | undefined {
+export function readSessionProxyCookie(header: string | undefined): { instance: string; token: string } | undefined {
   for (const part of (header ?? "").split(";")) {
     const eq = part.indexOf("=");
     if (eq === -1 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue;

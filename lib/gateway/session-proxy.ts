@@ -7,7 +7,7 @@ import { relay, send, upstreamFailure, type Cancel } from "./forward.ts";
 import { GatewayError } from "./respond.ts";
 import type { GatewayContext } from "./tool-routes.ts";
 import { readBody } from "../http/body.ts";
-import { readWeberCookie, tokenValid } from "./session-proxy-cookie.ts";
+import { readSessionProxyCookie, tokenValid } from "./session-proxy-cookie.ts";
 
 const UNAUTHORIZED = (): GatewayError => new GatewayError(401, "unauthorized", "This session path needs its session cookie");
 
@@ -17,8 +17,8 @@ const UNAUTHORIZED = (): GatewayError => new GatewayError(401, "unauthorized", "
  * that account must still exist and still be in the tool's groups; only then does a use
  * count against idling out.
  */
-export async function handleWeber(ctx: GatewayContext, instance: string, req: IncomingMessage, res: ServerResponse): Promise<string> {
-  const sent = readWeberCookie(req.headers.cookie);
+export async function handleSessionProxy(ctx: GatewayContext, instance: string, req: IncomingMessage, res: ServerResponse): Promise<string> {
+  const sent = readSessionProxyCookie(req.headers.cookie);
   if (!sent || sent.instance !== instance) throw UNAUTHORIZED();
   const rec = await ctx.sessions.byInstance(instance);
   const path = (req.url ?? "/").split("?")[0]!;

@@ -22,7 +22,7 @@ import { EVERYONE, isShared } from "./shared-sessions.ts";
 import { sessionKey, type ToolSessionRecord, type ToolSessions } from "./tool-sessions.ts";
 import type { UpstreamSlots } from "./upstream-slots.ts";
 import { MCP_ACCEPT } from "./upstream-mcp.ts";
-import { weberCookie } from "./session-proxy-cookie.ts";
+import { sessionProxyCookie } from "./session-proxy-cookie.ts";
 
 export interface GatewayContext {
   readonly config: GatewayConfig;
@@ -265,7 +265,7 @@ async function sseInfo(ctx: GatewayContext, c: Caller, res: ServerResponse): Pro
   const rec = await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c));
   if (rec.weberPrefix) {
     const base = `${ctx.publicUrl}${rec.weberPrefix}/`;
-    const cookie = weberCookie(ctx.cookieKey, rec.instance, c.principal.user, ctx.config.limits.proxyCookieMs);
+    const cookie = sessionProxyCookie(ctx.cookieKey, rec.instance, c.principal.user, ctx.config.limits.proxyCookieMs);
     sendJson(res, 200, { sse_endpoint: `${base}sse`, post_endpoint: base, cookie_header: cookie });
     return;
   }

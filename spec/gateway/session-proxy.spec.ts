@@ -3,7 +3,7 @@
 // soon as (lookupCacheSeconds: 0 here) the account is deleted or leaves the tool's groups.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { weberCookie } from "../../lib/gateway/session-proxy-cookie.ts";
+import { sessionProxyCookie } from "../../lib/gateway/session-proxy-cookie.ts";
 import type { ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
 import { json, post, rpc, startHarness } from "./helpers.ts";
 
@@ -20,9 +20,9 @@ test("the session proxy cookie is bound to its account, expires, and ends with t
 
   const rec = (await h.store.get<ToolSessionRecord>("tool-sessions", "alice\ndemo\ndefault"))!;
   const key = await h.store.secret("session-cookie-key");
-  assert.equal(await list(weberCookie(key, rec.instance, "carol", 3_600_000)), 401, "minted for another account");
-  assert.equal(await list(weberCookie(key, rec.instance, "alice", 60_000, Date.now() - 120_000)), 401, "expired");
-  assert.equal(await list(weberCookie(key, rec.instance, "alice", 60_000)), 200);
+  assert.equal(await list(sessionProxyCookie(key, rec.instance, "carol", 3_600_000)), 401, "minted for another account");
+  assert.equal(await list(sessionProxyCookie(key, rec.instance, "alice", 60_000, Date.now() - 120_000)), 401, "expired");
+  assert.equal(await list(sessionProxyCookie(key, rec.instance, "alice", 60_000)), 200);
   assert.equal(await list(info.cookie_header.replace(/.$/, (c: string) => (c === "A" ? "B" : "A"))), 401, "tampered");
 
   const account = (await h.store.get<Record<string, unknown>>("accounts", "alice"))!;
@@ -39,7 +39,7 @@ test("the session proxy cookie is bound to its account, expires, and ends with t
 
 test("proxyCookieMinutes sets the cookie's lifetime", () => {
   const before = Date.now();
-  const cookie = weberCookie(Buffer.alloc(32), "a".repeat(32), "alice", 90 * 60_000, before);
+  const cookie = sessionProxyCookie(Buffer.alloc(32), "a".repeat(32), "alice", 90 * 60_000, before);
   const expires = parseInt(decodeURIComponent(cookie.split("=")[1]!).split(":")[1]!.split("_")[0]!, 36);
   assert.equal(expires, Math.ceil((before + 90 * 60_000) / 1000));
 });

@@ -11,7 +11,7 @@ import { authorize, resourceMetadata } from "./auth.ts";
 import { LegacyStreams } from "./legacy-sse.ts";
 import type { GatewayConfig } from "./config.ts";
 import type { AuthorizationServer, RecordStore, TokenVerifier } from "./contracts.ts";
-import { KEEPALIVE_MS } from "./forward.ts";
+import { KEEPALIVE_MS, upstreamAgent } from "./forward.ts";
 import type { Backend, LaunchRequest } from "./launch.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { RateLimiter } from "./rate-limit.ts";
@@ -216,7 +216,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const url = `http://${urlHost}:${port}/`;
   if (!publicUrl) publicUrl = url.slice(0, -1);
   const bounds = trafficBounds(config);
-  ctx.current = { config, publicUrl, sessions, sealer: new SessionSealer(sealKey), cookieKey, accounts, metrics, keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS, ...bounds, legacy: new LegacyStreams(bounds.budget) };
+  // This gateway's own: two gateways in one process share no sockets, and close leaves none open.
+  const agent = upstreamAgent();
+  ctx.current = { config, publicUrl, sessions, sealer: new SessionSealer(sealKey), cookieKey, accounts, metrics, keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS, ...bounds, legacy: new LegacyStreams(bounds.budget), agent };
   ctx.connector = createConnector(ctx.current, verifiers, event);
 
   let closing: Promise<void> | undefined;
@@ -234,6 +236,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         server.closeAllConnections();
         await stopped;
         clearTimeout(timer);
+        agent.destroy();
       })()),
   };
 }

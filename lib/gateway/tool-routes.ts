@@ -1,11 +1,11 @@
 // The routes under /api/mcp/{tool}, once the caller is known and allowed: JSON-RPC (with
 // gateway sessions), the session bootstrap, the legacy connection info, the REST tool
 // route and the OpenAPI document. Each picks the tool session, forwards, and relays.
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import type { Agent, IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { GatewayConfig, ToolSpec } from "./config.ts";
 import type { AccountDirectory, Principal } from "./contracts.ts";
 import type { AnswerBudget } from "./answer-budget.ts";
-import { isEventStream, openStream, relay, send, sendRewritten, upstreamFailure, type Cancel, type Outgoing, type Vouched } from "./forward.ts";
+import { isEventStream, openStream, relay, send, sendRewritten, upstreamFailure, type Cancel, type Outgoing, type Upstream, type Vouched } from "./forward.ts";
 import { parseAccept } from "../http/accept.ts";
 import { formatEvent } from "../http/sse.ts";
 import type { LegacyStreams } from "./legacy-sse.ts";
@@ -41,6 +41,13 @@ export interface GatewayContext {
   readonly slots: UpstreamSlots;
   /** Bytes of answers being rewritten. */
   readonly budget: AnswerBudget;
+  /** This gateway's pooled connections to tool servers, destroyed when it closes. */
+  readonly agent: Agent;
+}
+
+/** Where a tool session's requests go, on this gateway's connections. */
+export function upstreamOf(ctx: Pick<GatewayContext, "agent">, rec: ToolSessionRecord): Upstream {
+  return { url: rec.url!, cookie: rec.cookie, agent: ctx.agent };
 }
 
 export interface Caller {
@@ -88,7 +95,7 @@ async function exchange(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord, 
   });
   const started = performance.now();
   try {
-    const answer = await send({ url: rec.url!, cookie: rec.cookie }, out, cancel);
+    const answer = await send(upstreamOf(ctx, rec), out, cancel);
     ctx.metrics.upstreamLatency(performance.now() - started);
     return answer;
   } catch (err) {
@@ -118,12 +125,12 @@ async function continueOrStart(ctx: GatewayContext, c: Caller, req: IncomingMess
 }
 
 function usedShared(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord, upstream: string): void {
-  ctx.sessions.shared.use(c.principal.user, c.tool, rec.revision, rec.instance, { url: rec.url!, cookie: rec.cookie }, upstream);
+  ctx.sessions.shared.use(c.principal.user, c.tool, rec.revision, rec.instance, upstreamOf(ctx, rec), upstream);
 }
 
 async function mint(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord): Promise<Continued> {
   if (rec.user === EVERYONE) ctx.sessions.shared.admit(c.principal.user, c.tool, rec.revision, rec.instance);
-  const upstream = await mintUpstreamSession({ url: rec.url!, cookie: rec.cookie });
+  const upstream = await mintUpstreamSession(upstreamOf(ctx, rec));
   const id = ctx.sealer.seal({ user: c.principal.user, tool: c.tool, revision: rec.revision, instance: rec.instance, upstream });
   if (rec.user === EVERYONE) usedShared(ctx, c, rec, upstream);
   return { rec, upstream, id };
@@ -277,7 +284,7 @@ async function openLegacy(ctx: GatewayContext, c: Caller, res: ServerResponse): 
   ctx.legacy.open(res, {
     id: s.id!,
     user: c.principal.user,
-    upstream: { url: s.rec.url!, cookie: s.rec.cookie },
+    upstream: upstreamOf(ctx, s.rec),
     upstreamSession: s.upstream!,
     endpoint: `${toolPath(ctx, c.tool)}/sse?session_id=${encodeURIComponent(s.id!)}`,
     resourcePrefix: resourcePrefix(ctx, c.tool),

@@ -5,18 +5,17 @@
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import { StringDecoder } from "node:string_decoder";
 import { SseReader } from "../../http/sse-reader.ts";
-import { isEventStream, readAll, send, upstreamFailure, type Cancel, type Vouched } from "../forward.ts";
+import { isEventStream, readAll, send, upstreamFailure, type Cancel, type Upstream, type Vouched } from "../forward.ts";
 import { GatewayError } from "../respond.ts";
-import type { ToolSessionRecord } from "../tool-sessions.ts";
 
 const JSON_ACCEPT = "application/json, text/event-stream";
 const MAX_JSON_BYTES = 64 * 1024 * 1024;
 
 /** Posts one JSON-RPC message to the tool session's MCP endpoint. */
-export async function post(rec: ToolSessionRecord, session: string | undefined, message: unknown, headers: IncomingHttpHeaders, cancel: Cancel | AbortSignal, vouched?: Vouched): Promise<IncomingMessage> {
+export async function post(up: Upstream, session: string | undefined, message: unknown, headers: IncomingHttpHeaders, cancel: Cancel | AbortSignal, vouched?: Vouched): Promise<IncomingMessage> {
   const body = Buffer.from(JSON.stringify(message));
   try {
-    return await send({ url: rec.url!, cookie: rec.cookie }, { method: "POST", path: "mcp", headers: { ...headers, "content-type": "application/json" }, body, session, accept: JSON_ACCEPT, ...(vouched ? { vouched } : {}) }, cancel);
+    return await send(up, { method: "POST", path: "mcp", headers: { ...headers, "content-type": "application/json" }, body, session, accept: JSON_ACCEPT, ...(vouched ? { vouched } : {}) }, cancel);
   } catch (err) {
     throw upstreamFailure(err);
   }
@@ -52,14 +51,14 @@ export async function readMessages(answer: IncomingMessage, onMessage: (value: u
 
 /** Sends a request and answers its result; a JSON-RPC error or an HTTP failure throws. */
 export async function request(
-  rec: ToolSessionRecord,
+  up: Upstream,
   session: string | undefined,
   method: string,
   params: Record<string, unknown>,
   headers: IncomingHttpHeaders = {},
 ): Promise<{ result: Record<string, unknown>; session: string | undefined }> {
   const id = `hub-${method}`;
-  const answer = await post(rec, session, { jsonrpc: "2.0", id, method, params }, headers, AbortSignal.timeout(30_000));
+  const answer = await post(up, session, { jsonrpc: "2.0", id, method, params }, headers, AbortSignal.timeout(30_000));
   if (answer.statusCode !== 200) {
     answer.resume();
     throw new GatewayError(502, "upstream_refused", "The tool server refused a request");
@@ -75,20 +74,20 @@ export async function request(
 }
 
 /** Opens an MCP session on the tool server with these initialize params. */
-export async function initialize(rec: ToolSessionRecord, params: Record<string, unknown>): Promise<{ result: Record<string, unknown>; session: string | undefined }> {
-  const opened = await request(rec, undefined, "initialize", params);
+export async function initialize(up: Upstream, params: Record<string, unknown>): Promise<{ result: Record<string, unknown>; session: string | undefined }> {
+  const opened = await request(up, undefined, "initialize", params);
   const version = typeof opened.result.protocolVersion === "string" ? opened.result.protocolVersion : undefined;
   const headers = version ? { "mcp-protocol-version": version } : {};
-  const ack = await post(rec, opened.session, { jsonrpc: "2.0", method: "notifications/initialized" }, headers, AbortSignal.timeout(30_000));
+  const ack = await post(up, opened.session, { jsonrpc: "2.0", method: "notifications/initialized" }, headers, AbortSignal.timeout(30_000));
   ack.resume();
   return opened;
 }
 
 /** Ends an MCP session on the tool server, best effort. */
-export async function end(rec: ToolSessionRecord, session: string | undefined): Promise<void> {
+export async function end(up: Upstream, session: string | undefined): Promise<void> {
   if (!session) return;
   try {
-    const answer = await send({ url: rec.url!, cookie: rec.cookie }, { method: "DELETE", path: "mcp", headers: {}, session }, AbortSignal.timeout(5_000));
+    const answer = await send(up, { method: "DELETE", path: "mcp", headers: {}, session }, AbortSignal.timeout(5_000));
     answer.resume();
   } catch {
     // The tool session is gone already: nothing to end.

@@ -70,8 +70,8 @@ export function isEventStream(answer: IncomingMessage): boolean {
 }
 
 function answerHeaders(answer: IncomingMessage, extra: Record<string, string>): OutgoingHttpHeaders {
-  const headers = endToEnd(answer.headers, DROPPED_RESPONSE);
-  for (const name of Object.keys(headers)) if (name.startsWith("access-control-")) delete headers[name];
+  // The gateway's CORS, not the tool server's.
+  const headers = endToEnd(answer.headers, DROPPED_RESPONSE, "access-control-");
   return Object.assign(headers, CORS, extra);
 }
 

@@ -17,7 +17,7 @@ import { GatewayMetrics } from "./metrics.ts";
 import { RateLimiter } from "./rate-limit.ts";
 import { identityWarnings } from "./run-as.ts";
 import { CORS, GatewayError, knownFailure, PREFLIGHT, sendError, sendJson } from "./respond.ts";
-import { matchRoute } from "./routes.ts";
+import { matchRoute, type Route } from "./routes.ts";
 import { SessionSealer } from "./session-seal.ts";
 import { CachingRecordStore } from "./store/caching-record-store.ts";
 import { isSteadyRoute, ToolSessions } from "./tool-sessions.ts";
@@ -88,13 +88,29 @@ function trafficBounds(config: GatewayConfig): Pick<GatewayContext, "slots" | "b
   return { slots: new UpstreamSlots(config.limits.upstreamRequestsPerUser), budget: new AnswerBudget(config.limits.rewriteBudgetBytes) };
 }
 
+/** Routes of request targets seen lately: clients send the same few paths again and again, and matching one checks every segment. */
+const ROUTES_KEPT = 1000;
+const routes = new Map<string, Route>();
+
+function routeOf(method: string, target: string | undefined): Route {
+  if (target === undefined || target.length > 512) return matchRoute(method, target);
+  const key = `${method} ${target}`;
+  let route = routes.get(key);
+  if (!route) {
+    route = Object.freeze(matchRoute(method, target));
+    if (routes.size >= ROUTES_KEPT) routes.clear();
+    routes.set(key, route);
+  }
+  return route;
+}
+
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const { config } = options;
   const store = new CachingRecordStore(options.store, { ttlMs: config.limits.lookupCacheMs, keep: keepForLookups });
   const log = options.log ?? (() => {});
   const event = (name: string, fields: Record<string, unknown>): void => log(JSON.stringify({ time: new Date().toISOString(), event: name, ...fields }));
   const accounts = new StoreAccountDirectory(store);
-  const verifiers = [...(options.verifiers ?? [new ApiTokens(store, accounts)])];
+  const verifiers = [...(options.verifiers ?? [new ApiTokens(store, accounts, (collection, id) => store.copyOf(collection, id))])];
   if (options.authorizationServer) verifiers.push(options.authorizationServer.verifier);
   const metrics = new GatewayMetrics();
   const local = new RateLimiter(config.limits.ratePerSecond, config.limits.rateBurst);
@@ -122,7 +138,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       return;
     }
     if (options.authorizationServer && (await options.authorizationServer.handle(req, res))) return;
-    const r = matchRoute(method, req.url);
+    const r = routeOf(method, req.url);
     const c = ctx.current!;
     switch (r.kind) {
       case "bad-path":

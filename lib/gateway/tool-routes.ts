@@ -75,7 +75,8 @@ function toolPath(ctx: GatewayContext, tool: string): string {
 
 /** What the gateway tells a tool server about the caller, in place of anything the client claimed. */
 export function vouchedFor(ctx: GatewayContext, user: string, address: string | undefined): Vouched {
-  return { user, ...(address ? { address } : {}), proto: ctx.publicUrl.startsWith("https:") ? "https" : "http" };
+  const proto = ctx.publicUrl.startsWith("https:") ? "https" : "http";
+  return address ? { user, address, proto } : { user, proto };
 }
 
 /** Forwards, timing the upstream and forgetting a tool session whose server is gone. */
@@ -84,11 +85,13 @@ async function exchange(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord, 
   if (res.closed) throw new GatewayError(499, "client_gone", "The client went away");
   // Held until the answer to the client ends, streams included: that is how long the upstream connection is busy.
   // The caller, not the record's user: a shared tool server's record is everyone's.
-  res.once("close", ctx.slots.take(c.principal.user, rec.url!));
+  const release = ctx.slots.take(c.principal.user, rec.url!);
   out.vouched = vouchedFor(ctx, c.principal.user, res.req.socket.remoteAddress);
   const cancel: Cancel = {};
   let cancelled = false;
+  // One listener for both: the slot goes back, and a client gone mid-answer stops the upstream exchange.
   res.once("close", () => {
+    release();
     if (res.writableFinished) return;
     cancelled = true;
     cancel.onCancel?.();

@@ -32,13 +32,13 @@ function connectionTokens(value: string | string[] | undefined): ReadonlySet<str
   );
 }
 
-/** The end-to-end headers of a message (request or response), without those in `drop`. */
-export function endToEnd(headers: IncomingHttpHeaders, drop: ReadonlySet<string> = NONE): OutgoingHttpHeaders {
+/** The end-to-end headers of a message (request or response), without those in `drop` or starting with `dropPrefix`. */
+export function endToEnd(headers: IncomingHttpHeaders, drop: ReadonlySet<string> = NONE, dropPrefix?: string): OutgoingHttpHeaders {
   const named = connectionTokens(headers.connection);
   const out: OutgoingHttpHeaders = {};
-  for (const name of Object.keys(headers)) {
+  for (const name in headers) {
     const value = headers[name];
-    if (value === undefined || HOP_BY_HOP.has(name) || named.has(name) || drop.has(name)) continue;
+    if (value === undefined || HOP_BY_HOP.has(name) || named.has(name) || drop.has(name) || (dropPrefix !== undefined && name.startsWith(dropPrefix))) continue;
     out[name] = value;
   }
   return out;

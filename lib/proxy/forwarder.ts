@@ -71,6 +71,21 @@ export interface Exchange {
 const abort = (): Error => Object.assign(new Error("client went away"), { code: "ABORT_ERR" });
 const timedOut = (): Error => Object.assign(new Error("upstream timeout"), { code: "ETIMEDOUT" });
 
+/**
+ * Headers as a flat list: node:http writes a list as it is (checking each once), where an
+ * object goes through setHeader header by header first; per request, that is measurable.
+ */
+function flat(headers: OutgoingHttpHeaders): string[] {
+  const out: string[] = [];
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) out.push(name, v);
+    else out.push(name, String(value));
+  }
+  return out;
+}
+
 /** Resolves with the answer once its headers arrive; rejects with the connection's error (ETIMEDOUT past the bound). */
 export function forward(x: Exchange, cancel: Cancel | AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
@@ -80,7 +95,8 @@ export function forward(x: Exchange, cancel: Cancel | AbortSignal): Promise<Inco
       port: x.target.port,
       method: x.method,
       path: x.target.base + x.path,
-      headers: x.headers,
+      // node:http has long taken the flat list (as rawHeaders; documented since nodejs/node#58049); @types/node 20 knows only the object.
+      headers: flat(x.headers) as unknown as OutgoingHttpHeaders,
       ...(cancel instanceof AbortSignal ? { signal: cancel } : {}),
     });
     if (!(cancel instanceof AbortSignal)) cancel.onCancel = () => req.destroy(abort());

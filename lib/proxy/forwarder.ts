@@ -68,42 +68,6 @@ export interface Exchange {
   headersTimeoutMs: number;
 }
 
-/** Bounds from this long on are checked by one sweep a second instead of a timer per exchange (a timer costs the hop more). */
-const COARSE_FROM_MS = 10_000;
-const SWEEP_MS = 1000;
-const waiting = new Set<{ deadline: number; expire: () => void }>();
-let sweeper: NodeJS.Timeout | undefined;
-
-function sweep(): void {
-  const now = Date.now();
-  for (const w of waiting) {
-    if (w.deadline > now) continue;
-    waiting.delete(w);
-    w.expire();
-  }
-  if (waiting.size === 0) {
-    clearInterval(sweeper);
-    sweeper = undefined;
-  }
-}
-
-/** Runs `expire` after about `ms` unless the returned stop runs first. */
-function bound(ms: number, expire: () => void): () => void {
-  if (ms < COARSE_FROM_MS) {
-    const timer = setTimeout(expire, ms);
-    return () => clearTimeout(timer);
-  }
-  const w = { deadline: Date.now() + ms, expire };
-  waiting.add(w);
-  if (!sweeper) {
-    sweeper = setInterval(sweep, SWEEP_MS);
-    sweeper.unref();
-  }
-  return () => waiting.delete(w);
-}
-
-const NO_BOUND = (): void => {};
-
 const abort = (): Error => Object.assign(new Error("client went away"), { code: "ABORT_ERR" });
 const timedOut = (): Error => Object.assign(new Error("upstream timeout"), { code: "ETIMEDOUT" });
 
@@ -136,13 +100,14 @@ export function forward(x: Exchange, cancel: Cancel | AbortSignal): Promise<Inco
       ...(cancel instanceof AbortSignal ? { signal: cancel } : {}),
     });
     if (!(cancel instanceof AbortSignal)) cancel.onCancel = () => req.destroy(abort());
-    const stop = x.headersTimeoutMs > 0 ? bound(x.headersTimeoutMs, () => req.destroy(timedOut())) : NO_BOUND;
+    // A timer per exchange measured cheaper than one sweep a second over a set of them.
+    const timer = x.headersTimeoutMs > 0 ? setTimeout(() => req.destroy(timedOut()), x.headersTimeoutMs) : undefined;
     req.once("response", (answer) => {
-      stop();
+      clearTimeout(timer);
       resolve(answer);
     });
     req.once("error", (err) => {
-      stop();
+      clearTimeout(timer);
       reject(err);
     });
     if (x.source) x.source.pipe(req);

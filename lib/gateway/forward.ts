@@ -155,7 +155,7 @@ export function readAll(stream: IncomingMessage, max: number, grow: (size: numbe
       }
       chunks.push(chunk);
     });
-    stream.once("end", () => resolve(Buffer.concat(chunks)));
+    stream.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     stream.once("error", () => reject(new GatewayError(502, "upstream_unavailable", "The tool server's answer broke off")));
   });
 }

@@ -178,7 +178,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     }
     const principal = await authorize(req, verifiers, publicUrl, tool, spec, r.kind === "sse-info" ? "sse" : "mcp");
     facts.user = principal.user;
-    const wait = await limiter.hit(principal.user);
+    // Counted in memory, the limit answers at once: no promise to wait for on every request.
+    const hit = limiter.hit(principal.user);
+    const wait = typeof hit === "number" ? hit : await hit;
     if (wait > 0) throw new GatewayError(429, "rate_limited", "Too many requests; slow down", { "retry-after": String(wait) });
     const query = new URLSearchParams((req.url ?? "").split("?")[1] ?? "");
     await handleToolRoute(c, r, { principal, tool, spec, query }, req, res);

@@ -94,11 +94,15 @@ export async function forward(cc: ConnectorContext, r: Routed, res: ServerRespon
   const s = r.session;
   let link = await linkFor(cc, s, r.user, r.tool);
   // The same per-person bound on one tool server as the per-tool routes (issue: one person must not hold its pool).
-  res.once("close", cc.gw.slots.take(r.user, link.rec.url!));
+  const release = cc.gw.slots.take(r.user, link.rec.url!);
   const message = { jsonrpc: "2.0", id: r.id, method: r.method, params: r.params };
   const headers = routingHeaders(r.headers, r.method, r.params);
   const cancel: Cancel = {};
-  res.once("close", () => res.writableFinished || cancel.onCancel?.());
+  // One listener for both, as on the per-tool routes: the slot goes back, and a client gone mid-answer stops the exchange.
+  res.once("close", () => {
+    release();
+    if (!res.writableFinished) cancel.onCancel?.();
+  });
   // As on the per-tool routes: the tool server hears who the gateway vouches for, never the client's own claim.
   const vouched = vouchedFor(cc.gw, r.user, res.req.socket.remoteAddress);
   let answer = await post(link.up, link.session, message, headers, cancel, vouched);

@@ -1,7 +1,9 @@
 // API tokens: `hubmcp_<id>_<secret>`. The prefix makes a leaked token recognisable to
 // secret scanners, the id names the token for `token revoke` and finds its record, and only
 // a SHA-256 of the whole token is stored; checks compare hashes in constant time.
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import * as crypto from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { ACCOUNTS } from "./accounts.ts";
 import type { AccountDirectory, Principal, RecordStore, TokenVerifier } from "./contracts.ts";
 
 export const API_TOKENS = "api-tokens";
@@ -17,9 +19,25 @@ interface TokenRecord {
   createdAt: string;
 }
 
+// The one-shot form where Node has it (20.12+): a hash object per request costs more than the hash.
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "buffer") => Buffer }).hash;
+
 function digest(token: string): Buffer {
-  return createHash("sha256").update(token).digest();
+  return oneShot ? oneShot("sha256", token, "buffer") : crypto.createHash("sha256").update(token).digest();
 }
+
+/** The identity of a record's remembered copy while it is trusted (CachingRecordStore.copyOf). */
+export type CopyOf = (collection: string, id: string) => object | undefined;
+
+/** A verified token, reused while the token's and the account's records it came from are remembered unchanged. */
+interface Verified {
+  token: Buffer;
+  principal: Principal;
+  tokenCopy: object;
+  accountCopy: object;
+}
+
+const VERIFIED_KEPT = 10_000;
 
 function newId(): string {
   // 12 base-36 characters from 64 random bits: short enough to type, long enough never to collide.
@@ -27,9 +45,17 @@ function newId(): string {
 }
 
 export class ApiTokens implements TokenVerifier {
+  readonly #verified = new Map<string, Verified>();
+
+  /**
+   * `copyOf`: when `store` and `accounts` read through a CachingRecordStore, its copyOf, so a
+   * token verified once is not hashed and looked up again on every request while neither
+   * record could have changed; revocation and removal still take effect within the cache's bound.
+   */
   constructor(
     private readonly store: RecordStore,
     private readonly accounts: AccountDirectory,
+    private readonly copyOf?: CopyOf,
   ) {}
 
   /** A new token for an existing user; the token itself is returned once and never stored. */
@@ -65,7 +91,21 @@ export class ApiTokens implements TokenVerifier {
   async verify(token: string): Promise<Principal | null> {
     const m = TOKEN.exec(token);
     if (!m) return null;
-    const record = await this.store.get<TokenRecord>(COLLECTION, m[1]!);
+    const id = m[1]!;
+    const known = this.#verified.get(id);
+    if (known && this.copyOf) {
+      const sent = Buffer.from(token);
+      // The whole token compared in constant time, as the hashes are below.
+      if (
+        known.tokenCopy === this.copyOf(COLLECTION, id) &&
+        known.accountCopy === this.copyOf(ACCOUNTS, known.principal.user) &&
+        sent.length === known.token.length &&
+        timingSafeEqual(sent, known.token)
+      ) {
+        return { ...known.principal };
+      }
+    }
+    const record = await this.store.get<TokenRecord>(COLLECTION, id);
     if (!record) return null;
     const expected = Buffer.from(record.hash, "base64url");
     const actual = digest(token);
@@ -73,6 +113,17 @@ export class ApiTokens implements TokenVerifier {
     // Groups as the data dir has them: removing a user from a group takes effect on the next
     // read of the account (the gateway remembers reads for limits.lookupCacheSeconds).
     const groups = await this.accounts.groupsOf(record.user);
-    return groups === null ? null : { user: record.user, groups, kind: "api-token" };
+    if (groups === null) return null;
+    const principal: Principal = { user: record.user, groups, kind: "api-token" };
+    this.#remember(id, token, principal);
+    return principal;
+  }
+
+  #remember(id: string, token: string, principal: Principal): void {
+    const tokenCopy = this.copyOf?.(COLLECTION, id);
+    const accountCopy = this.copyOf?.(ACCOUNTS, principal.user);
+    if (!tokenCopy || !accountCopy) return;
+    if (this.#verified.size >= VERIFIED_KEPT) this.#verified.clear();
+    this.#verified.set(id, { token: Buffer.from(token), principal: { ...principal }, tokenCopy, accountCopy });
   }
 }

@@ -2,12 +2,15 @@
 // headers (never its bearer token or cookies), and the answer comes back either as it
 // is, byte for byte, or, for the few methods the gateway rewrites, parsed and re-sent.
 // Event streams are relayed unbuffered with a comment at once and keepalives between events.
-import { Agent, request, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
-import { endToEnd, isIdentityHeader } from "../proxy/headers.ts";
+import { Agent, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
+import { endToEnd, vouchedRequestHeaders, type Vouched } from "../proxy/headers.ts";
+import { forward, pipeAnswer, upstreamFailure as failureOf, upstreamTarget, type Cancel } from "../proxy/forwarder.ts";
 import { UPSTREAM_SOCKETS } from "./config.ts";
 import { CORS, GatewayError } from "./respond.ts";
 import { BodyError, readBody } from "../http/body.ts";
 import { formatComment } from "../http/sse.ts";
+
+export type { Cancel, Vouched };
 
 export const KEEPALIVE_MS = 15_000;
 const HEADERS_TIMEOUT_MS = 300_000;
@@ -18,12 +21,17 @@ const DROPPED_RESPONSE = new Set(["mcp-session-id", "set-cookie"]);
 /** Answers up to this size are read whole and sent in one write; larger ones stream through. */
 const SMALL_ANSWER_BYTES = 64 * 1024;
 
-const agent = new Agent({ keepAlive: true, maxSockets: UPSTREAM_SOCKETS });
+/** The pooled connections of one running gateway to its tool servers: made at start, destroyed at close. */
+export function upstreamAgent(): Agent {
+  return new Agent({ keepAlive: true, maxSockets: UPSTREAM_SOCKETS });
+}
 
 export interface Upstream {
   /** Tool server base URL with a trailing slash. */
   url: string;
   cookie?: string;
+  /** The running gateway's agent (see upstreamAgent). */
+  agent: Agent;
 }
 
 export interface Outgoing {
@@ -40,91 +48,23 @@ export interface Outgoing {
   vouched?: Vouched;
 }
 
-/** Sent as X-Forwarded-User, X-Forwarded-For and X-Forwarded-Proto. */
-export interface Vouched {
-  /** The authenticated person. */
-  user: string;
-  /** The client's address as the gateway's socket saw it. */
-  address?: string;
-  /** The scheme of the gateway's public URL. */
-  proto: string;
-}
-
-interface Target {
-  hostname: string;
-  port: string | number;
-  host: string;
-  pathname: string;
-}
-
-/** Parsed tool server URLs: there are as many as running tool sessions, and each is used per request. */
-const targets = new Map<string, Target>();
-
-function targetOf(url: string): Target {
-  let target = targets.get(url);
-  if (!target) {
-    const base = new URL(url);
-    target = { hostname: base.hostname, port: base.port || 80, host: base.host, pathname: base.pathname };
-    if (targets.size >= 1000) targets.clear();
-    targets.set(url, target);
-  }
-  return target;
-}
-
-/**
- * Stops an exchange whose client went away. A plain callback rather than an AbortSignal:
- * one per request, and signals cost the proxy path more than the rest of its bookkeeping.
- */
-export interface Cancel {
-  /** Set by `send`: destroys the upstream request. */
-  onCancel?: () => void;
-}
-
 /** Resolves when the response headers arrive; rejects with the connection error. */
 export function send(upstream: Upstream, out: Outgoing, cancel: AbortSignal | Cancel): Promise<IncomingMessage> {
-  const base = targetOf(upstream.url);
-  const headers: OutgoingHttpHeaders = endToEnd(out.headers, DROPPED_REQUEST);
+  const target = upstreamTarget(upstream.url);
   // A client could otherwise claim to be someone else to a tool server that trusts its proxy.
-  for (const name of Object.keys(headers)) if (isIdentityHeader(name)) delete headers[name];
-  if (out.vouched) {
-    headers["x-forwarded-user"] = out.vouched.user;
-    headers["x-forwarded-proto"] = out.vouched.proto;
-    if (out.vouched.address) headers["x-forwarded-for"] = out.vouched.address;
-  }
+  const headers: OutgoingHttpHeaders = vouchedRequestHeaders(out.headers, DROPPED_REQUEST, out.vouched);
   if (out.accept) headers.accept = out.accept;
   if (out.session) headers["mcp-session-id"] = out.session;
   if (upstream.cookie) headers.cookie = upstream.cookie;
   if (out.body) headers["content-length"] = out.body.length;
-  headers.host = base.host;
-  return new Promise((resolve, reject) => {
-    const req: ClientRequest = request({
-      agent,
-      hostname: base.hostname,
-      port: base.port,
-      method: out.method,
-      path: base.pathname + out.path,
-      headers,
-      ...(cancel instanceof AbortSignal ? { signal: cancel } : {}),
-    });
-    if (!(cancel instanceof AbortSignal)) cancel.onCancel = () => req.destroy(Object.assign(new Error("client went away"), { code: "ABORT_ERR" }));
-    const timer = setTimeout(() => req.destroy(Object.assign(new Error("upstream timeout"), { code: "ETIMEDOUT" })), HEADERS_TIMEOUT_MS);
-    req.once("response", (res) => {
-      clearTimeout(timer);
-      resolve(res);
-    });
-    req.once("error", (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    req.end(out.body);
-  });
+  headers.host = target.host;
+  return forward({ agent: upstream.agent, target, method: out.method, path: `/${out.path}`, headers, body: out.body, headersTimeoutMs: HEADERS_TIMEOUT_MS }, cancel);
 }
 
 /** Why an upstream could not be reached, as the client's answer. */
 export function upstreamFailure(err: unknown): GatewayError {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === "ETIMEDOUT") return new GatewayError(504, "upstream_timeout", "The tool server did not answer in time");
-  return new GatewayError(502, "upstream_unavailable", "The tool server is not reachable");
+  const failure = failureOf(err);
+  return new GatewayError(failure.status, failure.code, failure.status === 504 ? "The tool server did not answer in time" : "The tool server is not reachable");
 }
 
 export function isEventStream(answer: IncomingMessage): boolean {
@@ -132,8 +72,8 @@ export function isEventStream(answer: IncomingMessage): boolean {
 }
 
 function answerHeaders(answer: IncomingMessage, extra: Record<string, string>): OutgoingHttpHeaders {
-  const headers = endToEnd(answer.headers, DROPPED_RESPONSE);
-  for (const name of Object.keys(headers)) if (name.startsWith("access-control-")) delete headers[name];
+  // The gateway's CORS, not the tool server's.
+  const headers = endToEnd(answer.headers, DROPPED_RESPONSE, "access-control-");
   return Object.assign(headers, CORS, extra);
 }
 
@@ -152,8 +92,9 @@ export function openStream(res: ServerResponse, status: number, headers: Outgoin
 /**
  * Passes the answer through. Streams get keepalive comments, inserted only between events
  * (after a blank line), so an event is never split. `onTick` runs with each keepalive.
+ * A client gone away is the caller's Cancel (see exchange): it destroys the upstream exchange.
  */
-export function relay(
+export async function relay(
   res: ServerResponse,
   answer: IncomingMessage,
   extra: Record<string, string>,
@@ -162,56 +103,41 @@ export function relay(
 ): Promise<void> {
   const headers = answerHeaders(answer, extra);
   const status = answer.statusCode ?? 502;
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearInterval(timer);
-      resolve();
-    };
-    let timer: NodeJS.Timeout | undefined;
-    res.once("close", () => {
-      if (!answer.complete) answer.destroy();
-      done();
-    });
-    answer.once("error", () => res.destroy());
-    if (!isEventStream(answer)) {
-      const length = Number(answer.headers["content-length"]);
-      if (length <= SMALL_ANSWER_BYTES) {
-        // Headers and body in one write, without a pipe's listeners.
-        readAll(answer, SMALL_ANSWER_BYTES).then((body) => {
-          if (!res.destroyed) {
-            res.writeHead(status, headers);
-            res.end(body);
-          }
-          done();
-        }, () => res.destroy());
+  if (!isEventStream(answer)) {
+    if (Number(answer.headers["content-length"]) <= SMALL_ANSWER_BYTES) {
+      // Headers and body in one write, without a pipe's listeners.
+      let body: Buffer;
+      try {
+        body = await readAll(answer, SMALL_ANSWER_BYTES);
+      } catch {
+        res.destroy();
         return;
       }
-      res.writeHead(status, headers);
-      answer.pipe(res);
-      answer.once("end", done);
+      if (!res.destroyed) {
+        res.writeHead(status, headers);
+        res.end(body);
+      }
       return;
     }
-    openStream(res, status, headers);
-    let atBoundary = true;
-    answer.on("data", (chunk: Buffer) => {
-      // Back-pressure: a client that reads nothing stops the tool server, not fills the gateway.
-      if (!res.write(chunk)) {
-        answer.pause();
-        res.once("drain", () => answer.resume());
-      }
+    res.writeHead(status, headers);
+    return pipeAnswer(answer, res);
+  }
+  openStream(res, status, headers);
+  let atBoundary = true;
+  const timer = setInterval(() => {
+    onTick();
+    if (atBoundary) res.write(formatComment("keepalive"));
+  }, keepaliveMs);
+  timer.unref();
+  try {
+    // Back-pressure: a client that reads nothing stops the tool server, not fills the gateway.
+    await pipeAnswer(answer, res, (chunk) => {
       const text = chunk.toString("latin1");
       atBoundary = text.endsWith("\n\n") || text.endsWith("\r\n\r\n");
     });
-    answer.once("end", () => {
-      res.end();
-      done();
-    });
-    timer = setInterval(() => {
-      onTick();
-      if (atBoundary) res.write(formatComment("keepalive"));
-    }, keepaliveMs);
-    timer.unref();
-  });
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /** The whole answer body, bounded; `grow` sees the size so far before each chunk is kept, and may refuse it by throwing. */

@@ -10,13 +10,13 @@ import { authorize, resourceMetadata } from "./auth.ts";
 import { LegacyStreams } from "./legacy-sse.ts";
 import type { GatewayConfig } from "./config.ts";
 import type { AuthorizationServer, RecordStore, TokenVerifier } from "./contracts.ts";
-import { KEEPALIVE_MS } from "./forward.ts";
+import { KEEPALIVE_MS, upstreamAgent } from "./forward.ts";
 import type { Backend, LaunchRequest } from "./launch.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { TokenBucketLimiter } from "./rate-limit.ts";
 import { identityWarnings } from "./run-as.ts";
 import { CORS, GatewayError, knownFailure, sendError, sendJson } from "./respond.ts";
-import { matchRoute } from "./routes.ts";
+import { matchRoute, type Route } from "./routes.ts";
 import { SessionSealer } from "./session-seal.ts";
 import { CachingRecordStore } from "./store/caching-record-store.ts";
 import { isSteadyRoute, ToolSessions } from "./tool-sessions.ts";
@@ -86,19 +86,35 @@ function trafficBounds(config: GatewayConfig): Pick<GatewayContext, "slots" | "b
   return { slots: new UpstreamSlots(config.limits.upstreamRequestsPerUser), budget: new AnswerBudget(config.limits.rewriteBudgetBytes) };
 }
 
+/** Routes of request targets seen lately: clients send the same few paths again and again, and matching one checks every segment. */
+const ROUTES_KEPT = 1000;
+const routes = new Map<string, Route>();
+
+function routeOf(method: string, target: string | undefined): Route {
+  if (target === undefined || target.length > 512) return matchRoute(method, target);
+  const key = `${method} ${target}`;
+  let route = routes.get(key);
+  if (!route) {
+    route = Object.freeze(matchRoute(method, target));
+    if (routes.size >= ROUTES_KEPT) routes.clear();
+    routes.set(key, route);
+  }
+  return route;
+}
+
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const { config } = options;
   const store = new CachingRecordStore(options.store, { ttlMs: config.limits.lookupCacheMs, keep: keepForLookups });
   const log = options.log ?? (() => {});
   const event = (name: string, fields: Record<string, unknown>): void => log(JSON.stringify({ time: new Date().toISOString(), event: name, ...fields }));
   const accounts = new StoreAccountDirectory(store);
-  const verifiers = [...(options.verifiers ?? [new ApiTokens(store, accounts)])];
+  const verifiers = [...(options.verifiers ?? [new ApiTokens(store, accounts, (collection, id) => store.copyOf(collection, id))])];
   if (options.authorizationServer) verifiers.push(options.authorizationServer.verifier);
   const metrics = new GatewayMetrics();
   const local = new TokenBucketLimiter(config.limits.ratePerSecond, config.limits.rateBurst);
   const limiter = options.sharedLimits ? local.sharedIn(options.store) : { hit: (user: string) => local.take(user) };
   let publicUrl = options.publicUrl?.replace(/\/+$/, "") ?? config.publicUrl ?? "";
-  const sessions = new ToolSessions({ store, readFresh: (collection, id) => store.fresh(collection, id), config, publicUrl: () => publicUrl, launch: options.launch, childEnv: options.childEnv, onEvent: event });
+  const sessions = new ToolSessions({ store, readFresh: (collection, id) => store.fresh(collection, id), copyOf: (collection, id) => store.copyOf(collection, id), config, publicUrl: () => publicUrl, launch: options.launch, childEnv: options.childEnv, onEvent: event });
   const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
   for (const warning of await identityWarnings(config)) event("warning", { message: warning });
   const ctx: { current?: GatewayContext; connector?: ConnectorContext } = {};
@@ -116,7 +132,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     if (!hostServed(req.headers.host)) throw new GatewayError(403, "host_not_allowed", "This Host is not served here");
     if (method === "OPTIONS") return answerPreflight(res, PROFILES.gateway);
     if (options.authorizationServer && (await options.authorizationServer.handle(req, res))) return;
-    const r = matchRoute(method, req.url);
+    const r = routeOf(method, req.url);
     const c = ctx.current!;
     switch (r.kind) {
       case "bad-path":
@@ -156,7 +172,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     }
     const principal = await authorize(req, verifiers, publicUrl, tool, spec, r.kind === "sse-info" ? "sse" : "mcp");
     facts.user = principal.user;
-    const wait = await limiter.hit(principal.user);
+    // Counted in memory, the limit answers at once: no promise to wait for on every request.
+    const hit = limiter.hit(principal.user);
+    const wait = typeof hit === "number" ? hit : await hit;
     if (wait > 0) throw new GatewayError(429, "rate_limited", "Too many requests; slow down", { "retry-after": String(wait) });
     const query = new URLSearchParams((req.url ?? "").split("?")[1] ?? "");
     await handleToolRoute(c, r, { principal, tool, spec, query }, req, res);
@@ -201,7 +219,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const url = `http://${urlHost(host)}:${port}/`;
   if (!publicUrl) publicUrl = url.slice(0, -1);
   const bounds = trafficBounds(config);
-  ctx.current = { config, publicUrl, sessions, sealer: new SessionSealer(sealKey), cookieKey, accounts, metrics, keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS, ...bounds, legacy: new LegacyStreams(bounds.budget) };
+  // This gateway's own: two gateways in one process share no sockets, and close leaves none open.
+  const agent = upstreamAgent();
+  ctx.current = { config, publicUrl, sessions, sealer: new SessionSealer(sealKey), cookieKey, accounts, metrics, keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS, ...bounds, legacy: new LegacyStreams(bounds.budget), agent };
   ctx.connector = createConnector(ctx.current, verifiers, event);
 
   return {
@@ -209,7 +229,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     publicUrl,
     port,
     httpServer: server,
-    // Tool sessions stop first; what they leave running is then cut.
-    close: gracefulClose(server, { begin: () => sessions.close(), timeoutMs: 0 }),
+    // Tool sessions stop first; what they leave running is then cut, and the agent's sockets with it.
+    close: gracefulClose(server, { begin: () => sessions.close(), timeoutMs: 0, end: () => agent.destroy() }),
   };
 }

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { relay, send, upstreamFailure, type Cancel } from "./forward.ts";
 import { GatewayError } from "./respond.ts";
-import type { GatewayContext } from "./tool-routes.ts";
+import { upstreamOf, type GatewayContext } from "./tool-routes.ts";
 import { readBody } from "../http/body.ts";
 import { readSessionProxyCookie, tokenValid } from "./session-proxy-cookie.ts";
 
@@ -42,7 +42,7 @@ export async function handleSessionProxy(ctx: GatewayContext, instance: string, 
     // Forwarded with the mount path: the tool server strips it and builds its endpoints from it.
     const session = req.headers["mcp-session-id"];
     answer = await send(
-      { url: rec.url!, cookie: rec.cookie },
+      upstreamOf(ctx, rec),
       { method: req.method ?? "GET", path: (req.url ?? "/").slice(1), headers: req.headers, body, session: typeof session === "string" ? session : undefined },
       cancel,
     );

@@ -1,11 +1,11 @@
 // The routes under /api/mcp/{tool}, once the caller is known and allowed: JSON-RPC (with
 // gateway sessions), the session bootstrap, the legacy connection info, the REST tool
 // route and the OpenAPI document. Each picks the tool session, forwards, and relays.
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import type { Agent, IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { GatewayConfig, ToolSpec } from "./config.ts";
 import type { AccountDirectory, Principal } from "./contracts.ts";
 import type { AnswerBudget } from "./answer-budget.ts";
-import { isEventStream, openStream, relay, send, sendRewritten, upstreamFailure, type Cancel, type Outgoing, type Vouched } from "./forward.ts";
+import { isEventStream, openStream, relay, send, sendRewritten, upstreamFailure, type Cancel, type Outgoing, type Upstream, type Vouched } from "./forward.ts";
 import { parseAccept } from "../http/accept.ts";
 import { formatEvent } from "../http/sse.ts";
 import type { LegacyStreams } from "./legacy-sse.ts";
@@ -42,6 +42,13 @@ export interface GatewayContext {
   readonly slots: UpstreamSlots;
   /** Bytes of answers being rewritten. */
   readonly budget: AnswerBudget;
+  /** This gateway's pooled connections to tool servers, destroyed when it closes. */
+  readonly agent: Agent;
+}
+
+/** Where a tool session's requests go, on this gateway's connections. */
+export function upstreamOf(ctx: Pick<GatewayContext, "agent">, rec: ToolSessionRecord): Upstream {
+  return { url: rec.url!, cookie: rec.cookie, agent: ctx.agent };
 }
 
 export interface Caller {
@@ -69,7 +76,8 @@ function toolPath(ctx: GatewayContext, tool: string): string {
 
 /** What the gateway tells a tool server about the caller, in place of anything the client claimed. */
 export function vouchedFor(ctx: GatewayContext, user: string, address: string | undefined): Vouched {
-  return { user, ...(address ? { address } : {}), proto: ctx.publicUrl.startsWith("https:") ? "https" : "http" };
+  const proto = ctx.publicUrl.startsWith("https:") ? "https" : "http";
+  return address ? { user, address, proto } : { user, proto };
 }
 
 /** Forwards, timing the upstream and forgetting a tool session whose server is gone. */
@@ -78,18 +86,20 @@ async function exchange(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord, 
   if (res.closed) throw new GatewayError(499, "client_gone", "The client went away");
   // Held until the answer to the client ends, streams included: that is how long the upstream connection is busy.
   // The caller, not the record's user: a shared tool server's record is everyone's.
-  res.once("close", ctx.slots.take(c.principal.user, rec.url!));
+  const release = ctx.slots.take(c.principal.user, rec.url!);
   out.vouched = vouchedFor(ctx, c.principal.user, res.req.socket.remoteAddress);
   const cancel: Cancel = {};
   let cancelled = false;
+  // One listener for both: the slot goes back, and a client gone mid-answer stops the upstream exchange.
   res.once("close", () => {
+    release();
     if (res.writableFinished) return;
     cancelled = true;
     cancel.onCancel?.();
   });
   const started = performance.now();
   try {
-    const answer = await send({ url: rec.url!, cookie: rec.cookie }, out, cancel);
+    const answer = await send(upstreamOf(ctx, rec), out, cancel);
     ctx.metrics.upstreamLatency(performance.now() - started);
     return answer;
   } catch (err) {
@@ -120,12 +130,12 @@ async function continueOrStart(ctx: GatewayContext, c: Caller, req: IncomingMess
 }
 
 function usedShared(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord, upstream: string): void {
-  ctx.sessions.shared.use(c.principal.user, c.tool, rec.revision, rec.instance, { url: rec.url!, cookie: rec.cookie }, upstream);
+  ctx.sessions.shared.use(c.principal.user, c.tool, rec.revision, rec.instance, upstreamOf(ctx, rec), upstream);
 }
 
 async function mint(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord): Promise<Continued> {
   if (rec.user === EVERYONE) ctx.sessions.shared.admit(c.principal.user, c.tool, rec.revision, rec.instance);
-  const upstream = await mintUpstreamSession({ url: rec.url!, cookie: rec.cookie });
+  const upstream = await mintUpstreamSession(upstreamOf(ctx, rec));
   const id = ctx.sealer.seal({ user: c.principal.user, tool: c.tool, revision: rec.revision, instance: rec.instance, upstream });
   if (rec.user === EVERYONE) usedShared(ctx, c, rec, upstream);
   return { rec, upstream, id };
@@ -287,7 +297,7 @@ async function openLegacy(ctx: GatewayContext, c: Caller, res: ServerResponse): 
   ctx.legacy.open(res, {
     id,
     user: c.principal.user,
-    upstream: { url: rec.url!, cookie: rec.cookie },
+    upstream: upstreamOf(ctx, rec),
     endpoint: `${toolPath(ctx, c.tool)}/sse?session_id=${encodeURIComponent(id)}`,
     resourcePrefix: resourcePrefix(ctx, c.tool),
     keepaliveMs: ctx.keepaliveMs,

@@ -35,6 +35,8 @@ export interface ToolSessionsOptions {
   store: RecordStore;
   /** The record as the data dir has it now, past any cache in `store`; `store.get` by default. */
   readFresh?<T>(collection: string, id: string): Promise<T | undefined>;
+  /** When `store` is a CachingRecordStore, its copyOf: a running session's record is then parsed once per remembered copy, not per request. */
+  copyOf?(collection: string, id: string): object | undefined;
   config: GatewayConfig;
   publicUrl: () => string;
   /** Replaceable for specs; launchBackend by default. */
@@ -86,6 +88,8 @@ export class ToolSessions {
   readonly #owned = new Map<string, Owned>();
   readonly #starting = new Map<string, Promise<ToolSessionRecord | null>>();
   readonly #touched = new Map<string, number>();
+  /** Ready records as last read, each with the identity of the cache's copy it came from. */
+  readonly #ready = new Map<string, { rec: ToolSessionRecord; copy: object }>();
   readonly #sweeper: NodeJS.Timeout;
   readonly #caps: SessionCaps;
   /** People's MCP sessions on shared revisions. */
@@ -105,6 +109,14 @@ export class ToolSessions {
     // People's sessions first: a shared tool server idle too is stopped after it has ended them.
     this.#sweeper = setInterval(() => void this.shared.sweep().then(() => this.sweepIdle()).catch(() => undefined), every);
     this.#sweeper.unref();
+  }
+
+  #keepReady(key: string, rec: ToolSessionRecord): void {
+    const copy = this.#o.copyOf?.(SESSIONS, key);
+    if (!copy) return;
+    if (this.#ready.size >= 10_000) this.#ready.clear();
+    // Shared by every request that reads it until the copy changes: frozen, so none can alter it for the others.
+    this.#ready.set(key, { rec: Object.freeze(rec), copy });
   }
 
   /** Tool sessions whose process this replica runs. */
@@ -129,9 +141,15 @@ export class ToolSessions {
         if (started) return started;
         continue;
       }
+      const known = fresh ? undefined : this.#ready.get(key);
+      if (known && known.copy === this.#o.copyOf?.(SESSIONS, key)) {
+        this.touch(key);
+        return known.rec;
+      }
       const rec = fresh ? await this.#fresh<ToolSessionRecord>(SESSIONS, key) : await this.#o.store.get<ToolSessionRecord>(SESSIONS, key);
       if (rec?.state === "ready") {
         this.touch(key);
+        this.#keepReady(key, rec);
         return rec;
       }
       if (rec?.state === "crashed") {

@@ -1,6 +1,9 @@
 // Which headers a reverse proxy passes on. Hop-by-hop headers (RFC 9110 §7.6.1) belong
 // to one connection and are dropped, together with every header the Connection header
 // names; everything else (Mcp-Session-Id, Last-Event-ID, Cookie, ...) passes unchanged.
+// Forwarding headers follow one of two policies: at the edge (the gateway) whatever the
+// client claimed is dropped and replaced by what this server vouches for; behind a trusted
+// front proxy (start_mcp's built-in proxy on a hub session) that proxy's view is kept and extended.
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
 
 const HOP_BY_HOP = new Set([
@@ -29,13 +32,13 @@ function connectionTokens(value: string | string[] | undefined): ReadonlySet<str
   );
 }
 
-/** The end-to-end headers of a message (request or response), without those in `drop`. */
-export function endToEnd(headers: IncomingHttpHeaders, drop: ReadonlySet<string> = NONE): OutgoingHttpHeaders {
+/** The end-to-end headers of a message (request or response), without those in `drop` or starting with `dropPrefix`. */
+export function endToEnd(headers: IncomingHttpHeaders, drop: ReadonlySet<string> = NONE, dropPrefix?: string): OutgoingHttpHeaders {
   const named = connectionTokens(headers.connection);
   const out: OutgoingHttpHeaders = {};
-  for (const name of Object.keys(headers)) {
+  for (const name in headers) {
     const value = headers[name];
-    if (value === undefined || HOP_BY_HOP.has(name) || named.has(name) || drop.has(name)) continue;
+    if (value === undefined || HOP_BY_HOP.has(name) || named.has(name) || drop.has(name) || (dropPrefix !== undefined && name.startsWith(dropPrefix))) continue;
     out[name] = value;
   }
   return out;
@@ -47,7 +50,40 @@ const CLIENT_IDENTITY_PREFIXES = ["x-forwarded-", "x-remote-", "x-auth-request-"
 
 /** Whether `name` (lower case) is a header only a proxy may set: who the caller is, from where, over what. */
 export function isIdentityHeader(name: string): boolean {
-  return CLIENT_IDENTITY.has(name) || CLIENT_IDENTITY_PREFIXES.some((prefix) => name.startsWith(prefix));
+  if (CLIENT_IDENTITY.has(name)) return true;
+  for (const prefix of CLIENT_IDENTITY_PREFIXES) if (name.startsWith(prefix)) return true;
+  return false;
+}
+
+/** What the forwarding server itself vouches for, in place of anything the client claimed. */
+export interface Vouched {
+  /** The authenticated person, sent as X-Forwarded-User. */
+  user?: string;
+  /** The client's address as this server's socket saw it, sent as X-Forwarded-For. */
+  address?: string;
+  /** The scheme of this server's public URL, sent as X-Forwarded-Proto. */
+  proto: string;
+}
+
+/**
+ * Request headers for an upstream that trusts this server as its edge: the end-to-end ones
+ * except those in `drop` and every header a proxy vouches with (a client could otherwise
+ * claim to be someone else), then this server's own X-Forwarded-*. One pass: it runs per request.
+ */
+export function vouchedRequestHeaders(headers: IncomingHttpHeaders, drop: ReadonlySet<string>, vouched?: Vouched): OutgoingHttpHeaders {
+  const named = connectionTokens(headers.connection);
+  const out: OutgoingHttpHeaders = {};
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || HOP_BY_HOP.has(name) || drop.has(name) || named.has(name) || isIdentityHeader(name)) continue;
+    out[name] = value;
+  }
+  if (vouched) {
+    if (vouched.user !== undefined) out["x-forwarded-user"] = vouched.user;
+    out["x-forwarded-proto"] = vouched.proto;
+    if (vouched.address) out["x-forwarded-for"] = vouched.address;
+  }
+  return out;
 }
 
 export interface ForwardedFacts {

@@ -1,10 +1,12 @@
 // A streaming reverse proxy on node:http: what `start_mcp --proxy builtin` runs on a hub
-// session, and what the hub gateway forwards with. Bodies stream both ways without
-// buffering (SSE events pass as they are written); the mount prefix is stripped.
-import { Agent, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+// session, on the one forwarding core (./forwarder.ts) the hub gateway uses too. Bodies
+// stream both ways without buffering (SSE events pass as they are written); the mount
+// prefix is stripped.
+import { Agent, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { silentLogger, type Logger } from "../util/logger.ts";
 import { endToEnd, upstreamRequestHeaders } from "./headers.ts";
+import { cancelOnClose, forward, pipeAnswer, upstreamFailure, upstreamTarget } from "./forwarder.ts";
 import type { ConnectionLimits } from "../http/connection-guard.ts";
 import { CORS } from "../http/cors.ts";
 import { hostAllowList } from "../http/host-guard.ts";
@@ -58,13 +60,11 @@ export type ProxyHandler = ((req: IncomingMessage, res: ServerResponse) => void)
   destroy(): void;
 };
 
-/** `{error}` as the tool server behind answers it, with its CORS headers so a browser host can read why the upstream failed. */
+/** `{error, message}` with a stable code, and the CORS headers so a browser host can read why the upstream failed. */
 const sendJson = jsonWriter({ cors: CORS.toolServer, started: "destroy" });
 
 export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {
-  const target = new URL(options.target);
-  if (target.protocol !== "http:") throw new TypeError("The reverse proxy forwards to http:// upstreams only");
-  const base = target.pathname.replace(/\/+$/, "");
+  const target = upstreamTarget(String(options.target));
   const prefix = normalizePrefix(options.pathPrefix);
   const timeoutMs = options.timeoutMs ?? 30_000;
   const logger = options.logger ?? silentLogger;
@@ -82,69 +82,34 @@ export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {
     }
   };
 
+  const exchange = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const encrypted = (req.socket as TLSSocket).encrypted === true;
+    const headers = upstreamRequestHeaders(req.headers, { clientIp: req.socket.remoteAddress, host: req.headers.host, proto: encrypted ? "https" : "http", upstreamHost: target.host });
+    let answer: IncomingMessage;
+    try {
+      // The timeout bounds the wait for an answer: once headers arrive no 504 can be sent, and a
+      // long stream or a slow download must not be cut mid-body.
+      answer = await forward({ agent, target, method: req.method ?? "GET", path: stripPrefix(req.url ?? "/", prefix), headers, source: req, headersTimeoutMs: timeoutMs }, cancelOnClose(res));
+    } catch (err) {
+      if (res.destroyed) return;
+      const failure = upstreamFailure(err);
+      logger.warn(failure.status === 504 ? "Upstream timed out" : "Upstream unavailable", { method: req.method, code: (err as NodeJS.ErrnoException).code });
+      sendJson(res, failure.status, { error: failure.code, message: failure.message });
+      return;
+    }
+    res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
+    // Headers out at once, so a stream's client sees it open before the first event.
+    res.flushHeaders();
+    await pipeAnswer(answer, res);
+  };
+
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     if (!req.headers.host || !hostAllowed(req.headers.host)) {
-      sendJson(res, 403, { error: "Host not allowed" });
+      sendJson(res, 403, { error: "host_not_allowed", message: "Host not allowed" });
       return;
     }
     active++;
-    let settled = false;
-    let timer: NodeJS.Timeout | undefined;
-    const finish = (): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      settle();
-    };
-    const encrypted = (req.socket as TLSSocket).encrypted === true;
-    const upstream = request({
-      agent,
-      hostname: target.hostname,
-      port: target.port || 80,
-      method: req.method,
-      path: base + stripPrefix(req.url ?? "/", prefix),
-      headers: upstreamRequestHeaders(req.headers, {
-        clientIp: req.socket.remoteAddress,
-        host: req.headers.host,
-        proto: encrypted ? "https" : "http",
-        upstreamHost: target.host,
-      }),
-    });
-
-    if (timeoutMs > 0) {
-      timer = setTimeout(() => {
-        logger.warn("Upstream timed out", { method: req.method, timeoutMs });
-        upstream.destroy();
-        sendJson(res, 504, { error: "Upstream timed out" });
-        finish();
-      }, timeoutMs);
-    }
-
-    upstream.on("response", (answer) => {
-      // The timeout bounds the wait for an answer: once headers arrive no 504 can be sent, and a
-      // long stream or a slow download must not be cut mid-body.
-      clearTimeout(timer);
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
-      // Headers out at once, so a stream's client sees it open before the first event.
-      res.flushHeaders();
-      answer.pipe(res);
-      answer.on("error", () => res.destroy());
-      answer.on("end", finish);
-    });
-
-    upstream.on("error", (err: NodeJS.ErrnoException) => {
-      if (settled) return;
-      logger.warn("Upstream unavailable", { code: err.code });
-      sendJson(res, 502, { error: "Upstream unavailable" });
-      finish();
-    });
-
-    // The client went away (or the exchange ended): release the upstream request too.
-    res.on("close", () => {
-      if (!res.writableFinished) upstream.destroy();
-      finish();
-    });
-    req.pipe(upstream);
+    void exchange(req, res).finally(settle);
   };
 
   return Object.assign(handler, {

@@ -3,7 +3,7 @@
 // identity headers (X-Forwarded-User & co. must never reach a tool server).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 import type { ServerResponse } from "node:http";
 import { json, post, rpc, startHarness } from "./helpers.ts";
 import { reply, upstreamStub } from "./upstream-stub.ts";
@@ -80,4 +80,25 @@ test("identity headers: a tool server never sees a client's X-Forwarded-User & c
   const restSeen = (await json(await post(`${h.base}/api/mcp/shared/tools/echo`, h.tokens.bob, "{}", forged))).seen;
   delete restSeen["x-forwarded-for"];
   assert.deepEqual(restSeen, { ...vouched, "x-forwarded-user": "bob" }, "the REST route too");
+});
+
+test("each running gateway owns its upstream connections: two in one process share none, and close leaves none open", { timeout: 20_000 }, async (t) => {
+  const sockets = new Map<number, Socket>();
+  const stub = await upstreamStub(t, (msg, req, res) => {
+    sockets.set(req.socket.remotePort!, req.socket);
+    reply(res, msg, { port: req.socket.remotePort });
+  });
+  const config = { tools: { shared: { revisions: { default: { url: stub.url } } } } };
+  const a = await startHarness(t, config);
+  const b = await startHarness(t, config);
+  const portVia = async (h: typeof a): Promise<number> => (await json(await post(`${h.base}/api/mcp/shared/mcp`, h.tokens.alice, rpc("which")))).result.port;
+  const fromA = await portVia(a);
+  const fromB = await portVia(b);
+  assert.notEqual(fromA, fromB, "the second gateway opened its own connection");
+  assert.equal(await portVia(b), fromB, "and keeps it alive between requests");
+  const closedA = new Promise<void>((done) => sockets.get(fromA)!.once("close", () => done()));
+  await a.gw.close();
+  await closedA; // hangs (and the spec times out) while a closed gateway's pooled socket stays open
+  assert.equal(sockets.get(fromB)!.destroyed, false, "closing one gateway leaves the other's connections alone");
+  assert.equal(await portVia(b), fromB);
 });

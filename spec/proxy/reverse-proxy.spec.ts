@@ -149,7 +149,7 @@ test("answers 502 JSON when the upstream is down", async (t) => {
   assert.equal(res.status, 502);
   assert.equal(res.headers.get("content-type"), "application/json");
   assert.equal(res.headers.get("access-control-allow-origin"), "*", "a browser host can read the failure");
-  assert.deepEqual(await res.json(), { error: "Upstream unavailable" });
+  assert.deepEqual(await res.json(), { error: "upstream_unavailable", message: "The upstream server is not reachable" });
 });
 
 test("answers 504 after the timeout, but an answer already flowing (SSE or a slow download) outlives it", async (t) => {
@@ -167,7 +167,7 @@ test("answers 504 after the timeout, but an answer already flowing (SSE or a slo
   // The slow request starts after the stream opened, so its 504 proves the timeout has passed for the stream too.
   const slow = await fetch(`${p.url}slow`);
   assert.equal(slow.status, 504);
-  assert.deepEqual(await slow.json(), { error: "Upstream timed out" });
+  assert.deepEqual(await slow.json(), { error: "upstream_timeout", message: "The upstream server did not answer in time" });
   emit!();
   const next = await reader.read();
   assert.equal(new TextDecoder().decode(next.value), "data: late\n\n");
@@ -241,7 +241,7 @@ test("DNS rebinding: the proxy rewrites Host for its upstream, so it refuses a r
   const at = `http://127.0.0.1:${running.port}/sse`;
   const evil = await rawGet(at, { host: `evil.example:${running.port}` });
   assert.equal(evil.status, 403);
-  assert.deepEqual(JSON.parse(evil.body), { error: "Host not allowed" });
+  assert.deepEqual(JSON.parse(evil.body), { error: "host_not_allowed", message: "Host not allowed" });
   assert.equal(reached, 0, "the upstream never saw it");
   assert.equal((await rawGet(at, { host: "proxy.hub.example" })).status, 200);
   assert.equal((await rawGet(at, { host: `127.0.0.1:${running.port}` })).status, 200);

@@ -6,7 +6,7 @@
 import { isRecord } from "../../util/guards.ts";
 import { METHOD_OF, type ListKind } from "../../federation/expose.ts";
 import { LATEST_VERSION } from "../../mcp/versions.ts";
-import type { ToolSessionRecord } from "../tool-sessions.ts";
+import type { Upstream } from "../forward.ts";
 import { end, initialize, request } from "./tool-link.ts";
 
 export type Lists = Record<ListKind, ReadonlyArray<Record<string, unknown>>>;
@@ -25,8 +25,8 @@ const KINDS: ReadonlyArray<[ListKind, string]> = [
 ];
 
 /** Lists everything a tool session offers, over a session of its own. */
-export async function fetchLists(rec: ToolSessionRecord): Promise<Lists> {
-  const opened = await initialize(rec, { protocolVersion: LATEST_VERSION, capabilities: {}, clientInfo: { name: "hub_gateway catalog", version: "1" } });
+export async function fetchLists(up: Upstream): Promise<Lists> {
+  const opened = await initialize(up, { protocolVersion: LATEST_VERSION, capabilities: {}, clientInfo: { name: "hub_gateway catalog", version: "1" } });
   const headers = typeof opened.result.protocolVersion === "string" ? { "mcp-protocol-version": opened.result.protocolVersion } : {};
   const capabilities = isRecord(opened.result.capabilities) ? opened.result.capabilities : {};
   const lists: Lists = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
@@ -36,7 +36,7 @@ export async function fetchLists(rec: ToolSessionRecord): Promise<Lists> {
       const items: Array<Record<string, unknown>> = [];
       let cursor: unknown;
       for (let page = 0; page < MAX_PAGES; page++) {
-        const { result } = await request(rec, opened.session, METHOD_OF[kind], cursor === undefined ? {} : { cursor }, headers);
+        const { result } = await request(up, opened.session, METHOD_OF[kind], cursor === undefined ? {} : { cursor }, headers);
         const list = result[kind];
         if (Array.isArray(list)) for (const item of list) if (isRecord(item)) items.push(item);
         cursor = result.nextCursor;
@@ -45,7 +45,7 @@ export async function fetchLists(rec: ToolSessionRecord): Promise<Lists> {
       lists[kind] = items;
     }
   } finally {
-    await end(rec, opened.session);
+    await end(up, opened.session);
   }
   return lists;
 }
@@ -64,7 +64,7 @@ export class Catalogs {
    * The lists of (tool, revision); `session` gives a tool session to fill from when the
    * entry is missing or stale. Concurrent callers share one fill; a failed fill is not kept.
    */
-  get(tool: string, revision: string, cached: boolean, session: () => Promise<ToolSessionRecord>): Promise<Lists> {
+  get(tool: string, revision: string, cached: boolean, session: () => Promise<Upstream>): Promise<Lists> {
     const key = `${tool}\n${revision}`;
     const entry = this.#entries.get(key);
     if (cached && entry && Date.now() - entry.at < this.#maxAgeMs) return entry.lists;

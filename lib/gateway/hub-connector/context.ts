@@ -1,7 +1,7 @@
 // What the hub connector's parts share: the gateway's context, the catalogs, the session
 // table, and each person's view of the catalog (kept per set of usable tools, so a listing
 // or a call by any of a thousand people with the same groups reuses one merge).
-import type { GatewayContext } from "../tool-routes.ts";
+import { upstreamOf, type GatewayContext } from "../tool-routes.ts";
 import type { TokenVerifier, Principal } from "../contracts.ts";
 import type { ToolSessionRecord } from "../tool-sessions.ts";
 import { Catalogs } from "./catalogs.ts";
@@ -82,7 +82,7 @@ export class ViewCache {
         return rec;
       };
       try {
-        return { tool, lists: await cc.catalogs.get(tool, revision, spec.catalog, session) };
+        return { tool, lists: await cc.catalogs.get(tool, revision, spec.catalog, async () => upstreamOf(cc.gw, await session())) };
       } catch (err) {
         // One tool that cannot be listed leaves the others usable; its names come back when it lists.
         cc.event("catalog failed", { tool, revision, error: err instanceof Error ? err.message.slice(0, 200) : "unknown" });

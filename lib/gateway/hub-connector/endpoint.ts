@@ -93,7 +93,7 @@ async function routeRequest(cc: ConnectorContext, c: Call, request: JsonRpcReque
 
 /** Requests sent to every tool this client has started, as one JSON-RPC request each. */
 async function notifyAll(s: ConnectorSession, method: string, params: Result): Promise<void> {
-  await Promise.allSettled((await s.started()).map((link) => toolRequest(link.rec, link.session, method, params, { "mcp-protocol-version": s.protocolVersion })));
+  await Promise.allSettled((await s.started()).map((link) => toolRequest(link.up, link.session, method, params, { "mcp-protocol-version": s.protocolVersion })));
 }
 
 /** Tasks of every tool this client started, their ids prefixed with the tool's name. */
@@ -102,7 +102,7 @@ async function listTasks(c: Call, params: Result): Promise<Result> {
   if (!s) return { tasks: [] };
   const { cursor: _ignored, ...rest } = params;
   const lists = await Promise.allSettled(
-    (await s.started()).map(async (link) => ({ link, r: (await toolRequest(link.rec, link.session, "tasks/list", rest, { "mcp-protocol-version": s.protocolVersion })).result })),
+    (await s.started()).map(async (link) => ({ link, r: (await toolRequest(link.up, link.session, "tasks/list", rest, { "mcp-protocol-version": s.protocolVersion })).result })),
   );
   const tasks: unknown[] = [];
   for (const l of lists) {
@@ -167,7 +167,7 @@ async function handleDelete(cc: ConnectorContext, principal: Principal, req: Inc
   if (named === undefined) throw new GatewayError(400, "no_session", "DELETE needs the Mcp-Session-Id header");
   const s = cc.table.open(named, principal.user);
   cc.table.delete(s);
-  await Promise.allSettled((await s.started()).map((link) => end(link.rec, link.session)));
+  await Promise.allSettled((await s.started()).map((link) => end(link.up, link.session)));
   res.writeHead(204, { ...CORS });
   res.end();
 }

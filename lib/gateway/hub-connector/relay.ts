@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:
 import { nameFieldOf, encodeHeaderValue } from "../../mcp/stateless/headers.ts";
 import { isRecord } from "../../util/guards.ts";
 import { formatComment, formatEvent } from "../../http/sse.ts";
-import { vouchedFor } from "../tool-routes.ts";
+import { upstreamOf, vouchedFor } from "../tool-routes.ts";
 import { isEventStream, openStream, send, type Cancel } from "../forward.ts";
 import { CORS, sendJson } from "../respond.ts";
 import type { ConnectorContext } from "./context.ts";
@@ -34,7 +34,8 @@ const NEEDS_REWRITE = ['"uri"', '"taskId"', '"method"'];
 /** The link to `tool` for this client: reused while its tool session runs, else (re)started. */
 export async function linkFor(cc: ConnectorContext, s: ConnectorSession | undefined, user: string, tool: string): Promise<Link> {
   const rec = await cc.gw.sessions.acquire(user, tool, cc.gw.config.tools[tool]!.catalogRevision);
-  if (!s) return { tool, rec, session: undefined };
+  const up = upstreamOf(cc.gw, rec);
+  if (!s) return { tool, rec, up, session: undefined };
   const known = s.links.get(tool);
   if (known) {
     const link = await known.catch(() => undefined);
@@ -43,7 +44,7 @@ export async function linkFor(cc: ConnectorContext, s: ConnectorSession | undefi
   }
   let starting = s.links.get(tool);
   if (!starting) {
-    starting = initialize(rec, s.initParams).then((opened) => ({ tool, rec, session: opened.session }));
+    starting = initialize(up, s.initParams).then((opened) => ({ tool, rec, up, session: opened.session }));
     s.links.set(tool, starting);
     const mine = starting;
     mine.then(
@@ -93,20 +94,24 @@ export async function forward(cc: ConnectorContext, r: Routed, res: ServerRespon
   const s = r.session;
   let link = await linkFor(cc, s, r.user, r.tool);
   // The same per-person bound on one tool server as the per-tool routes (issue: one person must not hold its pool).
-  res.once("close", cc.gw.slots.take(r.user, link.rec.url!));
+  const release = cc.gw.slots.take(r.user, link.rec.url!);
   const message = { jsonrpc: "2.0", id: r.id, method: r.method, params: r.params };
   const headers = routingHeaders(r.headers, r.method, r.params);
   const cancel: Cancel = {};
-  res.once("close", () => res.writableFinished || cancel.onCancel?.());
+  // One listener for both, as on the per-tool routes: the slot goes back, and a client gone mid-answer stops the exchange.
+  res.once("close", () => {
+    release();
+    if (!res.writableFinished) cancel.onCancel?.();
+  });
   // As on the per-tool routes: the tool server hears who the gateway vouches for, never the client's own claim.
   const vouched = vouchedFor(cc.gw, r.user, res.req.socket.remoteAddress);
-  let answer = await post(link.rec, link.session, message, headers, cancel, vouched);
+  let answer = await post(link.up, link.session, message, headers, cancel, vouched);
   if (answer.statusCode === 404 && s && link.session) {
     // The tool server forgot this client's MCP session: open another and send again.
     answer.resume();
     if (s.links.get(r.tool)) s.links.delete(r.tool);
     link = await linkFor(cc, s, r.user, r.tool);
-    answer = await post(link.rec, link.session, message, headers, cancel, vouched);
+    answer = await post(link.up, link.session, message, headers, cancel, vouched);
   }
   const key = JSON.stringify(r.id);
   s?.inflight.set(key, link);
@@ -165,7 +170,7 @@ export async function answerTool(s: ConnectorSession, message: Record<string, un
   const found = unprefixId(message.id);
   const link = found ? await s.links.get(found.tool)?.catch(() => undefined) : undefined;
   if (!found || !link) return;
-  const answer = await post(link.rec, link.session, { ...message, id: found.id }, { "mcp-protocol-version": s.protocolVersion }, AbortSignal.timeout(30_000));
+  const answer = await post(link.up, link.session, { ...message, id: found.id }, { "mcp-protocol-version": s.protocolVersion }, AbortSignal.timeout(30_000));
   answer.resume();
 }
 
@@ -176,7 +181,7 @@ export async function notifyTools(s: ConnectorSession, message: Record<string, u
   const params = isRecord(message.params) ? message.params : {};
   const links = method === "notifications/cancelled" ? [s.inflight.get(JSON.stringify(params.requestId))].filter((l) => l !== undefined) : await s.started();
   await Promise.allSettled(
-    links.map(async (link) => (await post(link.rec, link.session, message, { "mcp-protocol-version": s.protocolVersion }, AbortSignal.timeout(30_000))).resume()),
+    links.map(async (link) => (await post(link.up, link.session, message, { "mcp-protocol-version": s.protocolVersion }, AbortSignal.timeout(30_000))).resume()),
   );
 }
 
@@ -191,7 +196,7 @@ export async function standaloneStream(cc: ConnectorContext, s: ConnectorSession
     attached.add(link);
     void (async () => {
       const headers = { accept: "text/event-stream", "mcp-protocol-version": s.protocolVersion };
-      const answer = await send({ url: link.rec.url!, cookie: link.rec.cookie }, { method: "GET", path: "mcp", headers, session: link.session }, controller.signal);
+      const answer = await send(link.up, { method: "GET", path: "mcp", headers, session: link.session }, controller.signal);
       if (answer.statusCode !== 200 || !isEventStream(answer)) return void answer.resume();
       await readMessages(answer, (m) => writeMessage(res, exposeMessage(link.tool, m, undefined, listChanged(cc, link.tool))));
     })().catch(() => {

@@ -7,12 +7,15 @@
 import { randomBytes } from "node:crypto";
 import type { SessionSealer } from "../session-seal.ts";
 import { GatewayError } from "../respond.ts";
+import type { Upstream } from "../forward.ts";
 import type { ToolSessionRecord } from "../tool-sessions.ts";
 
 /** One tool as this client uses it: the tool session and the MCP session on it. */
 export interface Link {
   readonly tool: string;
   readonly rec: ToolSessionRecord;
+  /** Where its requests go, on the gateway's connections. */
+  readonly up: Upstream;
   readonly session: string | undefined;
 }
 

@@ -68,6 +68,16 @@ export class CachingRecordStore implements RecordStore {
     return json === undefined ? undefined : (JSON.parse(json) as T);
   }
 
+  /**
+   * The remembered copy of a record, as an identity only, while it is trusted (unexpired, not
+   * written since): something computed from records may be reused as long as each of them
+   * still answers the same identity, and so never outlives what the cache would serve.
+   */
+  copyOf(collection: string, id: string): object | undefined {
+    const hit = this.#entries.get(`${collection}\n${id}`);
+    return hit && hit.expires > this.#now() ? hit : undefined;
+  }
+
   /** Records remembered now, expired ones included until read again or evicted. */
   get size(): number {
     return this.#entries.size;

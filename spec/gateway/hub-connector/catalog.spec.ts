@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { json, post, rpc, startHarness } from "../helpers.ts";
 import { startStandIn } from "./stand-in-tools.ts";
 import { Catalogs } from "../../../lib/gateway/hub-connector/catalogs.ts";
-import type { ToolSessionRecord } from "../../../lib/gateway/tool-sessions.ts";
+import { Agent } from "node:http";
 
 const N = 300;
 
@@ -75,7 +75,8 @@ test("300 tools: filled once, paginated, searchable", { timeout: 120_000 }, asyn
 test("a catalog older than its bound is filled again", { timeout: 30_000 }, async (t) => {
   const standIn = await startStandIn();
   t.after(() => new Promise((done) => standIn.server.close(done)));
-  const rec = { url: `${standIn.url}/t5/` } as ToolSessionRecord;
+  const rec = { url: `${standIn.url}/t5/`, agent: new Agent({ keepAlive: true }) };
+  t.after(() => rec.agent.destroy());
   const fresh = new Catalogs(60_000);
   await fresh.get("t5", "default", true, async () => rec);
   await fresh.get("t5", "default", true, async () => rec);

@@ -5,8 +5,8 @@ import type { IncomingMessage } from "node:http";
 import { readAll } from "./forward.ts";
 import { GatewayError } from "./respond.ts";
 
-const BUSY = (): GatewayError => new GatewayError(503, "gateway_busy", "The gateway is rewriting too many large answers; retry shortly", { "retry-after": "1" });
-const TOO_LARGE = (): GatewayError => new GatewayError(502, "upstream_too_large", "The tool server's answer is too large");
+const BUSY = (): GatewayError => new GatewayError("gateway_busy", "The gateway is rewriting too many large answers; retry shortly", { "retry-after": "1" });
+const TOO_LARGE = (): GatewayError => new GatewayError("upstream_too_large", "The tool server's answer is too large");
 
 export class AnswerBudget {
   #used = 0;

@@ -41,7 +41,7 @@ export function bearer(req: IncomingMessage): string | null {
 function unauthorized(publicUrl: string, tool: string, invalid: boolean, endpoint: ToolEndpoint): GatewayError {
   const metadata = resourceMetadataUrl(publicUrl, tool, endpoint);
   const challenge = invalid ? `Bearer error="invalid_token", resource_metadata="${metadata}"` : `Bearer resource_metadata="${metadata}"`;
-  return new GatewayError(401, "unauthorized", invalid ? "The bearer token is not valid for this tool" : "A bearer token is required", {
+  return new GatewayError("unauthorized", invalid ? "The bearer token is not valid for this tool" : "A bearer token is required", {
     "www-authenticate": challenge,
   });
 }
@@ -64,7 +64,7 @@ export async function authorize(req: IncomingMessage, verifiers: readonly TokenV
   }
   if (!principal || (principal.audience !== undefined && principal.audience !== resource)) throw unauthorized(publicUrl, tool, true, endpoint);
   if (spec.groups.length > 0 && !spec.groups.some((g) => principal.groups.includes(g))) {
-    throw new GatewayError(403, "forbidden", `This tool is open to members of: ${spec.groups.join(", ")}`, {}, { required_groups: spec.groups });
+    throw new GatewayError("forbidden", `This tool is open to members of: ${spec.groups.join(", ")}`, {}, { required_groups: spec.groups });
   }
   return principal;
 }

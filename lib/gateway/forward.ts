@@ -64,7 +64,7 @@ export function send(upstream: Upstream, out: Outgoing, cancel: AbortSignal | Ca
 /** Why an upstream could not be reached, as the client's answer. */
 export function upstreamFailure(err: unknown): GatewayError {
   const failure = failureOf(err);
-  return new GatewayError(failure.status, failure.code, failure.status === 504 ? "The tool server did not answer in time" : "The tool server is not reachable");
+  return new GatewayError(failure.code, failure.status === 504 ? "The tool server did not answer in time" : "The tool server is not reachable");
 }
 
 export function isEventStream(answer: IncomingMessage): boolean {
@@ -146,8 +146,8 @@ export async function readAll(stream: IncomingMessage, max: number, grow: (size:
     return await readBody(stream, max, { overflow: "destroy", grow });
   } catch (err) {
     if (!(err instanceof BodyError)) throw err;
-    if (err.code === "HUBMCP_BODY_TOO_LARGE") throw new GatewayError(502, "upstream_too_large", "The tool server's answer is too large");
-    throw new GatewayError(502, "upstream_unavailable", "The tool server's answer broke off");
+    if (err.code === "HUBMCP_BODY_TOO_LARGE") throw new GatewayError("upstream_too_large", "The tool server's answer is too large");
+    throw new GatewayError("upstream_unavailable", "The tool server's answer broke off");
   }
 }
 

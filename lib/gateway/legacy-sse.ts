@@ -105,7 +105,7 @@ export class LegacyStreams {
   /** A client's POST for a held stream: 202 at once, the answer on the stream. */
   async post(id: string, user: string, req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
     const held = this.#held.get(id);
-    if (!held || held.user !== user) throw new GatewayError(404, "unknown_session", "No open event stream for this session on this gateway; open GET …/sse again");
+    if (!held || held.user !== user) throw new GatewayError("unknown_session", "No open event stream for this session on this gateway; open GET …/sse again");
     const msg = inspectRequest(body, held.resourcePrefix);
     if (!msg) {
       sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });

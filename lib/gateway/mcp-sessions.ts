@@ -23,7 +23,7 @@ export function namedSession(req: IncomingMessage, query: URLSearchParams, pathS
 export function openSession(sealer: SessionSealer, id: string, principal: Principal, tool: string): SessionBinding {
   const binding = sealer.open(id);
   if (!binding || binding.user !== principal.user || binding.tool !== tool) {
-    throw new GatewayError(404, "unknown_session", "No such session; initialize a new one");
+    throw new GatewayError("unknown_session", "No such session; initialize a new one");
   }
   return binding;
 }
@@ -39,6 +39,6 @@ export async function mintUpstreamSession(upstream: Upstream): Promise<string> {
     return opened.session ?? "";
   } catch (err) {
     if (err instanceof GatewayError && (err.error === "upstream_unavailable" || err.error === "upstream_timeout")) throw err;
-    throw new GatewayError(502, "no_upstream_session", "The tool server did not open a session");
+    throw new GatewayError("no_upstream_session", "The tool server did not open a session");
   }
 }

@@ -10,17 +10,60 @@ import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from "./store/store-err
 /** The gateway's CORS headers, for the answers it streams or relays itself. */
 export const CORS = PROFILES.gateway.actual;
 
-/** A failure answered with `status` and `{error, message, ...extra}`; `error` is the wire code (contract), `code` the JS one. */
+/**
+ * The one table from the gateway's wire codes (`{"error": code}`, the contract's) to HTTP
+ * statuses: a refusal names its code, never its status.
+ */
+const STATUS = {
+  bad_path: 400,
+  no_session: 400,
+  session_required: 400,
+  body_not_json: statusOf("HUBMCP_BODY_NOT_JSON"),
+  body_aborted: statusOf("HUBMCP_BODY_ABORTED"),
+  unauthorized: 401,
+  forbidden: 403,
+  host_not_allowed: 403,
+  not_found: 404,
+  unknown_revision: 404,
+  unknown_session: 404,
+  unknown_tool: 404,
+  method_not_allowed: 405,
+  body_too_large: statusOf("HUBMCP_BODY_TOO_LARGE"),
+  rate_limited: 429,
+  too_many_running: 429,
+  /** Logged only: the client hung up, nothing is sent. */
+  client_gone: 499,
+  internal_error: 500,
+  no_upstream_session: 502,
+  tool_session_crashed: 502,
+  tool_session_failed: 502,
+  upstream_refused: 502,
+  upstream_too_large: 502,
+  upstream_unavailable: 502,
+  gateway_busy: 503,
+  shutting_down: 503,
+  store_unavailable: 503,
+  too_many_sessions: 503,
+  too_many_user_sessions: 503,
+  tool_session_not_ready: 504,
+  upstream_timeout: 504,
+} as const satisfies Record<string, number>;
+
+/** A code the gateway answers with. */
+export type GatewayCode = keyof typeof STATUS;
+
+/** A failure answered with its code's status and `{error, message, ...extra}`; `error` is the wire code (contract), `code` the JS one. */
 export class GatewayError extends Error {
   readonly code = "HUBMCP_GATEWAY_REFUSAL";
+  readonly status: number;
   constructor(
-    readonly status: number,
-    readonly error: string,
+    readonly error: GatewayCode,
     message: string,
     readonly headers: Record<string, string> = {},
     readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
+    this.status = STATUS[error];
   }
 }
 
@@ -30,9 +73,9 @@ export class GatewayError extends Error {
  */
 export function knownFailure(err: unknown): GatewayError | undefined {
   if (err instanceof GatewayError) return err;
-  if (err instanceof BodyError) return new GatewayError(statusOf(err.code), wireCodeOf(err.code), err.message, headersOf(err.code));
+  if (err instanceof BodyError) return new GatewayError(wireCodeOf(err.code), err.message, headersOf(err.code));
   if (isStoreUnavailable(err)) {
-    return new GatewayError(503, "store_unavailable", "The gateway cannot reach its store just now; try again shortly", { "retry-after": String(STORE_RETRY_AFTER_SECONDS) });
+    return new GatewayError("store_unavailable", "The gateway cannot reach its store just now; try again shortly", { "retry-after": String(STORE_RETRY_AFTER_SECONDS) });
   }
   return undefined;
 }

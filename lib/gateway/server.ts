@@ -129,16 +129,16 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
 
   const route = async (req: IncomingMessage, res: ServerResponse, facts: { user?: string; tool?: string }): Promise<void> => {
     const method = req.method ?? "GET";
-    if (!hostServed(req.headers.host)) throw new GatewayError(403, "host_not_allowed", "This Host is not served here");
+    if (!hostServed(req.headers.host)) throw new GatewayError("host_not_allowed", "This Host is not served here");
     if (method === "OPTIONS") return answerPreflight(res, PROFILES.gateway);
     if (options.authorizationServer && (await options.authorizationServer.handle(req, res))) return;
     const r = routeOf(method, req.url);
     const c = ctx.current!;
     switch (r.kind) {
       case "bad-path":
-        throw new GatewayError(400, "bad_path", "The request path is not acceptable");
+        throw new GatewayError("bad_path", "The request path is not acceptable");
       case "not-found":
-        throw new GatewayError(404, "not_found", "No such route");
+        throw new GatewayError("not_found", "No such route");
       case "health":
         return sendJson(res, 200, { status: "ok", toolSessions: sessions.liveOwned });
       case "metrics": {
@@ -151,23 +151,23 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         facts.user = await handleSessionProxy(c, r.instance, req, res);
         return;
       case "hub-resource-metadata":
-        if (method !== "GET" && method !== "HEAD") throw new GatewayError(405, "method_not_allowed", "Use GET", { allow: "GET" });
+        if (method !== "GET" && method !== "HEAD") throw new GatewayError("method_not_allowed", "Use GET", { allow: "GET" });
         return sendJson(res, 200, hubResourceMetadata(publicUrl));
       case "hub-mcp": {
         const principal = await authorizeHub(req, verifiers, publicUrl);
         facts.user = principal.user;
         const wait = await limiter.hit(principal.user);
-        if (wait > 0) throw new GatewayError(429, "rate_limited", "Too many requests; slow down", { "retry-after": String(wait) });
+        if (wait > 0) throw new GatewayError("rate_limited", "Too many requests; slow down", { "retry-after": String(wait) });
         return handleConnector(ctx.connector!, principal, req, res);
       }
       default:
     }
     const tool = r.tool;
     const spec = Object.hasOwn(config.tools, tool) ? config.tools[tool] : undefined;
-    if (!spec) throw new GatewayError(404, "unknown_tool", "No such tool on this gateway");
+    if (!spec) throw new GatewayError("unknown_tool", "No such tool on this gateway");
     facts.tool = tool;
     if (r.kind === "resource-metadata") {
-      if (method !== "GET" && method !== "HEAD") throw new GatewayError(405, "method_not_allowed", "Use GET", { allow: "GET" });
+      if (method !== "GET" && method !== "HEAD") throw new GatewayError("method_not_allowed", "Use GET", { allow: "GET" });
       return sendJson(res, 200, resourceMetadata(publicUrl, tool, r.endpoint));
     }
     const principal = await authorize(req, verifiers, publicUrl, tool, spec, r.kind === "sse-info" ? "sse" : "mcp");
@@ -175,7 +175,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     // Counted in memory, the limit answers at once: no promise to wait for on every request.
     const hit = limiter.hit(principal.user);
     const wait = typeof hit === "number" ? hit : await hit;
-    if (wait > 0) throw new GatewayError(429, "rate_limited", "Too many requests; slow down", { "retry-after": String(wait) });
+    if (wait > 0) throw new GatewayError("rate_limited", "Too many requests; slow down", { "retry-after": String(wait) });
     const query = new URLSearchParams((req.url ?? "").split("?")[1] ?? "");
     await handleToolRoute(c, r, { principal, tool, spec, query }, req, res);
   };
@@ -203,7 +203,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       const known = knownFailure(err);
       if (known) return sendError(res, known);
       event("internal error", { error: err instanceof Error ? err.message.slice(0, 200) : "unknown" });
-      sendError(res, new GatewayError(500, "internal_error", "The gateway failed to handle this request"));
+      sendError(res, new GatewayError("internal_error", "The gateway failed to handle this request"));
     });
   };
 

@@ -67,9 +67,9 @@ function without(places: Places, gone: ReadonlySet<string>): Places {
 }
 
 export function tooMany(): GatewayError {
-  return new GatewayError(503, "too_many_sessions", "The gateway runs as many tool sessions as it may; try again later", { "retry-after": RETRY_AFTER_S });
+  return new GatewayError("too_many_sessions", "The gateway runs as many tool sessions as it may; try again later", { "retry-after": RETRY_AFTER_S });
 }
 
 export function tooManyForUser(most: number): GatewayError {
-  return new GatewayError(503, "too_many_user_sessions", `You have ${most} tool sessions running, the most allowed; try again later`, { "retry-after": RETRY_AFTER_S });
+  return new GatewayError("too_many_user_sessions", `You have ${most} tool sessions running, the most allowed; try again later`, { "retry-after": RETRY_AFTER_S });
 }

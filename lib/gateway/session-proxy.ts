@@ -9,7 +9,7 @@ import { upstreamOf, type GatewayContext } from "./tool-routes.ts";
 import { readBody } from "../http/body.ts";
 import { readSessionProxyCookie, tokenValid } from "./session-proxy-cookie.ts";
 
-const UNAUTHORIZED = (): GatewayError => new GatewayError(401, "unauthorized", "This session path needs its session cookie");
+const UNAUTHORIZED = (): GatewayError => new GatewayError("unauthorized", "This session path needs its session cookie");
 
 /**
  * Answers whether the request was for a session proxy path it may use; the caller logs the
@@ -22,13 +22,13 @@ export async function handleSessionProxy(ctx: GatewayContext, instance: string, 
   if (!sent || sent.instance !== instance) throw UNAUTHORIZED();
   const rec = await ctx.sessions.byInstance(instance);
   const path = (req.url ?? "/").split("?")[0]!;
-  if (!rec?.weberPrefix) throw new GatewayError(404, "unknown_session", "No such tool session");
+  if (!rec?.weberPrefix) throw new GatewayError("unknown_session", "No such tool session");
   if (!tokenValid(ctx.cookieKey, sent.token, instance, rec.user)) throw UNAUTHORIZED();
   const groups = await ctx.accounts.groupsOf(rec.user);
   if (groups === null) throw UNAUTHORIZED();
   const required = ctx.config.tools[rec.tool]?.groups ?? [];
-  if (required.length > 0 && !required.some((g) => groups.includes(g))) throw new GatewayError(403, "forbidden", "This account may no longer use this tool");
-  if (path !== rec.weberPrefix && !path.startsWith(`${rec.weberPrefix}/`)) throw new GatewayError(404, "unknown_session", "No such tool session");
+  if (required.length > 0 && !required.some((g) => groups.includes(g))) throw new GatewayError("forbidden", "This account may no longer use this tool");
+  if (path !== rec.weberPrefix && !path.startsWith(`${rec.weberPrefix}/`)) throw new GatewayError("unknown_session", "No such tool session");
   ctx.sessions.touch(`${rec.user}\n${rec.tool}\n${rec.revision}`);
   const body = req.method === "POST" || req.method === "PUT" ? await readBody(req, ctx.config.limits.maxBodyBytes) : undefined;
   // One person's requests on the tool server are bounded here too, streams included (429 beyond).

@@ -61,7 +61,7 @@ export interface Caller {
 function revisionOf(c: Caller): string {
   const revision = c.query.get("revision") ?? "default";
   if (!Object.hasOwn(c.spec.revisions, revision)) {
-    throw new GatewayError(404, "unknown_revision", `This tool has no such revision; it has: ${Object.keys(c.spec.revisions).join(", ")}`);
+    throw new GatewayError("unknown_revision", `This tool has no such revision; it has: ${Object.keys(c.spec.revisions).join(", ")}`);
   }
   return revision;
 }
@@ -83,7 +83,7 @@ export function vouchedFor(ctx: GatewayContext, user: string, address: string | 
 /** Forwards, timing the upstream and forgetting a tool session whose server is gone. */
 async function exchange(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord, out: Outgoing, res: ServerResponse): Promise<IncomingMessage> {
   // A client gone while its tool session started would never close again to give its slot back.
-  if (res.closed) throw new GatewayError(499, "client_gone", "The client went away");
+  if (res.closed) throw new GatewayError("client_gone", "The client went away");
   // Held until the answer to the client ends, streams included: that is how long the upstream connection is busy.
   // The caller, not the record's user: a shared tool server's record is everyone's.
   const release = ctx.slots.take(c.principal.user, rec.url!);
@@ -123,7 +123,7 @@ async function continueOrStart(ctx: GatewayContext, c: Caller, req: IncomingMess
   // A remembered record may predate a restart on another replica: ask the data dir before saying no.
   if (rec.instance !== binding.instance) rec = await ctx.sessions.acquire(c.principal.user, c.tool, binding.revision, true);
   // The tool session restarted since this id was minted: its MCP session is gone with it.
-  if (rec.instance !== binding.instance) throw new GatewayError(404, "unknown_session", "The session ended; initialize a new one");
+  if (rec.instance !== binding.instance) throw new GatewayError("unknown_session", "The session ended; initialize a new one");
   // A legacy stream's id names no upstream session: its stream holds it (./legacy-sse.ts).
   if (rec.user === EVERYONE && binding.upstream) usedShared(ctx, c, rec, binding.upstream);
   return { rec, upstream: binding.upstream, id: named };
@@ -147,7 +147,7 @@ async function mint(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord): Pro
  * legacy streams' broadcasts) is everyone's: refused, as MCP servers refuse a missing session.
  */
 function sessionRequired(): GatewayError {
-  return new GatewayError(400, "session_required", "This tool revision is shared: requests need an MCP session (initialize first, protocol 2025-11-25 or earlier)");
+  return new GatewayError("session_required", "This tool revision is shared: requests need an MCP session (initialize first, protocol 2025-11-25 or earlier)");
 }
 
 /**
@@ -211,7 +211,7 @@ async function rpc(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: Se
 
 async function passThrough(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse, path: string, withBody: boolean): Promise<void> {
   // A REST call runs outside any MCP session (see sessionRequired); the OpenAPI document is everyone's anyway.
-  if (withBody && isShared(ctx.config, c.tool, revisionOf(c))) throw new GatewayError(400, "session_required", "This tool revision is shared: call its tools over MCP");
+  if (withBody && isShared(ctx.config, c.tool, revisionOf(c))) throw new GatewayError("session_required", "This tool revision is shared: call its tools over MCP");
   const body = withBody ? await readBody(req, ctx.config.limits.maxBodyBytes) : undefined;
   const rec = await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c));
   const answer = await exchange(ctx, c, rec, { method: req.method!, path, headers: req.headers, body }, res);
@@ -236,7 +236,7 @@ async function streamGet(ctx: GatewayContext, c: Caller, req: IncomingMessage, r
 }
 
 async function deleteSession(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (namedSession(req, c.query) === undefined) throw new GatewayError(400, "no_session", "DELETE needs the Mcp-Session-Id header");
+  if (namedSession(req, c.query) === undefined) throw new GatewayError("no_session", "DELETE needs the Mcp-Session-Id header");
   const s = await continueOrStart(ctx, c, req, undefined);
   const answer = await exchange(ctx, c, s.rec, { method: "DELETE", path: "mcp", headers: req.headers, session: s.upstream }, res);
   if (answer.statusCode !== undefined && answer.statusCode < 300) ctx.sessions.shared.ended(s.rec.instance, s.upstream!);
@@ -312,7 +312,7 @@ async function openLegacy(ctx: GatewayContext, c: Caller, res: ServerResponse): 
 
 /** A POST to the URL a legacy stream's `endpoint` named. */
 async function postLegacy(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (namedSession(req, c.query) === undefined) throw new GatewayError(400, "no_session", "POST …/sse needs the session_id its endpoint event named");
+  if (namedSession(req, c.query) === undefined) throw new GatewayError("no_session", "POST …/sse needs the session_id its endpoint event named");
   const s = await continueOrStart(ctx, c, req, undefined);
   const body = await readBody(req, ctx.config.limits.maxBodyBytes);
   // Answered 202 at once, but the call runs on the tool server until its answer: it holds a slot that long.
@@ -324,7 +324,7 @@ async function postLegacy(ctx: GatewayContext, c: Caller, req: IncomingMessage, 
   }
 }
 
-const NOT_ALLOWED = (allow: string): GatewayError => new GatewayError(405, "method_not_allowed", `Use ${allow}`, { allow });
+const NOT_ALLOWED = (allow: string): GatewayError => new GatewayError("method_not_allowed", `Use ${allow}`, { allow });
 
 export async function handleToolRoute(ctx: GatewayContext, route: Route, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = req.method ?? "GET";
@@ -354,6 +354,6 @@ export async function handleToolRoute(ctx: GatewayContext, route: Route, c: Call
       if (method !== "POST") throw NOT_ALLOWED("POST");
       return passThrough(ctx, c, req, res, `tools/${route.name}`, true);
     default:
-      throw new GatewayError(404, "not_found", "No such route");
+      throw new GatewayError("not_found", "No such route");
   }
 }

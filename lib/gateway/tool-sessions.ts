@@ -134,7 +134,7 @@ export class ToolSessions {
     const key = sessionKey(user, tool, revision);
     const bound = this.#o.config.limits.startTimeoutMs;
     for (let attempt = 0; ; attempt++) {
-      if (this.#closed) throw new GatewayError(503, "shutting_down", "The gateway is shutting down", { "retry-after": "5" });
+      if (this.#closed) throw new GatewayError("shutting_down", "The gateway is shutting down", { "retry-after": "5" });
       const mine = this.#starting.get(key);
       if (mine) {
         const started = await mine;
@@ -154,7 +154,7 @@ export class ToolSessions {
       }
       if (rec?.state === "crashed") {
         await this.#forget(key, rec.instance);
-        throw new GatewayError(502, "tool_session_crashed", "The tool session ended unexpectedly; the next request starts a new one");
+        throw new GatewayError("tool_session_crashed", "The tool session ended unexpectedly; the next request starts a new one");
       }
       if (rec?.state === "starting") {
         // Another replica is starting it: wait for its record, or take over a stale one.
@@ -179,7 +179,7 @@ export class ToolSessions {
   /** Resolves null when another replica created the record first. */
   #start(key: string, user: string, tool: string, revision: string): Promise<ToolSessionRecord | null> {
     const spec = this.#o.config.tools[tool]?.revisions[revision];
-    if (!spec) throw new GatewayError(404, "unknown_revision", "No such revision of this tool");
+    if (!spec) throw new GatewayError("unknown_revision", "No such revision of this tool");
     const instance = randomBytes(16).toString("hex");
     const record: ToolSessionRecord = { state: "starting", instance, user, tool, revision, owner: this.owner, since: Date.now() };
     const run = (async (): Promise<ToolSessionRecord | null> => {
@@ -206,8 +206,8 @@ export class ToolSessions {
         await this.#o.store.delete(SESSIONS, key);
         const code = err instanceof SessionLaunchError ? err.code : "HUBMCP_SESSION_LAUNCH_FAILED";
         this.#o.onEvent("tool session failed to start", { tool, revision, user, code });
-        if (code === "HUBMCP_SESSION_NEVER_READY") throw new GatewayError(504, "tool_session_not_ready", "The tool session did not become ready in time and was stopped");
-        throw new GatewayError(502, "tool_session_failed", "The tool session could not be started");
+        if (code === "HUBMCP_SESSION_NEVER_READY") throw new GatewayError("tool_session_not_ready", "The tool session did not become ready in time and was stopped");
+        throw new GatewayError("tool_session_failed", "The tool session could not be started");
       }
       // A shared tool server has no session proxy path: that path's cookie is one person's.
       const weberPrefix = user === EVERYONE ? undefined : backend.weberPrefix;

@@ -72,7 +72,7 @@ export async function request(
   const answer = await postMessage(upstream, session, { jsonrpc: "2.0", id, method, params }, headers, signal);
   if (answer.statusCode !== 200) {
     answer.resume();
-    throw new GatewayError(502, "upstream_refused", "The tool server refused a request");
+    throw new GatewayError("upstream_refused", "The tool server refused a request");
   }
   let result: Record<string, unknown> | undefined;
   try {
@@ -87,9 +87,9 @@ export async function request(
   } catch (err) {
     answer.destroy();
     if (err instanceof GatewayError) throw err;
-    throw new GatewayError(502, "upstream_refused", "The tool server's answer could not be read");
+    throw new GatewayError("upstream_refused", "The tool server's answer could not be read");
   }
-  if (!result) throw new GatewayError(502, "upstream_refused", "The tool server answered with an error");
+  if (!result) throw new GatewayError("upstream_refused", "The tool server answered with an error");
   const minted = answer.headers["mcp-session-id"];
   return { result, session: typeof minted === "string" && minted !== "" ? minted : session };
 }

@@ -28,13 +28,13 @@ const CODED: Record<BodyErrorCode, number> = {
 };
 
 /** What a JSON error body names a coded failure (the gateway's `{"error": …}`): the wire keeps its lowercase codes. */
-const WIRE: Record<BodyErrorCode, string> = {
+const WIRE = {
   HUBMCP_BODY_TOO_LARGE: "body_too_large",
   HUBMCP_BODY_NOT_JSON: "body_not_json",
   HUBMCP_BODY_ABORTED: "body_aborted",
-};
+} as const satisfies Record<BodyErrorCode, string>;
 
-export function wireCodeOf(code: BodyErrorCode): string {
+export function wireCodeOf<C extends BodyErrorCode>(code: C): (typeof WIRE)[C] {
   return WIRE[code];
 }
 

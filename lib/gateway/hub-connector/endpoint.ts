@@ -141,7 +141,7 @@ async function handlePost(cc: ConnectorContext, principal: Principal, req: Incom
   }
   if (!stateless) {
     const named = namedSession(req);
-    if (named === undefined) throw new GatewayError(400, "no_session", "Send initialize first, then the Mcp-Session-Id it answered with");
+    if (named === undefined) throw new GatewayError("no_session", "Send initialize first, then the Mcp-Session-Id it answered with");
     c.session = cc.table.open(named, principal.user);
     c.extra = { "mcp-session-id": c.session.id };
   }
@@ -164,7 +164,7 @@ async function handlePost(cc: ConnectorContext, principal: Principal, req: Incom
 
 async function handleDelete(cc: ConnectorContext, principal: Principal, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const named = namedSession(req);
-  if (named === undefined) throw new GatewayError(400, "no_session", "DELETE needs the Mcp-Session-Id header");
+  if (named === undefined) throw new GatewayError("no_session", "DELETE needs the Mcp-Session-Id header");
   const s = cc.table.open(named, principal.user);
   cc.table.delete(s);
   await Promise.allSettled((await s.started()).map((link) => end(link.up, link.session)));
@@ -179,12 +179,12 @@ export async function handleConnector(cc: ConnectorContext, principal: Principal
       return handlePost(cc, principal, req, res);
     case "GET": {
       const named = namedSession(req);
-      if (named === undefined) throw new GatewayError(405, "method_not_allowed", "GET needs the Mcp-Session-Id of an initialized session", { allow: "POST, DELETE" });
+      if (named === undefined) throw new GatewayError("method_not_allowed", "GET needs the Mcp-Session-Id of an initialized session", { allow: "POST, DELETE" });
       return standaloneStream(cc, cc.table.open(named, principal.user), res);
     }
     case "DELETE":
       return handleDelete(cc, principal, req, res);
     default:
-      throw new GatewayError(405, "method_not_allowed", "Use GET, POST or DELETE", { allow: "GET, POST, DELETE" });
+      throw new GatewayError("method_not_allowed", "Use GET, POST or DELETE", { allow: "GET, POST, DELETE" });
   }
 }

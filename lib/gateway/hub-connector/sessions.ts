@@ -84,7 +84,7 @@ export class ConnectorSessions {
   open(id: string, user: string): ConnectorSession {
     const binding = this.#sealer.open(id);
     const session = binding && binding.tool === CONNECTOR && binding.user === user ? this.#table.get(binding.instance) : undefined;
-    if (!session) throw new GatewayError(404, "unknown_session", "No such session; initialize a new one");
+    if (!session) throw new GatewayError("unknown_session", "No such session; initialize a new one");
     session.lastUsed = Date.now();
     return session;
   }

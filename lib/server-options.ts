@@ -132,7 +132,8 @@ export function resolveServerOptions(name: string, options: McpServerOptions): R
       headersTimeoutMs: o.headersTimeoutMs ?? 20_000,
       requestTimeoutMs: o.requestTimeoutMs ?? 60_000,
       keepAliveTimeoutMs: 5_000,
-      maxConnections: o.maxConnections ?? 1000,
+      // Room for a class holding event streams open (each one a connection) with calls beside them.
+      maxConnections: o.maxConnections ?? 4096,
       closeTimeoutMs: o.closeTimeoutMs ?? 5_000,
     },
   };

@@ -60,7 +60,11 @@ export async function startServer(kind: ServerKind, options: ChildOptions): Prom
     mkdirSync(options.cpuProfDir, { recursive: true });
     execArgv.push("--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`, `--cpu-prof-name=${kind}-${Date.now()}.cpuprofile`);
   }
-  const child = fork(options.entry, [kind, ...(options.args ?? [])], { execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"], env: { ...process.env, ...options.env } });
+  const child = fork(options.entry, [kind, ...(options.args ?? [])], {
+    execArgv,
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    env: { ...process.env, ...options.env },
+  });
   const first = await nextMessage(child);
   if (first.type !== "listening") throw new Error("bench server did not report its port");
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

@@ -76,6 +76,9 @@ export function parseOptions(argv: string[]): BenchOptions {
     cpuProfDir: values["cpu-prof"] ?? null,
     serverFlags: (values["server-flags"] ?? "").split(/\s+/).filter(Boolean),
     out: values.out ?? new URL("./results.json", import.meta.url).pathname,
-    only: (values.only ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    only: (values.only ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
   };
 }

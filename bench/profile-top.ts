@@ -50,7 +50,10 @@ export function topFunctions(profile: Profile, n: number, inclusive: boolean, fi
       seen.add(key);
     }
   });
-  const lines = [...time.entries()].filter(([key]) => key.includes(filter)).sort((a, b) => b[1] - a[1]).slice(0, n);
+  const lines = [...time.entries()]
+    .filter(([key]) => key.includes(filter))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n);
   return [
     `busy ${(busy / 1000).toFixed(0)} ms, garbage collector ${(gc / 1000).toFixed(0)} ms (${inclusive ? "inclusive" : "self"} time)`,
     ...lines.map(([key, us]) => `${((100 * us) / busy).toFixed(1).padStart(5)}%  ${key}`),

@@ -162,10 +162,31 @@ const nestedSample = {
 };
 
 const CASES: Case[] = [
-  { name: "add/divide arguments", schema: addSchema, samples: [{ a: 1, b: 2 }, { a: -3.5, b: 1e6 }], handWritten: handAdd },
-  { name: "projectile arguments", schema: projectileSchema, samples: [{ speed: 20, angle: 45 }, { speed: 3, angle: 80, g: 1.62 }], handWritten: handProjectile },
+  {
+    name: "add/divide arguments",
+    schema: addSchema,
+    samples: [
+      { a: 1, b: 2 },
+      { a: -3.5, b: 1e6 },
+    ],
+    handWritten: handAdd,
+  },
+  {
+    name: "projectile arguments",
+    schema: projectileSchema,
+    samples: [
+      { speed: 20, angle: 45 },
+      { speed: 3, angle: 80, g: 1.62 },
+    ],
+    handWritten: handProjectile,
+  },
   { name: "slow_sum arguments", schema: slowSumSchema, samples: [{ values: "1,2,3", delay: 2 }, {}], handWritten: handSlowSum },
-  { name: "20-property nested object", schema: nestedSchema, samples: [nestedSample, { ...nestedSample, owner: undefined, points: [] }], handWritten: handNested },
+  {
+    name: "20-property nested object",
+    schema: nestedSchema,
+    samples: [nestedSample, { ...nestedSample, owner: undefined, points: [] }],
+    handWritten: handNested,
+  },
 ];
 
 /** Calls per second of `check` over `samples`, best of `rounds` slices of `sliceMs`. */

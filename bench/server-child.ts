@@ -8,7 +8,17 @@ import type { BenchServer, ServerKind } from "./servers/types.ts";
 export type ChildRequest = { type: "stats"; gc: boolean } | { type: "stop" };
 export type ChildMessage =
   | { type: "listening"; port: number }
-  | { type: "stats"; rssBytes: number; heapUsedBytes: number; heapTotalBytes: number; newSpaceBytes: number; externalBytes: number; cpuMs: number; scavenges: number; sessions: number | null };
+  | {
+      type: "stats";
+      rssBytes: number;
+      heapUsedBytes: number;
+      heapTotalBytes: number;
+      newSpaceBytes: number;
+      externalBytes: number;
+      cpuMs: number;
+      scavenges: number;
+      sessions: number | null;
+    };
 
 type Starter = (args: readonly string[]) => Promise<BenchServer>;
 

@@ -59,10 +59,18 @@ export class SseClients {
     for (let i = 0; i < count; i += batch) {
       const n = Math.min(batch, count - i);
       await Promise.all(
-        Array.from({ length: n }, () => new Promise<void>((resolve, reject) => {
-          const client = new Client(port, () => pool.#onEvent(client), (err) => (err ? reject(err) : resolve()));
-          pool.#clients.push(client);
-        })),
+        Array.from(
+          { length: n },
+          () =>
+            new Promise<void>((resolve, reject) => {
+              const client = new Client(
+                port,
+                () => pool.#onEvent(client),
+                (err) => (err ? reject(err) : resolve()),
+              );
+              pool.#clients.push(client);
+            }),
+        ),
       );
     }
     return pool;

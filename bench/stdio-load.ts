@@ -26,8 +26,7 @@ export interface StdioResult {
 }
 
 const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
-const callLine = (id: number): string =>
-  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}\n`;
+const callLine = (id: number): string => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}\n`;
 const isSum = (m: { result?: { content?: { text?: string }[]; isError?: boolean } }): boolean =>
   m.result?.content?.[0]?.text === "5" && m.result.isError === false;
 

@@ -63,7 +63,13 @@ async function loadConfig(io: CliIo, file: string): Promise<GatewayConfig | numb
  * Opens the store the options name (one place for the server and every operator command),
  * runs `work` on it and closes it. Store problems become one line and an exit status.
  */
-async function withStore(io: CliIo, values: Values, env: NodeJS.ProcessEnv, config: GatewayConfig | undefined, work: (opened: OpenedStore) => Promise<number>): Promise<number> {
+async function withStore(
+  io: CliIo,
+  values: Values,
+  env: NodeJS.ProcessEnv,
+  config: GatewayConfig | undefined,
+  work: (opened: OpenedStore) => Promise<number>,
+): Promise<number> {
   let opened: OpenedStore | undefined;
   try {
     opened = await openStore({ store: values.store, dataDir: values["data-dir"], configStore: config?.store }, env);
@@ -107,7 +113,15 @@ async function serveOn(io: CliIo, values: Values, config: GatewayConfig, opened:
     : undefined;
   let gateway;
   try {
-    gateway = await startGateway({ config, store, host: values.host ?? "127.0.0.1", port, log: io.err, sharedLimits: opened.kind === "postgres", ...(authorizationServer ? { authorizationServer } : {}) });
+    gateway = await startGateway({
+      config,
+      store,
+      host: values.host ?? "127.0.0.1",
+      port,
+      log: io.err,
+      sharedLimits: opened.kind === "postgres",
+      ...(authorizationServer ? { authorizationServer } : {}),
+    });
     publicUrl = gateway.publicUrl;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -187,8 +201,10 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
 }
 
 function jsonLineLogger(write: (line: string) => void): Logger {
-  const line = (level: string) => (message: string, fields?: Record<string, unknown>): void =>
-    write(JSON.stringify({ time: new Date().toISOString(), level, event: message, ...fields }));
+  const line =
+    (level: string) =>
+    (message: string, fields?: Record<string, unknown>): void =>
+      write(JSON.stringify({ time: new Date().toISOString(), level, event: message, ...fields }));
   return { debug: () => {}, info: line("info"), warn: line("warn"), error: line("error") };
 }
 
@@ -204,12 +220,17 @@ function readStdin(): Promise<string> {
 
 export function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const stop = listenForStop(NAME);
-  return run(argv, env, {
-    out: (line) => void process.stdout.write(`${line}\n`),
-    err: (line) => void process.stderr.write(`${line}\n`),
-    readStdin,
-    stopRequested: stop.requested,
-  }, process.argv[1]).finally(stop.dispose);
+  return run(
+    argv,
+    env,
+    {
+      out: (line) => void process.stdout.write(`${line}\n`),
+      err: (line) => void process.stderr.write(`${line}\n`),
+      readStdin,
+      stopRequested: stop.requested,
+    },
+    process.argv[1],
+  ).finally(stop.dispose);
 }
 
 runIfExecutedDirectly(import.meta.url, NAME, main);

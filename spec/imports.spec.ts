@@ -57,7 +57,10 @@ const packageOf = (file: string): string => relative(LIB, file).split(/[\\/]/)[0
 function graph(): Map<string, string[]> {
   const edges = new Map<string, string[]>();
   for (const file of files(LIB)) {
-    edges.set(file, importsOf(readFileSync(file, "utf8")).map((spec) => resolve(dirname(file), spec)));
+    edges.set(
+      file,
+      importsOf(readFileSync(file, "utf8")).map((spec) => resolve(dirname(file), spec)),
+    );
   }
   return edges;
 }

@@ -73,7 +73,11 @@ test("the README installs only from a clone, a copied folder or a tarball, never
   const configs = [...readme.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
   const commands = configs.flatMap((c) => [...c.matchAll(/"command":\s*"([^"]*)"/g)].map((m) => m[1]!));
   assert.ok(commands.length >= 4, "the desktop configs are found");
-  assert.deepEqual(commands.filter((c) => c === "npx"), [], "desktop hosts start in any folder, where npx would fetch from the registry");
+  assert.deepEqual(
+    commands.filter((c) => c === "npx"),
+    [],
+    "desktop hosts start in any folder, where npx would fetch from the registry",
+  );
   // The first lines stay the two commands a newcomer types.
   const first = /^```sh\n([\s\S]*?)^```$/m.exec(readme)![1]!.split("\n");
   assert.match(first[0]!, /^npm install && npx start_mcp --app fixtures\/demo\/app\.ts\s+#/);
@@ -85,5 +89,8 @@ test("the README shows every hub_gateway command", async () => {
   const { USAGE } = await import("../lib/gateway/cli/io.ts");
   const commands = [...USAGE.matchAll(/hub_gateway ((?:init|user \w+|token \w+))/g)].map((m) => m[1]!);
   assert.equal(commands.length, 9, "init, five user and three token commands");
-  assert.deepEqual(commands.filter((command) => !readme.includes(`hub_gateway ${command}`)), []);
+  assert.deepEqual(
+    commands.filter((command) => !readme.includes(`hub_gateway ${command}`)),
+    [],
+  );
 });

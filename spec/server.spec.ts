@@ -157,7 +157,12 @@ describe("McpServer", () => {
     assert.deepEqual(discover.result.supportedVersions, ["2026-07-28"]);
     assert.deepEqual(discover.result._meta["io.modelcontextprotocol/serverInfo"], { name: "s", version: "2.0.0" });
     assert.ok(discover.result.capabilities.tools);
-    const call = (await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { _meta, name: "divide", arguments: { a: 6, b: 3 } } })) as unknown as {
+    const call = (await server.handle({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { _meta, name: "divide", arguments: { a: 6, b: 3 } },
+    })) as unknown as {
       result: { content: { text: string }[]; resultType?: string };
     };
     assert.equal(call.result.content[0]!.text, "2");
@@ -167,7 +172,12 @@ describe("McpServer", () => {
     // A 2026 request runs outside any session it names; a removed method is refused as unknown.
     const removed = (await server.handle({ jsonrpc: "2.0", id: 4, method: "ping", params: { _meta } })) as unknown as { error: { code: number } };
     assert.equal(removed.error.code, -32601);
-    const bare = (await server.handle({ jsonrpc: "2.0", id: 5, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } })) as unknown as {
+    const bare = (await server.handle({
+      jsonrpc: "2.0",
+      id: 5,
+      method: "tools/list",
+      params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+    })) as unknown as {
       error: { code: number };
     };
     assert.equal(bare.error.code, -32602, "an incomplete envelope is refused, not served in a session");

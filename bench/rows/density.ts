@@ -22,7 +22,12 @@ import { atMost, TARGETS } from "../targets.ts";
 import { LEAN_SESSION_FLAGS } from "../../lib/gateway/launch.ts";
 
 const MCP = "/api/mcp/demo/mcp";
-const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } } });
+const INIT = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+});
 const INITIALIZED = JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" });
 const CALL = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "add", arguments: { a: 2, b: 3 } } });
 const GB24_MB = 24 * 1024;
@@ -170,7 +175,11 @@ const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 function post(port: number, token: string, body: string, session?: string): Promise<{ status: number; session?: string; ms: number }> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}` };
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${token}`,
+    };
     if (session) headers["mcp-session-id"] = session;
     const req = request({ agent, host: "127.0.0.1", port, method: "POST", path: MCP, headers }, (res) => {
       res.resume();
@@ -184,12 +193,14 @@ function post(port: number, token: string, body: string, session?: string): Prom
 /** Runs `work` on every item, `width` at a time. */
 async function pool<T>(items: T[], width: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      await work(items[i]!, i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await work(items[i]!, i);
+      }
+    }),
+  );
 }
 
 /**
@@ -282,7 +293,8 @@ async function bareNode(): Promise<Mem> {
   }
 }
 
-const shown = (m: Mem): string => `${m.rss.toFixed(1)} MB RSS (${m.anon.toFixed(1)} anonymous + ${m.file.toFixed(1)} file-backed), ${m.pss.toFixed(1)} MB PSS, ${m.priv.toFixed(1)} MB private`;
+const shown = (m: Mem): string =>
+  `${m.rss.toFixed(1)} MB RSS (${m.anon.toFixed(1)} anonymous + ${m.file.toFixed(1)} file-backed), ${m.pss.toFixed(1)} MB PSS, ${m.priv.toFixed(1)} MB private`;
 
 export async function processSessionRow(pkg: BuiltPackage): Promise<Row[]> {
   const gw = await startGateway(pkg, 1, "process");

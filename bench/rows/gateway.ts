@@ -155,17 +155,40 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
       await res.arrayBuffer();
       if (!id) throw new Error(`initialize at /mcp failed: HTTP ${res.status}`);
       const body = CALL_ADD.replace('"name":"add"', `"name":"${GATEWAY_TOOL}_add"`);
-      return { port: gateway.port, path: "/mcp", body, headers: { ...MCP_ACCEPT, ...stack.bearer, "mcp-session-id": id, "mcp-protocol-version": PROTOCOL_VERSION } };
+      return {
+        port: gateway.port,
+        path: "/mcp",
+        body,
+        headers: { ...MCP_ACCEPT, ...stack.bearer, "mcp-session-id": id, "mcp-protocol-version": PROTOCOL_VERSION },
+      };
     };
     const uncached = stack.uncachedGateway!;
     const proxy = stack.proxy!;
     const raw = stack.rawRelay!;
     const lanes: Lane[] = [
       { name: "gateway hop: tools/call in session, direct", target: direct, costs: [stack.tool], runs: [], cpuMs: [0] },
-      { name: "gateway hop: tools/call in session, via gateway", target: await via(stack.gateway), costs: [stack.gateway, stack.tool], runs: [], cpuMs: [0, 0] },
-      { name: "gateway hop: tools/call through the hub connector /mcp", target: await viaHub(stack.gateway), costs: [stack.gateway, stack.tool], runs: [], cpuMs: [0, 0] },
+      {
+        name: "gateway hop: tools/call in session, via gateway",
+        target: await via(stack.gateway),
+        costs: [stack.gateway, stack.tool],
+        runs: [],
+        cpuMs: [0, 0],
+      },
+      {
+        name: "gateway hop: tools/call through the hub connector /mcp",
+        target: await viaHub(stack.gateway),
+        costs: [stack.gateway, stack.tool],
+        runs: [],
+        cpuMs: [0, 0],
+      },
       { name: "gateway hop: the same, lookupCacheSeconds 0", target: await via(uncached), costs: [uncached, stack.tool], runs: [], cpuMs: [0, 0] },
-      { name: "gateway hop: bare node:http proxy instead", target: targets.sessionCallAdd(proxy.port, session), costs: [proxy, stack.tool], runs: [], cpuMs: [0, 0] },
+      {
+        name: "gateway hop: bare node:http proxy instead",
+        target: targets.sessionCallAdd(proxy.port, session),
+        costs: [proxy, stack.tool],
+        runs: [],
+        cpuMs: [0, 0],
+      },
       { name: "gateway hop: raw-socket relay instead", target: targets.sessionCallAdd(raw.port, session), costs: [raw, stack.tool], runs: [], cpuMs: [0, 0] },
     ];
     const pgLanes: Lane[] = [];
@@ -173,9 +196,30 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
       const read = pg.databaseCpuMs;
       const database = (): { read(): number; ms: number } => ({ read, ms: 0 });
       pgLanes.push(
-        { name: "gateway hop: via gateway, Postgres store", target: await via(pg.cached, pg.bearer), costs: [pg.cached, stack.tool], runs: [], cpuMs: [0, 0], database: database() },
-        { name: "gateway hop: Postgres store, lookupCacheSeconds 0", target: await via(pg.uncached, pg.bearer), costs: [pg.uncached, stack.tool], runs: [], cpuMs: [0, 0], database: database() },
-        { name: "gateway hop: Postgres store, rate limit per replica", target: await via(pg.localLimit, pg.bearer), costs: [pg.localLimit, stack.tool], runs: [], cpuMs: [0, 0], database: database() },
+        {
+          name: "gateway hop: via gateway, Postgres store",
+          target: await via(pg.cached, pg.bearer),
+          costs: [pg.cached, stack.tool],
+          runs: [],
+          cpuMs: [0, 0],
+          database: database(),
+        },
+        {
+          name: "gateway hop: Postgres store, lookupCacheSeconds 0",
+          target: await via(pg.uncached, pg.bearer),
+          costs: [pg.uncached, stack.tool],
+          runs: [],
+          cpuMs: [0, 0],
+          database: database(),
+        },
+        {
+          name: "gateway hop: Postgres store, rate limit per replica",
+          target: await via(pg.localLimit, pg.bearer),
+          costs: [pg.localLimit, stack.tool],
+          runs: [],
+          cpuMs: [0, 0],
+          database: database(),
+        },
       );
       lanes.push(...pgLanes);
     }
@@ -189,11 +233,25 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
       for (let i = 0; i < lanes.length; i++) await slice(gen, lanes[(round + i) % lanes.length]!, slicing.sliceMs);
     }
     type Counted = Row & { total: number };
-    const [directRow, viaRow, hubRow, uncachedRow, proxyRow, rawRow, ...pgRows] = lanes.map(laneRow) as [Counted, Counted, Counted, Counted, Counted, Counted, ...Counted[]];
+    const [directRow, viaRow, hubRow, uncachedRow, proxyRow, rawRow, ...pgRows] = lanes.map(laneRow) as [
+      Counted,
+      Counted,
+      Counted,
+      Counted,
+      Counted,
+      Counted,
+      ...Counted[],
+    ];
     directRow.ratio = 1;
     directRow.rssMb = (await stack.tool.stats()).rssMb;
     directRow.note = `${rounds} slices of ${slicing.sliceMs} ms per row, taking turns with the gateway rows; server CPU is the tool server's`;
-    const hops: [Counted, Lane, ServerChild][] = [[viaRow, lanes[1]!, stack.gateway], [hubRow, lanes[2]!, stack.gateway], [uncachedRow, lanes[3]!, uncached], [proxyRow, lanes[4]!, proxy], [rawRow, lanes[5]!, raw]];
+    const hops: [Counted, Lane, ServerChild][] = [
+      [viaRow, lanes[1]!, stack.gateway],
+      [hubRow, lanes[2]!, stack.gateway],
+      [uncachedRow, lanes[3]!, uncached],
+      [proxyRow, lanes[4]!, proxy],
+      [rawRow, lanes[5]!, raw],
+    ];
     pgRows.forEach((row, i) => hops.push([row, pgLanes[i]!, pgLanes[i]!.costs[0]!]));
     for (const [row, lane, gateway] of hops) {
       const us = (ms: number): string => ((ms * 1000) / row.total).toFixed(0);
@@ -206,7 +264,8 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
     }
     uncachedRow.note += "; not a target: the gateway above reading token, account and tool session from the data dir on every request";
     proxyRow.note += "; not a target: node:http server and client relaying headers and body, nothing else";
-    rawRow.note += "; not a target: a node:http server relaying over raw keep-alive sockets (no node:http client), the least a hop through node:http costs here";
+    rawRow.note +=
+      "; not a target: a node:http server relaying over raw keep-alive sockets (no node:http client), the least a hop through node:http costs here";
     const [pgCachedRow, pgUncachedRow, pgLocalRow] = pgRows;
     if (pgCachedRow && pgUncachedRow && pgLocalRow) {
       const versus = (row: Counted, file: Counted, what: string): string =>
@@ -226,9 +285,19 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
     }
     // The hop's own process: the gateway's CPU per call against the bare proxy's, same tool server behind both.
     const own = (lane: Lane, row: Counted): number => lane.cpuMs[0]! / row.total;
-    viaRow.checks.push(atMost("gateway CPU/req vs bare node:http proxy", { value: own(lanes[1]!, viaRow) / own(lanes[4]!, proxyRow), digits: 2, unit: "×" }, TARGETS.gatewayVsProxyCpu));
+    viaRow.checks.push(
+      atMost(
+        "gateway CPU/req vs bare node:http proxy",
+        { value: own(lanes[1]!, viaRow) / own(lanes[4]!, proxyRow), digits: 2, unit: "×" },
+        TARGETS.gatewayVsProxyCpu,
+      ),
+    );
     hubRow.checks.push(
-      atMost("CPU/req via /mcp vs via /api/mcp/{tool}/mcp", { value: hubRow.cpuUsPerReq! / viaRow.cpuUsPerReq!, digits: 2, unit: "×" }, TARGETS.hubConnectorCpuFactor),
+      atMost(
+        "CPU/req via /mcp vs via /api/mcp/{tool}/mcp",
+        { value: hubRow.cpuUsPerReq! / viaRow.cpuUsPerReq!, digits: 2, unit: "×" },
+        TARGETS.hubConnectorCpuFactor,
+      ),
     );
     return [directRow, viaRow, hubRow, uncachedRow, ...pgRows, proxyRow, rawRow].map(strip);
   } finally {

@@ -61,7 +61,7 @@ function treeRssMb(pid: number): number {
   return kb / 1024;
 }
 
-export async function tsAppRows(pkg: BuiltPackage, quick: boolean): Promise<Row[]> {
+export async function tsAppRows(pkg: BuiltPackage, _quick: boolean): Promise<Row[]> {
   const rows: Row[] = [];
   // The first start compiles the app (and fills any cache); it is not counted as warm.
   let coldMs: number;

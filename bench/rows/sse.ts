@@ -75,7 +75,14 @@ export async function sseRows(servers: Servers, clients: number, rounds: number)
   const limit = fileLimit();
   if (limit < clients + 256) {
     const why = `ulimit -n is ${limit}, too low for ${clients} SSE clients; raise it (e.g. \`ulimit -n ${clients * 2 + 1024}\`) and run again`;
-    return [{ name: `SSE broadcast to ${clients.toLocaleString("en-US")} clients`, result: "not run", note: why, checks: [{ target: "row measured", measured: "not run", pass: false }] }];
+    return [
+      {
+        name: `SSE broadcast to ${clients.toLocaleString("en-US")} clients`,
+        result: "not run",
+        note: why,
+        checks: [{ target: "row measured", measured: "not run", pass: false }],
+      },
+    ];
   }
   const base = await measure(servers, "baseline", clients, rounds);
   const hub = await measure(servers, "hubmcp", clients, rounds);

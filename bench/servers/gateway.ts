@@ -20,7 +20,9 @@ export const HUB_TOOLS = 300;
 export async function startGatewayServer(args: readonly string[]): Promise<BenchServer> {
   const [location, upstream, lookups = "cached"] = args;
   if (!location || !upstream) throw new Error("the gateway bench server needs a data dir or postgres:// URL and an upstream URL");
-  const postgres = location.startsWith("postgres:") ? await PostgresRecordStore.open({ url: location, password: process.env.HUBMCP_STORE_PASSWORD || undefined }) : undefined;
+  const postgres = location.startsWith("postgres:")
+    ? await PostgresRecordStore.open({ url: location, password: process.env.HUBMCP_STORE_PASSWORD || undefined })
+    : undefined;
   // parseGatewayConfig resolves paths against a directory; a database has none of its own.
   const dataDir = postgres ? process.cwd() : location;
   const tools: Record<string, unknown> = { [GATEWAY_TOOL]: { revisions: { default: { url: upstream } } } };
@@ -35,10 +37,18 @@ export async function startGatewayServer(args: readonly string[]): Promise<Bench
     dataDir,
   );
   // As `hub_gateway --store postgres://…` runs it: the per-person rate limit counted in the database.
-  const gateway = await startGateway({ config, store: postgres ?? new FileRecordStore(dataDir), sharedLimits: postgres !== undefined && lookups !== "local-limit" });
+  const gateway = await startGateway({
+    config,
+    store: postgres ?? new FileRecordStore(dataDir),
+    sharedLimits: postgres !== undefined && lookups !== "local-limit",
+  });
   // Gateway sessions are sealed ids the gateway does not hold: there is nothing to count.
-  return { port: gateway.port, sessions: () => null, close: async () => {
-    await gateway.close();
-    await postgres?.close();
-  } };
+  return {
+    port: gateway.port,
+    sessions: () => null,
+    close: async () => {
+      await gateway.close();
+      await postgres?.close();
+    },
+  };
 }

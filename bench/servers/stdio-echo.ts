@@ -6,7 +6,11 @@ type Message = { id?: number | string; method?: string; params?: { arguments?: {
 function answer(message: Message): string | null {
   if (message.id === undefined) return null;
   if (message.method === "initialize") {
-    return JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "echo", version: "1.0.0" } } });
+    return JSON.stringify({
+      jsonrpc: "2.0",
+      id: message.id,
+      result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "echo", version: "1.0.0" } },
+    });
   }
   const sum = (message.params?.arguments?.a ?? 0) + (message.params?.arguments?.b ?? 0);
   return JSON.stringify({ jsonrpc: "2.0", id: message.id, result: { content: [{ type: "text", text: String(sum) }], isError: false } });

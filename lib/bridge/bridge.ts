@@ -24,7 +24,6 @@ export interface BridgeOptions {
   log?: (line: string) => void;
 }
 
-
 export class Bridge implements RouteTarget {
   readonly config: BridgeConfig;
   readonly upstreams: readonly Upstream[];
@@ -228,5 +227,3 @@ export class Bridge implements RouteTarget {
     }
   }
 }
-
-

@@ -79,7 +79,10 @@ export class Catalog implements Namespace {
   #expose(kind: ListKind, perTool: Array<{ upstream: Upstream; items: Record<string, unknown>[] }>): Record<string, unknown>[] {
     // Names are assigned in HUB_TOOLS order whatever order the answers came in.
     const ordered = this.#upstreams.flatMap((u) => perTool.filter((p) => p.upstream === u));
-    const { items, names } = exposeList(kind, ordered.map(({ upstream, items }) => ({ target: upstream.target, items })));
+    const { items, names } = exposeList(
+      kind,
+      ordered.map(({ upstream, items }) => ({ target: upstream.target, items })),
+    );
     if (kind !== "tools" && kind !== "prompts") return items;
     // Names of a tool that failed this time stay routable until it lists again.
     const previous = kind === "tools" ? this.#tools : this.#prompts;

@@ -51,7 +51,9 @@ function parseApi(raw: string | undefined, allowHttp: boolean): string {
   if (url.search || url.hash || url.username || url.password) throw new BridgeConfigError("HUB_API must be a base URL without query, fragment or credentials");
   // The token is a bearer credential: over plain http to another host anyone on the path can take it.
   if (url.protocol === "http:" && !isLoopbackHost(url.hostname) && !allowHttp) {
-    throw new BridgeConfigError("HUB_API is plain http:// to another host, which would send HUB_TOKEN unencrypted; use https://, or set HUB_ALLOW_HTTP=1 on a network you trust");
+    throw new BridgeConfigError(
+      "HUB_API is plain http:// to another host, which would send HUB_TOKEN unencrypted; use https://, or set HUB_ALLOW_HTTP=1 on a network you trust",
+    );
   }
   return url.href.replace(/\/+$/, "");
 }
@@ -60,7 +62,10 @@ function parseTools(raw: string | undefined): Array<{ tool: string; revision: st
   const text = raw === undefined || raw.trim() === "" ? DEFAULT_HUB_TOOLS : raw;
   const seen = new Set<string>();
   const tools: Array<{ tool: string; revision: string | null }> = [];
-  for (const entry of text.split(",").map((s) => s.trim()).filter((s) => s !== "")) {
+  for (const entry of text
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")) {
     const at = entry.indexOf("@");
     const tool = at < 0 ? entry : entry.slice(0, at);
     const revision = at < 0 ? null : entry.slice(at + 1);

@@ -53,7 +53,10 @@ async function initialize(bridge: RouteTarget, params: Params): Promise<Result> 
   if (ready.length === 0) throw new BridgeRpcError(ErrorCode.InternalError, [...problems].join("; "));
   if (bridge.single) return ready[0]!.result;
   for (const upstream of bridge.upstreams) if (!upstream.initResult) bridge.down.add(upstream);
-  return mergedInitializeResult(ready.map((r) => ({ label: r.upstream.label, result: r.result })), bridge.version);
+  return mergedInitializeResult(
+    ready.map((r) => ({ label: r.upstream.label, result: r.result })),
+    bridge.version,
+  );
 }
 
 /** A tool call; a tool that cannot be reached answers with an isError result naming it. */

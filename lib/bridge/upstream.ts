@@ -143,7 +143,14 @@ export class Upstream {
     this.#sessionId = null;
     if (!sessionId) return;
     const timeout = AbortSignal.timeout(2000);
-    await exchange({ method: "DELETE", url: this.target.endpoint, headers: this.#headers(sessionId), signal: timeout, agents: this.#ctx.agents, onMessage: () => {} }).catch(() => {});
+    await exchange({
+      method: "DELETE",
+      url: this.target.endpoint,
+      headers: this.#headers(sessionId),
+      signal: timeout,
+      agents: this.#ctx.agents,
+      onMessage: () => {},
+    }).catch(() => {});
   }
 
   async #postQuietly(message: Record<string, unknown>): Promise<void> {

@@ -60,4 +60,3 @@ export const consolePage = `<!doctype html>
 </body>
 </html>
 `;
-

@@ -35,7 +35,11 @@ interface Asset {
 function asset(text: string, type: string, policy?: string): Asset {
   const body = Buffer.from(text, "utf8");
   // The policy is part of the tag: a frame revalidated under other domains must not keep the old one.
-  const etag = `"${createHash("sha256").update(body).update(policy ?? "").digest("base64url").slice(0, 22)}"`;
+  const etag = `"${createHash("sha256")
+    .update(body)
+    .update(policy ?? "")
+    .digest("base64url")
+    .slice(0, 22)}"`;
   return { body, type, etag, policy };
 }
 

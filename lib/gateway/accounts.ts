@@ -20,7 +20,10 @@ interface AccountRecord {
 }
 
 export class AccountError extends Error {
-  constructor(readonly code: "HUBMCP_BAD_USER_NAME" | "HUBMCP_BAD_GROUP_NAME" | "HUBMCP_EMPTY_PASSWORD" | "HUBMCP_USER_EXISTS" | "HUBMCP_NO_SUCH_USER", message: string) {
+  constructor(
+    readonly code: "HUBMCP_BAD_USER_NAME" | "HUBMCP_BAD_GROUP_NAME" | "HUBMCP_EMPTY_PASSWORD" | "HUBMCP_USER_EXISTS" | "HUBMCP_NO_SUCH_USER",
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -47,7 +47,14 @@ function unauthorized(publicUrl: string, tool: string, invalid: boolean, endpoin
 }
 
 /** The caller of a tool route, or a 401/403 GatewayError. */
-export async function authorize(req: IncomingMessage, verifiers: readonly TokenVerifier[], publicUrl: string, tool: string, spec: ToolSpec, endpoint: ToolEndpoint = "mcp"): Promise<Principal> {
+export async function authorize(
+  req: IncomingMessage,
+  verifiers: readonly TokenVerifier[],
+  publicUrl: string,
+  tool: string,
+  spec: ToolSpec,
+  endpoint: ToolEndpoint = "mcp",
+): Promise<Principal> {
   const token = bearer(req);
   if (token === null) throw unauthorized(publicUrl, tool, false, endpoint);
   const resource = toolResource(publicUrl, tool);

@@ -117,7 +117,10 @@ export const DEFAULT_LIMITS: GatewayLimits = {
 /** A config problem; `message` is the whole line, starting with the key. */
 export class ConfigError extends Error {
   readonly code = "HUBMCP_BAD_CONFIG";
-  constructor(readonly key: string, problem: string) {
+  constructor(
+    readonly key: string,
+    problem: string,
+  ) {
     super(`${key} ${problem}`);
   }
 }
@@ -153,7 +156,8 @@ function account(v: unknown, key: string): string | undefined {
 
 function envNames(v: unknown, key: string): string[] | undefined {
   if (v === undefined) return undefined;
-  if (!Array.isArray(v) || !v.every((n) => typeof n === "string" && ENV_NAME.test(n))) throw new ConfigError(key, "must be an array of environment variable names");
+  if (!Array.isArray(v) || !v.every((n) => typeof n === "string" && ENV_NAME.test(n)))
+    throw new ConfigError(key, "must be an array of environment variable names");
   return v as string[];
 }
 
@@ -170,10 +174,12 @@ const SLURM_WORD = /^[A-Za-z0-9][A-Za-z0-9_.:,+-]{0,127}$/;
 
 function slurmRevision(v: unknown, key: string, baseDir: string): SlurmRevision {
   if (!isObject(v)) throw new ConfigError(key, "must be an object");
-  for (const k of Object.keys(v)) if (!["app", "workdir", "partition", "time", "sbatch"].includes(k)) throw new ConfigError(`${key}.${k}`, "is not a known key");
+  for (const k of Object.keys(v))
+    if (!["app", "workdir", "partition", "time", "sbatch"].includes(k)) throw new ConfigError(`${key}.${k}`, "is not a known key");
   const path = (k: "app" | "workdir"): string => {
     const p = v[k];
-    if (typeof p !== "string" || p === "") throw new ConfigError(`${key}.${k}`, k === "app" ? "must be a file path" : "must be a folder path (one the compute nodes see too)");
+    if (typeof p !== "string" || p === "")
+      throw new ConfigError(`${key}.${k}`, k === "app" ? "must be a file path" : "must be a folder path (one the compute nodes see too)");
     return isAbsolute(p) ? p : resolve(baseDir, p);
   };
   const word = (k: "partition" | "time"): string | undefined => {
@@ -219,7 +225,8 @@ function revision(v: unknown, key: string, baseDir: string, who: ChildIdentity):
 
 function tool(v: unknown, key: string, baseDir: string, top: ChildIdentity): ToolSpec {
   if (!isObject(v)) throw new ConfigError(key, "must be an object");
-  for (const k of Object.keys(v)) if (!["groups", "revisions", "runAs", "env", "catalog", "catalogRevision"].includes(k)) throw new ConfigError(`${key}.${k}`, "is not a known key");
+  for (const k of Object.keys(v))
+    if (!["groups", "revisions", "runAs", "env", "catalog", "catalogRevision"].includes(k)) throw new ConfigError(`${key}.${k}`, "is not a known key");
   const who = identity(v, key, top);
   let groups: string[] = [];
   if (v.groups !== undefined) {
@@ -237,7 +244,8 @@ function tool(v: unknown, key: string, baseDir: string, top: ChildIdentity): Too
   if (!revisions.default) throw new ConfigError(`${key}.revisions.default`, "is required");
   if (v.catalog !== undefined && typeof v.catalog !== "boolean") throw new ConfigError(`${key}.catalog`, "must be true or false");
   const catalogRevision = v.catalogRevision ?? "default";
-  if (typeof catalogRevision !== "string" || !Object.hasOwn(revisions, catalogRevision)) throw new ConfigError(`${key}.catalogRevision`, "must name one of the tool's revisions");
+  if (typeof catalogRevision !== "string" || !Object.hasOwn(revisions, catalogRevision))
+    throw new ConfigError(`${key}.catalogRevision`, "must name one of the tool's revisions");
   return { groups, revisions, catalog: v.catalog !== false, catalogRevision };
 }
 
@@ -267,7 +275,18 @@ function notNegative(v: unknown, key: string, fallback: number, scale = 1): numb
 function limits(v: unknown): GatewayLimits {
   if (v === undefined) return DEFAULT_LIMITS;
   if (!isObject(v)) throw new ConfigError("limits", "must be an object");
-  const known = ["idleMinutes", "startSeconds", "sessionsPerUser", "sessionsTotal", "maxBodyBytes", "ratePerSecond", "rateBurst", "lookupCacheSeconds", "proxyCookieMinutes", ...TRAFFIC_KEYS];
+  const known = [
+    "idleMinutes",
+    "startSeconds",
+    "sessionsPerUser",
+    "sessionsTotal",
+    "maxBodyBytes",
+    "ratePerSecond",
+    "rateBurst",
+    "lookupCacheSeconds",
+    "proxyCookieMinutes",
+    ...TRAFFIC_KEYS,
+  ];
   for (const k of Object.keys(v)) if (!known.includes(k)) throw new ConfigError(`limits.${k}`, "is not a known key");
   const d = DEFAULT_LIMITS;
   return {
@@ -279,7 +298,11 @@ function limits(v: unknown): GatewayLimits {
     ratePerSecond: positive(v.ratePerSecond, "limits.ratePerSecond", d.ratePerSecond),
     rateBurst: positive(v.rateBurst, "limits.rateBurst", d.rateBurst),
     proxyCookieMs: positive(v.proxyCookieMinutes, "limits.proxyCookieMinutes", d.proxyCookieMs / 60_000, 60_000),
-    lookupCacheMs: upTo(notNegative(v.lookupCacheSeconds, "limits.lookupCacheSeconds", d.lookupCacheMs / 1000, 1000), MAX_LOOKUP_CACHE_MS, "limits.lookupCacheSeconds"),
+    lookupCacheMs: upTo(
+      notNegative(v.lookupCacheSeconds, "limits.lookupCacheSeconds", d.lookupCacheMs / 1000, 1000),
+      MAX_LOOKUP_CACHE_MS,
+      "limits.lookupCacheSeconds",
+    ),
     ...trafficLimits(v),
   };
 }
@@ -287,7 +310,9 @@ function limits(v: unknown): GatewayLimits {
 const TRAFFIC_KEYS = ["headersSeconds", "requestSeconds", "keepAliveSeconds", "maxConnections", "upstreamRequestsPerUser", "rewriteBudgetBytes"];
 
 /** The limits that bound what clients can hold open in the gateway (connections, requests, buffers). */
-function trafficLimits(v: Record<string, unknown>): Pick<GatewayLimits, "headersTimeoutMs" | "requestTimeoutMs" | "keepAliveTimeoutMs" | "maxConnections" | "upstreamRequestsPerUser" | "rewriteBudgetBytes"> {
+function trafficLimits(
+  v: Record<string, unknown>,
+): Pick<GatewayLimits, "headersTimeoutMs" | "requestTimeoutMs" | "keepAliveTimeoutMs" | "maxConnections" | "upstreamRequestsPerUser" | "rewriteBudgetBytes"> {
   const d = DEFAULT_LIMITS;
   const whole = (key: string, fallback: number): number => Math.floor(positive(v[key], `limits.${key}`, fallback));
   const upstreamRequestsPerUser = whole("upstreamRequestsPerUser", d.upstreamRequestsPerUser);
@@ -307,14 +332,17 @@ const HOST_NAME = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
 
 function hostNames(v: unknown): string[] {
   if (v === undefined) return [];
-  if (!Array.isArray(v) || !v.every((h) => typeof h === "string" && HOST_NAME.test(h))) throw new ConfigError("allowedHosts", "must be an array of host names (optionally with :port)");
+  if (!Array.isArray(v) || !v.every((h) => typeof h === "string" && HOST_NAME.test(h)))
+    throw new ConfigError("allowedHosts", "must be an array of host names (optionally with :port)");
   return v as string[];
 }
 
 /** Checks a parsed gateway.json; relative `app` paths resolve against `baseDir` (the file's folder). */
 export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConfig {
   if (!isObject(value)) throw new ConfigError("(top level)", "must be a JSON object");
-  for (const k of Object.keys(value)) if (!["publicUrl", "allowedHosts", "tools", "limits", "oauth", "runAs", "env", "store", "connector"].includes(k)) throw new ConfigError(k, "is not a known key");
+  for (const k of Object.keys(value))
+    if (!["publicUrl", "allowedHosts", "tools", "limits", "oauth", "runAs", "env", "store", "connector"].includes(k))
+      throw new ConfigError(k, "is not a known key");
   const top = identity(value, "", {});
   const publicUrl = value.publicUrl === undefined ? undefined : httpUrl(value.publicUrl, "publicUrl").replace(/\/+$/, "");
   if (!isObject(value.tools)) throw new ConfigError("tools", "must be an object of named tools");
@@ -335,7 +363,15 @@ export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConf
   const connector = parseConnectorSettings(value.connector, (key, problem) => {
     throw new ConfigError(key, problem);
   });
-  return { publicUrl, allowedHosts: hostNames(value.allowedHosts), tools, limits: limits(value.limits), oauth, connector, ...(store !== undefined ? { store } : {}) };
+  return {
+    publicUrl,
+    allowedHosts: hostNames(value.allowedHosts),
+    tools,
+    limits: limits(value.limits),
+    oauth,
+    connector,
+    ...(store !== undefined ? { store } : {}),
+  };
 }
 
 /** The same from the file's text. */

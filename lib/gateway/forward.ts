@@ -58,7 +58,10 @@ export function send(upstream: Upstream, out: Outgoing, cancel: AbortSignal | Ca
   if (upstream.cookie) headers.cookie = upstream.cookie;
   if (out.body) headers["content-length"] = out.body.length;
   headers.host = target.host;
-  return forward({ agent: upstream.agent, target, method: out.method, path: `/${out.path}`, headers, body: out.body, headersTimeoutMs: HEADERS_TIMEOUT_MS }, cancel);
+  return forward(
+    { agent: upstream.agent, target, method: out.method, path: `/${out.path}`, headers, body: out.body, headersTimeoutMs: HEADERS_TIMEOUT_MS },
+    cancel,
+  );
 }
 
 /** Why an upstream could not be reached, as the client's answer. */

@@ -1,7 +1,16 @@
 // The hub gateway's public API, a separate entry point (`hubmcp/gateway`) so tool server
 // apps importing the package root never load it.
 export { startGateway, type GatewayOptions, type RunningGateway } from "./server.ts";
-export { parseGatewayConfig, parseGatewayConfigText, ConfigError, type GatewayConfig, type GatewayLimits, type ToolSpec, type RevisionSpec, type SlurmRevision } from "./config.ts";
+export {
+  parseGatewayConfig,
+  parseGatewayConfigText,
+  ConfigError,
+  type GatewayConfig,
+  type GatewayLimits,
+  type ToolSpec,
+  type RevisionSpec,
+  type SlurmRevision,
+} from "./config.ts";
 export { StoreAccountDirectory, AccountError } from "./accounts.ts";
 export { ApiTokens } from "./api-tokens.ts";
 export { FileRecordStore } from "./store/file-record-store.ts";

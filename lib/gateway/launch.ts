@@ -50,7 +50,10 @@ export interface LaunchRequest {
 
 /** A tool session that could not be started, or did not become ready in time. */
 export class SessionLaunchError extends Error {
-  constructor(readonly code: "HUBMCP_SESSION_NEVER_READY" | "HUBMCP_SESSION_LAUNCH_FAILED", message: string) {
+  constructor(
+    readonly code: "HUBMCP_SESSION_NEVER_READY" | "HUBMCP_SESSION_LAUNCH_FAILED",
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -135,7 +138,10 @@ function firstLine(group: Group, ms: number, accept: (line: string) => boolean, 
     let buffered = "";
     let seen = 0;
     let found = false;
-    const timer = setTimeout(() => reject(new SessionLaunchError("HUBMCP_SESSION_NEVER_READY", `the tool session did not become ready within ${Math.round(ms / 1000)} s`)), ms);
+    const timer = setTimeout(
+      () => reject(new SessionLaunchError("HUBMCP_SESSION_NEVER_READY", `the tool session did not become ready within ${Math.round(ms / 1000)} s`)),
+      ms,
+    );
     group.child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
       if (!found && (seen += chunk.length) > MAX_OUTPUT_BEFORE_READY) {
         clearTimeout(timer);
@@ -245,7 +251,12 @@ async function launchApp(req: LaunchRequest, app: string, runAs: string | undefi
 
 async function launchCommand(req: LaunchRequest, command: readonly string[], runAs: string | undefined, allow: readonly string[]): Promise<Backend> {
   const account = await accountFor(req, runAs);
-  const env = childEnv(req.env ?? process.env, allow, account, { HUB_USER: req.user, HUB_TOOL: req.tool, HUB_REVISION: req.revisionName, HUB_SESSION: req.instance });
+  const env = childEnv(req.env ?? process.env, allow, account, {
+    HUB_USER: req.user,
+    HUB_TOOL: req.tool,
+    HUB_REVISION: req.revisionName,
+    HUB_SESSION: req.instance,
+  });
   const group = spawnGroup(command, env, account);
   let line: string;
   try {

@@ -75,7 +75,10 @@ export class LegacyStreams {
       held.abort.abort();
       if (this.#held.get(o.id) === held) this.#held.delete(o.id);
       // The tool server's session ends with the stream, as it would for a plain server.
-      void held.session?.then((session) => end(o.upstream, session), () => {});
+      void held.session?.then(
+        (session) => end(o.upstream, session),
+        () => {},
+      );
     });
     stream.send({ event: "endpoint", data: o.endpoint });
   }
@@ -116,7 +119,11 @@ export class LegacyStreams {
     try {
       const upstreamSession = this.#session(held, msg);
       const session = upstreamSession ? await upstreamSession : undefined;
-      const answer = await send(held.upstream, { method: "POST", path: "mcp", headers: req.headers, body: msg.body, session, accept: MCP_ACCEPT, vouched: held.vouched }, held.abort.signal);
+      const answer = await send(
+        held.upstream,
+        { method: "POST", path: "mcp", headers: req.headers, body: msg.body, session, accept: MCP_ACCEPT, vouched: held.vouched },
+        held.abort.signal,
+      );
       if (!upstreamSession && answer.statusCode === 200) {
         const minted = answer.headers["mcp-session-id"];
         const id = typeof minted === "string" ? minted : "";
@@ -133,7 +140,10 @@ export class LegacyStreams {
           return;
         }
         if (raw.length === 0) return;
-        const text = msg.rewrite && msg.method && answer.statusCode === 200 ? (rewriteResult(msg.method, raw, held.resourcePrefix) ?? raw.toString("utf8")) : raw.toString("utf8");
+        const text =
+          msg.rewrite && msg.method && answer.statusCode === 200
+            ? (rewriteResult(msg.method, raw, held.resourcePrefix) ?? raw.toString("utf8"))
+            : raw.toString("utf8");
         this.#sendAll(held, text);
       });
     } catch (err) {

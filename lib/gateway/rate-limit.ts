@@ -34,7 +34,12 @@ export class TokenBucketLimiter {
 
   /** The same buckets kept in `store` (one record per user), shared by every replica on it. */
   sharedIn(store: RecordStore): SharedLimit<Bucket> {
-    return new SharedLimit<Bucket>(store, "rate-users", (b, now) => takeFrom(b, now, this.perSecond, this.burst), (user) => this.take(user));
+    return new SharedLimit<Bucket>(
+      store,
+      "rate-users",
+      (b, now) => takeFrom(b, now, this.perSecond, this.burst),
+      (user) => this.take(user),
+    );
   }
 
   #prune(now: number): void {

@@ -75,7 +75,9 @@ export function knownFailure(err: unknown): GatewayError | undefined {
   if (err instanceof GatewayError) return err;
   if (err instanceof BodyError) return new GatewayError(wireCodeOf(err.code), err.message, headersOf(err.code));
   if (isStoreUnavailable(err)) {
-    return new GatewayError("store_unavailable", "The gateway cannot reach its store just now; try again shortly", { "retry-after": String(STORE_RETRY_AFTER_SECONDS) });
+    return new GatewayError("store_unavailable", "The gateway cannot reach its store just now; try again shortly", {
+      "retry-after": String(STORE_RETRY_AFTER_SECONDS),
+    });
   }
   return undefined;
 }

@@ -49,7 +49,12 @@ export function inspectRequest(raw: Buffer, resourcePrefix: string): ParsedMessa
     params.uri = uri.forwarded;
     body = Buffer.from(JSON.stringify(value));
   }
-  const parsed: ParsedMessage = { method: isRequest ? method : undefined, rewrite: isRequest && REWRITTEN.has(method), initialize: isRequest && method === "initialize", body };
+  const parsed: ParsedMessage = {
+    method: isRequest ? method : undefined,
+    rewrite: isRequest && REWRITTEN.has(method),
+    initialize: isRequest && method === "initialize",
+    body,
+  };
   if (uri) parsed.uri = uri;
   return parsed;
 }

@@ -52,7 +52,14 @@ export function matchRoute(method: string, target: string | undefined): Route {
   if (path === "/mcp") return { kind: "hub-mcp" };
   if (path === "/.well-known/oauth-protected-resource/mcp" || path === "/mcp/.well-known/oauth-protected-resource") return { kind: "hub-resource-metadata" };
   // RFC 9728 location: the well-known prefix, then the resource's path.
-  if (parts[0] === ".well-known" && parts[1] === "oauth-protected-resource" && parts[2] === "api" && parts[3] === "mcp" && (parts[5] === "mcp" || parts[5] === "sse") && parts.length === 6) {
+  if (
+    parts[0] === ".well-known" &&
+    parts[1] === "oauth-protected-resource" &&
+    parts[2] === "api" &&
+    parts[3] === "mcp" &&
+    (parts[5] === "mcp" || parts[5] === "sse") &&
+    parts.length === 6
+  ) {
     return { kind: "resource-metadata", tool: parts[4]!, endpoint: parts[5] };
   }
   if (parts[0] === "weber" && parts.length >= 4) return { kind: "weber", instance: parts[1]!, cookie: parts[2]! };

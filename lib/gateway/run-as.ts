@@ -77,7 +77,8 @@ export async function childAccount(configured: string | undefined, person: strin
     throw new Error(`runAs ${PERSON}: ${name} is a system account or the gateway's own`);
   }
   if (account.uid === process.getuid?.() && account.gid === process.getgid?.()) return null;
-  if (!canSwitchAccounts()) throw new Error(`runAs: this gateway cannot switch to ${name} (needs root or CAP_CHOWN, CAP_FOWNER, CAP_KILL, CAP_SETGID and CAP_SETUID)`);
+  if (!canSwitchAccounts())
+    throw new Error(`runAs: this gateway cannot switch to ${name} (needs root or CAP_CHOWN, CAP_FOWNER, CAP_KILL, CAP_SETGID and CAP_SETUID)`);
   return account;
 }
 
@@ -111,13 +112,19 @@ export async function identityWarnings(config: GatewayConfig): Promise<string[]>
   const oneAccount: string[] = [];
   for (const [name, tools] of names) {
     if (name === PERSON) {
-      if (!canSwitchAccounts()) out.push(`this gateway cannot switch to people's accounts (needs root or CAP_CHOWN, CAP_FOWNER, CAP_KILL, CAP_SETGID and CAP_SETUID): tool sessions of ${tools.join(", ")} will fail to start`);
+      if (!canSwitchAccounts())
+        out.push(
+          `this gateway cannot switch to people's accounts (needs root or CAP_CHOWN, CAP_FOWNER, CAP_KILL, CAP_SETGID and CAP_SETUID): tool sessions of ${tools.join(", ")} will fail to start`,
+        );
       continue;
     }
     const account = await lookupAccount(name);
     if (!account) out.push(`runAs account ${name} does not exist: tool sessions of ${tools.join(", ")} will fail to start`);
     else if (account.uid === process.getuid?.()) shared.push(...tools);
-    else if (!canSwitchAccounts()) out.push(`this gateway cannot switch to ${name} (needs root or CAP_CHOWN, CAP_FOWNER, CAP_KILL, CAP_SETGID and CAP_SETUID): tool sessions of ${tools.join(", ")} will fail to start`);
+    else if (!canSwitchAccounts())
+      out.push(
+        `this gateway cannot switch to ${name} (needs root or CAP_CHOWN, CAP_FOWNER, CAP_KILL, CAP_SETGID and CAP_SETUID): tool sessions of ${tools.join(", ")} will fail to start`,
+      );
     else oneAccount.push(`${tools.join(", ")} (as ${name})`);
   }
   // Processes of one account are not walls between each other (signals, ptrace, its files):

@@ -114,7 +114,16 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const local = new TokenBucketLimiter(config.limits.ratePerSecond, config.limits.rateBurst);
   const limiter = options.sharedLimits ? local.sharedIn(options.store) : { hit: (user: string) => local.take(user) };
   let publicUrl = options.publicUrl?.replace(/\/+$/, "") ?? config.publicUrl ?? "";
-  const sessions = new ToolSessions({ store, readFresh: (collection, id) => store.fresh(collection, id), copyOf: (collection, id) => store.copyOf(collection, id), config, publicUrl: () => publicUrl, launch: options.launch, childEnv: options.childEnv, onEvent: event });
+  const sessions = new ToolSessions({
+    store,
+    readFresh: (collection, id) => store.fresh(collection, id),
+    copyOf: (collection, id) => store.copyOf(collection, id),
+    config,
+    publicUrl: () => publicUrl,
+    launch: options.launch,
+    childEnv: options.childEnv,
+    onEvent: event,
+  });
   const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
   for (const warning of await identityWarnings(config)) event("warning", { message: warning });
   const ctx: { current?: GatewayContext; connector?: ConnectorContext } = {};
@@ -221,7 +230,19 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const bounds = trafficBounds(config);
   // This gateway's own: two gateways in one process share no sockets, and close leaves none open.
   const agent = upstreamAgent();
-  ctx.current = { config, publicUrl, sessions, sealer: new SessionSealer(sealKey), cookieKey, accounts, metrics, keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS, ...bounds, legacy: new LegacyStreams(bounds.budget), agent };
+  ctx.current = {
+    config,
+    publicUrl,
+    sessions,
+    sealer: new SessionSealer(sealKey),
+    cookieKey,
+    accounts,
+    metrics,
+    keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS,
+    ...bounds,
+    legacy: new LegacyStreams(bounds.budget),
+    agent,
+  };
   ctx.connector = createConnector(ctx.current, verifiers, event);
 
   return {

@@ -38,7 +38,7 @@ export class SessionCaps {
   async claim(user: string | undefined, key: string, instance: string): Promise<GatewayError | undefined> {
     const { sessionsTotal, sessionsPerUser } = this.#o.limits;
     if (!(await this.#claim("all", sessionsTotal, key, instance))) return tooMany();
-    if (user === undefined || await this.#claim(`user\n${user}`, sessionsPerUser, key, instance)) return undefined;
+    if (user === undefined || (await this.#claim(`user\n${user}`, sessionsPerUser, key, instance))) return undefined;
     const mine = new Set([instance]);
     await this.#o.store.update<Places>(PLACES, "all", (places) => (places?.[instance] ? without(places, mine) : undefined));
     return tooManyForUser(sessionsPerUser);
@@ -71,5 +71,7 @@ export function tooMany(): GatewayError {
 }
 
 export function tooManyForUser(most: number): GatewayError {
-  return new GatewayError("too_many_user_sessions", `You have ${most} tool sessions running, the most allowed; try again later`, { "retry-after": RETRY_AFTER_S });
+  return new GatewayError("too_many_user_sessions", `You have ${most} tool sessions running, the most allowed; try again later`, {
+    "retry-after": RETRY_AFTER_S,
+  });
 }

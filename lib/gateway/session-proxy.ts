@@ -51,6 +51,12 @@ export async function handleSessionProxy(ctx: GatewayContext, instance: string, 
   }
   // Sessions on this path are the tool server's own: its ids pass as they are.
   const minted = answer.headers["mcp-session-id"];
-  await relay(res, answer, typeof minted === "string" ? { "mcp-session-id": minted } : {}, () => ctx.sessions.touch(`${rec.user}\n${rec.tool}\n${rec.revision}`), ctx.keepaliveMs);
+  await relay(
+    res,
+    answer,
+    typeof minted === "string" ? { "mcp-session-id": minted } : {},
+    () => ctx.sessions.touch(`${rec.user}\n${rec.tool}\n${rec.revision}`),
+    ctx.keepaliveMs,
+  );
   return rec.user;
 }

@@ -142,14 +142,21 @@ export async function launchSlurm(req: SlurmLaunch, spec: SlurmRevision, account
   let jobId: string;
   try {
     if (account) await chown(dir, account.uid, account.gid);
-    for (const [name, text, mode] of [["secret", secret, 0o600], ["job.sh", jobScript(how, spec.app, stateDir), 0o700]] as const) {
+    for (const [name, text, mode] of [
+      ["secret", secret, 0o600],
+      ["job.sh", jobScript(how, spec.app, stateDir), 0o700],
+    ] as const) {
       await writeFile(join(dir, name), text, { mode });
       if (account) await chown(join(dir, name), account.uid, account.gid);
     }
     const ran = await slurm("sbatch", args, env, account);
     const id = /^(\d+)(?:;\S+)?\s*$/.exec(ran.stdout)?.[1];
     if (!ran.ok || !id) {
-      req.onOutput(ran.errno === "ENOENT" ? "sbatch was not found on PATH" : "sbatch refused the tool session's job (see the revision's partition, time and sbatch options)");
+      req.onOutput(
+        ran.errno === "ENOENT"
+          ? "sbatch was not found on PATH"
+          : "sbatch refused the tool session's job (see the revision's partition, time and sbatch options)",
+      );
       throw how.fail("HUBMCP_SESSION_LAUNCH_FAILED", "the Slurm job could not be submitted");
     }
     jobId = id;

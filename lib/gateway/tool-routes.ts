@@ -171,7 +171,14 @@ function forwardedHeaders(req: IncomingMessage, msg: ParsedMessage): IncomingHtt
   return { ...req.headers, "mcp-name": encodeHeaderValue(msg.uri.forwarded) };
 }
 
-async function rpc(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse, pathSession: string | undefined, autoSession: boolean): Promise<void> {
+async function rpc(
+  ctx: GatewayContext,
+  c: Caller,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathSession: string | undefined,
+  autoSession: boolean,
+): Promise<void> {
   const body = await readBody(req, ctx.config.limits.maxBodyBytes);
   const prefix = resourcePrefix(ctx, c.tool);
   const msg = inspectRequest(body, prefix);
@@ -190,7 +197,14 @@ async function rpc(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: Se
   // a server may refuse a second initialize on a session (the official SDK's does).
   const session = msg.initialize ? undefined : s.upstream;
   // Answers the gateway rewrites may come as JSON or as a stream (./rewrite.ts reads both).
-  const out: Outgoing = { method: "POST", path: "mcp", headers: forwardedHeaders(req, msg), body: msg.body, session, accept: msg.rewrite ? MCP_ACCEPT : undefined };
+  const out: Outgoing = {
+    method: "POST",
+    path: "mcp",
+    headers: forwardedHeaders(req, msg),
+    body: msg.body,
+    session,
+    accept: msg.rewrite ? MCP_ACCEPT : undefined,
+  };
   const answer = await exchange(ctx, c, s.rec, out, res);
   const minted = answer.headers["mcp-session-id"];
   let id = s.id;
@@ -211,7 +225,8 @@ async function rpc(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: Se
 
 async function passThrough(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse, path: string, withBody: boolean): Promise<void> {
   // A REST call runs outside any MCP session (see sessionRequired); the OpenAPI document is everyone's anyway.
-  if (withBody && isShared(ctx.config, c.tool, revisionOf(c))) throw new GatewayError("session_required", "This tool revision is shared: call its tools over MCP");
+  if (withBody && isShared(ctx.config, c.tool, revisionOf(c)))
+    throw new GatewayError("session_required", "This tool revision is shared: call its tools over MCP");
   const body = withBody ? await readBody(req, ctx.config.limits.maxBodyBytes) : undefined;
   const rec = await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c));
   const answer = await exchange(ctx, c, rec, { method: req.method!, path, headers: req.headers, body }, res);
@@ -223,10 +238,16 @@ async function streamGet(ctx: GatewayContext, c: Caller, req: IncomingMessage, r
     // A client's standalone stream for its session: held open and relayed.
     const s = await continueOrStart(ctx, c, req, undefined);
     const answer = await exchange(ctx, c, s.rec, { method: "GET", path: "mcp", headers: req.headers, session: s.upstream }, res);
-    await relay(res, answer, { "mcp-session-id": s.id! }, () => {
-      ctx.sessions.touch(sessionKey(s.rec.user, c.tool, s.rec.revision));
-      if (s.rec.user === EVERYONE && s.upstream) usedShared(ctx, c, s.rec, s.upstream);
-    }, ctx.keepaliveMs);
+    await relay(
+      res,
+      answer,
+      { "mcp-session-id": s.id! },
+      () => {
+        ctx.sessions.touch(sessionKey(s.rec.user, c.tool, s.rec.revision));
+        if (s.rec.user === EVERYONE && s.upstream) usedShared(ctx, c, s.rec, s.upstream);
+      },
+      ctx.keepaliveMs,
+    );
     return;
   }
   // No session: one complete event stream whose `endpoint` names the POST path with a new session.

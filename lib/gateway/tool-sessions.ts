@@ -107,7 +107,14 @@ export class ToolSessions {
     this.shared = new SharedSessions(options.config.limits, options.onEvent);
     const every = Math.max(1000, Math.min(60_000, options.config.limits.idleTimeoutMs / 4));
     // People's sessions first: a shared tool server idle too is stopped after it has ended them.
-    this.#sweeper = setInterval(() => void this.shared.sweep().then(() => this.sweepIdle()).catch(() => undefined), every);
+    this.#sweeper = setInterval(
+      () =>
+        void this.shared
+          .sweep()
+          .then(() => this.sweepIdle())
+          .catch(() => undefined),
+      every,
+    );
     this.#sweeper.unref();
   }
 
@@ -206,12 +213,22 @@ export class ToolSessions {
         await this.#o.store.delete(SESSIONS, key);
         const code = err instanceof SessionLaunchError ? err.code : "HUBMCP_SESSION_LAUNCH_FAILED";
         this.#o.onEvent("tool session failed to start", { tool, revision, user, code });
-        if (code === "HUBMCP_SESSION_NEVER_READY") throw new GatewayError("tool_session_not_ready", "The tool session did not become ready in time and was stopped");
+        if (code === "HUBMCP_SESSION_NEVER_READY")
+          throw new GatewayError("tool_session_not_ready", "The tool session did not become ready in time and was stopped");
         throw new GatewayError("tool_session_failed", "The tool session could not be started");
       }
       // A shared tool server has no session proxy path: that path's cookie is one person's.
       const weberPrefix = user === EVERYONE ? undefined : backend.weberPrefix;
-      const ready: ToolSessionRecord = { ...record, state: "ready", since: Date.now(), url: backend.url, cookie: backend.cookie, weberPrefix, pid: backend.pid, jobId: backend.jobId };
+      const ready: ToolSessionRecord = {
+        ...record,
+        state: "ready",
+        since: Date.now(),
+        url: backend.url,
+        cookie: backend.cookie,
+        weberPrefix,
+        pid: backend.pid,
+        jobId: backend.jobId,
+      };
       const owned: Owned = { key, backend, stopping: false };
       this.#owned.set(instance, owned);
       void backend.exited.then(() => this.#onExit(instance, owned)).catch(() => undefined);
@@ -223,7 +240,10 @@ export class ToolSessions {
       return ready;
     })();
     const shared = run.finally(() => this.#starting.delete(key));
-    this.#starting.set(key, shared.catch(() => null));
+    this.#starting.set(
+      key,
+      shared.catch(() => null),
+    );
     return shared;
   }
 

@@ -15,10 +15,29 @@ export const MCP_ACCEPT = "application/json, text/event-stream";
 const MAX_JSON_BYTES = 64 * 1024 * 1024;
 
 /** Posts one JSON-RPC message to the tool server's MCP endpoint. */
-export async function postMessage(upstream: Upstream, session: string | undefined, message: unknown, headers: IncomingHttpHeaders, cancel: Cancel | AbortSignal, vouched?: Vouched): Promise<IncomingMessage> {
+export async function postMessage(
+  upstream: Upstream,
+  session: string | undefined,
+  message: unknown,
+  headers: IncomingHttpHeaders,
+  cancel: Cancel | AbortSignal,
+  vouched?: Vouched,
+): Promise<IncomingMessage> {
   const body = Buffer.from(JSON.stringify(message));
   try {
-    return await send(upstream, { method: "POST", path: "mcp", headers: { ...headers, "content-type": "application/json" }, body, session, accept: MCP_ACCEPT, ...(vouched ? { vouched } : {}) }, cancel);
+    return await send(
+      upstream,
+      {
+        method: "POST",
+        path: "mcp",
+        headers: { ...headers, "content-type": "application/json" },
+        body,
+        session,
+        accept: MCP_ACCEPT,
+        ...(vouched ? { vouched } : {}),
+      },
+      cancel,
+    );
   } catch (err) {
     throw upstreamFailure(err);
   }
@@ -102,7 +121,13 @@ export async function initialize(upstream: Upstream, params: Record<string, unkn
   const opened = await request(upstream, undefined, "initialize", params, {}, signal, maxBytes);
   const version = typeof opened.result.protocolVersion === "string" ? opened.result.protocolVersion : undefined;
   const headers = version ? { "mcp-protocol-version": version } : {};
-  const ack = await postMessage(upstream, opened.session, { jsonrpc: "2.0", method: "notifications/initialized" }, headers, signal ?? AbortSignal.timeout(30_000));
+  const ack = await postMessage(
+    upstream,
+    opened.session,
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    headers,
+    signal ?? AbortSignal.timeout(30_000),
+  );
   ack.resume();
   return opened;
 }

@@ -14,7 +14,9 @@ export class UpstreamSlots {
     const key = `${user}\n${upstream}`;
     const running = this.#inFlight.get(key) ?? 0;
     if (running >= this.perUser) {
-      throw new GatewayError("too_many_running", `At most ${this.perUser} of your requests may run on this tool at once; wait for one to finish`, { "retry-after": "1" });
+      throw new GatewayError("too_many_running", `At most ${this.perUser} of your requests may run on this tool at once; wait for one to finish`, {
+        "retry-after": "1",
+      });
     }
     this.#inFlight.set(key, running + 1);
     let released = false;

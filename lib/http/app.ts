@@ -39,7 +39,9 @@ const routes = {
 } satisfies Record<string, Route>;
 
 const TOOL_ROUTE: Route = { POST: postTool };
-const CONSOLE_ROUTE: Route = { GET: (app, req, res, url) => (app.options.console === false ? sendError(res, 404, "Not found") : serveConsole(req, res, url.path)) };
+const CONSOLE_ROUTE: Route = {
+  GET: (app, req, res, url) => (app.options.console === false ? sendError(res, 404, "Not found") : serveConsole(req, res, url.path)),
+};
 const STREAM_ROUTES = new Set<Route>([routes["/mcp"], routes["/sse"]]);
 
 function routeFor(path: string): Route | undefined {

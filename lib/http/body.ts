@@ -38,9 +38,7 @@ export interface ReadBodyOptions {
 
 type Raw = { ok: true; body: Buffer | null } | { ok: false; error: unknown };
 
-export type BodyResult =
-  | { ok: true; value: unknown; empty: boolean }
-  | { ok: false; reason: "too-large" | "not-json" | "aborted" };
+export type BodyResult = { ok: true; value: unknown; empty: boolean } | { ok: false; reason: "too-large" | "not-json" | "aborted" };
 
 export const DEFAULT_MAX_BODY = 16 * 1024 * 1024;
 

@@ -38,7 +38,12 @@ const MCP_REQUEST_HEADERS = "Authorization, Content-Type, Accept, Mcp-Session-Id
  * gateway its preflights are answered by the gateway's profile before they reach it).
  */
 export const CORS = Object.freeze({
-  toolServer: profile({ expose: "Mcp-Session-Id, WWW-Authenticate", methods: "GET, POST, DELETE, OPTIONS", headers: MCP_REQUEST_HEADERS, maxAgeSeconds: 86_400 }),
+  toolServer: profile({
+    expose: "Mcp-Session-Id, WWW-Authenticate",
+    methods: "GET, POST, DELETE, OPTIONS",
+    headers: MCP_REQUEST_HEADERS,
+    maxAgeSeconds: 86_400,
+  }),
   gateway: profile({ expose: "WWW-Authenticate, Mcp-Session-Id", methods: "GET, POST, DELETE, OPTIONS", headers: MCP_REQUEST_HEADERS, maxAgeSeconds: 86_400 }),
   oauth: profile({
     expose: "WWW-Authenticate, Mcp-Session-Id",

@@ -65,7 +65,9 @@ export interface BindOptions {
 
 function answerUnparsable(server: Server, cors: CorsProfile): void {
   const body = JSON.stringify({ error: "bad_request" });
-  const head = Object.entries(cors.actual).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  const head = Object.entries(cors.actual)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
   const answer = `HTTP/1.1 400 Bad Request\r\n${head}content-type: application/json\r\nconnection: close\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
   server.on("clientError", (_err, socket) => {
     if (socket.writable) socket.end(answer);

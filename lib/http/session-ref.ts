@@ -4,10 +4,7 @@ import type { IncomingMessage } from "node:http";
 import type { Session } from "../session/session.ts";
 import type { SessionStore } from "../session/session-table.ts";
 
-export type SessionRef =
-  | { kind: "none" }
-  | { kind: "found"; session: Session }
-  | { kind: "unknown" };
+export type SessionRef = { kind: "none" } | { kind: "found"; session: Session } | { kind: "unknown" };
 
 const NONE: SessionRef = { kind: "none" };
 

@@ -30,7 +30,8 @@ export function takeSessionSecret(env: NodeJS.ProcessEnv): { secret: string } | 
   } catch {
     // a read-only folder: the file stays, readable by this account only
   }
-  if (secret.length < MIN_LENGTH || !/^[\x21-\x7e]+$/.test(secret)) return { error: `the secret in ${SECRET_FILE_ENV} is not ${MIN_LENGTH} or more printable characters` };
+  if (secret.length < MIN_LENGTH || !/^[\x21-\x7e]+$/.test(secret))
+    return { error: `the secret in ${SECRET_FILE_ENV} is not ${MIN_LENGTH} or more printable characters` };
   return { secret };
 }
 

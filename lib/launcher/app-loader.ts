@@ -34,10 +34,7 @@ export type AppLoad =
 
 export type TsStrategy =
   /** Compiled by `typescript` in a child process, cached by content. */
-  | { kind: "compile"; typescript: string }
-  | { kind: "native" }
-  | { kind: "tsx"; tsx: string }
-  | { kind: "none" };
+  { kind: "compile"; typescript: string } | { kind: "native" } | { kind: "tsx"; tsx: string } | { kind: "none" };
 
 const BRAND = Symbol.for("hubmcp.server");
 /** Where the running hubmcp's own code and tools live: frames there are never the user's. */
@@ -48,7 +45,8 @@ const OWN_CODE = ((): string[] => {
 })();
 const EXTENSIONS = new Set([".js", ".mjs", ".cjs", ".ts", ".mts"]);
 
-export const TSX_NOTE = "note: loading TypeScript through tsx, which drops comments: tool descriptions from /** doc */ comments are unavailable (install `typescript` to keep them)";
+export const TSX_NOTE =
+  "note: loading TypeScript through tsx, which drops comments: tool descriptions from /** doc */ comments are unavailable (install `typescript` to keep them)";
 
 export function isMcpServer(value: unknown): value is ServerLike {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
@@ -73,12 +71,7 @@ export function pickServer(mod: Record<string, unknown>, file: string): AppLoad 
   const server = candidates.find(isMcpServer);
   if (server) return { kind: "ok", server, notes: [], unexpressible: [] };
   const names = Object.keys(mod).filter((k) => k !== "__esModule");
-  const found =
-    "server" in mod
-      ? `\`server\` is ${describe(mod.server)}`
-      : names.length > 0
-        ? `exports: ${names.join(", ")}`
-        : "no exports";
+  const found = "server" in mod ? `\`server\` is ${describe(mod.server)}` : names.length > 0 ? `exports: ${names.join(", ")}` : "no exports";
   return { kind: "error", message: `${file} does not export a McpServer as \`server\` (named or default); found ${found}` };
 }
 

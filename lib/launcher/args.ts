@@ -24,10 +24,7 @@ export interface LaunchOptions {
   readyLine: boolean;
 }
 
-export type ParsedArgs =
-  | { kind: "run"; options: LaunchOptions }
-  | { kind: "help" }
-  | { kind: "usage"; message: string };
+export type ParsedArgs = { kind: "run"; options: LaunchOptions } | { kind: "help" } | { kind: "usage"; message: string };
 
 export const USAGE = `usage: start_mcp --app FILE [options]
 
@@ -92,12 +89,14 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
   const port = parsePort(portText, values.port === undefined && env.MCP_PORT !== undefined ? "MCP_PORT" : "--port");
   if (typeof port === "string") return { kind: "usage", message: port };
   if (values.host === "") return { kind: "usage", message: "--host must not be empty" };
-  if (values["allowed-host"]?.some((h) => !/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+|\*)(:\d{1,5})?$/.test(h))) return { kind: "usage", message: "--allowed-host must be a host name, optionally with :port" };
+  if (values["allowed-host"]?.some((h) => !/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+|\*)(:\d{1,5})?$/.test(h)))
+    return { kind: "usage", message: "--allowed-host must be a host name, optionally with :port" };
   if (values["python-env"] === "") return { kind: "usage", message: "--python-env must not be empty" };
   if (values["state-dir"] === "") return { kind: "usage", message: "--state-dir must not be empty" };
   const stateDir = values["state-dir"] === undefined ? {} : { stateDir: values["state-dir"] };
   const prefix = values["path-prefix"];
-  if (prefix !== undefined && (prefix === "" || !isPathPrefix(prefix))) return { kind: "usage", message: "--path-prefix must be a path like /a/b (no trailing slash, query or dot segments)" };
+  if (prefix !== undefined && (prefix === "" || !isPathPrefix(prefix)))
+    return { kind: "usage", message: "--path-prefix must be a path like /a/b (no trailing slash, query or dot segments)" };
   if (prefix !== undefined && values.stdio) return { kind: "usage", message: "--path-prefix applies to HTTP, not --stdio" };
   const pathPrefix = prefix === undefined ? {} : { pathPrefix: prefix };
   return {

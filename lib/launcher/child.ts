@@ -11,12 +11,7 @@ export interface ChildProcessHandle {
   stop(graceMs?: number): Promise<void>;
 }
 
-export function spawnGroup(
-  command: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-  onOutput: (text: string) => void,
-): ChildProcessHandle {
+export function spawnGroup(command: string, args: readonly string[], env: NodeJS.ProcessEnv, onOutput: (text: string) => void): ChildProcessHandle {
   const child = spawn(command, [...args], { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   child.stdout.setEncoding("utf8").on("data", onOutput);
   child.stderr.setEncoding("utf8").on("data", onOutput);

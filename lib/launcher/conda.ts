@@ -4,9 +4,7 @@
 import { basename, delimiter, join } from "node:path";
 import { capture, type Captured } from "./exec.ts";
 
-export type CondaLookup =
-  | { kind: "found"; prefix: string; vars: Record<string, string> }
-  | { kind: "error"; message: string };
+export type CondaLookup = { kind: "found"; prefix: string; vars: Record<string, string> } | { kind: "error"; message: string };
 
 interface CondaInfo {
   envs?: unknown;

@@ -2,16 +2,9 @@
 // Never throws: a missing program or a failure is a value the caller turns into a message.
 import { execFile } from "node:child_process";
 
-export type Captured =
-  | { kind: "done"; code: number; stdout: string; stderr: string }
-  | { kind: "missing" }
-  | { kind: "failed"; reason: string };
+export type Captured = { kind: "done"; code: number; stdout: string; stderr: string } | { kind: "missing" } | { kind: "failed"; reason: string };
 
-export function capture(
-  command: string,
-  args: readonly string[],
-  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
-): Promise<Captured> {
+export function capture(command: string, args: readonly string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Captured> {
   return new Promise((resolve) => {
     execFile(
       command,

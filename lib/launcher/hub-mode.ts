@@ -120,7 +120,10 @@ async function withBuiltin(req: HubRequest): Promise<HubRun> {
 }
 
 async function alone(req: HubRequest): Promise<HubRun> {
-  const server = await guarded(req, req.app.listen({ host: req.host, port: req.ports.proxyPort, pathPrefix: req.hub.pathPrefix, allowedOrigins: proxyOrigins(req) }));
+  const server = await guarded(
+    req,
+    req.app.listen({ host: req.host, port: req.ports.proxyPort, pathPrefix: req.hub.pathPrefix, allowedOrigins: proxyOrigins(req) }),
+  );
   return {
     server,
     notes: [`no reverse proxy; server on port ${server.port} strips ${redactCookie(req.hub.pathPrefix)}`],

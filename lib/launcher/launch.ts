@@ -63,7 +63,12 @@ async function start(options: LaunchOptions, env: NodeJS.ProcessEnv, io: Launche
   if (detection.kind !== "hub") {
     if (options.proxy !== "auto") io.err(`${NAME}: --proxy applies on a hub session only; ignored`);
     const prefix = options.pathPrefix ?? "";
-    const listening = app.listen({ host: options.host, port: options.port, ...(prefix ? { pathPrefix: prefix } : {}), ...(options.allowedHosts.length > 0 ? { allowedHosts: options.allowedHosts } : {}) });
+    const listening = app.listen({
+      host: options.host,
+      port: options.port,
+      ...(prefix ? { pathPrefix: prefix } : {}),
+      ...(options.allowedHosts.length > 0 ? { allowedHosts: options.allowedHosts } : {}),
+    });
     const server = await guarded({ secret }, listening);
     const url = boundUrl(server);
     return { server, prefix, lines: [`MCP server ready at ${url}`, `SSE endpoint: ${url}sse`], notes: [], hub: null };
@@ -87,7 +92,13 @@ async function start(options: LaunchOptions, env: NodeJS.ProcessEnv, io: Launche
     },
   });
   const url = detection.hub.proxyUrl;
-  return { server: hub.server, prefix: detection.hub.pathPrefix, lines: [`Proxy URL : ${url}`, `MCP server ready at ${url}`, `SSE endpoint: ${url}sse`], notes: hub.notes, hub };
+  return {
+    server: hub.server,
+    prefix: detection.hub.pathPrefix,
+    lines: [`Proxy URL : ${url}`, `MCP server ready at ${url}`, `SSE endpoint: ${url}sse`],
+    notes: hub.notes,
+    hub,
+  };
 }
 
 /** Runs start_mcp; resolves with the exit status once the server has stopped. */

@@ -4,8 +4,14 @@ import { capture } from "./exec.ts";
 
 /** "0.10.2" > "0.9": numeric segments compared left to right. */
 export function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[^0-9]+/).filter(Boolean).map(Number);
-  const pb = b.split(/[^0-9]+/).filter(Boolean).map(Number);
+  const pa = a
+    .split(/[^0-9]+/)
+    .filter(Boolean)
+    .map(Number);
+  const pb = b
+    .split(/[^0-9]+/)
+    .filter(Boolean)
+    .map(Number);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
     const d = (pa[i] ?? -1) - (pb[i] ?? -1);
     if (d !== 0) return d;

@@ -8,7 +8,7 @@ const MAX_FIELD = 1000;
 
 /** Line breaks inside a value would split the entry: they become spaces. */
 function oneLine(value: unknown): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
   const flat = text.replace(/\s*[\r\n]+\s*/g, " ");
   return flat.length > MAX_FIELD ? `${flat.slice(0, MAX_FIELD)}…` : flat;
 }

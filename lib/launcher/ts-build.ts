@@ -57,7 +57,11 @@ const TS_EXT = /\.m?ts$/;
 
 /** The compiled file's path inside a build folder: the source's absolute path, mirrored. */
 export function outputPath(source: string): string {
-  const mirrored = resolve(source).replace(/^[A-Za-z]:/, "").split(sep).filter(Boolean).join("/");
+  const mirrored = resolve(source)
+    .replace(/^[A-Za-z]:/, "")
+    .split(sep)
+    .filter(Boolean)
+    .join("/");
   return mirrored.replace(TS_EXT, ".mjs");
 }
 
@@ -106,7 +110,9 @@ function resolvePackage(specifier: string, from: string, request: BuildRequest):
 }
 
 function relativeSpecifier(from: string, to: string): string {
-  const rel = relative(dirname(outputPath(from)), outputPath(to)).split(sep).join("/");
+  const rel = relative(dirname(outputPath(from)), outputPath(to))
+    .split(sep)
+    .join("/");
   return rel.startsWith(".") ? rel : `./${rel}`;
 }
 
@@ -123,20 +129,26 @@ export function buildApp(ts: typeof TS, request: BuildRequest): BuildResult {
     const source = readFileSync(file, "utf8");
     files[file] = sha256(source);
     const label = relative(dirname(request.entry), file) || file;
-    const compiled = compileFile(ts, source, label, (specifier) => {
-      if (!isPathSpecifier(specifier)) return resolvePackage(specifier, file, request);
-      const found = target(file, specifier);
-      if (found === null) return undefined; // Node reports the missing module when the app loads
-      if (found.startsWith(sourceLib)) {
-        // hubmcp's own source (the repository's examples): use the copy that is running.
-        return request.runningLib + relative(sourceLib, found).split(sep).join("/").replace(TS_EXT, request.runningExt);
-      }
-      if (TS_EXT.test(found)) {
-        queue.push(found);
-        return relativeSpecifier(file, found);
-      }
-      return pathToFileURL(found).href;
-    }, pathToFileURL(file).href);
+    const compiled = compileFile(
+      ts,
+      source,
+      label,
+      (specifier) => {
+        if (!isPathSpecifier(specifier)) return resolvePackage(specifier, file, request);
+        const found = target(file, specifier);
+        if (found === null) return undefined; // Node reports the missing module when the app loads
+        if (found.startsWith(sourceLib)) {
+          // hubmcp's own source (the repository's examples): use the copy that is running.
+          return request.runningLib + relative(sourceLib, found).split(sep).join("/").replace(TS_EXT, request.runningExt);
+        }
+        if (TS_EXT.test(found)) {
+          queue.push(found);
+          return relativeSpecifier(file, found);
+        }
+        return pathToFileURL(found).href;
+      },
+      pathToFileURL(file).href,
+    );
     errors.push(...compiled.errors);
     unexpressible.push(...compiled.unexpressible.map((u) => `${label} ${u}`));
     outputs.set(file, compiled.code);

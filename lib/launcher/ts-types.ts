@@ -86,7 +86,8 @@ class Converter {
     else if (members.length > 0 && literals.every((v) => v !== undefined && v !== null)) {
       const kinds = new Set(literals.map((v) => typeof v));
       const values = [...new Set(literals)];
-      schema = kinds.size === 1 ? (kinds.has("boolean") && values.length === 2 ? { type: "boolean" } : { type: [...kinds][0]!, enum: values }) : { enum: values };
+      schema =
+        kinds.size === 1 ? (kinds.has("boolean") && values.length === 2 ? { type: "boolean" } : { type: [...kinds][0]!, enum: values }) : { enum: values };
     } else if (members.length > 0) schema = { anyOf: members.map((m) => this.convert(m, label, depth + 1).schema) };
     else schema = {};
     if (nullable) schema = withNull(schema);

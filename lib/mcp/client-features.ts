@@ -8,10 +8,7 @@ import { isRecord } from "../util/guards.ts";
 export type ElicitAction = "accept" | "decline" | "cancel";
 
 /** A form answer: `content` only when the user accepted. */
-export type ElicitResult<T = Record<string, unknown>> =
-  | { action: "accept"; content: T }
-  | { action: "decline" }
-  | { action: "cancel" };
+export type ElicitResult<T = Record<string, unknown>> = { action: "accept"; content: T } | { action: "decline" } | { action: "cancel" };
 
 /** A URL-mode answer; `accept` means the user agreed to open the URL, not that they finished there. */
 export interface UrlElicitResult {
@@ -90,7 +87,7 @@ export function timeoutMs(timeout: number | undefined, fallbackSeconds: number):
 export function formValidator(schema: SchemaObject): Validator {
   if (!isFlatElicitationSchema(schema)) {
     throw new TypeError(
-      "elicit: the form schema must be flat: {type: \"object\", properties} whose properties are strings, numbers, integers, booleans or string enums",
+      'elicit: the form schema must be flat: {type: "object", properties} whose properties are strings, numbers, integers, booleans or string enums',
     );
   }
   try {
@@ -131,7 +128,11 @@ export function samplingParams(request: SamplingRequest | string, maxTokens: num
 }
 
 export function samplingAnswer(result: Record<string, unknown>): SamplingResult {
-  if ((result.role !== "user" && result.role !== "assistant") || !(isRecord(result.content) || Array.isArray(result.content)) || typeof result.model !== "string") {
+  if (
+    (result.role !== "user" && result.role !== "assistant") ||
+    !(isRecord(result.content) || Array.isArray(result.content)) ||
+    typeof result.model !== "string"
+  ) {
     throw new ClientRequestError("HUBMCP_CLIENT_INVALID_ANSWER", "The client's sampling answer lacks role, content or model");
   }
   return result as SamplingResult;

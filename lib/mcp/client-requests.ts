@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import type { Session } from "../session/session.ts";
 import { isRecord } from "../util/guards.ts";
-import { type JsonRpcMessage, type JsonRpcResponse, type RequestId } from "../util/jsonrpc.ts";
+import type { JsonRpcMessage, JsonRpcResponse, RequestId } from "../util/jsonrpc.ts";
 
 /** Why a server-to-client request did not get a usable answer. */
 export type ClientRequestFailure =
@@ -39,6 +39,7 @@ export interface ClientRequestOptions {
 }
 
 /** Delivers one message; false means no stream could take it. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a transport's send may return nothing (void) or whether it delivered
 export type Send = (message: JsonRpcMessage) => boolean | void;
 
 interface Pending {
@@ -93,6 +94,7 @@ export class ClientRequests {
         resolve: (result) => settle(() => resolve(result)),
         reject: (err) => settle(() => reject(err)),
       });
+      // biome-ignore lint/suspicious/noConfusingVoidType: what Send returned
       let delivered: boolean | void;
       try {
         delivered = send({ jsonrpc: "2.0", id, method, params });

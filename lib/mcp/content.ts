@@ -42,7 +42,6 @@ export interface ResourceLink extends BlockBase {
 }
 export type ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource | ResourceLink;
 
-
 export const content = {
   text: (text: string): TextContent => ({ type: "text", text }),
   /** `data` is raw bytes, or a string that is already base64. */
@@ -52,9 +51,7 @@ export const content = {
   resource: (uri: string, body: string | Uint8Array | ArrayBuffer, mimeType?: string): EmbeddedResource => ({
     type: "resource",
     resource:
-      typeof body === "string"
-        ? { uri, ...(mimeType ? { mimeType } : {}), text: body }
-        : { uri, ...(mimeType ? { mimeType } : {}), blob: base64(body) },
+      typeof body === "string" ? { uri, ...(mimeType ? { mimeType } : {}), text: body } : { uri, ...(mimeType ? { mimeType } : {}), blob: base64(body) },
   }),
   link: (uri: string, name: string, extra: Omit<ResourceLink, "type" | "uri" | "name"> = {}): ResourceLink => ({
     type: "resource_link",
@@ -63,4 +60,3 @@ export const content = {
     ...extra,
   }),
 } as const;
-

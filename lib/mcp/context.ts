@@ -174,14 +174,30 @@ export class Context implements ToolContext {
     if (logger !== undefined) params.logger = logger;
     this.#call.send({ jsonrpc: "2.0", method: "notifications/message", params });
   }
-  debug(data: unknown, logger?: string): void { this.log("debug", data, logger); }
-  info(data: unknown, logger?: string): void { this.log("info", data, logger); }
-  notice(data: unknown, logger?: string): void { this.log("notice", data, logger); }
-  warning(data: unknown, logger?: string): void { this.log("warning", data, logger); }
-  error(data: unknown, logger?: string): void { this.log("error", data, logger); }
-  critical(data: unknown, logger?: string): void { this.log("critical", data, logger); }
-  alert(data: unknown, logger?: string): void { this.log("alert", data, logger); }
-  emergency(data: unknown, logger?: string): void { this.log("emergency", data, logger); }
+  debug(data: unknown, logger?: string): void {
+    this.log("debug", data, logger);
+  }
+  info(data: unknown, logger?: string): void {
+    this.log("info", data, logger);
+  }
+  notice(data: unknown, logger?: string): void {
+    this.log("notice", data, logger);
+  }
+  warning(data: unknown, logger?: string): void {
+    this.log("warning", data, logger);
+  }
+  error(data: unknown, logger?: string): void {
+    this.log("error", data, logger);
+  }
+  critical(data: unknown, logger?: string): void {
+    this.log("critical", data, logger);
+  }
+  alert(data: unknown, logger?: string): void {
+    this.log("alert", data, logger);
+  }
+  emergency(data: unknown, logger?: string): void {
+    this.log("emergency", data, logger);
+  }
 
   reportProgress(progress: number, total?: number, message?: string): void {
     const token = this.#progressToken;

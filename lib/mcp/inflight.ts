@@ -73,7 +73,14 @@ export class InFlight {
     const running = this.#bySession.get(session);
     // A reused id replaces the older entry: a later cancel can only mean the newest.
     if (running === undefined || (running instanceof InFlightCall && running.id === id)) this.#bySession.set(session, call);
-    else if (running instanceof InFlightCall) this.#bySession.set(session, new Map([[running.id, running], [id, call]]));
+    else if (running instanceof InFlightCall)
+      this.#bySession.set(
+        session,
+        new Map([
+          [running.id, running],
+          [id, call],
+        ]),
+      );
     else running.set(id, call);
     return call;
   }

@@ -41,7 +41,11 @@ export function runTool(tool: RegisteredTool, args: Record<string, unknown>, ctx
   } catch (err) {
     return thrown(tool, err, logger);
   }
-  if (later) return Promise.resolve(value).then((settled) => finished(tool, settled), (err: unknown) => thrown(tool, err, logger));
+  if (later)
+    return Promise.resolve(value).then(
+      (settled) => finished(tool, settled),
+      (err: unknown) => thrown(tool, err, logger),
+    );
   return finished(tool, value);
 }
 

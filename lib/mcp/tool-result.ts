@@ -55,10 +55,7 @@ function isContentBlock(value: unknown): value is ContentBlock {
 /** `{content: [...blocks], isError | is_error}` written by hand counts as an explicit result. */
 function isExplicit(value: Record<string, unknown>): boolean {
   const blocks = value.content;
-  return (
-    Array.isArray(blocks) &&
-    blocks.every((b) => typeof b === "object" && b !== null && kinds.has((b as { type?: unknown }).type as string))
-  );
+  return Array.isArray(blocks) && blocks.every((b) => typeof b === "object" && b !== null && kinds.has((b as { type?: unknown }).type as string));
 }
 
 export function shapeToolResult(value: unknown): CallToolResult {

@@ -123,7 +123,8 @@ export interface UpstreamFailure {
 }
 
 export function upstreamFailure(err: unknown): UpstreamFailure {
-  if ((err as NodeJS.ErrnoException | undefined)?.code === "ETIMEDOUT") return { status: 504, code: "upstream_timeout", message: "The upstream server did not answer in time" };
+  if ((err as NodeJS.ErrnoException | undefined)?.code === "ETIMEDOUT")
+    return { status: 504, code: "upstream_timeout", message: "The upstream server did not answer in time" };
   return { status: 502, code: "upstream_unavailable", message: "The upstream server is not reachable" };
 }
 

@@ -45,7 +45,17 @@ export function endToEnd(headers: IncomingHttpHeaders, drop: ReadonlySet<string>
 }
 
 /** Headers with which proxies vouch for a caller: a client must never be able to send its own. */
-const CLIENT_IDENTITY = new Set(["forwarded", "x-real-ip", "remote-user", "x-user", "x-client-ip", "true-client-ip", "x-original-forwarded-for", "cf-connecting-ip", "x-cluster-client-ip"]);
+const CLIENT_IDENTITY = new Set([
+  "forwarded",
+  "x-real-ip",
+  "remote-user",
+  "x-user",
+  "x-client-ip",
+  "true-client-ip",
+  "x-original-forwarded-for",
+  "cf-connecting-ip",
+  "x-cluster-client-ip",
+]);
 const CLIENT_IDENTITY_PREFIXES = ["x-forwarded-", "x-remote-", "x-auth-request-"];
 
 /** Whether `name` (lower case) is a header only a proxy may set: who the caller is, from where, over what. */

@@ -84,12 +84,20 @@ export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {
 
   const exchange = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const encrypted = (req.socket as TLSSocket).encrypted === true;
-    const headers = upstreamRequestHeaders(req.headers, { clientIp: req.socket.remoteAddress, host: req.headers.host, proto: encrypted ? "https" : "http", upstreamHost: target.host });
+    const headers = upstreamRequestHeaders(req.headers, {
+      clientIp: req.socket.remoteAddress,
+      host: req.headers.host,
+      proto: encrypted ? "https" : "http",
+      upstreamHost: target.host,
+    });
     let answer: IncomingMessage;
     try {
       // The timeout bounds the wait for an answer: once headers arrive no 504 can be sent, and a
       // long stream or a slow download must not be cut mid-body.
-      answer = await forward({ agent, target, method: req.method ?? "GET", path: stripPrefix(req.url ?? "/", prefix), headers, source: req, headersTimeoutMs: timeoutMs }, cancelOnClose(res));
+      answer = await forward(
+        { agent, target, method: req.method ?? "GET", path: stripPrefix(req.url ?? "/", prefix), headers, source: req, headersTimeoutMs: timeoutMs },
+        cancelOnClose(res),
+      );
     } catch (err) {
       if (res.destroyed) return;
       const failure = upstreamFailure(err);
@@ -124,7 +132,6 @@ export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {
     },
   }) as ProxyHandler;
 }
-
 
 /** Slowloris bounds, as the tool server behind has them (streams are not timed once they answer). */
 const PROXY_LIMITS: ConnectionLimits = { headersTimeoutMs: 20_000, requestTimeoutMs: 120_000, keepAliveTimeoutMs: 5_000, maxConnections: 1000 };

@@ -5,9 +5,7 @@
 import { readDocComment, type DocComment } from "./doc-comment.ts";
 import { readSignature, type Param } from "./signature.ts";
 
-export type Convention =
-  | { style: "object"; contextIndex: number | null }
-  | { style: "positional"; names: string[]; contextIndex: number | null };
+export type Convention = { style: "object"; contextIndex: number | null } | { style: "positional"; names: string[]; contextIndex: number | null };
 
 export interface HandlerShape {
   convention: Convention;
@@ -30,9 +28,7 @@ export function analyseHandler(fn: Function, declaredContext: boolean | undefine
   const params = sig.params;
   const first = params[0];
   const allNames = params.every((p) => p.kind === "name");
-  const positional =
-    allNames &&
-    (schemaKeys === null || params.every((p) => p.kind !== "name" || schemaKeys.includes(p.name) || CONTEXT_NAMES.has(p.name)));
+  const positional = allNames && (schemaKeys === null || params.every((p) => p.kind !== "name" || schemaKeys.includes(p.name) || CONTEXT_NAMES.has(p.name)));
 
   if (!positional || first?.kind === "object") {
     const context = declaredContext ?? params.length >= 2;

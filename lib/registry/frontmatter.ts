@@ -6,7 +6,7 @@
 
 type Value = string | number | boolean | null | Value[] | { [key: string]: Value };
 
-const KEY = /^([A-Za-z0-9_][A-Za-z0-9_.\/-]*)\s*:(?:\s+(.*))?$/;
+const KEY = /^([A-Za-z0-9_][A-Za-z0-9_./-]*)\s*:(?:\s+(.*))?$/;
 
 function scalar(raw: string, where: string): Value {
   const text = raw.replace(/\s+#.*$/, "").trim();

@@ -54,7 +54,7 @@ function argumentsFromHandler(
   const args = Object.entries(properties).map(([argName, prop]) =>
     withOptional({ name: argName, required: required.has(argName) } as PromptArgument, { description: prop.description }),
   );
-  return { args, convention: shape.convention, description: (shape.doc?.description || types?.description) || undefined };
+  return { args, convention: shape.convention, description: shape.doc?.description || types?.description || undefined };
 }
 
 function toMessage(item: unknown): PromptMessage {
@@ -94,7 +94,11 @@ export function definePrompt(handler: PromptHandler, options: PromptOptions): Re
     icons: checkIcons(`Prompt ${name}`, options.icons),
     _meta: options._meta,
   });
-  const completers = checkCompleters(`Prompt ${name}`, options.complete, declared.map((a) => a.name));
+  const completers = checkCompleters(
+    `Prompt ${name}`,
+    options.complete,
+    declared.map((a) => a.name),
+  );
   return {
     name,
     arguments: declared,

@@ -7,7 +7,7 @@ import { matchBracket, splitTopLevel, stripComments, topLevelAssign } from "./so
 export type { Param, ParamField };
 
 export type Signature =
-  | { ok: true; params: Param[]; /** Body text after `{`, for the doc comment; "" for expression arrows. */ body: string }
+  | { ok: true; params: Param[] /** Body text after `{`, for the doc comment; "" for expression arrows. */; body: string }
   | { ok: false; reason: string };
 
 const identifier = /^[A-Za-z_$][\w$]*$/;

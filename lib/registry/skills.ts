@@ -115,7 +115,8 @@ export function defineSkill(dir: string, options: SkillOptions = {}): Registered
   const maxFiles = options.maxFiles ?? 256;
   const maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
   const prefix = (options.prefix ?? "").replace(/^\/+|\/+$/g, "");
-  if (prefix && !prefix.split("/").every((s) => SEGMENT.test(s))) throw new TypeError(`Skill prefix ${JSON.stringify(prefix)}: only letters, digits and . _ ~ - in segments`);
+  if (prefix && !prefix.split("/").every((s) => SEGMENT.test(s)))
+    throw new TypeError(`Skill prefix ${JSON.stringify(prefix)}: only letters, digits and . _ ~ - in segments`);
 
   const paths = walk(root, maxFiles);
   if (!paths.includes("SKILL.md")) throw new TypeError(`Skill directory ${basename(root)} has no SKILL.md`);

@@ -1,6 +1,15 @@
 // Tool registration: options checked once, schemas compiled once, the tools/list entry
 // built once, so a call pays for none of it.
-import { compileDefaults, compileSchema, type DefaultsFiller, objectSchema, SchemaError, type SchemaObject, type Shape, type Validator } from "../schema/index.ts";
+import {
+  compileDefaults,
+  compileSchema,
+  type DefaultsFiller,
+  objectSchema,
+  SchemaError,
+  type SchemaObject,
+  type Shape,
+  type Validator,
+} from "../schema/index.ts";
 import { checkIcons, checkName, handlerName, withOptional, type Icon } from "./common.ts";
 import { analyseHandler, invoke, type Convention, type HandlerShape } from "./convention.ts";
 import { readParamTypes, schemaOfParams, type ParamTypes } from "./param-types.ts";

@@ -57,9 +57,7 @@ type OptionalKeys<S extends Shape> = { [K in keyof S]: S[K] extends SchemaBuilde
  * The object a shape describes as the handler sees it: defaulted properties are always
  * there (the server fills them in), optional ones may be missing.
  */
-export type InferShape<S extends Shape> = Flatten<
-  { [K in Exclude<keyof S, OptionalKeys<S>>]: Infer<S[K]> } & { [K in OptionalKeys<S>]?: Infer<S[K]> }
->;
+export type InferShape<S extends Shape> = Flatten<{ [K in Exclude<keyof S, OptionalKeys<S>>]: Infer<S[K]> } & { [K in OptionalKeys<S>]?: Infer<S[K]> }>;
 
 export interface StringOptions {
   minLength?: number;
@@ -128,8 +126,7 @@ export const s = {
   object: <S extends Shape>(shape: S, options?: ObjectOptions) => node<InferShape<S>>(objectSchema(shape, options)),
   enum: <const V extends readonly Primitive[]>(values: V) => node<V[number]>({ ...typeOfValues(values), enum: [...values] }),
   literal: <const V extends Primitive>(value: V) => node<V>({ ...typeOfValues([value]), const: value }),
-  union: <const U extends readonly AnySchemaBuilder[]>(members: U) =>
-    node<Infer<U[number]>>({ anyOf: members.map((m) => m.toJSON()) }),
+  union: <const U extends readonly AnySchemaBuilder[]>(members: U) => node<Infer<U[number]>>({ anyOf: members.map((m) => m.toJSON()) }),
   /** The value or `null`: a type list when it can be, `anyOf` otherwise. */
   nullable: <T>(inner: SchemaBuilder<T, Presence>) => {
     const json = inner.toJSON();

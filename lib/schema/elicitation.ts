@@ -11,15 +11,11 @@ const STRING_FORMATS = new Set(["email", "uri", "date", "date-time"]);
 const isObject = (v: unknown): v is SchemaObject => typeof v === "object" && v !== null && !Array.isArray(v);
 const isCount = (v: unknown) => v === undefined || (Number.isInteger(v) && (v as number) >= 0);
 const isNum = (v: unknown) => v === undefined || (typeof v === "number" && Number.isFinite(v));
-const isStringList = (v: unknown): v is string[] =>
-  Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string");
-const onlyKeys = (prop: SchemaObject, allowed: readonly string[]) =>
-  Object.keys(prop).every((k) => ANNOTATIONS.includes(k) || allowed.includes(k));
+const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string");
+const onlyKeys = (prop: SchemaObject, allowed: readonly string[]) => Object.keys(prop).every((k) => ANNOTATIONS.includes(k) || allowed.includes(k));
 /** `[{const: "a", title: "A"}, ...]`, the titled enum option list. */
 const isTitledOptions = (v: unknown) =>
-  Array.isArray(v) &&
-  v.length > 0 &&
-  v.every((o) => isObject(o) && typeof o.const === "string" && typeof o.title === "string" && onlyKeys(o, ["const"]));
+  Array.isArray(v) && v.length > 0 && v.every((o) => isObject(o) && typeof o.const === "string" && typeof o.title === "string" && onlyKeys(o, ["const"]));
 
 const plainString: Check = (p) =>
   onlyKeys(p, ["type", "minLength", "maxLength", "format", "default"]) &&
@@ -54,8 +50,11 @@ const multiSelect: Check = (p) => {
   const items = p.items;
   if (!isObject(items)) return false;
   const untitled = items.type === "string" && onlyKeys(items, ["type", "enum"]) && isStringList(items.enum);
-  const titled = onlyKeys(items, ["type", "anyOf", "oneOf"]) && (items.type === undefined || items.type === "string") &&
-    (items.anyOf === undefined) !== (items.oneOf === undefined) && isTitledOptions(items.anyOf ?? items.oneOf);
+  const titled =
+    onlyKeys(items, ["type", "anyOf", "oneOf"]) &&
+    (items.type === undefined || items.type === "string") &&
+    (items.anyOf === undefined) !== (items.oneOf === undefined) &&
+    isTitledOptions(items.anyOf ?? items.oneOf);
   return (untitled || titled) && (p.default === undefined || (Array.isArray(p.default) && p.default.every((x) => typeof x === "string")));
 };
 

@@ -13,7 +13,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   const ka = Object.keys(a);
   if (ka.length !== Object.keys(b).length) return false;
   for (const k of ka) {
-    if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
+    if (!Object.hasOwn(b, k)) return false;
     if (!jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
   }
   return true;

@@ -14,7 +14,19 @@ export interface Target {
 /** Base URI for documents without an `$id`; never fetched, only used to resolve against. */
 export const DEFAULT_BASE = "https://hubmcp.invalid/schema.json";
 
-const SINGLE = ["additionalProperties", "propertyNames", "items", "contains", "not", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties", "contentSchema"];
+const SINGLE = [
+  "additionalProperties",
+  "propertyNames",
+  "items",
+  "contains",
+  "not",
+  "if",
+  "then",
+  "else",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "contentSchema",
+];
 const MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 const LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
 

@@ -33,14 +33,7 @@ export interface StdioServer {
   close(): Promise<void>;
 }
 
-
-export function serveStdio(
-  protocol: Protocol,
-  sessions: SessionStore,
-  logger: Logger,
-  options: StdioOptions,
-  onClose: () => void,
-): StdioServer {
+export function serveStdio(protocol: Protocol, sessions: SessionStore, logger: Logger, options: StdioOptions, onClose: () => void): StdioServer {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const maxLine = options.maxLineBytes ?? 16 * 1024 * 1024;

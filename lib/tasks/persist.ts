@@ -78,7 +78,10 @@ export function parseRecord(v: unknown): RunRecord | null {
   if (!STATUSES.has(v.status) || (v.sessionId !== null && typeof v.sessionId !== "string")) return null;
   if (v.finishedAt !== null && !num(v.finishedAt)) return null;
   const settled = isRecord(v.settled) && isRecord(v.settled.result) ? (v.settled as unknown as Settled) : null;
-  const error = isRecord(v.protocolError) && num(v.protocolError.code) && typeof v.protocolError.message === "string" ? (v.protocolError as unknown as ProtocolError) : null;
+  const error =
+    isRecord(v.protocolError) && num(v.protocolError.code) && typeof v.protocolError.message === "string"
+      ? (v.protocolError as unknown as ProtocolError)
+      : null;
   return {
     v: 1,
     id: v.id,
@@ -116,7 +119,14 @@ export function restoreRun(record: RunRecord, now: number, onChange: (run: Async
     onChange,
   };
   if (!live) {
-    const restored = { status: record.status, updatedAt: record.updatedAt, finishedAt: record.finishedAt!, settled: record.settled, handle: record.handle, protocolError: record.protocolError };
+    const restored = {
+      status: record.status,
+      updatedAt: record.updatedAt,
+      finishedAt: record.finishedAt!,
+      settled: record.settled,
+      handle: record.handle,
+      protocolError: record.protocolError,
+    };
     return new AsyncRun({ ...init, restored });
   }
   const { settled, protocolError } = cutOffOutcome();

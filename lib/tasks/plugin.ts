@@ -21,8 +21,7 @@ import { jobStarted, mcpTask, RELATED_TASK, seedCreated } from "./views.ts";
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 
-const hasTasksExtension = (caps: unknown): boolean =>
-  isRecord(caps) && isRecord(caps.extensions) && isRecord(caps.extensions[TASKS_EXTENSION]);
+const hasTasksExtension = (caps: unknown): boolean => isRecord(caps) && isRecord(caps.extensions) && isRecord(caps.extensions[TASKS_EXTENSION]);
 
 /** Seed form: the tasks extension in this call's `_meta`, or in the client's capabilities. */
 function wantsSeedTask(call: Call, params: Record<string, unknown>): boolean {

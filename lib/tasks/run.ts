@@ -12,9 +12,7 @@ export type RunStatus = "working" | "input_required" | "completed" | "failed" | 
  * How the caller asked: an older client's job, or a task in the seed form, the MCP 2025-11-25
  * form or the 2026-07-28 tasks extension's ("stateless": no session, questions wait in the run).
  */
-export type RunKind =
-  | { kind: "job" }
-  | { kind: "task"; form: "seed" | "mcp" | "stateless" };
+export type RunKind = { kind: "job" } | { kind: "task"; form: "seed" | "mcp" | "stateless" };
 
 /** What a finished handler left behind. `value` is what the tool returned, for job polls. */
 export interface Settled {

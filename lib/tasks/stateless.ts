@@ -73,7 +73,13 @@ export async function statelessToolCall(runs: AsyncStore, call: Call, tool: Regi
  * answers makes this running handler the task, so any later unanswered question waits in
  * the task; a handler that ends first is a task that has already ended.
  */
-async function gatherThenStart(runs: AsyncStore, call: Call, tool: RegisteredTool, args: Record<string, unknown>, token: string | number | undefined): Promise<Result> {
+async function gatherThenStart(
+  runs: AsyncStore,
+  call: Call,
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+  token: string | number | undefined,
+): Promise<Result> {
   const round = call.exchange.stateless;
   const controller = new AbortController();
   let run: AsyncRun | null = null;

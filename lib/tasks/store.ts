@@ -52,9 +52,7 @@ export interface StartRequest {
   execute(run: AsyncRun): Promise<Settled>;
 }
 
-export type StartOutcome =
-  | { ok: true; run: AsyncRun }
-  | { ok: false; reason: "session-cap" | "total-cap" | "full"; message: string };
+export type StartOutcome = { ok: true; run: AsyncRun } | { ok: false; reason: "session-cap" | "total-cap" | "full"; message: string };
 
 const SWEEP_EVERY_MS = 1000;
 
@@ -102,7 +100,11 @@ export class AsyncStore {
     const { maxRunning, maxRunningPerSession } = this.options;
     const sessionId = request.session?.id ?? null;
     if (sessionId !== null && (this.#runningBySession.get(sessionId) ?? 0) >= maxRunningPerSession) {
-      return { ok: false, reason: "session-cap", message: `Too many running jobs in this session (limit ${maxRunningPerSession}); try again when one finishes` };
+      return {
+        ok: false,
+        reason: "session-cap",
+        message: `Too many running jobs in this session (limit ${maxRunningPerSession}); try again when one finishes`,
+      };
     }
     if (this.#running >= maxRunning) {
       return { ok: false, reason: "total-cap", message: `Too many running jobs on this server (limit ${maxRunning}); try again later` };

@@ -69,10 +69,12 @@ export function listenForStop(name: string, env: NodeJS.ProcessEnv = process.env
   };
   for (const signal of signals) process.on(signal, onSignal);
   const supervised = env.npm_lifecycle_event !== undefined || env[STDIO_PROTOCOL_FD_ENV] !== undefined;
-  const stopWatching = !supervised ? () => {} : watchParent(() => {
-    process.stderr.write(`${name}: the process that started this command exited\n`);
-    onSignal("SIGHUP");
-  });
+  const stopWatching = !supervised
+    ? () => {}
+    : watchParent(() => {
+        process.stderr.write(`${name}: the process that started this command exited\n`);
+        onSignal("SIGHUP");
+      });
   return {
     requested,
     dispose: () => {

@@ -131,4 +131,3 @@ export function success(id: RequestId, result: Record<string, unknown>): JsonRpc
 export function failure(id: RequestId | null, error: JsonRpcErrorBody): JsonRpcFailure {
   return { jsonrpc: "2.0", id, error };
 }
-

@@ -40,6 +40,15 @@ export function parseReadyLine(line: string): ReadyInfo | null {
   const { url, prefix } = value as { url?: unknown; prefix?: unknown };
   if (typeof url !== "string" || typeof prefix !== "string" || !isPathPrefix(prefix) || !URL.canParse(url)) return null;
   const parsed = new URL(url);
-  if (parsed.protocol !== "http:" || parsed.pathname !== "/" || parsed.search !== "" || parsed.hash !== "" || parsed.username !== "" || parsed.password !== "" || parsed.port === "") return null;
+  if (
+    parsed.protocol !== "http:" ||
+    parsed.pathname !== "/" ||
+    parsed.search !== "" ||
+    parsed.hash !== "" ||
+    parsed.username !== "" ||
+    parsed.password !== "" ||
+    parsed.port === ""
+  )
+    return null;
   return { url: parsed.href, prefix };
 }

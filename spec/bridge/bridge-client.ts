@@ -36,7 +36,7 @@ export function spawnBridge(t: After, env: Record<string, string | undefined>, c
   const waiters = new Set<{ pattern: RegExp; done: () => void }>();
   transport.stderr?.on("data", (chunk: Buffer) => {
     text += chunk.toString();
-    for (const w of waiters) if (w.pattern.test(text)) (waiters.delete(w), w.done());
+    for (const w of waiters) if (w.pattern.test(text)) waiters.delete(w), w.done();
   });
   const client = new Client({ name: "bridge-spec", version: "1.0.0" }, { capabilities });
   t.after(() => client.close());

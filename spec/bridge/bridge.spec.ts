@@ -28,7 +28,7 @@ async function host(t: { after(fn: () => unknown): void }, tools: string, capabi
   const waiters = new Set<{ match: (m: Message) => boolean; done: (m: Message) => void }>();
   const send = (m: unknown): void => {
     sent.push(m as Message);
-    for (const w of waiters) if (w.match(m as Message)) (waiters.delete(w), w.done(m as Message));
+    for (const w of waiters) if (w.match(m as Message)) waiters.delete(w), w.done(m as Message);
   };
   const config = readBridgeConfig({ HUB_TOKEN: hub.token, HUB_API: hub.url, HUB_TOOLS: tools });
   const bridge = new Bridge(config, send, { retry: { attempts: 2, initialDelayMs: 1, maxDelayMs: 1 }, log: (l) => logs.push(l), version: "9.9.9" });
@@ -69,7 +69,10 @@ test("completion, subscriptions and log levels are routed by prompt name or URI"
   await h.request("resources/templates/list");
   const byPrompt = await h.request("completion/complete", { ref: { type: "ref/prompt", name: "lab_explain" }, argument: { name: "topic", value: "t" } });
   assert.ok(byPrompt.result?.completion, JSON.stringify(byPrompt));
-  const byTemplate = await h.request("completion/complete", { ref: { type: "ref/resource", uri: "lab://lab/runs/{id}" }, argument: { name: "id", value: "1" } });
+  const byTemplate = await h.request("completion/complete", {
+    ref: { type: "ref/resource", uri: "lab://lab/runs/{id}" },
+    argument: { name: "id", value: "1" },
+  });
   assert.ok(byTemplate.result?.completion, JSON.stringify(byTemplate));
   const unknown = await h.request("completion/complete", { ref: { type: "ref/prompt", name: "nobody_explain" }, argument: { name: "x", value: "" } });
   assert.equal(unknown.error.code, -32602);

@@ -22,9 +22,15 @@ test("HUB_API keeps its path without trailing slashes; revisions become ?revisio
 
 test("the same tool at two revisions gets one label per revision", () => {
   const config = readBridgeConfig({ HUB_TOKEN: "tok", HUB_TOOLS: "sim,sim@test" });
-  assert.deepEqual(config.tools.map((t) => t.label), ["sim_default", "sim_test"]);
+  assert.deepEqual(
+    config.tools.map((t) => t.label),
+    ["sim_default", "sim_test"],
+  );
   const twice = readBridgeConfig({ HUB_TOKEN: "tok", HUB_TOOLS: "sim,sim@default" });
-  assert.deepEqual(twice.tools.map((t) => t.label), ["sim_default", "sim_default_2"]);
+  assert.deepEqual(
+    twice.tools.map((t) => t.label),
+    ["sim_default", "sim_default_2"],
+  );
 });
 
 test("bad settings are one clear line with a stable code, never echoing the token", () => {
@@ -42,7 +48,8 @@ test("bad settings are one clear line with a stable code, never echoing the toke
   for (const [env, message] of cases) {
     assert.throws(
       () => readBridgeConfig(env),
-      (err: unknown) => err instanceof BridgeConfigError && err.code === "HUBMCP_BRIDGE_CONFIG" && message.test(err.message) && !err.message.includes("two words"),
+      (err: unknown) =>
+        err instanceof BridgeConfigError && err.code === "HUBMCP_BRIDGE_CONFIG" && message.test(err.message) && !err.message.includes("two words"),
       JSON.stringify(env),
     );
   }
@@ -56,16 +63,18 @@ test("HUB_TOOLS=* is the gateway's one endpoint for every tool", () => {
 
 test("the token never goes over plain http to another host unless HUB_ALLOW_HTTP=1 says so", () => {
   for (const api of ["http://hub.example.org", "http://10.0.0.5:8080", "http://[2001:db8::1]/"]) {
-    assert.throws(() => readBridgeConfig({ HUB_TOKEN: "secret-token", HUB_API: api }), (err: unknown) => {
-      assert.ok(err instanceof BridgeConfigError);
-      assert.match(err.message, /^HUB_API is plain http:\/\/ to another host/);
-      assert.doesNotMatch(err.message, /secret-token/);
-      return true;
-    });
+    assert.throws(
+      () => readBridgeConfig({ HUB_TOKEN: "secret-token", HUB_API: api }),
+      (err: unknown) => {
+        assert.ok(err instanceof BridgeConfigError);
+        assert.match(err.message, /^HUB_API is plain http:\/\/ to another host/);
+        assert.doesNotMatch(err.message, /secret-token/);
+        return true;
+      },
+    );
     assert.equal(readBridgeConfig({ HUB_TOKEN: "t", HUB_API: api, HUB_ALLOW_HTTP: "1" }).api, api.replace(/\/+$/, ""));
   }
   for (const api of ["http://127.0.0.1:8080", "http://localhost:8080", "http://[::1]:8080", "https://hub.example.org"]) {
     assert.equal(readBridgeConfig({ HUB_TOKEN: "t", HUB_API: api }).api, api);
   }
 });
-

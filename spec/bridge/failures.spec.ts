@@ -9,8 +9,14 @@ test("each failure reads as one sentence naming the tool (or HUB_API for the tok
   assert.equal(describeFailure({ kind: "forbidden", groups: ["a", "b"] }, "sim", API), "Access to tool sim was denied: it requires membership in group a or b");
   assert.equal(describeFailure({ kind: "forbidden", groups: [] }, "sim", API), "Access to tool sim was denied by https://hub.example.org");
   assert.match(describeFailure({ kind: "session-gone" }, "sim", API), /^Tool sim lost its session/);
-  assert.equal(describeFailure({ kind: "not-found", detail: "No such route" }, "sim", API), "Tool sim is not available on https://hub.example.org (No such route)");
-  assert.equal(describeFailure({ kind: "unavailable", detail: "HTTP 502" }, "sim", API, 3), "Tool sim is unavailable at https://hub.example.org (HTTP 502); gave up after 3 attempts");
+  assert.equal(
+    describeFailure({ kind: "not-found", detail: "No such route" }, "sim", API),
+    "Tool sim is not available on https://hub.example.org (No such route)",
+  );
+  assert.equal(
+    describeFailure({ kind: "unavailable", detail: "HTTP 502" }, "sim", API, 3),
+    "Tool sim is unavailable at https://hub.example.org (HTTP 502); gave up after 3 attempts",
+  );
   assert.equal(describeFailure({ kind: "unavailable", detail: "ECONNRESET" }, "sim", API), "Tool sim is unavailable at https://hub.example.org (ECONNRESET)");
   assert.equal(describeFailure({ kind: "broken", detail: "ECONNRESET" }, "sim", API), "Tool sim stopped answering mid-reply (ECONNRESET)");
   assert.equal(describeFailure({ kind: "http", status: 400, detail: "" }, "sim", API), "Tool sim failed at https://hub.example.org: HTTP 400");

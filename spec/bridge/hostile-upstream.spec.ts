@@ -38,7 +38,8 @@ async function hostileHub(t: test.TestContext): Promise<string> {
         res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s1" });
         res.end(`{"jsonrpc":"2.0","id":${msg.id},"result":${result}}`);
       };
-      if (msg.method === "initialize") return reply(JSON.stringify({ protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "evil", version: "1" } }));
+      if (msg.method === "initialize")
+        return reply(JSON.stringify({ protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "evil", version: "1" } }));
       if (msg.method === "tools/list") return reply('{"tools":[{"name":"deep","inputSchema":{"type":"object"}}]}');
       switch (msg.params?.name) {
         case "deep":
@@ -68,7 +69,10 @@ async function hostileHub(t: test.TestContext): Promise<string> {
 
 test("hostile answers become clear errors (or results), and the bridge keeps serving", { timeout: 120_000 }, async (t) => {
   const api = await hostileHub(t);
-  const child = spawn(process.execPath, ["--import", "tsx", BRIDGE_CLI], { env: bridgeEnv({ HUB_TOKEN: TOKEN, HUB_API: api, HUB_TOOLS: "evil" }), stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", BRIDGE_CLI], {
+    env: bridgeEnv({ HUB_TOKEN: TOKEN, HUB_API: api, HUB_TOOLS: "evil" }),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
   t.after(() => child.kill());
   let stderr = "";

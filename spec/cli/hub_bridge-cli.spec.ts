@@ -41,7 +41,10 @@ test("without HUB_TOKEN: one line on stderr, exit 2, nothing on stdout", { timeo
 });
 
 test("--help goes to stderr with exit 0; arguments are refused with exit 2; stdout stays empty", { timeout: 30_000 }, async () => {
-  for (const [args, code, pattern] of [[["--help"], 0, /^usage: hub_bridge\n/], [["--port", "1"], 2, /^hub_bridge: takes no arguments/]] as const) {
+  for (const [args, code, pattern] of [
+    [["--help"], 0, /^usage: hub_bridge\n/],
+    [["--port", "1"], 2, /^hub_bridge: takes no arguments/],
+  ] as const) {
     const child = spawn(process.execPath, ["--import", "tsx", BRIDGE_CLI, ...args], { env: bridgeEnv({ HUB_TOKEN: "t" }), stdio: ["pipe", "pipe", "pipe"] });
     let out = "";
     let err = "";
@@ -71,9 +74,20 @@ test("raw stdio: a line that is not JSON gets a parse error, a batch is answered
   child.stdin.write("this is not json\n");
   await until(1);
   assert.deepEqual(lines[0], { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
-  child.stdin.write(`${JSON.stringify([{ jsonrpc: "2.0", id: 1, method: "ping" }, { jsonrpc: "2.0", id: 2, method: "ping" }])}\n`);
+  child.stdin.write(
+    `${JSON.stringify([
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      { jsonrpc: "2.0", id: 2, method: "ping" },
+    ])}\n`,
+  );
   await until(3);
-  assert.deepEqual(lines.slice(1).map((l) => l.id).sort(), [1, 2]);
+  assert.deepEqual(
+    lines
+      .slice(1)
+      .map((l) => l.id)
+      .sort(),
+    [1, 2],
+  );
   child.stdin.end();
   assert.equal(await new Promise<number | null>((done) => child.on("close", done)), 0);
 });

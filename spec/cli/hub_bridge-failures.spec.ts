@@ -17,7 +17,13 @@ test("a refused token: the host is told HUB_TOKEN was refused by HUB_API, and so
   const expected = `HUB_TOKEN was refused by ${hub.url}`;
   await assert.rejects(bridge.client.connect(bridge.transport), (err: Error) => err.message.endsWith(expected));
   await bridge.waitForStderr(/HUB_TOKEN was refused/);
-  assert.equal(bridge.stderr().split("\n").filter((l) => l.includes(expected)).length, 1);
+  assert.equal(
+    bridge
+      .stderr()
+      .split("\n")
+      .filter((l) => l.includes(expected)).length,
+    1,
+  );
   assert.doesNotMatch(bridge.stderr(), /hubtok_wrong/);
 });
 
@@ -48,7 +54,10 @@ test("a tool that is down is retried with backoff, then named in an isError resu
   assert.equal((hub.hits.get("lab") ?? 0) - hitsBefore, 4, "one try and three retries");
   const result = await bridge.client.callTool({ name: "lab_add", arguments: { a: 1, b: 2 } });
   assert.equal(result.isError, true);
-  assert.match(text(result), /^Tool lab is unavailable at http:\/\/127\.0\.0\.1:\d+ \(HTTP 503: Tool session is starting; try again\); gave up after 4 attempts$/);
+  assert.match(
+    text(result),
+    /^Tool lab is unavailable at http:\/\/127\.0\.0\.1:\d+ \(HTTP 503: Tool session is starting; try again\); gave up after 4 attempts$/,
+  );
   assert.equal(text(await bridge.client.callTool({ name: "mcpdemo_add", arguments: { a: 1, b: 2 } })), "3");
   hub.down.delete("lab");
   const names = (await bridge.client.listTools()).tools.map((x) => x.name);
@@ -84,5 +93,8 @@ test("no gateway at all: initialize fails naming the tool and the network error"
   const port = (closed.address() as { port: number }).port;
   await new Promise<void>((done) => closed.close(() => done()));
   const bridge = spawnBridge(t, env("mcpdemo", { HUB_API: `http://127.0.0.1:${port}` }));
-  await assert.rejects(bridge.client.connect(bridge.transport), /Tool mcpdemo is unavailable at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\); gave up after 4 attempts/);
+  await assert.rejects(
+    bridge.client.connect(bridge.transport),
+    /Tool mcpdemo is unavailable at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\); gave up after 4 attempts/,
+  );
 });

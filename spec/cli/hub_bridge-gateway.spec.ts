@@ -14,7 +14,11 @@ const text = firstText;
 
 test("through the gateway: list, call both tools, elicitation, progress, a task and cancellation", { timeout: 55_000 }, async (t) => {
   const h = await startHarness(t, CONFIG);
-  const bridge = spawnBridge(t, { HUB_TOKEN: h.tokens.carol, HUB_API: h.base, HUB_TOOLS: "mcpdemo,lab" }, { elicitation: { form: {} }, tasks: { requests: { tools: { call: {} } } } });
+  const bridge = spawnBridge(
+    t,
+    { HUB_TOKEN: h.tokens.carol, HUB_API: h.base, HUB_TOOLS: "mcpdemo,lab" },
+    { elicitation: { form: {} }, tasks: { requests: { tools: { call: {} } } } },
+  );
   const { client } = bridge;
   client.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept", content: { name: "Grace" } }));
   let waiting: () => void = () => {};
@@ -44,7 +48,9 @@ test("through the gateway: list, call both tools, elicitation, progress, a task 
   assert.equal(text(await client.callTool({ name: "lab_chatty", arguments: { steps: 3 } }, CallToolResultSchema, { onprogress: () => {} })), "did 3 steps");
   assert.deepEqual(progress, [1, 2, 3]);
 
-  const stream = client.experimental.tasks.callToolStream({ name: "mcpdemo_slow_sum", arguments: { values: "4,5", delay: 0.05 } }, CallToolResultSchema, { task: { ttl: 60_000 } });
+  const stream = client.experimental.tasks.callToolStream({ name: "mcpdemo_slow_sum", arguments: { values: "4,5", delay: 0.05 } }, CallToolResultSchema, {
+    task: { ttl: 60_000 },
+  });
   let final: Record<string, unknown> | undefined;
   const kinds: string[] = [];
   for await (const message of stream) {

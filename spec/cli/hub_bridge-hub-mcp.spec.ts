@@ -22,7 +22,11 @@ test("HUB_TOOLS=* lists and calls every tool of the person through /mcp", { time
   const named = spawnBridge(t, { HUB_TOKEN: h.tokens.carol, HUB_API: h.base, HUB_TOOLS: "mcpdemo,lab" });
   const { client } = all;
   client.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept", content: { name: "Grace" } }));
-  client.setRequestHandler(CreateMessageRequestSchema, () => ({ role: "assistant", content: { type: "text", text: "girders hum softly" }, model: "spec-model" }));
+  client.setRequestHandler(CreateMessageRequestSchema, () => ({
+    role: "assistant",
+    content: { type: "text", text: "girders hum softly" },
+    model: "spec-model",
+  }));
   client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: "file:///data/a" }] }));
   let waiting: () => void = () => {};
   const started = new Promise<void>((done) => (waiting = done));
@@ -35,8 +39,15 @@ test("HUB_TOOLS=* lists and calls every tool of the person through /mcp", { time
   await named.client.connect(named.transport);
 
   const names = (await client.listTools()).tools.map((x) => x.name);
-  assert.deepEqual(names.filter((n) => n !== "hub_search_tools"), (await named.client.listTools()).tools.map((x) => x.name), "the same names as the bridge gives");
-  assert.deepEqual((await client.listResources()).resources.map((r) => r.uri), (await named.client.listResources()).resources.map((r) => r.uri));
+  assert.deepEqual(
+    names.filter((n) => n !== "hub_search_tools"),
+    (await named.client.listTools()).tools.map((x) => x.name),
+    "the same names as the bridge gives",
+  );
+  assert.deepEqual(
+    (await client.listResources()).resources.map((r) => r.uri),
+    (await named.client.listResources()).resources.map((r) => r.uri),
+  );
   assert.equal(text(await client.callTool({ name: "lab_add", arguments: { a: 2, b: 5 } })), "lab: 7");
   assert.equal(text(await client.callTool({ name: "mcpdemo_ask_user", arguments: { timeout: 20 } })), "Hello, Grace!");
   assert.equal(text(await client.callTool({ name: "lab_haiku", arguments: {} })), "model said: girders hum softly", "sampling through /mcp");

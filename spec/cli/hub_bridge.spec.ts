@@ -24,10 +24,19 @@ test("one tool: its tools, resources, prompts and serverInfo appear unchanged", 
   assert.equal(client.getServerVersion()?.name, "hubmcp-demo");
   assert.match(client.getInstructions() ?? "", /arithmetic and physics/);
   const tools = (await client.listTools()).tools;
-  assert.deepEqual(tools.map((x) => x.name), ["add", "divide", "projectile", "slow_sum", "get_job_result", "ask_user"]);
+  assert.deepEqual(
+    tools.map((x) => x.name),
+    ["add", "divide", "projectile", "slow_sum", "get_job_result", "ask_user"],
+  );
   assert.deepEqual(tools.find((x) => x.name === "projectile")?._meta, { ui: { resourceUri: "ui://demo/plot" } });
-  assert.deepEqual((await client.listResources()).resources.map((r) => r.uri), ["config://demo/settings", "ui://demo/plot"]);
-  assert.deepEqual((await client.listPrompts()).prompts.map((p) => p.name), ["explain"]);
+  assert.deepEqual(
+    (await client.listResources()).resources.map((r) => r.uri),
+    ["config://demo/settings", "ui://demo/plot"],
+  );
+  assert.deepEqual(
+    (await client.listPrompts()).prompts.map((p) => p.name),
+    ["explain"],
+  );
   assert.equal(text(await client.callTool({ name: "add", arguments: { a: 2, b: 3 } })), "5");
   const settings = await client.readResource({ uri: "config://demo/settings" });
   assert.match((settings.contents[0] as { text: string }).text, /"units":"SI"/);
@@ -38,7 +47,10 @@ test("two tools: names are prefixed, and every call, read and get reaches the ri
   await client.connect(transport);
   assert.equal(client.getServerVersion()?.name, "hub_bridge");
   const names = (await client.listTools()).tools.map((x) => x.name);
-  assert.deepEqual(names.filter((n) => n.endsWith("_add")), ["mcpdemo_add", "lab_add"]);
+  assert.deepEqual(
+    names.filter((n) => n.endsWith("_add")),
+    ["mcpdemo_add", "lab_add"],
+  );
   const tools = (await client.listTools()).tools;
   assert.deepEqual(tools.find((x) => x.name === "mcpdemo_projectile")?._meta, { ui: { resourceUri: "ui://mcpdemo/demo/plot" } });
   assert.equal(text(await client.callTool({ name: "mcpdemo_add", arguments: { a: 2, b: 3 } })), "5");
@@ -48,12 +60,18 @@ test("two tools: names are prefixed, and every call, read and get reaches the ri
   const templates = (await client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate);
   assert.deepEqual(templates, ["lab://lab/runs/{id}"]);
   const run = await client.readResource({ uri: "lab://lab/runs/7" });
-  assert.deepEqual(run.contents.map((c) => [c.uri, (c as { text: string }).text]), [["lab://lab/runs/7", "run 7"]]);
+  assert.deepEqual(
+    run.contents.map((c) => [c.uri, (c as { text: string }).text]),
+    [["lab://lab/runs/7", "run 7"]],
+  );
   const plot = await client.readResource({ uri: "ui://mcpdemo/demo/plot" });
   assert.equal(plot.contents[0]?.uri, "ui://mcpdemo/demo/plot");
-  assert.deepEqual((await client.listPrompts()).prompts.map((p) => p.name), ["mcpdemo_explain", "lab_explain"]);
+  assert.deepEqual(
+    (await client.listPrompts()).prompts.map((p) => p.name),
+    ["mcpdemo_explain", "lab_explain"],
+  );
   const prompt = await client.getPrompt({ name: "lab_explain", arguments: { topic: "titration" } });
-  assert.match((prompt.messages[0]?.content as { text: string }).text, /as a lab technician would/);
+  assert.match((prompt.messages[0]!.content as { text: string }).text, /as a lab technician would/);
   await assert.rejects(client.callTool({ name: "nobody_add", arguments: {} }), /Unknown tool: nobody_add/);
   await assert.rejects(client.readResource({ uri: "lab://elsewhere/status" }), /Resource not found/);
 });
@@ -66,7 +84,11 @@ test("elicitation, sampling and roots go from the tool to the host and back, thr
     asked.push(req.params.message);
     return { action: "accept", content: { name: "Ada" } };
   });
-  client.setRequestHandler(CreateMessageRequestSchema, () => ({ role: "assistant", content: { type: "text", text: "girders hum softly" }, model: "spec-model" }));
+  client.setRequestHandler(CreateMessageRequestSchema, () => ({
+    role: "assistant",
+    content: { type: "text", text: "girders hum softly" },
+    model: "spec-model",
+  }));
   client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: "file:///data/a" }, { uri: "file:///data/b" }] }));
   await client.connect(transport);
   const [hello, haiku, roots] = await Promise.all([
@@ -92,8 +114,15 @@ test("progress and logging notifications reach the host, logs under the tool's l
   const result = await client.callTool({ name: "lab_chatty", arguments: { steps: 3 } }, CallToolResultSchema, { onprogress: () => {} });
   assert.equal(text(result), "did 3 steps");
   const token = progress[0]?.[0];
-  assert.deepEqual(progress, [[token, 1, 3], [token, 2, 3], [token, 3, 3]]);
-  assert.deepEqual(logs, [1, 2, 3].map((i) => ({ logger: "lab/bench", data: `step ${i}` })));
+  assert.deepEqual(progress, [
+    [token, 1, 3],
+    [token, 2, 3],
+    [token, 3, 3],
+  ]);
+  assert.deepEqual(
+    logs,
+    [1, 2, 3].map((i) => ({ logger: "lab/bench", data: `step ${i}` })),
+  );
 });
 
 test("cancellation from the host reaches the tool; the other tool keeps working", { timeout: 30_000 }, async (t) => {
@@ -118,7 +147,9 @@ test("cancellation from the host reaches the tool; the other tool keeps working"
 test("an async tool runs as a task through the bridge", { timeout: 30_000 }, async (t) => {
   const { client, transport } = spawnBridge(t, env("mcpdemo,lab"), { tasks: { requests: { tools: { call: {} } } } });
   await client.connect(transport);
-  const stream = client.experimental.tasks.callToolStream({ name: "mcpdemo_slow_sum", arguments: { values: "1,2,3", delay: 0.05 } }, CallToolResultSchema, { task: { ttl: 60_000 } });
+  const stream = client.experimental.tasks.callToolStream({ name: "mcpdemo_slow_sum", arguments: { values: "1,2,3", delay: 0.05 } }, CallToolResultSchema, {
+    task: { ttl: 60_000 },
+  });
   const kinds: string[] = [];
   let final: unknown;
   for await (const message of stream) {

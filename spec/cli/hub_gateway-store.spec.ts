@@ -18,7 +18,14 @@ const skip = POSTGRES_SKIP;
 function io(stdin = ""): CliIo & { lines: string[]; errors: string[] } {
   const lines: string[] = [];
   const errors: string[] = [];
-  return { lines, errors, out: (l) => void lines.push(l), err: (l) => void errors.push(l), readStdin: async () => stdin, stopRequested: Promise.resolve("SIGTERM") };
+  return {
+    lines,
+    errors,
+    out: (l) => void lines.push(l),
+    err: (l) => void errors.push(l),
+    readStdin: async () => stdin,
+    stopRequested: Promise.resolve("SIGTERM"),
+  };
 }
 
 test("user and token commands work on --store, the password from HUBMCP_STORE_PASSWORD", { skip }, async (t) => {
@@ -66,10 +73,13 @@ test("init --store puts the first user and token in the database and the URL, no
   const written = JSON.parse(readFileSync(config, "utf8")) as { store?: string };
   assert.equal(written.store, url);
   assert.ok(!existsSync(join(dir, "hub-data")), "no data dir is made for a database store");
-  assert.ok(made.lines.some((l) => l.includes("--config") && !l.includes("--data-dir")), made.lines.join("\n"));
+  assert.ok(
+    made.lines.some((l) => l.includes("--config") && !l.includes("--data-dir")),
+    made.lines.join("\n"),
+  );
   const listed = io();
   assert.equal(await run(["token", "list", "--config", config], env, listed), 0);
-  assert.match(listed.lines[0]!, /^\S+  ada  /);
+  assert.match(listed.lines[0]!, /^\S+ {2}ada {2}/);
   const withPassword = new URL(url);
   withPassword.password = "inline-secret";
   const refused = io();
@@ -78,7 +88,7 @@ test("init --store puts the first user and token in the database and the URL, no
   assert.doesNotMatch(refused.errors.join("\n"), /inline-secret/);
 });
 
-test("the server runs on \"store\" from gateway.json until asked to stop", { skip }, async (t) => {
+test('the server runs on "store" from gateway.json until asked to stop', { skip }, async (t) => {
   const cluster = await postgresCluster();
   const config = join(tempDir(t), "gateway.json");
   writeFileSync(config, JSON.stringify({ tools: {}, store: await cluster.database() }));
@@ -94,8 +104,18 @@ test("store problems are one line each, never echoing the URL or password", { sk
   const cases: Array<[string[], NodeJS.ProcessEnv, number, RegExp]> = [
     [["token", "list", "--store", "mysql://x/y"], {}, 2, /^hub_gateway: --store must be a postgres:\/\/user@host:port\/database URL$/],
     [["token", "list", "--store", cluster.url, "--data-dir", dir], {}, 2, /^hub_gateway: use --store or --data-dir, not both$/],
-    [["token", "list", "--store", secretUrl(await freePort())], {}, 1, /^hub_gateway: the store is unreachable; check that the database is up and its address$/],
-    [["token", "list", "--store", secretUrl(cluster.port)], {}, 1, /^hub_gateway: cannot open the store \(postgres error 28P01: login, database name or permissions\)$/],
+    [
+      ["token", "list", "--store", secretUrl(await freePort())],
+      {},
+      1,
+      /^hub_gateway: the store is unreachable; check that the database is up and its address$/,
+    ],
+    [
+      ["token", "list", "--store", secretUrl(cluster.port)],
+      {},
+      1,
+      /^hub_gateway: cannot open the store \(postgres error 28P01: login, database name or permissions\)$/,
+    ],
     [["token", "list", "--store", cluster.url.replace(/postgres$/, "nosuchdb")], { HUBMCP_STORE_PASSWORD: cluster.password }, 1, /postgres error 3D000/],
   ];
   for (const [argv, env, status, pattern] of cases) {
@@ -117,10 +137,14 @@ test("without the pg driver a postgres store is one clear line", async () => {
   const hook = `data:text/javascript,${encodeURIComponent(
     `import { register } from "node:module"; register("data:text/javascript," + encodeURIComponent('export async function resolve(s, c, next) { if (s === "pg") throw Object.assign(new Error("not found"), { code: "ERR_MODULE_NOT_FOUND" }); return next(s, c); }'));`,
   )}`;
-  const child = spawn(process.execPath, ["--import", "tsx", "--import", hook, join(ROOT, "cli", "hub_gateway.ts"), "token", "list", "--store", "postgres://u@127.0.0.1:1/db"], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "--import", hook, join(ROOT, "cli", "hub_gateway.ts"), "token", "list", "--store", "postgres://u@127.0.0.1:1/db"],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
   const [code] = (await once(child, "close")) as [number];

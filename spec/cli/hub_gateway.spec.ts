@@ -27,15 +27,21 @@ function io(stdin = ""): CliIo & { out: (l: string) => void; lines: string[]; er
 }
 
 function allFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
 }
 
 test("user add reads the password from stdin and stores only a hash", async (t) => {
   const dataDir = join(tempDir(t), "data");
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "cli", "hub_gateway.ts"), "user", "add", "ada", "--groups", "a,b", "--password-stdin", "--data-dir", dataDir], {
-    cwd: ROOT,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(ROOT, "cli", "hub_gateway.ts"), "user", "add", "ada", "--groups", "a,b", "--password-stdin", "--data-dir", dataDir],
+    {
+      cwd: ROOT,
+      stdio: ["pipe", "pipe", "pipe"],
+    },
+  );
   t.after(() => child.kill("SIGKILL"));
   let stdout = "";
   child.stdout.setEncoding("utf8").on("data", (c: string) => (stdout += c));
@@ -132,7 +138,7 @@ test("user list, passwd, groups and remove; token list names each token's owner"
   assert.equal(await run(["user", "add", "bob", "--password-stdin", ...at], {}, io("pw")), 0);
   const listed = io();
   assert.equal(await run(["user", "list", ...at], {}, listed), 0);
-  assert.match(listed.lines.join("\n"), /^ada  staff  \d{4}-.*\nbob  -  \d{4}-/);
+  assert.match(listed.lines.join("\n"), /^ada {2}staff {2}\d{4}-.*\nbob {2}- {2}\d{4}-/);
   assert.ok(!listed.lines.join("").includes("scrypt"), "no password hashes");
 
   const accounts = new StoreAccountDirectory(new FileRecordStore(dataDir));
@@ -159,7 +165,10 @@ test("user list, passwd, groups and remove; token list names each token's owner"
   assert.equal(await accounts.groupsOf("bob"), null);
   const after = io();
   assert.equal(await run(["token", "list", ...at], {}, after), 0);
-  assert.deepEqual(after.lines.map((l) => l.split("  ")[1]), ["ada"]);
+  assert.deepEqual(
+    after.lines.map((l) => l.split("  ")[1]),
+    ["ada"],
+  );
   // Added again under the same name, the account inherits nothing of the old one.
   assert.equal(await run(["user", "add", "bob", "--password-stdin", ...at], {}, io("pw")), 0);
   const store = new FileRecordStore(dataDir);
@@ -183,12 +192,19 @@ test("user list, passwd, groups and remove; token list names each token's owner"
 test("an app revision whose file does not exist stops the start: exit 2, one line naming the file", async (t) => {
   const dir = tempDir(t);
   const file = join(dir, "gateway.json");
-  writeFileSync(file, JSON.stringify({ tools: { demo: { revisions: { default: { app: join(ROOT, "fixtures", "demo", "app.ts") }, dev: { app: "no-such-app.ts" } } } } }));
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "cli", "hub_gateway.ts"), "--config", file, "--port", "0", "--data-dir", join(dir, "data")], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_V8_COVERAGE: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  writeFileSync(
+    file,
+    JSON.stringify({ tools: { demo: { revisions: { default: { app: join(ROOT, "fixtures", "demo", "app.ts") }, dev: { app: "no-such-app.ts" } } } } }),
+  );
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", join(ROOT, "cli", "hub_gateway.ts"), "--config", file, "--port", "0", "--data-dir", join(dir, "data")],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NODE_V8_COVERAGE: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   t.after(() => child.kill("SIGKILL"));
   let stdout = "";
   let stderr = "";

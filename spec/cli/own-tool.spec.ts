@@ -46,13 +46,26 @@ function transpilePackage(pkg: string): void {
 }
 
 function quietEnv(dir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_cache: join(dir, "npm-cache"), npm_config_offline: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    npm_config_cache: join(dir, "npm-cache"),
+    npm_config_offline: "true",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    npm_config_update_notifier: "false",
+  };
   for (const name of ["SESSION", "SESSION_ID", "SESSIONDIR", "SESSION_DIR", "MCP_PORT", "NODE_OPTIONS"]) delete env[name];
   return env;
 }
 
 /** Starts start_mcp; resolves with the ready URL; t.after stops it. */
-function start(t: { after(fn: () => unknown): void }, launcher: string, app: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ url: string; stop(): Promise<number | null> }> {
+function start(
+  t: { after(fn: () => unknown): void },
+  launcher: string,
+  app: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ url: string; stop(): Promise<number | null> }> {
   const child = spawn(process.execPath, [launcher, "--app", app, "--host", "127.0.0.1", "--port", "0"], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   const exit = new Promise<number | null>((resolve) => child.once("close", resolve));
   t.after(async () => {
@@ -75,7 +88,11 @@ function start(t: { after(fn: () => unknown): void }, launcher: string, app: str
 }
 
 async function toolNames(url: string): Promise<string[]> {
-  const res = await fetch(`${url}mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+  const res = await fetch(`${url}mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
   const body = (await res.json()) as { result: { tools: { name: string; description: string }[] } };
   return body.result.tools.map((x) => `${x.name}: ${x.description}`);
 }

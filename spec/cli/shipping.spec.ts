@@ -24,7 +24,14 @@ server.tool(function add(a, b) {
 `;
 
 function quietEnv(dir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_cache: join(dir, "npm-cache"), npm_config_offline: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    npm_config_cache: join(dir, "npm-cache"),
+    npm_config_offline: "true",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    npm_config_update_notifier: "false",
+  };
   for (const name of ["SESSION", "SESSION_ID", "SESSIONDIR", "SESSION_DIR", "MCP_PORT", "NODE_OPTIONS"]) delete env[name];
   return env;
 }
@@ -97,7 +104,11 @@ test("package-lock.json agrees with package.json, so `npm install` leaves it as 
 });
 
 async function toolNames(url: string): Promise<string[]> {
-  const res = await fetch(`${url}mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+  const res = await fetch(`${url}mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
   const body = (await res.json()) as { result: { tools: { name: string; description: string }[] } };
   return body.result.tools.map((x) => `${x.name}: ${x.description}`);
 }
@@ -166,7 +177,13 @@ test("the packed tarball installs offline into an empty folder and `npx start_mc
   const copy = join(dir, "copy");
   cpSync(pkg, join(copy, "hubmcp"), { recursive: true });
   writeFileSync(join(copy, "app.mjs"), APP("./hubmcp/dist/lib/index.js"));
-  const plain = run(t, process.execPath, [join(copy, "hubmcp", "dist", "cli", "start_mcp.js"), "--app", "app.mjs", "--host", "127.0.0.1", "--port", "0"], copy, env);
+  const plain = run(
+    t,
+    process.execPath,
+    [join(copy, "hubmcp", "dist", "cli", "start_mcp.js"), "--app", "app.mjs", "--host", "127.0.0.1", "--port", "0"],
+    copy,
+    env,
+  );
   const copyUrl = await plain.ready;
   assert.deepEqual(await toolNames(copyUrl), ["add: Add two numbers."]);
   await assertConsole(copyUrl);
@@ -178,7 +195,11 @@ test("the packed tarball installs offline into an empty folder and `npx start_mc
   // the printed command starts the gateway as it stands.
   const initFrom = async (command: string, args: string[], envFor: NodeJS.ProcessEnv, name: string): Promise<string[]> => {
     const port = String(await freePort());
-    const ok = spawnSync(command, [...args, "init", "--app", join(copy, "app.mjs"), "--config", join(dir, `${name}.json`), "--data-dir", join(dir, `${name}-data`), "--port", port], { cwd: dir, env: envFor, encoding: "utf8", timeout: 30_000 });
+    const ok = spawnSync(
+      command,
+      [...args, "init", "--app", join(copy, "app.mjs"), "--config", join(dir, `${name}.json`), "--data-dir", join(dir, `${name}-data`), "--port", port],
+      { cwd: dir, env: envFor, encoding: "utf8", timeout: 30_000 },
+    );
     assert.equal(ok.status, 0, ok.stderr);
     const lines = ok.stdout.split("\n");
     return lines[lines.indexOf("start the gateway:") + 1]!.trim().split(" ");

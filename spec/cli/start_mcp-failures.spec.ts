@@ -50,7 +50,10 @@ test("every handler failure is one stderr line (handler, message), never the arg
   assert.deepEqual(seen.prompt, { code: -32603, message: "Prompt handler failed" });
   assert.deepEqual(seen.completion, { code: -32603, message: "Completion failed" });
   await cli.waitForErr(/completion handler failed.*\n/);
-  const logged = cli.stderr().split("\n").filter((l) => l.includes("handler failed"));
+  const logged = cli
+    .stderr()
+    .split("\n")
+    .filter((l) => l.includes("handler failed"));
   assert.deepEqual(logged.sort(), [...LINES].sort());
   assert.doesNotMatch(cli.stderr(), new RegExp(SECRET), "arguments never reach the log");
   assert.doesNotMatch(cli.stderr(), /^\s+at /m, "no stack without --debug");

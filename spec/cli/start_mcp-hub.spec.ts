@@ -46,14 +46,23 @@ async function exerciseRoutes(base: string, prefix: string): Promise<void> {
   const init = await fetch(`${base}mcp`, {
     method: "POST",
     headers,
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "spec", version: "1" } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "spec", version: "1" } },
+    }),
   });
   assert.equal(init.status, 200);
   const session = init.headers.get("mcp-session-id");
   assert.ok(session, "Mcp-Session-Id passes back through the proxy");
   await init.text();
 
-  const inSession = await fetch(`${base}mcp`, { method: "POST", headers: { ...headers, "mcp-session-id": session }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) });
+  const inSession = await fetch(`${base}mcp`, {
+    method: "POST",
+    headers: { ...headers, "mcp-session-id": session },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+  });
   assert.equal(inSession.status, 200, "the forwarded Mcp-Session-Id names a live session");
   await inSession.text();
   // A POST naming no session is answered and broadcast to every /sse stream.
@@ -96,7 +105,17 @@ test("with wrwroxy found through `use`: server behind the external proxy, every 
   assert.equal(cli.stdout(), printedLines(hub.proxyUrl));
   const argv = JSON.parse(readFileSync(tools.argvFile, "utf8")) as string[];
   const serverPort = Number(argv[argv.indexOf("--forwardPort") + 1]);
-  assert.deepEqual(argv, ["--listenHost", "0.0.0.0", "--listenPort", String(proxyPort), "--forwardHost", "127.0.0.1", "--forwardPort", String(serverPort), "--stream-log"]);
+  assert.deepEqual(argv, [
+    "--listenHost",
+    "0.0.0.0",
+    "--listenPort",
+    String(proxyPort),
+    "--forwardHost",
+    "127.0.0.1",
+    "--forwardPort",
+    String(serverPort),
+    "--stream-log",
+  ]);
   assert.notEqual(serverPort, 1, "hub mode ignores --port");
   assert.match(cli.stderr(), new RegExp(`reverse proxy wrwroxy-0\\.10 \\(pid \\d+\\) on port ${proxyPort}`));
 
@@ -188,7 +207,11 @@ test("--proxy external without wrwroxy, a bad port variable, and a busy proxy po
   const busy = await freePort();
   const holder = spawnCli(t, ["--app", writeApp(dir), "--host", "127.0.0.1", "--port", String(busy)], hubEnv({ HOME: base.HOME }));
   await holder.waitFor(/ready/);
-  const builtin = spawnCli(t, ["--app", writeApp(dir), "--proxy", "builtin", "--host", "127.0.0.1"], hubEnv({ ...base, HUBMCP_PROXY_PORT: String(busy), HUBMCP_SERVER_PORT: "0" }));
+  const builtin = spawnCli(
+    t,
+    ["--app", writeApp(dir), "--proxy", "builtin", "--host", "127.0.0.1"],
+    hubEnv({ ...base, HUBMCP_PROXY_PORT: String(busy), HUBMCP_SERVER_PORT: "0" }),
+  );
   assert.equal((await builtin.exit).code, 1);
   assert.equal(builtin.stderr(), `start_mcp: port ${busy} is already in use\n`);
   holder.child.kill("SIGTERM");
@@ -199,7 +222,11 @@ test("a session without a usable resources file falls back to local mode with a 
   const dir = tempDir(t);
   const hub = hubSession(dir);
   rmSync(join(hub.SESSIONDIR, "resources"));
-  const cli = spawnCli(t, ["--app", writeApp(dir), "--host", "127.0.0.1", "--port", "0"], hubEnv({ HOME: tempDir(t), SESSION: hub.SESSION, SESSIONDIR: hub.SESSIONDIR }));
+  const cli = spawnCli(
+    t,
+    ["--app", writeApp(dir), "--host", "127.0.0.1", "--port", "0"],
+    hubEnv({ HOME: tempDir(t), SESSION: hub.SESSION, SESSIONDIR: hub.SESSIONDIR }),
+  );
   await cli.waitFor(/SSE endpoint: http:\/\/127\.0\.0\.1:\d+\/sse\n/);
   assert.match(cli.stderr(), /warning: hub session resources file not readable; running locally/);
   assert.doesNotMatch(cli.stdout(), /Proxy URL/);
@@ -211,15 +238,30 @@ test("--python-env on a hub: the server's tools get the conda environment, the r
   const tools = fakeHubTools(dir);
   const conda = fakeConda(dir, ["AIIDA"]);
   t.after(() => killRecorded(tools.pidFile));
-  const app = writeApp(dir, "py.mjs", `server.tool(function env_name() { return process.env.CONDA_DEFAULT_ENV; }, { description: "Env", inputSchema: { type: "object", properties: {} } });`);
+  const app = writeApp(
+    dir,
+    "py.mjs",
+    `server.tool(function env_name() { return process.env.CONDA_DEFAULT_ENV; }, { description: "Env", inputSchema: { type: "object", properties: {} } });`,
+  );
   const proxyPort = await freePort();
   const cli = spawnCli(
     t,
     ["--app", app, "--python-env", "AIIDA"],
-    hubEnv({ HOME: tools.home, PATH: `${conda.bin}${delimiter}${process.env.PATH}`, SESSION: hub.SESSION, SESSIONDIR: hub.SESSIONDIR, HUBMCP_PROXY_PORT: String(proxyPort), HUBMCP_SERVER_PORT: "0" }),
+    hubEnv({
+      HOME: tools.home,
+      PATH: `${conda.bin}${delimiter}${process.env.PATH}`,
+      SESSION: hub.SESSION,
+      SESSIONDIR: hub.SESSIONDIR,
+      HUBMCP_PROXY_PORT: String(proxyPort),
+      HUBMCP_SERVER_PORT: "0",
+    }),
   );
   await cli.waitFor(/SSE endpoint/);
-  const res = await fetch(`http://127.0.0.1:${proxyPort}${hub.prefix}/tools/env_name`, { method: "POST", headers: { cookie: COOKIE, "content-type": "application/json" }, body: "{}" });
+  const res = await fetch(`http://127.0.0.1:${proxyPort}${hub.prefix}/tools/env_name`, {
+    method: "POST",
+    headers: { cookie: COOKIE, "content-type": "application/json" },
+    body: "{}",
+  });
   assert.deepEqual(await res.json(), { result: "AIIDA" });
   assert.equal(readFileSync(`${tools.pidFile}.conda`, "utf8"), "none");
   cli.child.kill("SIGTERM");

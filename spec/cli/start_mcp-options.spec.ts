@@ -16,7 +16,6 @@ after(() => rmSync(CACHE, { recursive: true, force: true }));
 
 const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => launcherEnv(CACHE, extra);
 
-
 test("a port in use: one line, exit 1", { timeout: 30_000 }, async (t) => {
   const blocker = createServer();
   await new Promise<void>((done) => blocker.listen(0, "127.0.0.1", done));
@@ -61,7 +60,9 @@ test("--debug logs one line per request without cookies or queries", { timeout: 
   assert.doesNotMatch(cli.stderr(), /secret|tok|session_id/);
 });
 
-test("--port 0 --path-prefix --ready-line: the ready line comes first, naming the bound port and the prefix; no hub is looked for", { timeout: 30_000 }, async (t) => {
+test("--port 0 --path-prefix --ready-line: the ready line comes first, naming the bound port and the prefix; no hub is looked for", {
+  timeout: 30_000,
+}, async (t) => {
   const dir = tempDir(t);
   // A hub session's variables, with no resources file: an explicit prefix means no hub mode and no warning about it.
   const cli = spawnCli(t, ["--app", writeApp(dir), ...LOCAL, "--path-prefix", "/weber/s/c/0", "--ready-line"], env({ SESSION: "777", SESSIONDIR: dir }));

@@ -40,7 +40,10 @@ server.tool(function noisy() {
 test("--stdio: nothing the app writes to stdout, however, reaches the protocol stream", { timeout: 60_000 }, async (t) => {
   const dir = tempDir(t);
   const app = writeApp(dir, "app.mjs", NOISY);
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "cli", "start_mcp.ts"), "--app", app, "--stdio"], { env: { ...process.env }, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "cli", "start_mcp.ts"), "--app", app, "--stdio"], {
+    env: { ...process.env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   t.after(() => child.kill("SIGKILL"));
   let out = "";
   let err = "";
@@ -72,9 +75,14 @@ test("--stdio: nothing the app writes to stdout, however, reaches the protocol s
 /** start_mcp --stdio with stdin held open; resolves once it is ready. "close" fires when the serving child is gone too. */
 async function stdioServer(t: { after(fn: () => unknown): void }) {
   const app = writeApp(tempDir(t), "app.mjs");
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "cli", "start_mcp.ts"), "--app", app, "--stdio"], { env: { ...process.env }, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "cli", "start_mcp.ts"), "--app", app, "--stdio"], {
+    env: { ...process.env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let err = "";
-  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("close", (code, signal) => resolve({ code, signal })));
+  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("close", (code, signal) => resolve({ code, signal })),
+  );
   t.after(() => child.kill("SIGKILL"));
   await new Promise<void>((resolve, reject) => {
     child.stderr.setEncoding("utf8").on("data", (c: string) => {

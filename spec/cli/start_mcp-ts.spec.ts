@@ -11,7 +11,9 @@ const env = (dir: string): NodeJS.ProcessEnv => launcherEnv(join(dir, "cache"));
 
 const rpc = rpcAt;
 
-test("a TypeScript app keeps its doc-comment descriptions and resolves ./x.js to ./x.ts; hubmcp's own source maps to the running copy", { timeout: 90_000 }, async (t) => {
+test("a TypeScript app keeps its doc-comment descriptions and resolves ./x.js to ./x.ts; hubmcp's own source maps to the running copy", {
+  timeout: 90_000,
+}, async (t) => {
   const dir = tempDir(t);
   writeFileSync(join(dir, "units.ts"), "export const unit: string = 'm';\n");
   writeFileSync(
@@ -28,9 +30,11 @@ server.tool(function length(x: number): string {
   const cli = spawnCli(t, ["--app", join(dir, "app.ts"), "--host", "127.0.0.1", "--port", "0"], env(dir));
   const [, url] = await cli.waitFor(/ready at (\S+)\n/);
   const tools = (await rpc(url!, "tools/list")).result!.tools as { name: string; description: string }[];
-  assert.deepEqual(tools.map((x) => [x.name, x.description]), [["length", "Length of x, in metres."]]);
+  assert.deepEqual(
+    tools.map((x) => [x.name, x.description]),
+    [["length", "Length of x, in metres."]],
+  );
   const call = await rpc(url!, "tools/call", { name: "length", arguments: { x: 3 } });
   assert.deepEqual((call.result!.content as { text: string }[])[0]!.text, "3m");
   assert.doesNotMatch(cli.stderr(), /tsx/);
-
 });

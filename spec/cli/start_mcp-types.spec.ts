@@ -46,7 +46,11 @@ test("a .ts app's parameter types are its schema; wrong types are refused; --deb
   const [, url] = await cli.waitFor(/ready at (\S+)\n/);
   const tools = (await rpc(url!, "tools/list")).result.tools as { name: string; description: string; inputSchema: unknown }[];
   assert.deepEqual(tools, [
-    { name: "divide", description: "Divide a by b.", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
+    {
+      name: "divide",
+      description: "Divide a by b.",
+      inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+    },
     {
       name: "scale",
       description: "Scale a series.",

@@ -40,7 +40,10 @@ test("serves an .mjs app, prints the ready lines, and exits 0 on SIGTERM", { tim
   await cli.waitFor(/SSE endpoint: http:\/\/127\.0\.0\.1:\d+\/sse\n/);
   assert.equal(cli.stdout(), `MCP server ready at ${url}\nSSE endpoint: ${url}sse\n`);
   const list = await rpc(url!, "tools/list");
-  assert.deepEqual((list.result!.tools as { name: string }[]).map((x) => x.name), ["echo"]);
+  assert.deepEqual(
+    (list.result!.tools as { name: string }[]).map((x) => x.name),
+    ["echo"],
+  );
   cli.child.kill("SIGTERM");
   assert.deepEqual(await cli.exit, { code: 0, signal: null });
   assert.match(cli.stderr(), /SIGTERM received; shutting down/);

@@ -94,7 +94,10 @@ function collect(stream) {
 }
 
 function lastLine(text) {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  const lines = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter(Boolean);
   return (lines.at(-1) ?? "").slice(0, 300);
 }
 

@@ -106,7 +106,13 @@ test("a server that cannot start: one line naming why, exit 1, nothing left runn
 
 test("the suite version and extra arguments are parameters", () => {
   assert.deepEqual(parseArgs([], {}), { version: "0.1.16", suiteArgs: ["--suite", "all"] });
-  assert.deepEqual(parseArgs(["--scenario", "ping"], { CONFORMANCE_VERSION: "0.2.0-alpha.12" }), { version: "0.2.0-alpha.12", suiteArgs: ["--scenario", "ping"] });
-  assert.deepEqual(parseArgs(["--suite-version", "9.9.9", "--verbose"], { CONFORMANCE_VERSION: "1.0.0" }), { version: "9.9.9", suiteArgs: ["--suite", "all", "--verbose"] });
+  assert.deepEqual(parseArgs(["--scenario", "ping"], { CONFORMANCE_VERSION: "0.2.0-alpha.12" }), {
+    version: "0.2.0-alpha.12",
+    suiteArgs: ["--scenario", "ping"],
+  });
+  assert.deepEqual(parseArgs(["--suite-version", "9.9.9", "--verbose"], { CONFORMANCE_VERSION: "1.0.0" }), {
+    version: "9.9.9",
+    suiteArgs: ["--suite", "all", "--verbose"],
+  });
   assert.deepEqual(parseArgs(["--suite-version=2.0.0", "--suite", "active"], {}), { version: "2.0.0", suiteArgs: ["--suite", "active"] });
 });

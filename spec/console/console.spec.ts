@@ -281,22 +281,19 @@ const PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAA
 test("richer forms and results: nested objects, choices, lists, log lines, images and audio", { skip }, async (t) => {
   const browser = await launchBrowser(t);
   const app = new McpServer("rich");
-  app.tool(
-    (args: Record<string, unknown>) => args,
-    {
-      name: "configure",
-      inputSchema: {
-        type: "object",
-        properties: {
-          unit: { type: "string", enum: ["m", "km"], default: "km" },
-          verbose: { type: "boolean" },
-          steps: { type: "array", items: { type: "integer" } },
-          origin: { type: "object", properties: { lat: { type: "number", minimum: -90, maximum: 90 }, lon: { type: "number" } }, required: ["lat"] },
-        },
-        required: ["unit", "origin"],
+  app.tool((args: Record<string, unknown>) => args, {
+    name: "configure",
+    inputSchema: {
+      type: "object",
+      properties: {
+        unit: { type: "string", enum: ["m", "km"], default: "km" },
+        verbose: { type: "boolean" },
+        steps: { type: "array", items: { type: "integer" } },
+        origin: { type: "object", properties: { lat: { type: "number", minimum: -90, maximum: 90 }, lon: { type: "number" } }, required: ["lat"] },
       },
+      required: ["unit", "origin"],
     },
-  );
+  });
   app.tool(
     async (_args: Record<string, unknown>, ctx: ToolContext) => {
       ctx.info("starting", "media");
@@ -327,7 +324,10 @@ test("richer forms and results: nested objects, choices, lists, log lines, image
   await openCard(page, "tool-media");
   await page.click("#tool-media button.primary");
   await statusIs(page, "tool-media", "Done");
-  assert.deepEqual(await page.$$eval("#tool-media .log li", (items) => items.map((li) => li.textContent)), ["info media: starting", 'warning {"note":"almost done"}']);
+  assert.deepEqual(await page.$$eval("#tool-media .log li", (items) => items.map((li) => li.textContent)), [
+    "info media: starting",
+    'warning {"note":"almost done"}',
+  ]);
   await page.waitForFunction(() => document.querySelector("#tool-media img.media")?.naturalWidth === 1);
   assert.match(await page.$eval("#tool-media audio", (el) => el.getAttribute("src")!), /^data:audio\/wav;base64,UklGR/);
   assert.equal(await text(page, "#tool-media .result pre"), "two media blocks");

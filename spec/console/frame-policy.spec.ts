@@ -25,7 +25,15 @@ test("without declared domains the frame may run inline code and reach nothing",
 test("declared origins land in their directives; keywords, paths, schemes and separators are dropped", () => {
   const csp = parseFrameCsp(
     JSON.stringify({
-      connectDomains: ["https://api.example.org", "wss://live.example.org:8443", "https://API.example.org", "'self'", "*", "https://x.org; script-src *", "javascript:alert(1)"],
+      connectDomains: [
+        "https://api.example.org",
+        "wss://live.example.org:8443",
+        "https://API.example.org",
+        "'self'",
+        "*",
+        "https://x.org; script-src *",
+        "javascript:alert(1)",
+      ],
       resourceDomains: ["https://*.cdn.example.net", "https://cdn.example.net/path", "data:", "http://127.0.0.1:9000"],
       frameDomains: "https://not-a-list.example",
       baseUriDomains: [42, "https://base.example"],

@@ -15,7 +15,11 @@ declare const document: { querySelector(selector: string): PageElement | null };
 
 test("the console works through the gateway's session proxy path", { skip, timeout: 90_000 }, async (t) => {
   // The app child runs without coverage (see spec/gateway/sdk-client.spec.ts).
-  const h = await startHarness(t, { tools: { mcpdemo: { revisions: { default: { app: "fixtures/demo/app.ts" } } } } }, { childEnv: { ...process.env, NODE_V8_COVERAGE: "" } });
+  const h = await startHarness(
+    t,
+    { tools: { mcpdemo: { revisions: { default: { app: "fixtures/demo/app.ts" } } } } },
+    { childEnv: { ...process.env, NODE_V8_COVERAGE: "" } },
+  );
   const info = await json(await fetch(`${h.base}/api/mcp/mcpdemo/sse`, { headers: { authorization: `Bearer ${h.tokens.alice}` } }));
   const pageUrl = String(info.sse_endpoint).replace(/sse$/, "");
   const [name, value] = String(info.cookie_header).split("=") as [string, string];

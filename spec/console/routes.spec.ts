@@ -8,7 +8,10 @@ import { CONSOLE_POLICY, consoleWeight, wantsConsolePage } from "../../lib/conso
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
 
 function demoServer(options: ConstructorParameters<typeof McpServer>[1] = {}): McpServer {
-  return new McpServer("console-routes", options).tool(({ x }: { x: number }) => x, { name: "echo", inputSchema: { type: "object", properties: { x: { type: "number" } } } });
+  return new McpServer("console-routes", options).tool(({ x }: { x: number }) => x, {
+    name: "echo",
+    inputSchema: { type: "object", properties: { x: { type: "number" } } },
+  });
 }
 
 test("only a request naming text/html is a browser asking for the page", () => {
@@ -22,7 +25,15 @@ test("only a request naming text/html is a browser asking for the page", () => {
 test("GET / answers JSON clients unchanged and browsers with the console", async (t) => {
   const running = await demoServer().listen({ port: 0 });
   t.after(() => running.close());
-  const info = { name: "console-routes", version: "1.0.0", status: "running", tools: 1, resources: 0, prompts: 0, endpoints: { sse: "/sse", mcp: "/mcp", openapi: "/openapi.json" } };
+  const info = {
+    name: "console-routes",
+    version: "1.0.0",
+    status: "running",
+    tools: 1,
+    resources: 0,
+    prompts: 0,
+    endpoints: { sse: "/sse", mcp: "/mcp", openapi: "/openapi.json" },
+  };
   for (const accept of [undefined, "application/json", "*/*"]) {
     const res = await fetch(running.url, { headers: accept ? { accept } : {} });
     assert.equal(res.headers.get("content-type"), "application/json");
@@ -68,7 +79,11 @@ test("under a prefix the page is served at the prefix with a slash, and redirect
   const page = await fetch(running.url, { headers: { accept: "text/html" } });
   assert.match(await page.text(), /console\/console.css/);
   const info = await fetch(running.url.replace(/\/$/, ""));
-  assert.deepEqual(((await info.json()) as { endpoints: unknown }).endpoints, { sse: "/weber/123/abc/5/sse", mcp: "/weber/123/abc/5/mcp", openapi: "/weber/123/abc/5/openapi.json" });
+  assert.deepEqual(((await info.json()) as { endpoints: unknown }).endpoints, {
+    sse: "/weber/123/abc/5/sse",
+    mcp: "/weber/123/abc/5/mcp",
+    openapi: "/weber/123/abc/5/openapi.json",
+  });
   assert.equal((await fetch(`${running.url}console/console.js`)).status, 200);
 });
 

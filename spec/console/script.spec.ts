@@ -27,7 +27,10 @@ test("each module comes after the ones it imports, in the order a browser would 
   const at = (name: string): number => consoleScript.indexOf(`function ${name}(`);
   // app.js uses createClient (rpc.js), which uses createSseParser (sse.js); el (dom.js) is used by all.
   const order = ["el", "appView", "resourceView", "createSseParser", "createClient", "boot"];
-  assert.deepEqual([...order].sort((a, b) => at(a) - at(b)), order);
+  assert.deepEqual(
+    [...order].sort((a, b) => at(a) - at(b)),
+    order,
+  );
   assert.match(consoleScript, /\nboot\(\);\n+\}\)\(\);\n$/, "the page starts once every module is in");
 });
 
@@ -48,7 +51,10 @@ test("a module the joiner cannot read safely stops the server at start-up, with 
   const code = { code: "HUBMCP_CONSOLE_SCRIPT" };
   const twice = modules(t, { "a.js": 'import { x } from "./b.js";\nfunction x2() {}\n', "b.js": "export function x() {}\nconst x2 = 1;\n" });
   assert.throws(() => joinModules(twice, "a.js"), { ...code, message: /x2 is declared in both b\.js and a\.js/ });
-  const cycle = modules(t, { "a.js": 'import { b } from "./b.js";\nexport function a() {}\n', "b.js": 'import { a } from "./a.js";\nexport function b() {}\n' });
+  const cycle = modules(t, {
+    "a.js": 'import { b } from "./b.js";\nexport function a() {}\n',
+    "b.js": 'import { a } from "./a.js";\nexport function b() {}\n',
+  });
   assert.throws(() => joinModules(cycle, "a.js"), { ...code, message: /a\.js is imported through a cycle/ });
   const renamed = modules(t, { "a.js": 'import { b as c } from "./b.js";\nc();\n', "b.js": "export function b() {}\n" });
   assert.throws(() => joinModules(renamed, "a.js"), { ...code, message: /a\.js renames an import/ });

@@ -29,7 +29,10 @@ test("the README's simulate answers 409 on REST and is not in /openapi.json, as 
   assert.match(((await rest.json()) as { error: string }).error, /call it over MCP \(tools\/call/);
   assert.match(README, /`POST \/tools\/simulate` answers 409 and `\/openapi\.json` does not list it/);
 
-  const doc = (await (await fetch(`${running.url}openapi.json`)).json()) as { info: { description: string }; paths: Record<string, { post?: { responses: object } }> };
+  const doc = (await (await fetch(`${running.url}openapi.json`)).json()) as {
+    info: { description: string };
+    paths: Record<string, { post?: { responses: object } }>;
+  };
   assert.equal(doc.paths["/tools/simulate"], undefined, "a ctx tool is not listed");
   assert.match(doc.info.description, /tools that take a request context .* are not listed here, and answer 409 on REST/);
   assert.deepEqual(Object.keys(doc.paths["/tools/fit"]!.post!.responses).sort(), ["200", "202", "400", "500"]);

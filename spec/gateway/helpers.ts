@@ -43,7 +43,7 @@ export async function startHarness(t: After, config: Record<string, unknown>, ex
   const watchers: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
   const log = (line: string): void => {
     logs.push(line);
-    for (const w of [...watchers]) if (w.pattern.test(line)) (watchers.splice(watchers.indexOf(w), 1), w.resolve(line));
+    for (const w of [...watchers]) if (w.pattern.test(line)) watchers.splice(watchers.indexOf(w), 1), w.resolve(line);
   };
   const gw = await startGateway({ config: parseGatewayConfig(config, ROOT), store, log, ...extra });
   t.after(() => gw.close());
@@ -69,7 +69,12 @@ export function rpc(method: string, params: Record<string, unknown> = {}, id: nu
 export async function post(url: string, token: string | undefined, body: string, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
     body,
   });
 }

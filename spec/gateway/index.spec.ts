@@ -24,8 +24,20 @@ test("the gateway entry exports exactly its public API", async () => {
 });
 
 type PublicTypes = [
-  Types.GatewayOptions, Types.RunningGateway, Types.GatewayConfig, Types.GatewayLimits, Types.ToolSpec, Types.RevisionSpec, Types.SlurmRevision,
-  Types.Principal, Types.TokenVerifier, Types.AccountDirectory, Types.RecordStore, Types.AuthorizationServer,
-  Types.OAuthServerOptions, Types.OAuthSettings, Types.PostgresStoreOptions,
+  Types.GatewayOptions,
+  Types.RunningGateway,
+  Types.GatewayConfig,
+  Types.GatewayLimits,
+  Types.ToolSpec,
+  Types.RevisionSpec,
+  Types.SlurmRevision,
+  Types.Principal,
+  Types.TokenVerifier,
+  Types.AccountDirectory,
+  Types.RecordStore,
+  Types.AuthorizationServer,
+  Types.OAuthServerOptions,
+  Types.OAuthSettings,
+  Types.PostgresStoreOptions,
 ];
 export type { PublicTypes };

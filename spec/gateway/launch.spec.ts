@@ -101,9 +101,31 @@ test("a tool session runs as an unprivileged account: the data dir is closed to 
   assert.equal(who.env.HUB_USER, "alice");
   assert.equal(who.env.HUBMCP_SECRET_FILE, undefined, "the secret's path is dropped once read");
   // NODE_V8_COVERAGE: Node itself hands it to every child while the specs measure coverage.
-  const allowed = new Set(["NODE_V8_COVERAGE", "PATH", "LANG", "LANGUAGE", "TZ", "TERM", "HOME", "USER", "LOGNAME", "LAB_LICENSE", "HUB_USER", "HUB_TOOL", "HUB_REVISION", "HUBMCP_STATE_DIR"]);
-  assert.deepEqual(Object.keys(who.env).filter((k) => !allowed.has(k) && !k.startsWith("LC_")), []);
-  assert.deepEqual(h.logs.filter((l) => /WARNING/.test(l)), [], "no warning: tools do not share the gateway's account");
+  const allowed = new Set([
+    "NODE_V8_COVERAGE",
+    "PATH",
+    "LANG",
+    "LANGUAGE",
+    "TZ",
+    "TERM",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "LAB_LICENSE",
+    "HUB_USER",
+    "HUB_TOOL",
+    "HUB_REVISION",
+    "HUBMCP_STATE_DIR",
+  ]);
+  assert.deepEqual(
+    Object.keys(who.env).filter((k) => !allowed.has(k) && !k.startsWith("LC_")),
+    [],
+  );
+  assert.deepEqual(
+    h.logs.filter((l) => /WARNING/.test(l)),
+    [],
+    "no warning: tools do not share the gateway's account",
+  );
 });
 
 test("runAs names the account (or @person, the caller's own); a missing account fails the start and is reported at start-up", ROOT_ONLY, async (t) => {
@@ -111,7 +133,10 @@ test("runAs names the account (or @person, the caller's own); a missing account 
   const h = await gatewayWith(t, { revisions: { default: { app: nosyApp(t) } }, runAs: tools.name });
   assert.equal((JSON.parse((await h.call("whoami")).text) as { uid: number }).uid, tools.uid);
   const missing = await gatewayWith(t, { revisions: { default: { app: nosyApp(t) } }, runAs: "no-such-account-x" });
-  assert.ok(missing.logs.some((l) => /runAs account no-such-account-x does not exist/.test(l)), missing.logs.join("\n"));
+  assert.ok(
+    missing.logs.some((l) => /runAs account no-such-account-x does not exist/.test(l)),
+    missing.logs.join("\n"),
+  );
   assert.equal((await missing.call("echo", { text: "x" })).status, 502);
   const ada = osUser(t, "hmp", "person");
   const mapped = await gatewayWith(t, { revisions: { default: { app: nosyApp(t) } }, runAs: "@person" }, process.env, ada.name);
@@ -120,12 +145,17 @@ test("runAs names the account (or @person, the caller's own); a missing account 
   assert.ok(own.logs.some((l) => /WARNING: tool sessions of nosy run as the gateway's own account/.test(l)));
 });
 
-test("an app child is found through its ready line: lines the app prints first, a forged ready line included, are not taken; too much output before it is a launch failure", { timeout: 60_000 }, async (t) => {
+test("an app child is found through its ready line: lines the app prints first, a forged ready line included, are not taken; too much output before it is a launch failure", {
+  timeout: 60_000,
+}, async (t) => {
   const dir = tempDir(t);
   chmodSync(dir, 0o755);
   const app = (name: string, onImport: string): string => {
     const path = join(dir, name);
-    writeFileSync(path, `import { McpServer } from ${JSON.stringify(LIB_INDEX)};\n${onImport}\nexport const server = new McpServer("${name}", { closeTimeoutMs: 1000 });\nserver.tool(function echo({ text }) { return text; }, { inputSchema: { type: "object", properties: { text: { type: "string" } } } });\n`);
+    writeFileSync(
+      path,
+      `import { McpServer } from ${JSON.stringify(LIB_INDEX)};\n${onImport}\nexport const server = new McpServer("${name}", { closeTimeoutMs: 1000 });\nserver.tool(function echo({ text }) { return text; }, { inputSchema: { type: "object", properties: { text: { type: "string" } } } });\n`,
+    );
     return path;
   };
   const forged = JSON.stringify({ hubmcp: "ready", url: "http://127.0.0.1:9/", prefix: "/weber/elsewhere/x/0" });
@@ -145,7 +175,10 @@ test("an app child is found through its ready line: lines the app prints first, 
   const flooded = await post(`${h.base}/api/mcp/flood/mcp`, h.tokens.alice, rpc("ping"));
   assert.equal(flooded.status, 502);
   await flooded.text();
-  assert.ok(h.logs.some((l) => l.includes("HUBMCP_SESSION_LAUNCH_FAILED")), h.logs.join("\n"));
+  assert.ok(
+    h.logs.some((l) => l.includes("HUBMCP_SESSION_LAUNCH_FAILED")),
+    h.logs.join("\n"),
+  );
 });
 
 test("a person's tool session starts with the lean Node flags, which this Node accepts; a shared tool server with V8's defaults", () => {

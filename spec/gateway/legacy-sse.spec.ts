@@ -36,7 +36,14 @@ async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Pr
         case "initialize":
           inits.push(msg.params.clientInfo.name);
           res.setHeader("mcp-session-id", "up-1");
-          return send(200, JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "odd", version: "1" } } }));
+          return send(
+            200,
+            JSON.stringify({
+              jsonrpc: "2.0",
+              id: msg.id,
+              result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "odd", version: "1" } },
+            }),
+          );
         case "notifications/initialized":
           return send(202, "");
         case "notifications/end-stream":
@@ -72,7 +79,11 @@ async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Pr
 }
 
 /** Opens the held legacy stream as `token`; `next()` answers its events one at a time. */
-async function holdStream(t: test.TestContext, url: string, token: string): Promise<{ body: ReadableStreamDefaultReader<Uint8Array>; next(): Promise<{ event: string; data: string }> }> {
+async function holdStream(
+  t: test.TestContext,
+  url: string,
+  token: string,
+): Promise<{ body: ReadableStreamDefaultReader<Uint8Array>; next(): Promise<{ event: string; data: string }> }> {
   const ac = new AbortController();
   t.after(() => ac.abort());
   const res = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" }, signal: ac.signal });
@@ -128,7 +139,12 @@ test("legacy SSE through the gateway: one answer per request on the stream, what
   assert.match((await answerTo(4)).error.message, /not reachable|broke off/);
   await send(rpc("streamed", {}, 5));
   assert.deepEqual((await answerTo(5)).result, { session: "up-1" });
-  await send(JSON.stringify([{ jsonrpc: "2.0", id: 6, method: "a" }, { jsonrpc: "2.0", id: 7, method: "b" }]));
+  await send(
+    JSON.stringify([
+      { jsonrpc: "2.0", id: 6, method: "a" },
+      { jsonrpc: "2.0", id: 7, method: "b" },
+    ]),
+  );
   assert.deepEqual([(await answerTo(6)).result, (await answerTo(7)).result], [{ batch: 6 }, { batch: 7 }]);
   await send(rpc("ping", {}, 8));
   assert.deepEqual((await answerTo(8)).result, {});
@@ -178,4 +194,3 @@ test("legacy SSE POSTs hold a per-person slot until their answer, and the tool s
   assert.equal(third.status, 202, "the slot came back with the answer");
   await third.text();
 });
-

@@ -28,9 +28,13 @@ function initialize(mode: string, msg: RpcMessage, res: import("node:http").Serv
     case "sessionless":
       return reply(res, msg, INIT_RESULT);
     case "refused":
-      return void res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: msg.id, error: { code: -32600, message: "no" } }));
+      return void res
+        .writeHead(400, { "content-type": "application/json" })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: msg.id, error: { code: -32600, message: "no" } }));
     case "error":
-      return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: msg.id, error: { code: -32603, message: "no" } }));
+      return void res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ jsonrpc: "2.0", id: msg.id, error: { code: -32603, message: "no" } }));
     case "huge":
       res.writeHead(200, { "content-type": "text/event-stream", "mcp-session-id": "up-huge" });
       return void res.write(`data: ${"x".repeat(2 * 1024 * 1024)}`);
@@ -58,7 +62,11 @@ test("an upstream session is minted with initialize, however the answer is spelt
   const h = await startHarness(t, { tools });
   const bootstrap = (tool: string): Promise<Response> => fetch(`${h.base}/api/mcp/${tool}`, { headers: { authorization: `Bearer ${h.tokens.alice}` } });
 
-  for (const [mode, session] of [["json", "up-json"], ["stream", "up-stream"], ["sessionless", null]] as const) {
+  for (const [mode, session] of [
+    ["json", "up-json"],
+    ["stream", "up-stream"],
+    ["sessionless", null],
+  ] as const) {
     const ok = await bootstrap(mode);
     assert.equal(ok.status, 200, mode);
     const body = await json(ok);
@@ -71,10 +79,20 @@ test("an upstream session is minted with initialize, however the answer is spelt
       { method: "POST whoami", session, version: null },
     ]);
   }
-  for (const [tool, code] of [["refused", "no_upstream_session"], ["error", "no_upstream_session"], ["huge", "no_upstream_session"], ["ended", "no_upstream_session"], ["cut", "upstream_unavailable"]]) {
+  for (const [tool, code] of [
+    ["refused", "no_upstream_session"],
+    ["error", "no_upstream_session"],
+    ["huge", "no_upstream_session"],
+    ["ended", "no_upstream_session"],
+    ["cut", "upstream_unavailable"],
+  ]) {
     const res = await bootstrap(tool!);
     assert.equal(res.status, 502, tool);
     assert.equal((await json(res)).error, code, tool);
   }
-  for (const [mode, seen] of Object.entries(heard)) assert.ok(seen.every((s) => s.method.startsWith("POST ")), `${mode}: no GET /mcp to find a session`);
+  for (const [mode, seen] of Object.entries(heard))
+    assert.ok(
+      seen.every((s) => s.method.startsWith("POST ")),
+      `${mode}: no GET /mcp to find a session`,
+    );
 });

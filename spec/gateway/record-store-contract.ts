@@ -26,7 +26,10 @@ export function recordStoreContract(
     assert.deepEqual(await store.get("clients", "a"), { n: 1, list: [] });
     assert.deepEqual(await store.get("clients", "b/../c"), { n: 2 });
     const listed = (await store.list<{ n: number }>("clients")).sort((x, y) => x.value.n - y.value.n);
-    assert.deepEqual(listed, [{ id: "a", value: { n: 1, list: [] } }, { id: "b/../c", value: { n: 2 } }]);
+    assert.deepEqual(listed, [
+      { id: "a", value: { n: 1, list: [] } },
+      { id: "b/../c", value: { n: 2 } },
+    ]);
     await store.put("clients", "a", { n: 3 });
     assert.deepEqual(await store.get("clients", "a"), { n: 3 });
     await store.delete("clients", "a");
@@ -83,7 +86,10 @@ export function recordStoreContract(
     assert.deepEqual(await store.get("grants", "copy"), { list: [1] }, "the answer is a copy");
     await store.delete("grants", "g");
     assert.deepEqual(await store.update<{ n: number }>("grants", "g", (current) => ({ n: (current?.n ?? 0) + 10 })), { n: 10 });
-    await assert.rejects(store.update("../up", "a", () => 1), TypeError);
+    await assert.rejects(
+      store.update("../up", "a", () => 1),
+      TypeError,
+    );
   });
 
   test(`${name}: concurrent updates of one record lose nothing`, async (t) => {
@@ -91,7 +97,11 @@ export function recordStoreContract(
     const bump = (): Promise<{ n: number } | undefined> => store.update<{ n: number }>("counters", "c", (current) => ({ n: (current?.n ?? 0) + 1 }));
     const answers = await Promise.all(Array.from({ length: 40 }, bump));
     assert.deepEqual(await store.get("counters", "c"), { n: 40 });
-    assert.deepEqual(answers.map((a) => a!.n).sort((x, y) => x - y), Array.from({ length: 40 }, (_, i) => i + 1), "each saw the one before");
+    assert.deepEqual(
+      answers.map((a) => a!.n).sort((x, y) => x - y),
+      Array.from({ length: 40 }, (_, i) => i + 1),
+      "each saw the one before",
+    );
   });
 
   test(`${name}: a compare-then-change through update has exactly one winner`, async (t) => {
@@ -99,7 +109,9 @@ export function recordStoreContract(
     await store.put("grants", "g", { revoked: false, rotated: null });
     // Four refreshes and a revocation at once: each refresh claims the rotation only on a live grant.
     const claims = [1, 2, 3, 4].map((n) =>
-      store.update<{ revoked: boolean; rotated: number | null }>("grants", "g", (g) => (g && !g.revoked && g.rotated === null ? { ...g, rotated: n } : undefined)),
+      store.update<{ revoked: boolean; rotated: number | null }>("grants", "g", (g) =>
+        g && !g.revoked && g.rotated === null ? { ...g, rotated: n } : undefined,
+      ),
     );
     const revoke = store.update<{ revoked: boolean }>("grants", "g", (g) => (g && !g.revoked ? { ...g, revoked: true } : undefined));
     const results = await Promise.all(claims);

@@ -15,7 +15,12 @@ import { GRANTS } from "../../lib/gateway/oauth/grants.ts";
 import { removeUser } from "../../lib/gateway/remove-user.ts";
 import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
 
-const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "spec", version: "1" } } });
+const INIT = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "spec", version: "1" } },
+});
 const LIST = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
 
 function post(url: string, headers: Record<string, string>, body: string): Promise<Response> {
@@ -92,6 +97,9 @@ test("removeUser revokes only that user's grants and ends only that user's brows
   assert.deepEqual(await removeUser(store, "ada"), { tokens: 0, grants: 1, toolSessions: 0 });
   assert.equal((await store.get<{ revoked?: boolean }>(GRANTS, "g1"))?.revoked, true);
   assert.equal((await store.get<{ revoked?: boolean }>(GRANTS, "g3"))?.revoked, undefined);
-  assert.deepEqual((await store.list(BROWSER_SESSIONS)).map((r) => r.id), ["s2"]);
+  assert.deepEqual(
+    (await store.list(BROWSER_SESSIONS)).map((r) => r.id),
+    ["s2"],
+  );
   await assert.rejects(removeUser(store, "ada"), /no user ada/);
 });

@@ -19,7 +19,14 @@ const GATEWAY = [process.execPath, "--import", "tsx", join(ROOT, "cli", "hub_gat
 function cli(stdin = ""): CliIo & { lines: string[]; errors: string[] } {
   const lines: string[] = [];
   const errors: string[] = [];
-  return { lines, errors, out: (l) => void lines.push(l), err: (l) => void errors.push(l), readStdin: async () => stdin, stopRequested: Promise.resolve("SIGTERM") };
+  return {
+    lines,
+    errors,
+    out: (l) => void lines.push(l),
+    err: (l) => void errors.push(l),
+    readStdin: async () => stdin,
+    stopRequested: Promise.resolve("SIGTERM"),
+  };
 }
 
 test("two replicas on one Postgres database and no data dir", { skip: POSTGRES_SKIP, timeout: 120_000 }, async (t) => {
@@ -47,7 +54,15 @@ test("two replicas on one Postgres database and no data dir", { skip: POSTGRES_S
   const [portA, portB] = [await freePort(), await freePort()];
   const publicUrl = `http://127.0.0.1:${portA}`;
   const config = join(dir, "gateway.json");
-  writeFileSync(config, JSON.stringify({ publicUrl, store: url, tools: { fake: { revisions: { default: { command: [process.execPath, FAKE_TOOL] } } } }, limits: { lookupCacheSeconds: 1 } }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      publicUrl,
+      store: url,
+      tools: { fake: { revisions: { default: { command: [process.execPath, FAKE_TOOL] } } } },
+      limits: { lookupCacheSeconds: 1 },
+    }),
+  );
   // The replicas run without coverage: the same files are covered in-process.
   const env = { ...process.env, ...storeEnv, NODE_V8_COVERAGE: "" };
   const [a, b] = [portA, portB].map((port) => spawnCli(t, ["--config", config, "--port", String(port)], env, ROOT, GATEWAY));
@@ -57,7 +72,11 @@ test("two replicas on one Postgres database and no data dir", { skip: POSTGRES_S
   const mcp = (base: string) => `${base}/api/mcp/fake/mcp`;
 
   // A session opened on A continues on B.
-  const opened = await post(mcp(A), apiTokens[0]!.token, rpc("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "spec", version: "1" } }));
+  const opened = await post(
+    mcp(A),
+    apiTokens[0]!.token,
+    rpc("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "spec", version: "1" } }),
+  );
   assert.equal(opened.status, 200);
   const session = opened.headers.get("mcp-session-id")!;
   await opened.arrayBuffer();
@@ -131,7 +150,11 @@ test("two replicas racing on one refresh token: only one wins", { skip: POSTGRES
   // (as reuse) revokes the family, so the winner's new token is dead too.
   for (let round = 0; round < 3; round++) {
     const { clientId, tokens } = await obtainTokens(publicUrl, `${publicUrl}/api/mcp/fake/mcp`);
-    const answers = await Promise.all([portA, portB].map((port) => token(`http://127.0.0.1:${port}`, { grant_type: "refresh_token", client_id: clientId, refresh_token: tokens.refresh_token })));
+    const answers = await Promise.all(
+      [portA, portB].map((port) =>
+        token(`http://127.0.0.1:${port}`, { grant_type: "refresh_token", client_id: clientId, refresh_token: tokens.refresh_token }),
+      ),
+    );
     const won = answers.filter((r) => r.status === 200);
     assert.equal(won.length, 1, `round ${round}: ${answers.map((r) => r.status).join(", ")}`);
     const next = ((await won[0]!.json()) as Tokens).refresh_token;

@@ -58,7 +58,9 @@ test("start-up warnings: tools on the gateway's own account, and runAs accounts 
   ]);
 });
 
-test("runAs @person: each person's own login account, never a system account or the gateway's", { skip: !IS_ROOT && "needs root to create accounts" }, async (t) => {
+test("runAs @person: each person's own login account, never a system account or the gateway's", {
+  skip: !IS_ROOT && "needs root to create accounts",
+}, async (t) => {
   const ada = osUser(t, "hmp", "person");
   assert.equal((await childAccount(PERSON, ada.name))?.uid, ada.uid);
   await assert.rejects(childAccount(PERSON, "root"), /runAs @person: root is a system account or the gateway's own/);

@@ -50,14 +50,20 @@ test("two replicas on one data dir serve one client session alternately", { time
   const client = new Client({ name: "scale-out", version: "1" }, { capabilities: { elicitation: { form: {} } } });
   client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { name: "Grace" } }));
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${urls[0]!.origin}/api/mcp/mcpdemo/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } }, fetch: alternate }),
+    new StreamableHTTPClientTransport(new URL(`${urls[0]!.origin}/api/mcp/mcpdemo/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      fetch: alternate,
+    }),
   );
 
   const sum = await client.callTool({ name: "add", arguments: { a: 20, b: 22 } });
   assert.deepEqual(sum.content, [{ type: "text", text: "42" }]);
   const hello = await client.callTool({ name: "ask_user", arguments: { timeout: 30 } });
   assert.deepEqual(hello.content, [{ type: "text", text: "Hello, Grace!" }]);
-  const created = (await client.request({ method: "tools/call", params: { name: "slow_sum", arguments: { values: "4,5", delay: 0.2 }, _meta: TASKS } }, Any)) as {
+  const created = (await client.request(
+    { method: "tools/call", params: { name: "slow_sum", arguments: { values: "4,5", delay: 0.2 }, _meta: TASKS } },
+    Any,
+  )) as {
     taskId: string;
   };
   let task: Record<string, unknown>;
@@ -78,7 +84,10 @@ test("two replicas on one data dir serve one client session alternately", { time
   assert.ok(alive(pid));
   for (const r of replicas) r.child.kill("SIGTERM");
   const exits = await Promise.all(replicas.map((r) => r.exit));
-  assert.deepEqual(exits.map((e) => e.code), [0, 0]);
+  assert.deepEqual(
+    exits.map((e) => e.code),
+    [0, 0],
+  );
   assert.ok(!alive(pid));
   assert.deepEqual(await store.list("tool-sessions"), []);
 });

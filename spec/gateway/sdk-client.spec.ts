@@ -25,7 +25,11 @@ async function untilTask(client: Client, taskId: string, done: (t: Record<string
 test("SDK clients through the gateway to the demo app", { timeout: 90_000 }, async (t) => {
   // The app child runs without coverage: it compiles the library with other hooks than
   // this process, and merged coverage of differently compiled copies is skewed.
-  const h = await startHarness(t, { tools: { mcpdemo: { revisions: { default: { app: "fixtures/demo/app.ts" } } } } }, { childEnv: { ...process.env, NODE_V8_COVERAGE: "" } });
+  const h = await startHarness(
+    t,
+    { tools: { mcpdemo: { revisions: { default: { app: "fixtures/demo/app.ts" } } } } },
+    { childEnv: { ...process.env, NODE_V8_COVERAGE: "" } },
+  );
   const mcpUrl = new URL(`${h.base}/api/mcp/mcpdemo/mcp`);
   const bearer = { Authorization: `Bearer ${h.tokens.alice}` };
 

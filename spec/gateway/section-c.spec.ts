@@ -30,7 +30,11 @@ async function ownToolServer(t: Parameters<typeof startHarness>[0]): Promise<str
 async function answer(res: Response): Promise<any> {
   const text = await res.text();
   if (!/^text\/event-stream/.test(res.headers.get("content-type") ?? "")) return JSON.parse(text);
-  return JSON.parse(events(text).filter((e) => e.event === "message").at(-1)!.data);
+  return JSON.parse(
+    events(text)
+      .filter((e) => e.event === "message")
+      .at(-1)!.data,
+  );
 }
 
 function events(text: string): Array<{ event: string; data: string; id: string }> {
@@ -66,7 +70,11 @@ async function routes(t: test.TestContext, h: Harness, tool: string, hubmcp = tr
   });
 
   await t.test("POST …/mcp: initialize mints a session that later calls use", async () => {
-    const init = await post(`${base}/mcp`, h.tokens.alice, rpc("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "spec", version: "1" } }));
+    const init = await post(
+      `${base}/mcp`,
+      h.tokens.alice,
+      rpc("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "spec", version: "1" } }),
+    );
     assert.equal(init.status, 200);
     await init.text();
     const session = init.headers.get("mcp-session-id")!;
@@ -76,7 +84,10 @@ async function routes(t: test.TestContext, h: Harness, tool: string, hubmcp = tr
     five(await answer(res));
     // Rewritten answers, whether the tool server sent JSON or an event stream.
     const listed = await answer(await post(`${base}/mcp`, h.tokens.alice, rpc("resources/list", {}, 2), { "mcp-session-id": session }));
-    assert.ok(listed.result.resources.some((r: { uri: string }) => r.uri === `${base}/config://demo/settings`), JSON.stringify(listed));
+    assert.ok(
+      listed.result.resources.some((r: { uri: string }) => r.uri === `${base}/config://demo/settings`),
+      JSON.stringify(listed),
+    );
     assert.deepEqual((await answer(await post(`${base}/mcp`, h.tokens.alice, rpc("ping", {}, 3), { "mcp-session-id": session }))).result, {});
   });
 

@@ -18,13 +18,24 @@ async function idleSocket(port: number): Promise<Socket> {
 }
 
 test("slowloris: idle sockets cannot starve /healthz, are closed within the headers bound, and held streams live on", { timeout: 30_000 }, async (t) => {
-  const h = await startHarness(t, { tools: { fake: { revisions: { default: fake() } } }, limits: { headersSeconds: 0.5, maxConnections: 50 } }, { keepaliveMs: 50 });
+  const h = await startHarness(
+    t,
+    { tools: { fake: { revisions: { default: fake() } } }, limits: { headersSeconds: 0.5, maxConnections: 50 } },
+    { keepaliveMs: 50 },
+  );
   const mcp = `${h.base}/api/mcp/fake/mcp`;
-  const init = await post(mcp, h.tokens.alice, rpc("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "spec", version: "1" } }));
+  const init = await post(
+    mcp,
+    h.tokens.alice,
+    rpc("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "spec", version: "1" } }),
+  );
   await init.text();
   const ac = new AbortController();
   t.after(() => ac.abort());
-  const stream = await fetch(mcp, { headers: { authorization: `Bearer ${h.tokens.alice}`, accept: "text/event-stream", "mcp-session-id": init.headers.get("mcp-session-id")! }, signal: ac.signal });
+  const stream = await fetch(mcp, {
+    headers: { authorization: `Bearer ${h.tokens.alice}`, accept: "text/event-stream", "mcp-session-id": init.headers.get("mcp-session-id")! },
+    signal: ac.signal,
+  });
   assert.equal(stream.status, 200);
   const reader = stream.body!.getReader();
   await reader.read();
@@ -49,7 +60,11 @@ test("slowloris: idle sockets cannot starve /healthz, are closed within the head
 });
 
 test("DNS rebinding: a gateway on 0.0.0.0 refuses an unknown Host, serves its own names and the configured ones", async (t) => {
-  const h = await startHarness(t, { publicUrl: "https://hub.example.org", allowedHosts: ["gw.internal:8080"], tools: { fake: { revisions: { default: fake() } } } }, { host: "0.0.0.0" });
+  const h = await startHarness(
+    t,
+    { publicUrl: "https://hub.example.org", allowedHosts: ["gw.internal:8080"], tools: { fake: { revisions: { default: fake() } } } },
+    { host: "0.0.0.0" },
+  );
   const at = (host: string, path = "/healthz", init: RequestInit = {}): Promise<number> =>
     new Promise((resolve, reject) => {
       const socket = connect(h.gw.port, "127.0.0.1");
@@ -58,8 +73,12 @@ test("DNS rebinding: a gateway on 0.0.0.0 refuses an unknown Host, serves its ow
       socket.on("end", () => resolve(Number(answer.slice(9, 12))));
       socket.on("error", reject);
       const body = typeof init.body === "string" ? init.body : "";
-      const auth = init.headers ? `Authorization: ${(init.headers as Record<string, string>).authorization}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` : "";
-      socket.write(`${init.method ?? "GET"} ${path} HTTP/1.1\r\nHost: ${host}\r\n${auth}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      const auth = init.headers
+        ? `Authorization: ${(init.headers as Record<string, string>).authorization}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n`
+        : "";
+      socket.write(
+        `${init.method ?? "GET"} ${path} HTTP/1.1\r\nHost: ${host}\r\n${auth}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     });
   const call = { method: "POST", body: rpc("ping"), headers: { authorization: `Bearer ${h.tokens.alice}` } };
   assert.equal(await at("evil.example"), 403);

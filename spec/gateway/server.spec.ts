@@ -24,7 +24,11 @@ function assertCors(res: Response): void {
 }
 
 async function initialize(h: Harness, token = h.tokens.alice, path = "/api/mcp/fake/mcp"): Promise<string> {
-  const res = await post(`${h.base}${path}`, token, rpc("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "spec", version: "1" } }));
+  const res = await post(
+    `${h.base}${path}`,
+    token,
+    rpc("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "spec", version: "1" } }),
+  );
   assert.equal(res.status, 200);
   await res.text();
   return res.headers.get("mcp-session-id")!;
@@ -168,7 +172,10 @@ test("gateway routes, auth and rewriting", async (t) => {
   await t.test("GET …/mcp with a session relays the held stream, a comment first", async () => {
     const id = await initialize(h);
     const ac = new AbortController();
-    const res = await fetch(mcp, { headers: { authorization: `Bearer ${h.tokens.alice}`, accept: "text/event-stream", "mcp-session-id": id }, signal: ac.signal });
+    const res = await fetch(mcp, {
+      headers: { authorization: `Bearer ${h.tokens.alice}`, accept: "text/event-stream", "mcp-session-id": id },
+      signal: ac.signal,
+    });
     assert.equal(res.headers.get("x-accel-buffering"), "no");
     const reader = res.body!.getReader();
     let text = "";
@@ -224,10 +231,16 @@ test("gateway routes, auth and rewriting", async (t) => {
         socket.on("close", () => resolve(text));
       });
     const bearer = `Authorization: Bearer ${h.tokens.alice}\r\nConnection: close\r\n`;
-    assert.match(await raw(`GET /api/mcp/fake/../../etc/passwd HTTP/1.1\r\nHost: 127.0.0.1\r\n${bearer}\r\n`), /^HTTP\/1\.1 400[\s\S]*access-control-allow-origin: \*/);
+    assert.match(
+      await raw(`GET /api/mcp/fake/../../etc/passwd HTTP/1.1\r\nHost: 127.0.0.1\r\n${bearer}\r\n`),
+      /^HTTP\/1\.1 400[\s\S]*access-control-allow-origin: \*/,
+    );
     assert.match(await raw(`GET /api/mcp/fake/%2e%2e/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${bearer}\r\n`), /^HTTP\/1\.1 400/);
     assert.match(await raw(`GET /api/mcp/fake/mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Bad: a\rb\r\n\r\n`), /^HTTP\/1\.1 400/);
-    assert.match(await raw(`GET /healthz HTTP/1.1\r\nHost: evil.example.com\r\nOrigin: http://evil.example.com\r\nConnection: close\r\n\r\n`), /^HTTP\/1\.1 403/);
+    assert.match(
+      await raw(`GET /healthz HTTP/1.1\r\nHost: evil.example.com\r\nOrigin: http://evil.example.com\r\nConnection: close\r\n\r\n`),
+      /^HTTP\/1\.1 403/,
+    );
     const still = await post(mcp, h.tokens.alice, rpc("ping"));
     assert.equal(still.status, 200);
     await still.text();
@@ -283,7 +296,12 @@ test("a client that hangs up before the tool server answers: the upstream reques
   const h = await startHarness(t, { tools: { fake: { revisions: { default: fake() } } } });
   const mcp = `${h.base}/api/mcp/fake/mcp`;
   const ac = new AbortController();
-  const hang = fetch(mcp, { method: "POST", signal: ac.signal, headers: { "content-type": "application/json", authorization: `Bearer ${h.tokens.alice}` }, body: rpc("hang") }).catch(() => "aborted");
+  const hang = fetch(mcp, {
+    method: "POST",
+    signal: ac.signal,
+    headers: { "content-type": "application/json", authorization: `Bearer ${h.tokens.alice}` },
+    body: rpc("hang"),
+  }).catch(() => "aborted");
   assert.equal((await json(await post(mcp, h.tokens.alice, rpc("hang-arrived")))).result, "arrived");
   ac.abort();
   assert.equal(await hang, "aborted");
@@ -297,7 +315,10 @@ test("held streams get keepalive comments between events", async (t) => {
   const id = await initialize(h);
   const ac = new AbortController();
   t.after(() => ac.abort());
-  const res = await fetch(mcp, { headers: { authorization: `Bearer ${h.tokens.alice}`, accept: "text/event-stream", "mcp-session-id": id }, signal: ac.signal });
+  const res = await fetch(mcp, {
+    headers: { authorization: `Bearer ${h.tokens.alice}`, accept: "text/event-stream", "mcp-session-id": id },
+    signal: ac.signal,
+  });
   const reader = res.body!.getReader();
   let text = "";
   while (!text.includes(": keepalive\n\n")) text += new TextDecoder().decode((await reader.read()).value);

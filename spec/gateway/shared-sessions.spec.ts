@@ -11,7 +11,10 @@ const SHARED = { app: "fixtures/demo/app.ts", isolation: "shared" };
 const ENV = { childEnv: { ...process.env, NODE_V8_COVERAGE: "" } };
 const INIT = rpc("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "s", version: "1" } });
 
-async function start(t: { after(fn: () => unknown): void }, limits: Record<string, unknown> = {}): Promise<Harness & { mcp: string; init(token: string): Promise<string> }> {
+async function start(
+  t: { after(fn: () => unknown): void },
+  limits: Record<string, unknown> = {},
+): Promise<Harness & { mcp: string; init(token: string): Promise<string> }> {
   const h = await startHarness(t, { tools: { demo: { revisions: { default: SHARED } } }, limits }, ENV);
   const mcp = `${h.base}/api/mcp/demo/mcp`;
   const init = async (token: string): Promise<string> => {
@@ -41,10 +44,20 @@ test("shared: one tool server for everyone; another person's session id is unkno
   const added = await post(h.mcp, h.tokens.alice, call("add", { a: 2, b: 3 }), { "mcp-session-id": alices });
   assert.equal(added.status, 200);
   assert.match(await added.text(), /"5"|5/);
-  for (const [method, body] of [["POST", rpc("tools/list")], ["POST", rpc("tasks/list")], ["GET", undefined], ["DELETE", undefined]] as const) {
+  for (const [method, body] of [
+    ["POST", rpc("tools/list")],
+    ["POST", rpc("tasks/list")],
+    ["GET", undefined],
+    ["DELETE", undefined],
+  ] as const) {
     const res = await fetch(h.mcp, {
       method,
-      headers: { authorization: `Bearer ${h.tokens.bob}`, "mcp-session-id": alices, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      headers: {
+        authorization: `Bearer ${h.tokens.bob}`,
+        "mcp-session-id": alices,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
       body,
     });
     assert.equal(res.status, 404, `${method} with another person's session`);

@@ -83,15 +83,31 @@ test("tool sessions as Slurm jobs on a real cluster", { skip: !IS_ROOT && "needs
     assert.equal(statSync(seen.state).uid, seen.uid, "the state directory is the session account's");
 
     // Another replica on the same store forwards to the job this one submitted.
-    const replica = await startGateway({ config: parseGatewayConfig({ tools: slurmTool(appPath, workdir, cluster.partition) }, workdir), store: h.store, log: () => {} });
+    const replica = await startGateway({
+      config: parseGatewayConfig({ tools: slurmTool(appPath, workdir, cluster.partition) }, workdir),
+      store: h.store,
+      log: () => {},
+    });
     const via = await call(replica.url.slice(0, -1), h.tokens.alice);
     await replica.close();
     assert.equal(JSON.parse(via.body.result.content[0].text).job, rec.jobId);
 
     // The job's port, found by anyone on the cluster network, answers nothing without the secret.
-    const bare = await fetch(`${rec.url}mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: rpc("tools/call", { name: "where", arguments: {} }) });
+    const bare = await fetch(`${rec.url}mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: rpc("tools/call", { name: "where", arguments: {} }),
+    });
     assert.equal(bare.status, 401);
-    const guessed = await fetch(`${rec.url}mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", cookie: "hubmcp-secret=guessed-secret-guessed-secret-guessed" }, body: rpc("tools/call", { name: "where", arguments: {} }) });
+    const guessed = await fetch(`${rec.url}mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        cookie: "hubmcp-secret=guessed-secret-guessed-secret-guessed",
+      },
+      body: rpc("tools/call", { name: "where", arguments: {} }),
+    });
     assert.equal(guessed.status, 401);
 
     // An admin's scancel: one 502, then a new job.
@@ -144,7 +160,11 @@ test("tool sessions as Slurm jobs on a real cluster", { skip: !IS_ROOT && "needs
     const failed = await post(`${h.base}/api/mcp/broken/mcp`, h.tokens.alice, rpc("tools/call", { name: "where", arguments: {} }));
     assert.equal(failed.status, 502);
     await h.waitForLog(/no such model/);
-    assert.deepEqual(readdirSync(workdir).filter((n) => n.startsWith(".hubmcp-session-")), [], "their session folders are gone");
+    assert.deepEqual(
+      readdirSync(workdir).filter((n) => n.startsWith(".hubmcp-session-")),
+      [],
+      "their session folders are gone",
+    );
   });
 
   await t.test("an idle session's job is cancelled", async (st) => {
@@ -160,7 +180,11 @@ test("tool sessions as Slurm jobs on a real cluster", { skip: !IS_ROOT && "needs
     const workdir = sharedDir(t);
     const h = await startHarness(st, { tools: slurmTool(appPath, workdir, cluster.partition) });
     const mcp = `${h.base}/api/mcp/sim/mcp`;
-    const init = await post(mcp, h.tokens.alice, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "spec", version: "1" } }));
+    const init = await post(
+      mcp,
+      h.tokens.alice,
+      rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "spec", version: "1" } }),
+    );
     await init.text();
     const session = init.headers.get("mcp-session-id")!;
     const rec = (await h.store.get<ToolSessionRecord>("tool-sessions", "alice\nsim\ndefault"))!;
@@ -183,7 +207,10 @@ test("tool sessions as Slurm jobs on a real cluster", { skip: !IS_ROOT && "needs
     const token = (await new ApiTokens(store, accounts).create("alice"))!.token;
     const config = join(base, "gateway.json");
     writeFileSync(config, JSON.stringify({ tools: slurmTool(appPath, sharedDir(t), cluster.partition), oauth: false }));
-    const child = spawn(HUB_GATEWAY[0]!, [...HUB_GATEWAY.slice(1), "--config", config, "--data-dir", dataDir, "--port", "0"], { env: { ...process.env, NODE_V8_COVERAGE: "" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(HUB_GATEWAY[0]!, [...HUB_GATEWAY.slice(1), "--config", config, "--data-dir", dataDir, "--port", "0"], {
+      env: { ...process.env, NODE_V8_COVERAGE: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const exited = new Promise((resolve) => child.once("close", resolve));
     st.after(() => (child.exitCode === null ? (child.kill("SIGTERM"), exited) : undefined));
     let err = "";

@@ -38,7 +38,8 @@ server.tool(function where() { return process.env.HUBMCP_STATE_DIR; });
   const job = JSON.parse(await call("double", { n: 21 }));
   // Not fetched yet (a job's result is read once): finished, on disk.
   const onDisk = join(stateDir, "runs", `${job.job_id}.json`);
-  for (let i = 0; i < 400 && !(existsSync(onDisk) && JSON.parse(readFileSync(onDisk, "utf8")).status === "completed"); i++) await new Promise((r) => setTimeout(r, 25));
+  for (let i = 0; i < 400 && !(existsSync(onDisk) && JSON.parse(readFileSync(onDisk, "utf8")).status === "completed"); i++)
+    await new Promise((r) => setTimeout(r, 25));
   const poll = async (): Promise<any> => JSON.parse(await call("get_job_result", { job_id: job.job_id }));
   const first = (await record())!.instance;
 

@@ -9,7 +9,11 @@ const V = "2026-07-28";
 const meta = { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": {} };
 
 test("2026-07-28 requests through the gateway: stateless calls, header checks, resource URIs", { timeout: 90_000 }, async (t) => {
-  const h = await startHarness(t, { tools: { mcpdemo: { revisions: { default: { app: "fixtures/demo/app.ts" } } } } }, { childEnv: { ...process.env, NODE_V8_COVERAGE: "" } });
+  const h = await startHarness(
+    t,
+    { tools: { mcpdemo: { revisions: { default: { app: "fixtures/demo/app.ts" } } } } },
+    { childEnv: { ...process.env, NODE_V8_COVERAGE: "" } },
+  );
   const url = `${h.base}/api/mcp/mcpdemo/mcp`;
   const headers = (method: string, name?: string): Record<string, string> => ({
     "mcp-protocol-version": V,

@@ -68,11 +68,20 @@ test("two gateways with sharedLimits on one store answer 429 once the shared bur
 test("the OAuth sweep removes shared windows an hour old and keeps current ones", async () => {
   const store = new MemoryRecordStore();
   let now = 10_000_000;
-  const config = resolveOptions({ publicUrl: "http://127.0.0.1:1", store, accounts: { verifyPassword: async () => null, groupsOf: async () => null }, now: () => now, sharedLimits: true });
+  const config = resolveOptions({
+    publicUrl: "http://127.0.0.1:1",
+    store,
+    accounts: { verifyPassword: async () => null, groupsOf: async () => null },
+    now: () => now,
+    sharedLimits: true,
+  });
   const login = oauthLimit(config, LIMITS.login, 10, 60_000);
   await login.hit("10.0.0.1");
   now += 3600_000;
   await login.hit("10.0.0.2");
   await new Sweeper(config).sweep();
-  assert.deepEqual((await store.list(LIMITS.login)).map((r) => r.id), ["10.0.0.2"]);
+  assert.deepEqual(
+    (await store.list(LIMITS.login)).map((r) => r.id),
+    ["10.0.0.2"],
+  );
 });

@@ -49,7 +49,11 @@ test("database down: 503 with Retry-After where the store is needed, cached look
   assert.equal(refused.headers.get("retry-after"), "5");
   assert.equal(((await refused.json()) as { error: string }).error, "store_unavailable");
 
-  const token = await fetch(`${gw.url}developer/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "grant_type=refresh_token&refresh_token=x&client_id=c" });
+  const token = await fetch(`${gw.url}developer/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: "grant_type=refresh_token&refresh_token=x&client_id=c",
+  });
   assert.equal(token.status, 503);
   assert.equal(token.headers.get("retry-after"), "5");
   assert.equal(((await token.json()) as { error: string }).error, "temporarily_unavailable");

@@ -27,7 +27,10 @@ function tracked(file: string, mode = "normal"): { command: string[] } {
 }
 
 test("caps: one session per user here, then 503 with Retry-After", async (t) => {
-  const h = await startHarness(t, { tools: { fake: { revisions: { default: tracked(pidFile(t)), dev: tracked(pidFile(t)) } } }, limits: { sessionsPerUser: 1, sessionsTotal: 2 } });
+  const h = await startHarness(t, {
+    tools: { fake: { revisions: { default: tracked(pidFile(t)), dev: tracked(pidFile(t)) } } },
+    limits: { sessionsPerUser: 1, sessionsTotal: 2 },
+  });
   const mcp = `${h.base}/api/mcp/fake/mcp`;
   const first = await post(mcp, h.tokens.alice, rpc("ping"));
   assert.equal(first.status, 200);
@@ -55,7 +58,10 @@ test("caps can't be raced: twelve first requests at once with sessionsPerUser 3 
   const accounts = new StoreAccountDirectory(store);
   await accounts.add("alice", "pw-alice", ["users"]);
   const { token } = (await new ApiTokens(store, accounts).create("alice"))!;
-  const gw = await startGateway({ config: parseGatewayConfig({ tools: { fake: { revisions } }, limits: { sessionsPerUser: 3, sessionsTotal: 50 } }, ROOT), store });
+  const gw = await startGateway({
+    config: parseGatewayConfig({ tools: { fake: { revisions } }, limits: { sessionsPerUser: 3, sessionsTotal: 50 } }, ROOT),
+    store,
+  });
   t.after(() => gw.close());
   const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => post(`${gw.url}api/mcp/fake/mcp?revision=r${i}`, token, rpc("ping"))));
   const statuses = await Promise.all(answers.map(async (a) => (await a.text(), a.status)));

@@ -17,7 +17,9 @@ test("config: defaults, relative app paths, trailing slashes", () => {
   const config = parseGatewayConfig(
     {
       publicUrl: "https://hub.example.org/",
-      tools: { demo: { groups: ["g"], revisions: { default: { app: "apps/a.ts" }, dev: { url: "http://127.0.0.1:9001" }, test: { command: ["launch", "--x"] } } } },
+      tools: {
+        demo: { groups: ["g"], revisions: { default: { app: "apps/a.ts" }, dev: { url: "http://127.0.0.1:9001" }, test: { command: ["launch", "--x"] } } },
+      },
       allowedHosts: ["tools.example.org", "[2001:db8::1]:8443"],
       limits: {
         ...{ idleMinutes: 1, startSeconds: 2, sessionsPerUser: 3, sessionsTotal: 4, maxBodyBytes: 5, ratePerSecond: 6, rateBurst: 7, lookupCacheSeconds: 0 },
@@ -58,7 +60,10 @@ test("config: runAs and env, for the gateway and per tool, reach the revisions t
   assert.deepEqual(config.tools.a!.revisions.default, { kind: "app", app: "/srv/a.ts", runAs: "hubmcp-tools", env: ["LANG_EXTRA"] });
   assert.deepEqual(config.tools.a!.revisions.up, { kind: "url", url: "http://127.0.0.1:1/" });
   assert.deepEqual(config.tools.b!.revisions.default, { kind: "command", command: ["x"], runAs: "lab_b", env: ["LICENSE_SERVER"] });
-  const isolated = parseGatewayConfig({ tools: { a: { revisions: { default: { app: "a.ts" }, p: { app: "a.ts", isolation: "process" }, s: { app: "a.ts", isolation: "shared" } } } } }, "/srv");
+  const isolated = parseGatewayConfig(
+    { tools: { a: { revisions: { default: { app: "a.ts" }, p: { app: "a.ts", isolation: "process" }, s: { app: "a.ts", isolation: "shared" } } } } },
+    "/srv",
+  );
   assert.deepEqual(isolated.tools.a!.revisions.p, { kind: "app", app: "/srv/a.ts" });
   assert.deepEqual(isolated.tools.a!.revisions.s, { kind: "app", app: "/srv/a.ts", isolation: "shared" });
   for (const [value, key] of [
@@ -67,7 +72,11 @@ test("config: runAs and env, for the gateway and per tool, reach the revisions t
     [{ tools: { t: { runAs: 7, revisions: { default: { app: "a" } } } } }, "tools.t.runAs"],
     [{ tools: { t: { env: ["A=B"], revisions: { default: { app: "a" } } } } }, "tools.t.env"],
   ] as const) {
-    assert.throws(() => parseGatewayConfig(value, "/"), (err: unknown) => err instanceof ConfigError && err.key === key, key);
+    assert.throws(
+      () => parseGatewayConfig(value, "/"),
+      (err: unknown) => err instanceof ConfigError && err.key === key,
+      key,
+    );
   }
 });
 
@@ -98,7 +107,11 @@ test("config: every problem names its key", () => {
     [{ tools: {}, allowedHosts: ["https://hub.example.org/"] }, "allowedHosts"],
   ];
   for (const [value, key] of bad) {
-    assert.throws(() => parseGatewayConfig(value, "/"), (err: unknown) => err instanceof ConfigError && err.key === key, key);
+    assert.throws(
+      () => parseGatewayConfig(value, "/"),
+      (err: unknown) => err instanceof ConfigError && err.key === key,
+      key,
+    );
   }
   assert.throws(() => parseGatewayConfigText("nope", "/"), ConfigError);
 });
@@ -112,8 +125,16 @@ test("routes: each section-C path, and hostile paths refused", () => {
   assert.deepEqual(matchRoute("GET", "/api/mcp/demo/openapi.json"), { kind: "openapi", tool: "demo" });
   assert.deepEqual(matchRoute("POST", "/api/mcp/demo/tools/add"), { kind: "rest", tool: "demo", name: "add" });
   for (const endpoint of ["mcp", "sse"]) {
-    assert.deepEqual(matchRoute("GET", `/api/mcp/demo/${endpoint}/.well-known/oauth-protected-resource`), { kind: "resource-metadata", tool: "demo", endpoint });
-    assert.deepEqual(matchRoute("GET", `/.well-known/oauth-protected-resource/api/mcp/demo/${endpoint}`), { kind: "resource-metadata", tool: "demo", endpoint });
+    assert.deepEqual(matchRoute("GET", `/api/mcp/demo/${endpoint}/.well-known/oauth-protected-resource`), {
+      kind: "resource-metadata",
+      tool: "demo",
+      endpoint,
+    });
+    assert.deepEqual(matchRoute("GET", `/.well-known/oauth-protected-resource/api/mcp/demo/${endpoint}`), {
+      kind: "resource-metadata",
+      tool: "demo",
+      endpoint,
+    });
   }
   assert.deepEqual(matchRoute("GET", "/.well-known/oauth-protected-resource/api/mcp/demo/openapi.json"), { kind: "not-found" });
   assert.deepEqual(matchRoute("GET", "/weber/s/c/7/sse"), { kind: "weber", instance: "s", cookie: "c" });
@@ -140,7 +161,8 @@ test("sealed session ids: round trip, tamper-proof, key-bound", () => {
   assert.equal(new SessionSealer(randomBytes(32)).open(id), null);
   const flipped = id.slice(0, 10) + (id[10] === "A" ? "B" : "A") + id.slice(11);
   assert.equal(sealer.open(flipped), null);
-  for (const junk of ["", "g1.", "g1.AAAA", "g2.x", "x".repeat(5000), `g1.${Buffer.from("x".repeat(40)).toString("base64url")}`]) assert.equal(sealer.open(junk), null);
+  for (const junk of ["", "g1.", "g1.AAAA", "g2.x", "x".repeat(5000), `g1.${Buffer.from("x".repeat(40)).toString("base64url")}`])
+    assert.equal(sealer.open(junk), null);
   // The decoder would skip these; an alias of a real id is not that id.
   for (const alias of [`${id}=`, `${id} `, `${id}!!!!`, `${id}${".".repeat(300)}`]) assert.equal(sealer.open(alias), null, JSON.stringify(alias.slice(-4)));
   assert.throws(() => new SessionSealer(Buffer.alloc(8)));
@@ -163,7 +185,9 @@ test("rewriting: only named methods, URIs prefixed once, bytes kept otherwise", 
   assert.equal(rewriteResult("ping", Buffer.from('{"jsonrpc":"2.0","id":1,"result":[]}'), prefix), '{"jsonrpc":"2.0","id":1,"result":{}}');
   assert.equal(rewriteResult("ping", Buffer.from('{"jsonrpc":"2.0","id":1,"result":{}}'), prefix), null);
   assert.equal(rewriteResult("ping", Buffer.from('{"jsonrpc":"2.0","id":1,"error":{}}'), prefix), null);
-  const templates = JSON.parse(rewriteResult("resources/templates/list", Buffer.from('{"result":{"resourceTemplates":[{"uriTemplate":"file:///{x}"}]}}'), prefix)!);
+  const templates = JSON.parse(
+    rewriteResult("resources/templates/list", Buffer.from('{"result":{"resourceTemplates":[{"uriTemplate":"file:///{x}"}]}}'), prefix)!,
+  );
   assert.equal(templates.result.resourceTemplates[0].uriTemplate, `${prefix}file:///{x}`);
   const again = JSON.parse(rewriteResult("resources/read", Buffer.from(JSON.stringify({ result: { contents: [{ uri: `${prefix}ui://a` }] } })), prefix)!);
   assert.equal(again.result.contents[0].uri, `${prefix}ui://a`);

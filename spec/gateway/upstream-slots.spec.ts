@@ -27,7 +27,12 @@ test("two people and a slow tool: one person's 300 hanging calls get 429 beyond 
   t.after(() => ac.abort());
   const refused: Response[] = [];
   const calls = Array.from({ length: 300 }, (_, i) =>
-    fetch(mcp, { method: "POST", signal: ac.signal, headers: { "content-type": "application/json", authorization: `Bearer ${h.tokens.alice}` }, body: rpc("slow", {}, i) })
+    fetch(mcp, {
+      method: "POST",
+      signal: ac.signal,
+      headers: { "content-type": "application/json", authorization: `Bearer ${h.tokens.alice}` },
+      body: rpc("slow", {}, i),
+    })
       .then((res) => {
         if (res.status === 429) refused.push(res);
         changed();
@@ -72,7 +77,12 @@ test("a client gone while its tool session starts takes no slot with it", { time
   const h = await startHarness(t, { tools: { slow: { revisions: { default: { command: ["unused"] } } } }, limits: { upstreamRequestsPerUser: 1 } }, { launch });
   const gone = new Promise<void>((resolve) => h.gw.httpServer.once("request", (_req, res) => res.once("close", () => resolve())));
   const ac = new AbortController();
-  const call = fetch(`${h.base}/api/mcp/slow/mcp`, { method: "POST", signal: ac.signal, headers: { "content-type": "application/json", authorization: `Bearer ${h.tokens.alice}` }, body: rpc("ping") }).catch(() => "aborted");
+  const call = fetch(`${h.base}/api/mcp/slow/mcp`, {
+    method: "POST",
+    signal: ac.signal,
+    headers: { "content-type": "application/json", authorization: `Bearer ${h.tokens.alice}` },
+    body: rpc("ping"),
+  }).catch(() => "aborted");
   await launching;
   ac.abort();
   await call;

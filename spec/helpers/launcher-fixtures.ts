@@ -60,7 +60,13 @@ export interface Spawned {
 }
 
 /** Spawns `node --import tsx cli/start_mcp.ts ...args`; killed in t.after if still running. */
-export function spawnCli(t: After, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT, command: string[] = [process.execPath, "--import", "tsx", join(ROOT, "cli", "start_mcp.ts")]): Spawned {
+export function spawnCli(
+  t: After,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  cwd = ROOT,
+  command: string[] = [process.execPath, "--import", "tsx", join(ROOT, "cli", "start_mcp.ts")],
+): Spawned {
   const child = spawn(command[0]!, [...command.slice(1), ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
@@ -112,7 +118,12 @@ export function alive(pid: number): boolean {
 }
 
 /** A hub session folder with a resources file; returns the env to add. */
-export function hubSession(dir: string, session = "777", cookie = "c00k1e", port = 11042): { SESSION: string; SESSIONDIR: string; prefix: string; proxyUrl: string } {
+export function hubSession(
+  dir: string,
+  session = "777",
+  cookie = "c00k1e",
+  port = 11042,
+): { SESSION: string; SESSIONDIR: string; prefix: string; proxyUrl: string } {
   const sessionDir = join(dir, "session");
   mkdirSync(sessionDir, { recursive: true });
   writeFileSync(join(sessionDir, "resources"), `hub_url "https://hub.example.org"\nfilexfer_port ${port}\nfilexfer_cookie ${cookie}\n`);
@@ -193,6 +204,10 @@ export function launcherEnv(cacheDir: string | undefined, extra: Record<string, 
 
 /** One session-less JSON-RPC request to a running server's `/mcp`. */
 export async function rpcAt(url: string, method: string, params: object = {}): Promise<{ result: Record<string, unknown>; error?: unknown }> {
-  const res = await fetch(`${url}mcp`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const res = await fetch(`${url}mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   return (await res.json()) as { result: Record<string, unknown>; error?: unknown };
 }

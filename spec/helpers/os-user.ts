@@ -27,7 +27,13 @@ export function osUser(t: After, label = "hmx", kind: "system" | "person" = "sys
 /** Runs a small ESM script as `user`; resolves with what it printed. */
 export function runAs(user: OsUser, script: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { uid: user.uid, gid: user.gid, cwd: "/", env: { PATH: process.env.PATH }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      uid: user.uid,
+      gid: user.gid,
+      cwd: "/",
+      env: { PATH: process.env.PATH },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     let err = "";
     child.stdout.setEncoding("utf8").on("data", (c: string) => (out += c));

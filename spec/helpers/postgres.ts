@@ -18,7 +18,9 @@ function findBin(): string | undefined {
   if (process.env.PG_BIN) return existsSync(join(process.env.PG_BIN, "pg_ctl")) ? process.env.PG_BIN : undefined;
   const base = "/usr/lib/postgresql";
   if (!existsSync(base)) return undefined;
-  const versions = readdirSync(base).filter((v) => existsSync(join(base, v, "bin", "pg_ctl"))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(base)
+    .filter((v) => existsSync(join(base, v, "bin", "pg_ctl")))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.length > 0 ? join(base, versions[0]!, "bin") : undefined;
 }
 
@@ -92,10 +94,32 @@ async function startCluster(): Promise<PostgresCluster> {
     process.kill(process.pid, signal);
   };
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, onSignal);
-  run("initdb", ["-D", data, "-U", USER, "--auth-local=trust", "--auth-host=scram-sha-256", `--pwfile=${join(dir, "pw")}`, "-E", "UTF8", "--no-sync", "--no-instructions"]);
+  run("initdb", [
+    "-D",
+    data,
+    "-U",
+    USER,
+    "--auth-local=trust",
+    "--auth-host=scram-sha-256",
+    `--pwfile=${join(dir, "pw")}`,
+    "-E",
+    "UTF8",
+    "--no-sync",
+    "--no-instructions",
+  ]);
   const port = await freePort();
   const start = async (): Promise<void> => {
-    run("pg_ctl", ["start", "-D", data, "-l", join(dir, "log"), "-w", "-s", "-o", `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories=${dir} -c fsync=off`]);
+    run("pg_ctl", [
+      "start",
+      "-D",
+      data,
+      "-l",
+      join(dir, "log"),
+      "-w",
+      "-s",
+      "-o",
+      `-c listen_addresses=127.0.0.1 -p ${port} -c unix_socket_directories=${dir} -c fsync=off`,
+    ]);
     stopped = false;
   };
   await start();

@@ -135,7 +135,13 @@ export async function slurmCluster(t: Hooks): Promise<SlurmCluster | null> {
     rmSync(dir, { recursive: true, force: true });
   };
   t.after(teardown);
-  const munge = [`--key-file=${dir}/munge.key`, `--socket=${dir}/munge.socket`, `--pid-file=${dir}/munged.pid`, `--seed-file=${dir}/munged.seed`, `--log-file=${dir}/munged.log`];
+  const munge = [
+    `--key-file=${dir}/munge.key`,
+    `--socket=${dir}/munge.socket`,
+    `--pid-file=${dir}/munged.pid`,
+    `--seed-file=${dir}/munged.seed`,
+    `--log-file=${dir}/munged.log`,
+  ];
   running.push(daemon(which("munged")!, ["-F", "--force", ...munge]));
   await waitFor("munged's socket", () => existsSync(join(dir, "munge.socket")));
   running.push(daemon(which("slurmctld")!, ["-D"]));

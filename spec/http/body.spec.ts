@@ -92,7 +92,10 @@ test("a client that hangs up mid-body: the read ends as aborted", async (t) => {
 });
 
 /** A server that reads each body with readBody and answers the outcome the way a side would: the bytes, or the coded failure's status. */
-async function rawServer(t: { after(fn: () => unknown): void }, options: ReadBodyOptions = {}): Promise<{ port: number; failures: unknown[]; failed: Promise<unknown> }> {
+async function rawServer(
+  t: { after(fn: () => unknown): void },
+  options: ReadBodyOptions = {},
+): Promise<{ port: number; failures: unknown[]; failed: Promise<unknown> }> {
   const failures: unknown[] = [];
   let first: (err: unknown) => void = () => {};
   const failed = new Promise<unknown>((resolve) => (first = resolve));

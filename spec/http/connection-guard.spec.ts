@@ -53,10 +53,13 @@ test("tool server: idle sockets are closed within headersTimeoutMs and cannot ke
 test("capConnections: busy connections are never cut to make room; a new one is refused instead", async (t) => {
   const waiting: ServerResponse[] = [];
   let arrived: () => void = () => {};
-  const server = createServer(serverOptions({ headersTimeoutMs: 60_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, maxConnections: 2 }), (_req, res) => {
-    waiting.push(res);
-    arrived();
-  });
+  const server = createServer(
+    serverOptions({ headersTimeoutMs: 60_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 5_000, maxConnections: 2 }),
+    (_req, res) => {
+      waiting.push(res);
+      arrived();
+    },
+  );
   capConnections(server, 2);
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   t.after(() => {

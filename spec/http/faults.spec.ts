@@ -15,7 +15,10 @@ async function start(t: { after(fn: () => unknown): void }, options: Constructor
 }
 
 async function initialize(mcp: string): Promise<string> {
-  const init = await post(mcp, rpc(0, "initialize", { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "t", version: "1" } }));
+  const init = await post(
+    mcp,
+    rpc(0, "initialize", { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "t", version: "1" } }),
+  );
   return init.headers.get("mcp-session-id")!;
 }
 
@@ -30,7 +33,13 @@ test("malformed bodies and answers get short errors or 202, and the server keeps
     [{ jsonrpc: "2.0", id: "server-nope", error: { code: 1 } }, 202],
     [{ jsonrpc: "2.0", id: "server-nope" }, 400],
     [{ jsonrpc: "1.0", id: 1, method: "ping" }, 400],
-    [[{ jsonrpc: "2.0", id: "server-a", result: {} }, { jsonrpc: "2.0", method: "notifications/initialized" }], 202],
+    [
+      [
+        { jsonrpc: "2.0", id: "server-a", result: {} },
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+      ],
+      202,
+    ],
     [[], 400],
     ["null", 400],
   ];
@@ -110,7 +119,10 @@ test("ending a session aborts calls whose SSE reply it took away, and forgets wh
     { inputSchema: { type: "object", properties: {} } },
   );
   const id = await initialize(mcp);
-  const c = await openSse(mcp, { body: rpc(1, "tools/call", { name: "lingering", arguments: {} }), headers: { accept: "application/json, text/event-stream", "mcp-session-id": id } });
+  const c = await openSse(mcp, {
+    body: rpc(1, "tools/call", { name: "lingering", arguments: {} }),
+    headers: { accept: "application/json, text/event-stream", "mcp-session-id": id },
+  });
   t.after(() => c.close());
   const hello = await c.nextMessage();
   assert.equal(hello.params.data, "hello");

@@ -25,18 +25,24 @@ const express = ((await import(EXPRESS)) as { default: () => ExpressApp }).defau
 
 function demo(): McpServer {
   const server = new McpServer("mounted");
-  server.tool(function add({ a, b }: { a: number; b: number }) {
-    return a + b;
-  }, { inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } });
+  server.tool(
+    function add({ a, b }: { a: number; b: number }) {
+      return a + b;
+    },
+    { inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
+  );
   return server;
 }
 
 async function listening(t: { after(fn: () => unknown): void }, server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  t.after(() => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  t.after(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
@@ -89,12 +95,15 @@ test("mounted the way Connect mounts (url cut, originalUrl whole, no baseUrl), i
   const handler = demo().handler();
   const mount = "/connect/tools";
   // What connect's `app.use(mount, handler)` does to a request before calling the handler.
-  const base = await listening(t, createServer((req, res) => {
-    const original = req.url ?? "/";
-    if (!original.startsWith(mount)) return void res.writeHead(404).end();
-    Object.assign(req, { originalUrl: original, url: original.slice(mount.length) || "/" });
-    handler(req, res, () => void res.writeHead(404).end());
-  }));
+  const base = await listening(
+    t,
+    createServer((req, res) => {
+      const original = req.url ?? "/";
+      if (!original.startsWith(mount)) return void res.writeHead(404).end();
+      Object.assign(req, { originalUrl: original, url: original.slice(mount.length) || "/" });
+      handler(req, res, () => void res.writeHead(404).end());
+    }),
+  );
   const openapi = (await (await fetch(`${base}${mount}/openapi.json`)).json()) as { servers: unknown };
   assert.deepEqual(openapi.servers, [{ url: mount }]);
   const info = (await (await fetch(`${base}${mount}`)).json()) as { endpoints: { mcp: string } };

@@ -36,7 +36,11 @@ test("allowed hosts and origins extend the loopback set; X-Forwarded-Host only w
   assert.equal(guard(req({ host: "other.example:80" })), "host");
   assert.equal(guard(req({ host: "localhost", origin: "https://app.example.org" })), null);
   assert.equal(guard(req({ host: "localhost", origin: "https://app.example.org.evil" })), "origin");
-  assert.equal(guard(req({ host: "localhost", "x-forwarded-host": "evil.example.com" })), "host", "not believed without trustProxy, but a rebound name in it is refused");
+  assert.equal(
+    guard(req({ host: "localhost", "x-forwarded-host": "evil.example.com" })),
+    "host",
+    "not believed without trustProxy, but a rebound name in it is refused",
+  );
   assert.equal(guard(req({ host: "localhost", "x-forwarded-host": "tools.example.org, evil.example.com" })), "host", "every entry counts");
   assert.equal(guard(req({ host: "evil.example.com", "x-forwarded-host": "localhost" })), "host", "and it never replaces Host");
   assert.equal(guard(req({ host: "localhost", "x-forwarded-host": "tools.example.org" })), null);
@@ -60,9 +64,9 @@ test("0.0.0.0 (the hub default) checks Host too: a rebound name is refused, this
     assert.equal(open(req({ host: "localhost", origin: "http://localhost:3000" })), null, `${bind}: a loopback Origin`);
     assert.equal(open(req({ host: "localhost", origin: "https://evil.example.com" })), "origin", `${bind}: a foreign Origin`);
   }
-  assert.equal(hostGuard("0.0.0.0", { allowedOrigins: ["*"], allowedHosts: ["*"] }), null, "\"*\" in both turns every check off");
-  assert.equal(hostGuard("0.0.0.0", { allowedHosts: ["*"] })!(req({ host: "anything" })), null, "\"*\" turns the Host check off");
-  assert.equal(hostGuard("0.0.0.0", { allowedOrigins: ["*"] })!(req({ host: "evil.example" })), "host", "but the Origin's \"*\" leaves it on");
+  assert.equal(hostGuard("0.0.0.0", { allowedOrigins: ["*"], allowedHosts: ["*"] }), null, '"*" in both turns every check off');
+  assert.equal(hostGuard("0.0.0.0", { allowedHosts: ["*"] })!(req({ host: "anything" })), null, '"*" turns the Host check off');
+  assert.equal(hostGuard("0.0.0.0", { allowedOrigins: ["*"] })!(req({ host: "evil.example" })), "host", 'but the Origin\'s "*" leaves it on');
   const hosts = hostGuard("0.0.0.0", { allowedHosts: ["hub.example.org"] })!;
   assert.equal(hosts(req({ host: "hub.example.org", origin: "https://evil.example.com" })), "origin");
   assert.equal(hosts(req({ host: "hub.example.org" })), null);
@@ -85,7 +89,14 @@ function raw(port: number, headers: Record<string, string>, path = "/mcp"): Prom
       res.on("end", () => resolve({ status: res.statusCode!, body }));
     });
     r.on("error", reject);
-    r.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }));
+    r.end(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      }),
+    );
   });
 }
 

@@ -9,10 +9,11 @@ const HTTP_MODULE = /from\s+["']node:https?["']/;
 /** Each concern: does this source (of a file outside lib/http) hold its own copy? */
 export const CONCERNS: Record<Concern, (source: string) => boolean> = {
   // Collecting a message's chunks into one body.
-  "body reader": (s) => HTTP_MODULE.test(s) && /\.on\(\s*["']data["']|for await \(const chunk of/.test(s) && /Buffer\.concat\(|chunks\.push\(|\+= decoder\.write\(/.test(s),
+  "body reader": (s) =>
+    HTTP_MODULE.test(s) && /\.on\(\s*["']data["']|for await \(const chunk of/.test(s) && /Buffer\.concat\(|chunks\.push\(|\+= decoder\.write\(/.test(s),
   // Serialising a value and writing it as a whole answer.
   "JSON writer": (s) => /JSON\.stringify\([^\n]*\)[\s\S]{0,400}?\.writeHead\(\s*\w+,\s*\{[^}]*application\/json/.test(s),
-  "CORS": (s) => /access-control-allow-(?:origin|headers|methods)|access-control-max-age/i.test(s),
+  CORS: (s) => /access-control-allow-(?:origin|headers|methods)|access-control-max-age/i.test(s),
   // Binding an HTTP server, or cutting its connections on close.
   "listen/close": (s) => /import\s*\{[^}]*\bcreateServer\b[^}]*\}\s*from\s*["']node:http["']/.test(s) || /closeAllConnections\(/.test(s),
   // Splitting an event stream into fields.

@@ -14,7 +14,9 @@ function sources(dir: string): [string, string][] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
     if (e.isDirectory()) return sources(path);
-    return /\.(ts|js)$/.test(e.name) && !e.name.endsWith(".d.ts") ? [[relative(ROOT, path).split("\\").join("/"), readFileSync(path, "utf8")] as [string, string]] : [];
+    return /\.(ts|js)$/.test(e.name) && !e.name.endsWith(".d.ts")
+      ? [[relative(ROOT, path).split("\\").join("/"), readFileSync(path, "utf8")] as [string, string]]
+      : [];
   });
 }
 

@@ -28,13 +28,19 @@ test("legacy /sse: a one-POST-at-a-time client answers an elicitation and runs a
     },
     { inputSchema: { type: "object" }, context: true },
   );
-  server.tool(async function slow() {
-    await gate;
-    return "slow done";
-  }, { inputSchema: { type: "object" } });
-  server.tool(function quick() {
-    return "quick done";
-  }, { inputSchema: { type: "object" } });
+  server.tool(
+    async function slow() {
+      await gate;
+      return "slow done";
+    },
+    { inputSchema: { type: "object" } },
+  );
+  server.tool(
+    function quick() {
+      return "quick done";
+    },
+    { inputSchema: { type: "object" } },
+  );
   const running = await server.listen({ port: 0 });
   t.after(() => running.close());
 

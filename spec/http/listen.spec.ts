@@ -19,7 +19,10 @@ test("bindHttp: a free port that answers; a taken one is refused and nothing is 
   assert.equal(await (await fetch(`http://127.0.0.1:${port}/`)).text(), "hi");
   assert.equal(server.headersTimeout, LIMITS.headersTimeoutMs, "slowloris bounds are on");
   assert.ok(server.listenerCount("connection") > 0, "the connection cap watches new sockets");
-  await assert.rejects(bindHttp(() => {}, { host: "127.0.0.1", port, limits: LIMITS, onError: () => {} }), { code: "EADDRINUSE" });
+  await assert.rejects(
+    bindHttp(() => {}, { host: "127.0.0.1", port, limits: LIMITS, onError: () => {} }),
+    { code: "EADDRINUSE" },
+  );
   // Once listening, a socket error is reported, not thrown at the process.
   server.emit("error", new Error("EMFILE"));
   assert.equal(errors[0]?.message, "EMFILE");

@@ -19,7 +19,9 @@ async function answering(t: { after(fn: () => unknown): void }, answer: (res: Se
 
 test("a side's writer: its CORS profile and fixed headers, the caller's extras, JSON with its length", async (t) => {
   const send = jsonWriter({ cors: CORS.gateway, headers: { "cache-control": "no-store" }, started: "destroy" });
-  const url = await answering(t, (res) => send(res, 429, { error: "rate_limited", message: "Too many requests; slow down", note: "é" }, { "retry-after": "3" }));
+  const url = await answering(t, (res) =>
+    send(res, 429, { error: "rate_limited", message: "Too many requests; slow down", note: "é" }, { "retry-after": "3" }),
+  );
   const res = await fetch(url);
   assert.equal(res.status, 429);
   assert.equal(res.headers.get("content-type"), "application/json");
@@ -55,7 +57,10 @@ function rawAnswer(url: string): Promise<{ body: string; cut: boolean }> {
   });
 }
 
-for (const [started, cut] of [["end", false], ["destroy", true]] as const) {
+for (const [started, cut] of [
+  ["end", false],
+  ["destroy", true],
+] as const) {
   test(`once a head is out, a JSON answer cannot follow: "${started}"`, async (t) => {
     const send: SendJson = started === "end" ? sendJson : jsonWriter({ cors: CORS.gateway, started });
     const url = await answering(t, (res) => {

@@ -440,7 +440,11 @@ describe("path prefix", () => {
     t.after(() => events.close());
     await events.next();
     assert.ok((await events.next()).data.startsWith(`${prefix}/?session_id=`));
-    for (const uri of [`${prefix}/config://app/settings`, "https://hub.example.org/api/mcp/tool/ui://app/view", `https://proxy.example.org${prefix}/ui://app/view`]) {
+    for (const uri of [
+      `${prefix}/config://app/settings`,
+      "https://hub.example.org/api/mcp/tool/ui://app/view",
+      `https://proxy.example.org${prefix}/ui://app/view`,
+    ]) {
       const res = await post(`${r.url}mcp`, rpc(1, "resources/read", { uri }));
       assert.ok(res.json.result, uri);
     }
@@ -510,7 +514,13 @@ describe("results that cannot be sent", () => {
     circular.self = circular;
     server.tool(() => circular, { name: "circular" });
     server.tool(() => ({ n: 1n }), { name: "bigint" });
-    server.tool(() => function leak() { return "source-of-the-handler"; }, { name: "fn" });
+    server.tool(
+      () =>
+        function leak() {
+          return "source-of-the-handler";
+        },
+      { name: "fn" },
+    );
     for (const name of ["circular", "bigint", "fn"]) {
       const res = (await server.handle(rpc(1, "tools/call", { name, arguments: {} }))) as unknown as { result: unknown };
       assert.deepEqual(res.result, { content: [{ type: "text", text: "Tool returned a value that cannot be sent as JSON" }], isError: true }, name);

@@ -22,7 +22,7 @@ export const SSE_CASES: SseCase[] = [
   },
   {
     name: "comments anywhere, multi-line data joined with LF",
-    stream: ": open\n\ndata: {\"a\":\n: between\ndata: 1}\n\n",
+    stream: ': open\n\ndata: {"a":\n: between\ndata: 1}\n\n',
     events: [{ event: "message", data: '{"a":\n1}', id: "" }],
   },
   {

@@ -19,7 +19,14 @@ test("the shared cases: whole, split at every point, and one byte at a time", ()
       assert.deepEqual(readAll(new SseReader(), [c.stream.slice(0, cut), c.stream.slice(cut)]), c.events, `${c.name}, cut at ${cut}`);
     }
     const bytes = Buffer.from(c.stream, "utf8");
-    assert.deepEqual(readAll(new SseReader(), [...bytes].map((b) => Uint8Array.of(b))), c.events, `${c.name}, byte by byte`);
+    assert.deepEqual(
+      readAll(
+        new SseReader(),
+        [...bytes].map((b) => Uint8Array.of(b)),
+      ),
+      c.events,
+      `${c.name}, byte by byte`,
+    );
   }
 });
 
@@ -62,7 +69,13 @@ test("an event past the bound is refused with a coded error: one long line, many
   assert.match(over("data:\n".repeat(20)).message, /larger than 64 characters/);
   // Under the bound, and many events each under it: fine.
   const reader = new SseReader({ maxEventChars: 64 });
-  assert.equal(readAll(reader, Array.from({ length: 1000 }, () => "data: 0123456789\n\n")).length, 1000);
+  assert.equal(
+    readAll(
+      reader,
+      Array.from({ length: 1000 }, () => "data: 0123456789\n\n"),
+    ).length,
+    1000,
+  );
   assert.equal(readAll(reader, ["\n".repeat(10_000)]).length, 0);
 });
 

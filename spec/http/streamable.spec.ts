@@ -71,8 +71,7 @@ async function initialize(capabilities: Record<string, unknown> = {}): Promise<s
 
 const call = (id: number | string, name: string, args: Record<string, unknown> = {}) => rpc(id, "tools/call", { name, arguments: args });
 
-const connections = (): Promise<number> =>
-  new Promise((resolve, reject) => running.httpServer.getConnections((err, n) => (err ? reject(err) : resolve(n))));
+const connections = (): Promise<number> => new Promise((resolve, reject) => running.httpServer.getConnections((err, n) => (err ? reject(err) : resolve(n))));
 
 /** Closes a client stream and waits until the server has seen the connection go. */
 async function dropped(c: SseConnection): Promise<void> {
@@ -112,12 +111,18 @@ test("related messages turn the POST into an SSE stream: priming event first, id
   const [priming, ...rest] = events;
   assert.deepEqual([priming!.data, priming!.hasId, priming!.retry], ["", true, 250]);
   const messages = rest.map((e) => JSON.parse(e.data));
-  assert.deepEqual(messages.map((m) => m.method ?? "response"), ["notifications/message", "notifications/message", "response"]);
+  assert.deepEqual(
+    messages.map((m) => m.method ?? "response"),
+    ["notifications/message", "notifications/message", "response"],
+  );
   assert.equal(messages[0].params.data, "one x");
   assert.deepEqual(messages[2], { jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "done x" }], isError: false } });
   const ids = events.map((e) => e.lastEventId);
   const [prefix] = ids[0]!.split(".");
-  assert.deepEqual(ids, [1, 2, 3, 4].map((n) => `${prefix}.${n}`));
+  assert.deepEqual(
+    ids,
+    [1, 2, 3, 4].map((n) => `${prefix}.${n}`),
+  );
 });
 
 test("without text/event-stream in Accept, related messages go to the session's GET /mcp stream and the POST answers JSON", async (t) => {
@@ -205,7 +210,10 @@ test("GET /mcp with Last-Event-ID replays what that stream sent after the id, an
   const s = server.sessions.get(session)!;
   for (const n of [1, 2, 3]) s.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: n } });
   const got = [await first.next(), await first.next(), await first.next()];
-  assert.deepEqual(got.map((e) => JSON.parse(e.data).params.data), [1, 2, 3]);
+  assert.deepEqual(
+    got.map((e) => JSON.parse(e.data).params.data),
+    [1, 2, 3],
+  );
   first.close();
   await first.ended;
   const resumed = await openSse(mcp, { headers: { "mcp-session-id": session, "last-event-id": got[0]!.lastEventId } });
@@ -214,10 +222,13 @@ test("GET /mcp with Last-Event-ID replays what that stream sent after the id, an
   assert.equal(endpoint.event, "endpoint");
   assert.equal(endpoint.lastEventId.split(".")[0], got[0]!.lastEventId.split(".")[0], "same stream");
   const replayed = [await resumed.next(), await resumed.next()];
-  assert.deepEqual(replayed.map((e) => [e.lastEventId, JSON.parse(e.data).params.data]), [
-    [got[1]!.lastEventId, 2],
-    [got[2]!.lastEventId, 3],
-  ]);
+  assert.deepEqual(
+    replayed.map((e) => [e.lastEventId, JSON.parse(e.data).params.data]),
+    [
+      [got[1]!.lastEventId, 2],
+      [got[2]!.lastEventId, 3],
+    ],
+  );
   // Live traffic continues on the resumed stream.
   s.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: 4 } });
   assert.equal((await resumed.nextMessage()).params.data, 4);
@@ -252,7 +263,11 @@ test("a server request rides the POST's stream; the answer POST gets 202 and the
   t.after(() => c.close());
   const request = await c.nextMessage();
   assert.equal(request.method, "elicitation/create");
-  const answer = await post(mcp, { jsonrpc: "2.0", id: request.id, result: { action: "accept", content: { name: "Ada" } } }, { ...BOTH, "mcp-session-id": session });
+  const answer = await post(
+    mcp,
+    { jsonrpc: "2.0", id: request.id, result: { action: "accept", content: { name: "Ada" } } },
+    { ...BOTH, "mcp-session-id": session },
+  );
   assert.deepEqual([answer.status, answer.json], [202, { status: "accepted" }]);
   const response = await c.nextMessage();
   assert.deepEqual(response, { jsonrpc: "2.0", id: 5, result: { content: [{ type: "text", text: "hi Ada" }], isError: false } });

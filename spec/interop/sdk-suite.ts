@@ -178,7 +178,10 @@ export function sdkInteropSuite(kind: HttpTransportKind): void {
 
   test(`${kind}: an async job: slow_sum answers a handle, get_job_result the sum`, { timeout: 20_000 }, async (t) => {
     const { client } = await connect(t);
-    const handle = JSON.parse(text(await client.callTool({ name: "slow_sum", arguments: { values: "1,2,3,4", delay: 0 } }))) as { status: string; job_id: string };
+    const handle = JSON.parse(text(await client.callTool({ name: "slow_sum", arguments: { values: "1,2,3,4", delay: 0 } }))) as {
+      status: string;
+      job_id: string;
+    };
     assert.equal(handle.status, "running");
     // The job finishes within a few event-loop turns of the server; each poll is a round trip.
     let status: { status: string; result?: unknown } = handle;

@@ -12,7 +12,7 @@ import { CallToolResultSchema, ElicitRequestSchema, LoggingMessageNotificationSc
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 type Text = { type: string; text?: string };
-const textOf = (result: object): string => (((result as { content?: Text[] }).content) ?? []).map((b) => b.text ?? "").join("");
+const textOf = (result: object): string => ((result as { content?: Text[] }).content ?? []).map((b) => b.text ?? "").join("");
 
 test("the official SDK client over stdio: the demo's tools, elicitation, progress, a job, a task, cancellation and logging", async (t) => {
   const transport = new StdioClientTransport({

@@ -58,7 +58,10 @@ test("loadApp loads .mjs, .js, .cjs apps with relative imports", async (t) => {
   const dir = tempDir(t);
   writeApp(dir, "app.mjs");
   writeFileSync(join(dir, "helper.mjs"), `export const name = "from-helper";\n`);
-  writeFileSync(join(dir, "rel.mjs"), `import { McpServer } from ${JSON.stringify(LIB_INDEX)};\nimport { name } from "./helper.mjs";\nexport default new McpServer(name);\n`);
+  writeFileSync(
+    join(dir, "rel.mjs"),
+    `import { McpServer } from ${JSON.stringify(LIB_INDEX)};\nimport { name } from "./helper.mjs";\nexport default new McpServer(name);\n`,
+  );
   mkdirSync(join(dir, "esm"));
   writeFileSync(join(dir, "esm", "package.json"), `{"type":"module"}`);
   writeApp(join(dir, "esm"), "app.js");

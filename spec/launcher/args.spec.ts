@@ -5,14 +5,34 @@ import { parseLauncherArgs, USAGE } from "../../lib/launcher/args.ts";
 test("defaults: host 0.0.0.0, port 8000, proxy auto", () => {
   assert.deepEqual(parseLauncherArgs(["--app", "app.mjs"], {}), {
     kind: "run",
-    options: { app: "app.mjs", host: "0.0.0.0", port: 8000, pythonEnv: undefined, debug: false, proxy: "auto", stdio: false, allowedHosts: [], readyLine: false },
+    options: {
+      app: "app.mjs",
+      host: "0.0.0.0",
+      port: 8000,
+      pythonEnv: undefined,
+      debug: false,
+      proxy: "auto",
+      stdio: false,
+      allowedHosts: [],
+      readyLine: false,
+    },
   });
 });
 
 test("short and long options, MCP_PORT as the port default", () => {
   assert.deepEqual(parseLauncherArgs(["-a", "x.ts", "-p", "9001", "--host", "127.0.0.1", "--debug", "--python-env", "AIIDA", "--proxy", "builtin"], {}), {
     kind: "run",
-    options: { app: "x.ts", host: "127.0.0.1", port: 9001, pythonEnv: "AIIDA", debug: true, proxy: "builtin", stdio: false, allowedHosts: [], readyLine: false },
+    options: {
+      app: "x.ts",
+      host: "127.0.0.1",
+      port: 9001,
+      pythonEnv: "AIIDA",
+      debug: true,
+      proxy: "builtin",
+      stdio: false,
+      allowedHosts: [],
+      readyLine: false,
+    },
   });
   const fromEnv = parseLauncherArgs(["--app=x.mjs"], { MCP_PORT: "7000" });
   assert.equal(fromEnv.kind === "run" && fromEnv.options.port, 7000);

@@ -8,10 +8,13 @@ const done = (stdout: string, code = 0) => ({ kind: "done" as const, code, stdou
 
 test("environments are named by folder; the root prefix is base", () => {
   const envs = condaEnvironments({ root_prefix: "/opt/conda", envs: ["/opt/conda", "/opt/conda/envs/AIIDA", 7, "/home/u/envs/AIIDA"] });
-  assert.deepEqual([...envs], [
-    ["base", "/opt/conda"],
-    ["AIIDA", "/opt/conda/envs/AIIDA"],
-  ]);
+  assert.deepEqual(
+    [...envs],
+    [
+      ["base", "/opt/conda"],
+      ["AIIDA", "/opt/conda/envs/AIIDA"],
+    ],
+  );
   assert.deepEqual([...condaEnvironments({})], []);
 });
 

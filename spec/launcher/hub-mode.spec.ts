@@ -25,7 +25,12 @@ test("on a hub the server lets in browser pages served through the proxy's origi
     onProxyOutput: () => {},
   });
   t.after(() => run.server.close());
-  const init = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+  const init = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  };
   const from = async (origin: string) => {
     const res = await fetch(`${run.server.url}mcp`, { method: "POST", headers: { "content-type": "application/json", origin }, body: JSON.stringify(init) });
     await res.arrayBuffer();
@@ -37,11 +42,20 @@ test("on a hub the server lets in browser pages served through the proxy's origi
 
 function postWithHost(url: string, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const init = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
-    const r = request(`${url}mcp`, { method: "POST", headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream" } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode!));
+    const init = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
     });
+    const r = request(
+      `${url}mcp`,
+      { method: "POST", headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream" } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode!));
+      },
+    );
     r.on("error", reject);
     r.end(init);
   });

@@ -31,13 +31,23 @@ test("a .ts syntax error is reported where it is in the file as written", { time
 
 test("a missing import names the user's .ts file and the import's line, not the compile cache", { timeout: 60_000 }, async (t) => {
   const dir = tempDir(t);
-  const err = await loadFails(t, dir, "imp.ts", `import { McpServer } from "hubmcp";\nimport { helper } from "./missing.js";\nexport const server = new McpServer("x");\nserver.tool(function add(a: number) { return helper(a); });\n`);
+  const err = await loadFails(
+    t,
+    dir,
+    "imp.ts",
+    `import { McpServer } from "hubmcp";\nimport { helper } from "./missing.js";\nexport const server = new McpServer("x");\nserver.tool(function add(a: number) { return helper(a); });\n`,
+  );
   assert.equal(err, `start_mcp: ${join(dir, "imp.ts")}:2:24 Error: Cannot find module '${join(dir, "missing.js")}' imported from ${join(dir, "imp.ts")}\n`);
 });
 
 test("an error thrown while a .ts app loads names its line and column in the .ts file", { timeout: 60_000 }, async (t) => {
   const dir = tempDir(t);
-  const err = await loadFails(t, dir, "throws.ts", `${HEAD}function add(a: number, b: number) { return a + b; }\n\nserver.tool(add);\n    throw new Error("bad config");\n`);
+  const err = await loadFails(
+    t,
+    dir,
+    "throws.ts",
+    `${HEAD}function add(a: number, b: number) { return a + b; }\n\nserver.tool(add);\n    throw new Error("bad config");\n`,
+  );
   assert.match(err, new RegExp(`^start_mcp: ${join(dir, "throws.ts")}:6:11 Error: bad config\n    at .*throws\\.ts:6:11\\)?\n$`));
 });
 
@@ -57,7 +67,8 @@ test("Node's own ES module syntax error (no place in it): `node --check` finds t
   writeFileSync(join(dir, "sub", "bad.mjs"), "const a = 1;\n\nfoo(a ) );\n");
   // The shape Node 20 gives for a module that does not parse: the message, internal frames only.
   const err = new SyntaxError("Unexpected token ')'");
-  err.stack = "SyntaxError: Unexpected token ')'\n    at compileSourceTextModule (node:internal/modules/esm/utils:346:16)\n    at ModuleLoader.moduleStrategy (node:internal/modules/esm/translators:146:18)";
+  err.stack =
+    "SyntaxError: Unexpected token ')'\n    at compileSourceTextModule (node:internal/modules/esm/utils:346:16)\n    at ModuleLoader.moduleStrategy (node:internal/modules/esm/translators:146:18)";
   const said = describeLoadError({ file: "lab/app.mjs", path: join(dir, "app.mjs") }, err, []);
   assert.equal(said, "lab/sub/bad.mjs:3:9 SyntaxError: Unexpected token ')'");
 });

@@ -27,7 +27,12 @@ test("one line per request with method, path, status, time and session; never qu
   const init = await fetch(`${running.url}mcp?token=secret-query`, {
     method: "POST",
     headers: { "content-type": "application/json", cookie: "auth=secret-cookie", authorization: "Bearer secret-token" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    }),
   });
   const session = init.headers.get("mcp-session-id");
   assert.ok(session);

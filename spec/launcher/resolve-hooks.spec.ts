@@ -23,5 +23,7 @@ test("a missing hubmcp resolves to the running copy; anything else is left to No
   };
   await assert.rejects(resolve("hubmcp", ctx, broken), /bad exports/);
   // An app with its own hubmcp keeps it.
-  assert.deepEqual(await resolve("hubmcp", ctx, () => ({ url: "file:///home/u/tool/node_modules/hubmcp/index.js" })), { url: "file:///home/u/tool/node_modules/hubmcp/index.js" });
+  assert.deepEqual(await resolve("hubmcp", ctx, () => ({ url: "file:///home/u/tool/node_modules/hubmcp/index.js" })), {
+    url: "file:///home/u/tool/node_modules/hubmcp/index.js",
+  });
 });

@@ -5,8 +5,14 @@ import assert from "node:assert/strict";
 import { formatEntry, stderrLogger } from "../../lib/launcher/stderr-logger.ts";
 
 test("an entry is one line: what, which handler, the message, then the other fields", () => {
-  assert.equal(formatEntry("start_mcp", "tool handler failed", { handler: "fit", error: "a\r\n  b", stack: "Error: a\n    at x" }), "start_mcp: tool handler failed: fit: a b");
-  assert.equal(formatEntry("start_mcp", "method failed", { method: "tools/list", error: "boom", count: 2 }), "start_mcp: method failed: boom (method=tools/list, count=2)");
+  assert.equal(
+    formatEntry("start_mcp", "tool handler failed", { handler: "fit", error: "a\r\n  b", stack: "Error: a\n    at x" }),
+    "start_mcp: tool handler failed: fit: a b",
+  );
+  assert.equal(
+    formatEntry("start_mcp", "method failed", { method: "tools/list", error: "boom", count: 2 }),
+    "start_mcp: method failed: boom (method=tools/list, count=2)",
+  );
   const long = formatEntry("start_mcp", "x", { error: "y".repeat(5000) });
   assert.ok(long.length < 1100 && long.endsWith("…"));
 });
@@ -14,7 +20,10 @@ test("an entry is one line: what, which handler, the message, then the other fie
 test("debug entries and stacks appear only with --debug", () => {
   const quiet: string[] = [];
   const loud: string[] = [];
-  for (const [lines, debug] of [[quiet, false], [loud, true]] as const) {
+  for (const [lines, debug] of [
+    [quiet, false],
+    [loud, true],
+  ] as const) {
     const logger = stderrLogger((line) => lines.push(line), debug);
     logger.debug("async run started", { tool: "fit" });
     logger.info("note");

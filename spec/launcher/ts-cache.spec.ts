@@ -64,7 +64,10 @@ test("the cache folder falls back when the first choice is unusable", (t) => {
 /** A TypeScript app whose module run leaves no trace; returns its path. */
 function tsApp(dir: string): string {
   const app = join(dir, "app.ts");
-  writeFileSync(app, `import { McpServer } from ${JSON.stringify(join(ROOT, "lib", "index.ts"))};\nexport const server = new McpServer("honest");\nserver.tool(function hello() { return "honest"; });\n`);
+  writeFileSync(
+    app,
+    `import { McpServer } from ${JSON.stringify(join(ROOT, "lib", "index.ts"))};\nexport const server = new McpServer("honest");\nserver.tool(function hello() { return "honest"; });\n`,
+  );
   return app;
 }
 
@@ -80,11 +83,20 @@ async function keyOf(t: { after(fn: () => unknown): void }, app: string): Promis
 function plant(ts: string, key: string, marker: string): void {
   mkdirSync(join(ts, "entries"), { recursive: true });
   mkdirSync(join(ts, "builds", "evil"), { recursive: true });
-  writeFileSync(join(ts, "builds", "evil", "evil.mjs"), `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "planted code ran");\nexport const server = null;\n`);
-  writeFileSync(join(ts, "entries", `${key}.json`), JSON.stringify({ format: BUILD_FORMAT, build: "evil", entryOut: "evil.mjs", files: {}, outputs: { "evil.mjs": "x" }, unexpressible: [] }));
+  writeFileSync(
+    join(ts, "builds", "evil", "evil.mjs"),
+    `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "planted code ran");\nexport const server = null;\n`,
+  );
+  writeFileSync(
+    join(ts, "entries", `${key}.json`),
+    JSON.stringify({ format: BUILD_FORMAT, build: "evil", entryOut: "evil.mjs", files: {}, outputs: { "evil.mjs": "x" }, unexpressible: [] }),
+  );
 }
 
-test("start_mcp never imports a module another account planted in the temp cache folder", { timeout: 120_000, skip: process.getuid?.() !== 0 && "needs root to act as another account" }, async (t) => {
+test("start_mcp never imports a module another account planted in the temp cache folder", {
+  timeout: 120_000,
+  skip: process.getuid?.() !== 0 && "needs root to act as another account",
+}, async (t) => {
   const dir = tempDir(t);
   chmodSync(dir, 0o755);
   const app = tsApp(dir);

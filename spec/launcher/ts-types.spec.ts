@@ -20,7 +20,12 @@ function divide(a: number, b: number) { return a / b; }
 const pick = (names: string[], mode: "fast" | "slow", level: 1 | 2 | 3, flag?: boolean, on: true | false = true, any: unknown = 1, many: Array<readonly number[]> = []) => 0;
 `);
   assert.deepEqual(divide, {
-    types: { properties: { a: { type: "number" }, b: { type: "number" } }, optional: [], description: "Divide a by b.", params: { a: "the dividend", b: "the divisor" } },
+    types: {
+      properties: { a: { type: "number" }, b: { type: "number" } },
+      optional: [],
+      description: "Divide a by b.",
+      params: { a: "the dividend", b: "the divisor" },
+    },
     unexpressible: [],
   });
   assert.deepEqual(pick!.types.properties, {
@@ -76,7 +81,14 @@ function odd(when: Date, pair: [number, string], fn: () => void, gen: Array<Map<
 `);
   assert.equal(found.length, 1);
   assert.deepEqual(found[0]!.types.properties, { when: {}, pair: {}, fn: {}, gen: { type: "array", items: {} }, obj: {}, A: {} });
-  assert.deepEqual(found[0]!.unexpressible, ["when: Date", "pair: [number, string]", "fn: () => void", "gen: Map<string, number>", "obj: ?", "A: Generic<number>"]);
+  assert.deepEqual(found[0]!.unexpressible, [
+    "when: Date",
+    "pair: [number, string]",
+    "fn: () => void",
+    "gen: Map<string, number>",
+    "obj: ?",
+    "A: Generic<number>",
+  ]);
 });
 
 test("a self-referencing type stops at a bounded depth", () => {

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ClientRequestError, ClientRequests } from "../../lib/mcp/client-requests.ts";
+import { type ClientRequestError, ClientRequests } from "../../lib/mcp/client-requests.ts";
 import type { JsonRpcMessage, JsonRpcRequest } from "../../lib/util/jsonrpc.ts";
 import { Session } from "../../lib/session/session.ts";
 
@@ -95,7 +95,10 @@ test("the asking call's cancellation stops the wait, before or during it", async
   const out = capture();
   const gone = new AbortController();
   gone.abort();
-  await assert.rejects(requests.request(session, out.send, "ping", {}, { timeoutMs: 5000, signal: gone.signal }), (e: ClientRequestError) => e.code === "HUBMCP_CLIENT_CANCELLED");
+  await assert.rejects(
+    requests.request(session, out.send, "ping", {}, { timeoutMs: 5000, signal: gone.signal }),
+    (e: ClientRequestError) => e.code === "HUBMCP_CLIENT_CANCELLED",
+  );
   assert.equal(out.sent.length, 0);
   const ac = new AbortController();
   const pending = requests.request(session, out.send, "ping", {}, { timeoutMs: 5000, signal: ac.signal });
@@ -117,11 +120,20 @@ test("the asking call's cancellation stops the wait, before or during it", async
 test("a request no stream could carry fails at once", async () => {
   const requests = new ClientRequests();
   const session = new Session("s", Date.now());
-  await assert.rejects(requests.request(session, () => false, "ping", {}, { timeoutMs: 5000 }), (e: ClientRequestError) => e.code === "HUBMCP_CLIENT_UNDELIVERABLE");
   await assert.rejects(
-    requests.request(session, () => {
-      throw new Error("socket gone");
-    }, "ping", {}, { timeoutMs: 5000 }),
+    requests.request(session, () => false, "ping", {}, { timeoutMs: 5000 }),
+    (e: ClientRequestError) => e.code === "HUBMCP_CLIENT_UNDELIVERABLE",
+  );
+  await assert.rejects(
+    requests.request(
+      session,
+      () => {
+        throw new Error("socket gone");
+      },
+      "ping",
+      {},
+      { timeoutMs: 5000 },
+    ),
     (e: ClientRequestError) => e.code === "HUBMCP_CLIENT_UNDELIVERABLE",
   );
   assert.equal(requests.size, 0);

@@ -48,7 +48,10 @@ const code = (c: ClientRequestFailure) => (err: ClientRequestError) => err.code 
 
 test("elicit sends a form-mode elicitation/create and returns each ordinary answer", async () => {
   for (const [result, expected] of [
-    [{ action: "accept", content: { name: "Ada" } }, { action: "accept", content: { name: "Ada" } }],
+    [
+      { action: "accept", content: { name: "Ada" } },
+      { action: "accept", content: { name: "Ada" } },
+    ],
     [{ action: "decline" }, { action: "decline" }],
     [{ action: "cancel", content: { ignored: 1 } }, { action: "cancel" }],
   ] as const) {
@@ -69,15 +72,24 @@ test("elicit rejects a nested schema at the call, before anything is sent", asyn
 });
 
 test("elicit checks the declared capability: {} and {form} allow forms, {url} alone does not", async () => {
-  await assert.rejects(setup({}).ctx.elicit("x", FORM), (err: ClientRequestError) => err.code === "HUBMCP_CLIENT_UNSUPPORTED" && /elicitation/.test(err.message));
+  await assert.rejects(
+    setup({}).ctx.elicit("x", FORM),
+    (err: ClientRequestError) => err.code === "HUBMCP_CLIENT_UNSUPPORTED" && /elicitation/.test(err.message),
+  );
   await assert.rejects(setup({ elicitation: { url: {} } }).ctx.elicit("x", FORM), code("HUBMCP_CLIENT_UNSUPPORTED"));
-  await assert.rejects(setup(null).ctx.elicit("x", FORM), (err: ClientRequestError) => err.code === "HUBMCP_CLIENT_UNSUPPORTED" && /needs an MCP session/.test(err.message));
+  await assert.rejects(
+    setup(null).ctx.elicit("x", FORM),
+    (err: ClientRequestError) => err.code === "HUBMCP_CLIENT_UNSUPPORTED" && /needs an MCP session/.test(err.message),
+  );
   const both = setup({ elicitation: { form: {}, url: {} } }, () => ({ action: "decline" }));
   assert.deepEqual(await both.ctx.elicit("x", FORM), { action: "decline" });
 });
 
 test("an accepted answer must match the schema and every answer needs a valid action", async () => {
-  await assert.rejects(setup({ elicitation: {} }, () => ({ action: "accept", content: { name: "" } })).ctx.elicit("x", FORM), code("HUBMCP_CLIENT_INVALID_ANSWER"));
+  await assert.rejects(
+    setup({ elicitation: {} }, () => ({ action: "accept", content: { name: "" } })).ctx.elicit("x", FORM),
+    code("HUBMCP_CLIENT_INVALID_ANSWER"),
+  );
   await assert.rejects(setup({ elicitation: {} }, () => ({ action: "maybe" })).ctx.elicit("x", FORM), code("HUBMCP_CLIENT_INVALID_ANSWER"));
 });
 
@@ -138,7 +150,13 @@ test("log levels honour the session's level and progress needs a token and never
   ctx.emergency("x");
   assert.deepEqual(
     sent.map((m) => ("params" in m ? m.params : null)),
-    [{ level: "warning", data: "w", logger: "app" }, { level: "error", data: "e" }, { level: "critical", data: "c" }, { level: "alert", data: "a" }, { level: "emergency", data: "x" }],
+    [
+      { level: "warning", data: "w", logger: "app" },
+      { level: "error", data: "e" },
+      { level: "critical", data: "c" },
+      { level: "alert", data: "a" },
+      { level: "emergency", data: "x" },
+    ],
   );
   sent.length = 0;
   ctx.reportProgress(1, 10, "one");
@@ -146,7 +164,13 @@ test("log levels honour the session's level and progress needs a token and never
   ctx.reportProgress(1); // MCP: progress must increase, so a repeat is not sent
   ctx.reportProgress(Number.NaN);
   ctx.reportProgress(2);
-  assert.deepEqual(sent.map((m) => ("params" in m ? m.params : null)), [{ progressToken: "tok", progress: 1, total: 10, message: "one" }, { progressToken: "tok", progress: 2 }]);
+  assert.deepEqual(
+    sent.map((m) => ("params" in m ? m.params : null)),
+    [
+      { progressToken: "tok", progress: 1, total: 10, message: "one" },
+      { progressToken: "tok", progress: 2 },
+    ],
+  );
   const quiet = contextOver({ session: null, send: (m) => void sent.push(m) });
   quiet.reportProgress(1);
   assert.equal(sent.length, 2);

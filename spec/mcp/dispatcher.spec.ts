@@ -39,7 +39,15 @@ function setup(t: { after(fn: () => unknown): void }, extra: MethodTable = {}) {
 const request = (id: number, method: string, params: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id, method, params });
 
 test("a call's in-flight entry is let go however its method ends", async (t) => {
-  const thenThrows = new Proxy({}, { get: (_target, key) => { if (key === "then") throw new Error("no then"); return undefined; } });
+  const thenThrows = new Proxy(
+    {},
+    {
+      get: (_target, key) => {
+        if (key === "then") throw new Error("no then");
+        return undefined;
+      },
+    },
+  );
   const { dispatcher, session, exchange } = setup(t, {
     "test/sync": (params) => params,
     "test/async": async (params) => params,
@@ -72,7 +80,20 @@ test("only the dispatcher's own methods answer: names of Object.prototype are no
 
 test("a tool whose result throws when asked for `then` fails as a tool, like any throw", async () => {
   const server = new McpServer("odd");
-  server.tool(() => new Proxy({}, { get: () => { throw new Error("no such field"); } }), { name: "odd" });
-  const res = (await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "odd", arguments: {} } })) as unknown as { result: { isError: boolean } };
+  server.tool(
+    () =>
+      new Proxy(
+        {},
+        {
+          get: () => {
+            throw new Error("no such field");
+          },
+        },
+      ),
+    { name: "odd" },
+  );
+  const res = (await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "odd", arguments: {} } })) as unknown as {
+    result: { isError: boolean };
+  };
   assert.equal(res.result.isError, true);
 });

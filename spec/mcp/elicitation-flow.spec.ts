@@ -39,7 +39,11 @@ async function connect(capabilities: Record<string, unknown>): Promise<Client> {
   }
   assert.match(endpoint, /^\/mcp\?session_id=[\x21-\x7e]+$/);
   const sessionId = new URL(endpoint, base).searchParams.get("session_id")!;
-  const init = await post(`${base}${endpoint}`, rpc(1, "initialize", { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "raw", version: "1" } }), JSON_ONLY);
+  const init = await post(
+    `${base}${endpoint}`,
+    rpc(1, "initialize", { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "raw", version: "1" } }),
+    JSON_ONLY,
+  );
   assert.equal(init.status, 200);
   assert.equal(init.json.result.protocolVersion, "2025-11-25");
   assert.equal((await post(`${base}${endpoint}`, { jsonrpc: "2.0", method: "notifications/initialized" }, JSON_ONLY)).status, 202);
@@ -86,7 +90,10 @@ test("accept: the answer POSTed with the same id completes the call; strays chan
 test("decline and cancel are ordinary answers", async (t) => {
   const c = await connect({ elicitation: {} });
   t.after(() => c.stream.close());
-  for (const [action, expected] of [["decline", "You declined to give your name."], ["cancel", "You cancelled the question."]]) {
+  for (const [action, expected] of [
+    ["decline", "You declined to give your name."],
+    ["cancel", "You cancelled the question."],
+  ]) {
     const call = callAskUser(c);
     const request = await elicitation(c);
     assert.equal((await answer(c, request.id, { action })).status, 202);
@@ -151,7 +158,11 @@ test("session ended mid-wait: the pending elicitation fails at once in the handl
 });
 
 test("no stream to carry the question: the handler is told at once", async () => {
-  const init = await post(`${base}/mcp`, rpc(1, "initialize", { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "raw", version: "1" } }), JSON_ONLY);
+  const init = await post(
+    `${base}/mcp`,
+    rpc(1, "initialize", { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "raw", version: "1" } }),
+    JSON_ONLY,
+  );
   const session = init.headers.get("mcp-session-id")!;
   const reply = await post(`${base}/mcp`, rpc(2, "tools/call", { name: "ask_user", arguments: {} }), { ...JSON_ONLY, "mcp-session-id": session });
   assert.deepEqual(text(reply), { text: "Could not ask for your name: No open stream to the client could carry elicitation/create", isError: true });
@@ -159,13 +170,24 @@ test("no stream to carry the question: the handler is told at once", async () =>
 
 test("a POST that accepts SSE carries the question and then the answer on its own stream", async (t) => {
   const both = { accept: "application/json, text/event-stream" };
-  const init = await post(`${base}/mcp`, rpc(1, "initialize", { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "raw", version: "1" } }), both);
+  const init = await post(
+    `${base}/mcp`,
+    rpc(1, "initialize", { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "raw", version: "1" } }),
+    both,
+  );
   const session = init.headers.get("mcp-session-id")!;
-  const call = await openSse(`${base}/mcp`, { body: rpc(2, "tools/call", { name: "ask_user", arguments: {} }), headers: { ...both, "mcp-session-id": session } });
+  const call = await openSse(`${base}/mcp`, {
+    body: rpc(2, "tools/call", { name: "ask_user", arguments: {} }),
+    headers: { ...both, "mcp-session-id": session },
+  });
   t.after(() => call.close());
   const request = await call.nextMessage();
   assert.equal(request.method, "elicitation/create");
-  const answered = await post(`${base}/mcp`, { jsonrpc: "2.0", id: request.id, result: { action: "accept", content: { name: "Grace" } } }, { ...both, "mcp-session-id": session });
+  const answered = await post(
+    `${base}/mcp`,
+    { jsonrpc: "2.0", id: request.id, result: { action: "accept", content: { name: "Grace" } } },
+    { ...both, "mcp-session-id": session },
+  );
   assert.equal(answered.status, 202);
   const response = await call.nextMessage();
   assert.deepEqual(response, { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "Hello, Grace!" }], isError: false } });

@@ -4,15 +4,24 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ErrorCode, JsonRpcError, McpServer, RegistrationError } from "../../lib/index.ts";
 
-const call = (server: McpServer, method: string, params: Record<string, unknown>) =>
-  server.handle({ jsonrpc: "2.0", id: 1, method, params }) as Promise<any>;
+const call = (server: McpServer, method: string, params: Record<string, unknown>) => server.handle({ jsonrpc: "2.0", id: 1, method, params }) as Promise<any>;
 
 test("resource-template, resource, prompt and completer handlers answer with their own JSON-RPC error", async () => {
   const server = new McpServer("errors");
-  server.resource("data://runs/{id}", ({ id }: { id: string }) => {
-    if (id !== "1") throw new JsonRpcError(ErrorCode.ResourceNotFound, "No such run", { id });
-    return "run 1";
-  }, { complete: { id: () => { throw new JsonRpcError(ErrorCode.InvalidParams, "Bad prefix"); } } });
+  server.resource(
+    "data://runs/{id}",
+    ({ id }: { id: string }) => {
+      if (id !== "1") throw new JsonRpcError(ErrorCode.ResourceNotFound, "No such run", { id });
+      return "run 1";
+    },
+    {
+      complete: {
+        id: () => {
+          throw new JsonRpcError(ErrorCode.InvalidParams, "Bad prefix");
+        },
+      },
+    },
+  );
   server.resource("data://broken", () => {
     throw new Error("disk on fire: /secret/path");
   });
@@ -24,7 +33,10 @@ test("resource-template, resource, prompt and completer handlers answer with the
   assert.equal((await call(server, "resources/read", { uri: "data://runs/1" })).result.contents[0].text, "run 1");
   assert.deepEqual((await call(server, "resources/read", { uri: "data://broken" })).error, { code: -32603, message: "Resource handler failed" });
   assert.deepEqual((await call(server, "prompts/get", { name: "review", arguments: { kind: "poem" } })).error, { code: -32602, message: "kind must be code" });
-  const completion = await call(server, "completion/complete", { ref: { type: "ref/resource", uri: "data://runs/{id}" }, argument: { name: "id", value: "x" } });
+  const completion = await call(server, "completion/complete", {
+    ref: { type: "ref/resource", uri: "data://runs/{id}" },
+    argument: { name: "id", value: "x" },
+  });
   assert.deepEqual(completion.error, { code: -32602, message: "Bad prefix" });
 });
 

@@ -17,9 +17,12 @@ test("a content block, or a list of them, is sent as those blocks rather than as
   assert.deepEqual(shapeToolResult([]), { content: [{ type: "text", text: "[]" }], isError: false });
 
   const server = new McpServer("blocks");
-  server.tool(function plot() {
-    return content.image(PNG, "image/png");
-  }, { inputSchema: { type: "object" } });
+  server.tool(
+    function plot() {
+      return content.image(PNG, "image/png");
+    },
+    { inputSchema: { type: "object" } },
+  );
   const reply = (await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "plot" } })) as any;
   assert.deepEqual(reply.result, { content: [{ type: "image", data: "iVBORw==", mimeType: "image/png" }], isError: false });
 });

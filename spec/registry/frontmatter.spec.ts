@@ -28,7 +28,17 @@ test("frontmatter: quoted strings, block scalars, lists, nested maps; unsupporte
         "body",
       ].join("\n"),
     ),
-    { name: "x", title: "It's", quoted: "a: b", count: 3, flag: true, empty: null, literal: "line one\nline two\n", tags: ["a", "b"], metadata: { nested: { deep: "yes" } } },
+    {
+      name: "x",
+      title: "It's",
+      quoted: "a: b",
+      count: 3,
+      flag: true,
+      empty: null,
+      literal: "line one\nline two\n",
+      tags: ["a", "b"],
+      metadata: { nested: { deep: "yes" } },
+    },
   );
   assert.throws(() => parseFrontmatter("---\nname: x\nname: y\n---\n"), /duplicate key name/);
   assert.throws(() => parseFrontmatter("---\nname: &anchor x\n---\n"), /unsupported YAML/);

@@ -39,8 +39,16 @@ test("declared types become the schema and are enforced", async () => {
     { properties: { value: { type: "number" }, factor: { type: "number" } }, optional: [], context: 2 },
   );
   server.tool(scale);
-  const misnamed = typed(function misnamed(value: number, c: unknown) { return [value, c]; }, { properties: { value: { type: "number" } }, optional: [], context: 1 });
-  assert.throws(() => server.tool(misnamed), { code: "HUBMCP_INVALID_DEFINITION", message: /typed ToolContext.*call it ctx or context, or pass context: true/ });
+  const misnamed = typed(
+    function misnamed(value: number, c: unknown) {
+      return [value, c];
+    },
+    { properties: { value: { type: "number" } }, optional: [], context: 1 },
+  );
+  assert.throws(() => server.tool(misnamed), {
+    code: "HUBMCP_INVALID_DEFINITION",
+    message: /typed ToolContext.*call it ctx or context, or pass context: true/,
+  });
   server.tool(misnamed, { context: true });
   const tools = (await rpc(server, "tools/list")).tools as { name: string; description?: string; inputSchema: unknown }[];
   assert.deepEqual(tools, [
@@ -65,7 +73,7 @@ test("declared types become the schema and are enforced", async () => {
 test("malformed attachments are ignored", () => {
   const f = (): void => {};
   assert.equal(readParamTypes(f), null);
-  for (const bad of [1, null, { properties: [] , optional: [] }, { properties: {}, optional: "x" }, { properties: { a: 1 }, optional: [] }]) {
+  for (const bad of [1, null, { properties: [], optional: [] }, { properties: {}, optional: "x" }, { properties: { a: 1 }, optional: [] }]) {
     const g = (): void => {};
     Object.defineProperty(g, PARAM_TYPES, { value: bad });
     assert.equal(readParamTypes(g), null);

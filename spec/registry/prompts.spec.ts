@@ -21,7 +21,11 @@ test("`audience?: string` and `tone = ...` are optional prompt arguments, as the
     function summarize_run(run_id: string, audience?: string, tone = "plain") {
       return `run ${run_id} for ${audience ?? "anyone"} (${tone})`;
     },
-    { properties: { run_id: { type: "string" }, audience: { type: "string" }, tone: { type: "string" } }, optional: ["audience"], params: { run_id: "which run" } },
+    {
+      properties: { run_id: { type: "string" }, audience: { type: "string" }, tone: { type: "string" } },
+      optional: ["audience"],
+      params: { run_id: "which run" },
+    },
   );
   server.prompt(summarize);
   server.tool(summarize, { name: "summarize_tool" });

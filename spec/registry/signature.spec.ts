@@ -48,7 +48,7 @@ test("a destructured first parameter lists its fields, renames and defaults", ()
 });
 
 test("comments, strings and nested brackets in defaults do not confuse the reader", () => {
-  const sig = readSignature(fn("function f(/* units */ a = \"(,)\", b = [1, [2, 3]], c = { x: `a,${1}` }, d = a == b) {}"));
+  const sig = readSignature(fn('function f(/* units */ a = "(,)", b = [1, [2, 3]], c = { x: `a,${1}` }, d = a == b) {}'));
   assert.deepEqual(params(sig), [
     { kind: "name", name: "a", defaultSource: '"(,)"' },
     { kind: "name", name: "b", defaultSource: "[1, [2, 3]]" },
@@ -69,7 +69,9 @@ test("bound, native and class sources are unreadable, with a reason", () => {
 });
 
 test("the body after the parameter list carries the doc comment", () => {
-  const sig = readSignature(fn("function f(a) {\n  /**\n   * Does a thing.\n   * @param a the input, in metres\n   *   (never negative)\n   * @returns nothing\n   */\n  return a;\n}"));
+  const sig = readSignature(
+    fn("function f(a) {\n  /**\n   * Does a thing.\n   * @param a the input, in metres\n   *   (never negative)\n   * @returns nothing\n   */\n  return a;\n}"),
+  );
   assert.ok(sig.ok);
   assert.deepEqual(readDocComment(sig.body), { description: "Does a thing.", params: { a: "the input, in metres (never negative)" } });
   const arrow = readSignature(fn("(a) => a"));

@@ -35,7 +35,10 @@ test("the fixture skill: every file but the dotfile, digests of the raw bytes, f
     metadata: { author: "hubmcp", version: "1.0" },
     "allowed-tools": ["projectile", "add"],
   });
-  const digest = (rel: string): string => `sha256:${createHash("sha256").update(readFileSync(join(FIXTURE, rel))).digest("hex")}`;
+  const digest = (rel: string): string =>
+    `sha256:${createHash("sha256")
+      .update(readFileSync(join(FIXTURE, rel)))
+      .digest("hex")}`;
   assert.deepEqual(skill.entry.resources, [
     { uri: "skill://projectile-basics/SKILL.md", digest: digest("SKILL.md") },
     { uri: "skill://projectile-basics/references/FORMULAS.md", digest: digest("references/FORMULAS.md") },
@@ -71,7 +74,10 @@ test("refused: a symlink out of the directory, too many files or bytes, no SKILL
   // A symlink that stays inside is served as the file it names.
   const inside = tempSkill(t, { "SKILL.md": SKILL, "a.md": "a" });
   symlinkSync(join(inside, "a.md"), join(inside, "b.md"));
-  assert.deepEqual(defineSkill(inside).entry.resources.map((r) => r.uri.split("/").pop()), ["SKILL.md", "a.md", "b.md"]);
+  assert.deepEqual(
+    defineSkill(inside).entry.resources.map((r) => r.uri.split("/").pop()),
+    ["SKILL.md", "a.md", "b.md"],
+  );
 
   const many = tempSkill(t, { "SKILL.md": SKILL, "1.md": "1", "2.md": "2", "3.md": "3" });
   assert.throws(() => defineSkill(many, { maxFiles: 3 }), /more than 3 files/);
@@ -84,5 +90,8 @@ test("refused: a symlink out of the directory, too many files or bytes, no SKILL
   assert.throws(() => defineSkill(tempSkill(t, { "SKILL.md": "# no frontmatter" })), /must begin with YAML frontmatter/);
   assert.throws(() => defineSkill(join(tmpdir(), "hubmcp-no-such-skill")), /does not exist/);
   // The file's contents never appear in an error.
-  assert.throws(() => defineSkill(tempSkill(t, { "SKILL.md": "---\nname: x\ndescription: top-secret-words\nbad line\n---\n" })), (err: Error) => !err.message.includes("top-secret"));
+  assert.throws(
+    () => defineSkill(tempSkill(t, { "SKILL.md": "---\nname: x\ndescription: top-secret-words\nbad line\n---\n" })),
+    (err: Error) => !err.message.includes("top-secret"),
+  );
 });

@@ -108,12 +108,9 @@ test("a tool's `input` types its handler, generates inputSchema and fills defaul
     name: "repeat",
     input: { text: s.string(), times: s.integer({ minimum: 1 }).optional() },
   });
-  server.tool(
-    (args: { who: string }, ctx: ToolContext) => `${args.who} ${typeof ctx.signal}`,
-    { name: "ctx_second", input: { who: s.string() } },
-  );
+  server.tool((args: { who: string }, ctx: ToolContext) => `${args.who} ${typeof ctx.signal}`, { name: "ctx_second", input: { who: s.string() } });
   server.tool((args, ctx) => (ctx ? `ctx for ${args.who}` : "none"), { name: "ctx_arrow", input: { who: s.string() } });
-  server.tool(function (...args: unknown[]) { return args.length; }, { name: "rest", input: { who: s.string() } });
+  server.tool((...args: unknown[]) => args.length, { name: "rest", input: { who: s.string() } });
   // @ts-expect-error a number has no toUpperCase
   server.tool(({ a }) => a.toUpperCase(), { name: "wrong", input: { a: s.number() } });
   server.tool((x: { a: string }) => x.a, { name: "alone", input: { a: s.string() } });
@@ -126,9 +123,11 @@ test("a tool's `input` types its handler, generates inputSchema and fills defaul
     required: ["a"],
   });
   const call = async (name: string, args: Record<string, unknown>) =>
-    ((await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: args } })) as unknown as {
-      result: { content: Array<{ text: string }>; isError?: boolean };
-    }).result;
+    (
+      (await server.handle({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: args } })) as unknown as {
+        result: { content: Array<{ text: string }>; isError?: boolean };
+      }
+    ).result;
   assert.equal((await call("add", { a: 1 })).content[0]!.text, "3");
   assert.equal((await call("add2", { a: 1, b: 5 })).content[0]!.text, "6");
   assert.equal((await call("ctx_second", { who: "me" })).content[0]!.text, "me object");

@@ -83,7 +83,13 @@ test("object, array and combinator messages", () => {
   assert.deepEqual(errorsOf({ minItems: 2 }, [1]), [{ path: "", message: "must have at least 2 items" }]);
   const many = Array.from({ length: 40 }, (_, i) => ({ i: i % 39, tags: [i % 39] }));
   assert.deepEqual(errorsOf({ uniqueItems: true }, many), [{ path: "", message: "must not contain duplicate items (0 and 39 are equal)" }]);
-  assert.deepEqual(errorsOf({ uniqueItems: true }, Array.from({ length: 20 }, (_, i) => ({ i }))), []);
+  assert.deepEqual(
+    errorsOf(
+      { uniqueItems: true },
+      Array.from({ length: 20 }, (_, i) => ({ i })),
+    ),
+    [],
+  );
   assert.deepEqual(errorsOf({ contains: { type: "string" } }, [1]), [{ path: "", message: "must contain a matching item" }]);
   assert.deepEqual(errorsOf({ contains: { type: "string" }, minContains: 2 }, ["a"]), [{ path: "", message: "must contain at least 2 matching items" }]);
   assert.deepEqual(errorsOf({ contains: { type: "string" }, maxContains: 1 }, ["a", "b"]), [{ path: "", message: "must contain at most 1 matching items" }]);

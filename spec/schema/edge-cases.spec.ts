@@ -33,5 +33,8 @@ test("defaults fill own properties only, including names Object.prototype also h
 });
 
 test("a $ref with a malformed %-escape is a SchemaError naming the ref", () => {
-  assert.throws(() => compileSchema({ $ref: "#/%E0" }), (err: unknown) => err instanceof SchemaError && /\$ref|#/.test(err.location));
+  assert.throws(
+    () => compileSchema({ $ref: "#/%E0" }),
+    (err: unknown) => err instanceof SchemaError && /\$ref|#/.test(err.location),
+  );
 });

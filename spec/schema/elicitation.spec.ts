@@ -17,7 +17,13 @@ test("accepts every primitive kind of MCP 2025-11-25 and SEP-1330", () => {
       ok: { type: "boolean", default: false },
       color: { type: "string", enum: ["red", "green"], default: "red" },
       legacy: { type: "string", enum: ["a", "b"], enumNames: ["A", "B"] },
-      titled: { type: "string", oneOf: [{ const: "a", title: "A" }, { const: "b", title: "B" }] },
+      titled: {
+        type: "string",
+        oneOf: [
+          { const: "a", title: "A" },
+          { const: "b", title: "B" },
+        ],
+      },
       titledAny: { type: "string", anyOf: [{ const: "a", title: "A" }] },
       untyped: { oneOf: [{ const: "a", title: "A" }] },
       many: { type: "array", items: { type: "string", enum: ["x", "y"] }, minItems: 1, maxItems: 2, default: ["x"] },

@@ -114,10 +114,10 @@ test("a bound function fails with a message asking for an explicit schema", () =
 
 test("inputSchemaFromParams reads positional names and skips rest and array parameters", () => {
   assert.deepEqual(
-    inputSchemaFromParams(
-      [{ kind: "name", name: "a" }, { kind: "rest", name: "more" }, { kind: "array" }, { kind: "name", name: "b", defaultSource: "'x'" }],
-      { a: "first", toString: "" },
-    ),
+    inputSchemaFromParams([{ kind: "name", name: "a" }, { kind: "rest", name: "more" }, { kind: "array" }, { kind: "name", name: "b", defaultSource: "'x'" }], {
+      a: "first",
+      toString: "",
+    }),
     { type: "object", properties: { a: { description: "first" }, b: { type: "string", default: "x" } }, required: ["a"] },
   );
   assert.deepEqual(inputSchemaFromParams([], {}), { type: "object", properties: {} });

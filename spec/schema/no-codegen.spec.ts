@@ -19,6 +19,13 @@ test("with --disallow-code-generation-from-strings the validator gives the same 
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
   child.stderr.resume();
   const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  assert.equal(code, 0, out.split("\n").filter((l) => l.startsWith("not ok")).join("\n"));
+  assert.equal(
+    code,
+    0,
+    out
+      .split("\n")
+      .filter((l) => l.startsWith("not ok"))
+      .join("\n"),
+  );
   assert.match(out, /# fail 0/);
 });

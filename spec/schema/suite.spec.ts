@@ -18,7 +18,9 @@ interface Group {
 }
 
 const dir = new URL("../../fixtures/json-schema-test-suite/draft2020-12/", import.meta.url);
-const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith(".json"))
+  .sort();
 const skips: Record<string, string> = SKIPS;
 const used = new Set<string>();
 const totals = { passed: 0, skipped: 0 };
@@ -58,7 +60,10 @@ for (const file of files) {
 }
 
 test("every skip-list entry still names something in the suite, and the counts hold", (t) => {
-  assert.deepEqual(Object.keys(skips).filter((k) => !used.has(k)), []);
+  assert.deepEqual(
+    Object.keys(skips).filter((k) => !used.has(k)),
+    [],
+  );
   t.diagnostic(`JSON-Schema-Test-Suite draft2020-12: ${totals.passed} passed, ${totals.skipped} skipped`);
   assert.ok(totals.passed >= 1012, `only ${totals.passed} cases passed`);
 });

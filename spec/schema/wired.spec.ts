@@ -119,12 +119,12 @@ test("prompts/get checks required arguments", async () => {
 
 test("a malformed schema is refused at registration, naming the location", () => {
   const server = new McpServer("malformed");
-  assert.throws(
-    () => server.tool(() => 1, { name: "bad_in", inputSchema: { type: "object", properties: { n: { type: "number", minimum: "0" } } } }),
-    { name: "TypeError", message: "Tool bad_in: inputSchema: Invalid schema at #/properties/n/minimum: must be a number" },
-  );
-  assert.throws(
-    () => server.tool(() => 1, { name: "bad_out", inputSchema: { type: "object" }, outputSchema: { type: "object", $ref: "#/$defs/nope" } }),
-    { name: "TypeError", message: "Tool bad_out: outputSchema: Invalid schema at #/$ref: points at nothing" },
-  );
+  assert.throws(() => server.tool(() => 1, { name: "bad_in", inputSchema: { type: "object", properties: { n: { type: "number", minimum: "0" } } } }), {
+    name: "TypeError",
+    message: "Tool bad_in: inputSchema: Invalid schema at #/properties/n/minimum: must be a number",
+  });
+  assert.throws(() => server.tool(() => 1, { name: "bad_out", inputSchema: { type: "object" }, outputSchema: { type: "object", $ref: "#/$defs/nope" } }), {
+    name: "TypeError",
+    message: "Tool bad_out: outputSchema: Invalid schema at #/$ref: points at nothing",
+  });
 });

@@ -79,7 +79,10 @@ test("a store given to the server holds its HTTP and stdio sessions, and outlive
   const server = new McpServer("injected", { sessionStore: store });
   assert.equal(server.sessions, store);
   const running = await server.listen({ port: 0 });
-  const init = await post(`${running.url}mcp`, rpc(1, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } }));
+  const init = await post(
+    `${running.url}mcp`,
+    rpc(1, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } }),
+  );
   const id = init.headers.get("mcp-session-id")!;
   assert.ok(store.get(id));
   const input = new PassThrough();

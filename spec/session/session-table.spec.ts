@@ -144,7 +144,11 @@ test("over HTTP: minted by initialize, GET /mcp and GET /sse; named by header, s
     ["POST", `${mcp}?session_id=unknown`, {}],
     ["GET", `${running.url}sse?session_id=unknown`, {}],
   ] as const) {
-    const res = await fetch(url, { method, headers: { ...headers, accept: "application/json, text/event-stream" }, body: method === "POST" ? JSON.stringify(rpc(3, "ping")) : undefined });
+    const res = await fetch(url, {
+      method,
+      headers: { ...headers, accept: "application/json, text/event-stream" },
+      body: method === "POST" ? JSON.stringify(rpc(3, "ping")) : undefined,
+    });
     assert.equal(res.status, 404, `${method} ${url}`);
     assert.equal(((await res.json()) as { error: { code: number } }).error.code, -32001);
   }

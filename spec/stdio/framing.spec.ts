@@ -13,9 +13,7 @@ test("splits lines fed one byte at a time, and skips the rest of a line that is 
 test("readLines: JSON per line, CRLF and blank lines tolerated, bad lines reported, end reported", async () => {
   const input = new PassThrough();
   const seen: unknown[] = [];
-  const ended = new Promise<void>((end) =>
-    readLines(input, { message: (v) => seen.push(v), malformed: (r) => seen.push(`malformed:${r}`), end }, 64),
-  );
+  const ended = new Promise<void>((end) => readLines(input, { message: (v) => seen.push(v), malformed: (r) => seen.push(`malformed:${r}`), end }, 64));
   input.write('{"a":1}\r\n\n  \nnot json\n');
   input.write(`${"x".repeat(100)}\n[1,2]\n`);
   input.end();

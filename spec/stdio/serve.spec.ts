@@ -68,9 +68,12 @@ const INIT = (capabilities: Record<string, unknown> = {}) => ({
 
 function fixture(): McpServer {
   const server = new McpServer("stdio-spec");
-  server.tool(function add({ a, b }: { a: number; b: number }) {
-    return a + b;
-  }, { inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } });
+  server.tool(
+    function add({ a, b }: { a: number; b: number }) {
+      return a + b;
+    },
+    { inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } },
+  );
   server.tool(
     async function ask(_args: Record<string, never>, ctx: ToolContext) {
       ctx.info("asking");
@@ -106,7 +109,10 @@ test("stdio: initialize, a call, logging, progress and an elicitation answered o
   const ask = await client.request("elicitation/create");
   client.send({ jsonrpc: "2.0", id: ask.id, result: { action: "accept", content: { name: "Ada" } } });
   assert.equal((await client.response(2)).result.content[0].text, "hi Ada");
-  assert.ok(client.raw.every((line) => line.startsWith("{") && !line.includes("\n")), "stdout holds JSON-RPC lines only");
+  assert.ok(
+    client.raw.every((line) => line.startsWith("{") && !line.includes("\n")),
+    "stdout holds JSON-RPC lines only",
+  );
 });
 
 test("stdio: notifications/cancelled stops a running call and its answer is never sent", async (t) => {
@@ -119,7 +125,10 @@ test("stdio: notifications/cancelled stops a running call and its answer is neve
   client.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3 } });
   client.send({ jsonrpc: "2.0", id: 5, method: "ping" });
   await client.response(5);
-  assert.equal(client.raw.some((line) => JSON.parse(line).id === 3), false);
+  assert.equal(
+    client.raw.some((line) => JSON.parse(line).id === 3),
+    false,
+  );
 });
 
 test("stdio: bad lines get JSON-RPC errors, batches and blank lines work, an endless line is skipped", async (t) => {
@@ -127,9 +136,15 @@ test("stdio: bad lines get JSON-RPC errors, batches and blank lines work, an end
   client.input.write("not json\n");
   assert.equal((await client.response(null as never)).error.code, -32700);
   client.input.write("\r\n\n");
-  client.send([{ jsonrpc: "2.0", id: "a", method: "ping" }, { jsonrpc: "2.0", id: "b", method: "nope" }]);
+  client.send([
+    { jsonrpc: "2.0", id: "a", method: "ping" },
+    { jsonrpc: "2.0", id: "b", method: "nope" },
+  ]);
   const { batch } = await client.batch();
-  assert.deepEqual(batch.map((r: Message) => r.id), ["a", "b"]);
+  assert.deepEqual(
+    batch.map((r: Message) => r.id),
+    ["a", "b"],
+  );
   assert.equal(batch[1].error.code, -32601);
   client.input.write(`{"jsonrpc":"2.0","id":9,"method":"ping","params":{"pad":"${"x".repeat(100)}`);
   client.input.write(`"}}\n`);
@@ -137,7 +152,11 @@ test("stdio: bad lines get JSON-RPC errors, batches and blank lines work, an end
   assert.match(tooLong.error.message, /longer than 100 bytes/);
   client.send({ jsonrpc: "2.0", id: 10, method: "ping" });
   assert.deepEqual((await client.response(10)).result, {});
-  assert.equal(client.raw.some((line) => JSON.parse(line).id === 9), false, "the over-long message was not served");
+  assert.equal(
+    client.raw.some((line) => JSON.parse(line).id === 9),
+    false,
+    "the over-long message was not served",
+  );
 });
 
 test("stdio: the end of stdin ends the session; close() is safe twice", async (t) => {

@@ -31,7 +31,12 @@ test("slow_sum as a job: bad values are an error; shutdown cancels a long sum", 
   const long = jobOf(await client.result("tools/call", { name: "slow_sum", arguments: { delay: 600 } }));
   assert.equal((await poll(long.job_id)).status, "running");
   await running.close();
-  const after = (await server.handle({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_job_result", arguments: { job_id: long.job_id } } })) as any;
+  const after = (await server.handle({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "get_job_result", arguments: { job_id: long.job_id } },
+  })) as any;
   assert.equal(jobOf(after.result).status, "cancelled");
 });
 
@@ -70,8 +75,11 @@ test("a job sends no progress on its request's token: that request was answered 
   assert.equal(job.status, "running");
   await done;
   // Anything the job had sent would be on the stream before this notice.
-  server.tool(function later() {
-    return 1;
-  }, { inputSchema: { type: "object" } });
+  server.tool(
+    function later() {
+      return 1;
+    },
+    { inputSchema: { type: "object" } },
+  );
   assert.equal(JSON.parse((await events.next()).data).method, "notifications/tools/list_changed");
 });

@@ -47,7 +47,10 @@ describe("jobs over JSON-RPC", () => {
     assert.equal(init.capabilities.tasks, undefined);
     assert.equal(init.capabilities.extensions?.["io.modelcontextprotocol/tasks"], undefined);
     const { tools } = await client.result("tools/list");
-    assert.deepEqual(tools.map((x: { name: string }) => x.name), ["echo"]);
+    assert.deepEqual(
+      tools.map((x: { name: string }) => x.name),
+      ["echo"],
+    );
     assert.equal((await client.call("tasks/get", { taskId: "x" })).error.code, -32601);
     const discovery: any = await (await fetch(`${running.url}.well-known/mcp.json`)).json();
     assert.equal(discovery.capabilities.extensions["io.modelcontextprotocol/tasks"], undefined);
@@ -102,7 +105,10 @@ describe("jobs over JSON-RPC", () => {
     assert.equal(new Set(handles.map((h) => h.job_id)).size, 3);
     for (const key of [...keys].reverse()) gates.gate(key).resolve(key.toUpperCase());
     const polled = await Promise.all(handles.map((h) => poll(client, h.job_id)));
-    assert.deepEqual(polled.map((p) => p.result), ["J1", "J2", "J3"]);
+    assert.deepEqual(
+      polled.map((p) => p.result),
+      ["J1", "J2", "J3"],
+    );
   });
 
   test("a task id polls like a job, from the session that owns the task only (issue 21.8)", async (t) => {

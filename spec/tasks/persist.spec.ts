@@ -142,10 +142,21 @@ test("a state dir that cannot be written does not fail the run; one that is not 
   const dir = tempDir(t, "hubmcp-persist-");
   const warnings: string[] = [];
   const logger = { debug() {}, info() {}, error() {}, warn: (message: string) => void warnings.push(message) };
-  const broken: RunPersistence = { save: () => { throw Object.assign(new Error("disk full"), { code: "ENOSPC" }); }, remove() {}, load: () => [] };
+  const broken: RunPersistence = {
+    save: () => {
+      throw Object.assign(new Error("disk full"), { code: "ENOSPC" });
+    },
+    remove() {},
+    load: () => [],
+  };
   const store = new AsyncStore({ now: manualClock().now }, logger, broken);
   const settled = deferred();
-  const started = store.start({ how: { kind: "job" }, session: null, toolName: "x", execute: async () => (await settled.promise, { result: { content: [], isError: false }, value: 2 }) });
+  const started = store.start({
+    how: { kind: "job" },
+    session: null,
+    toolName: "x",
+    execute: async () => (await settled.promise, { result: { content: [], isError: false }, value: 2 }),
+  });
   assert.ok(started.ok);
   settled.resolve();
   await started.run.whenTerminal();
@@ -153,7 +164,10 @@ test("a state dir that cannot be written does not fail the run; one that is not 
   assert.deepEqual([...new Set(warnings)], ["could not write an async run to the state directory"]);
 
   const refused = (path: string, message: RegExp): void =>
-    assert.throws(() => new DirectoryPersistence(path), (err: unknown) => err instanceof RunStateDirError && err.code === "HUBMCP_STATE_DIR" && message.test(err.message));
+    assert.throws(
+      () => new DirectoryPersistence(path),
+      (err: unknown) => err instanceof RunStateDirError && err.code === "HUBMCP_STATE_DIR" && message.test(err.message),
+    );
   writeFileSync(join(dir, "runs"), "a file, not a folder");
   refused(dir, /runs folder is not a folder/);
   // Another account could swap `runs` for a folder of its own in a directory it may write or owns.

@@ -105,7 +105,12 @@ test("records past their TTL, torn writes and foreign files are dropped when rea
   const dir = tempDir(t, "hubmcp-state-");
   const clock = manualClock();
   const store = new AsyncStore({ now: clock.now, ttlMs: 1000 }, undefined, new DirectoryPersistence(dir));
-  const started = store.start({ how: { kind: "job" }, session: null, toolName: "x", execute: async () => ({ result: { content: [], isError: false }, value: 1 }) });
+  const started = store.start({
+    how: { kind: "job" },
+    session: null,
+    toolName: "x",
+    execute: async () => ({ result: { content: [], isError: false }, value: 1 }),
+  });
   assert.ok(started.ok);
   await started.run.whenTerminal();
   const live = store.start({ how: { kind: "task", form: "mcp" }, session: null, toolName: "y", execute: () => new Promise(() => {}) });

@@ -136,7 +136,10 @@ describe("AsyncStore transitions", () => {
     assert.equal(new Set(runs.map((r) => r.run.id)).size, 5);
     for (const r of [...runs].reverse()) r.gate.resolve(ok(runs.indexOf(r)));
     await Promise.all(runs.map((r) => r.run.whenTerminal()));
-    assert.deepEqual(runs.map((r) => r.run.settled?.value), [0, 1, 2, 3, 4]);
+    assert.deepEqual(
+      runs.map((r) => r.run.settled?.value),
+      [0, 1, 2, 3, 4],
+    );
   });
 });
 

@@ -72,10 +72,16 @@ describe("MCP 2025-11-25 tasks", () => {
     await other.initialize(CAPS);
     await other.result("tools/call", { name: "gated", arguments: { key: "o" }, task: {} });
     const first = await client.result("tasks/list");
-    assert.deepEqual(first.tasks.map((x: { taskId: string }) => x.taskId), ids.slice(0, 2));
+    assert.deepEqual(
+      first.tasks.map((x: { taskId: string }) => x.taskId),
+      ids.slice(0, 2),
+    );
     assert.equal(typeof first.nextCursor, "string");
     const second = await client.result("tasks/list", { cursor: first.nextCursor });
-    assert.deepEqual(second.tasks.map((x: { taskId: string }) => x.taskId), ids.slice(2));
+    assert.deepEqual(
+      second.tasks.map((x: { taskId: string }) => x.taskId),
+      ids.slice(2),
+    );
     assert.equal(second.nextCursor, undefined);
     assert.equal((await other.result("tasks/list")).tasks.length, 1);
     assert.deepEqual(await new RpcClient(running.url).result("tasks/list"), { tasks: [] });

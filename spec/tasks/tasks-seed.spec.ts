@@ -114,7 +114,10 @@ describe("seed-form tasks", () => {
     await other.initialize(SEED_CAPS);
     assert.deepEqual(await poll(other), { status: "not_found", job_id: taskId });
     const rest = await fetch(`${running.url}tools/get_job_result`, { method: "POST", body: JSON.stringify({ job_id: taskId }) });
-    assert.deepEqual(await rest.json(), { result: JSON.stringify({ status: "not_found", job_id: taskId }), structuredContent: { status: "not_found", job_id: taskId } });
+    assert.deepEqual(await rest.json(), {
+      result: JSON.stringify({ status: "not_found", job_id: taskId }),
+      structuredContent: { status: "not_found", job_id: taskId },
+    });
     gates.gate("i").resolve({ total: 6 });
     await inspector.result("tasks/result", { taskId });
     assert.deepEqual(await poll(inspector), { status: "done", job_id: taskId, result: { total: 6 } });
@@ -166,7 +169,11 @@ describe("seed-form tasks", () => {
     assert.equal((await events.next()).event, "endpoint");
     const { taskId } = await client.result("tools/call", { name: "watcher", arguments: { key: "p" }, _meta: { progressToken: "tok" } });
     const progress = JSON.parse((await events.next()).data);
-    assert.deepEqual(progress, { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "tok", progress: 1, total: 2, message: "half way" } });
+    assert.deepEqual(progress, {
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: "tok", progress: 1, total: 2, message: "half way" },
+    });
     const log = JSON.parse((await events.next()).data);
     assert.deepEqual(log.params, { level: "info", data: "working on p" });
     gates.gate("p").resolve(3);

@@ -10,7 +10,18 @@ const T0 = Date.UTC(2026, 6, 28, 12, 0, 0);
 const ask = { method: "elicitation/create" as const, params: { message: "Sure?", requestedSchema: { type: "object" } } };
 
 function runOf(how: RunKind, clock = () => T0 + 5): AsyncRun {
-  return new AsyncRun({ id: "r1", seq: 1, how, sessionId: null, toolName: "fit", now: T0, ttlMs: 60_000, pollIntervalMs: 500, clock, clientCapabilities: { elicitation: {} } });
+  return new AsyncRun({
+    id: "r1",
+    seq: 1,
+    how,
+    sessionId: null,
+    toolName: "fit",
+    now: T0,
+    ttlMs: 60_000,
+    pollIntervalMs: 500,
+    clock,
+    clientCapabilities: { elicitation: {} },
+  });
 }
 
 const STATELESS: RunKind = { kind: "task", form: "stateless" };

@@ -42,7 +42,13 @@ function refused(port: number): Promise<boolean> {
 }
 
 /** Runs `npx <bin> ...args` in `dir`; SIGTERM to npx once ready; resolves once every holder of its output (the server too) is gone. */
-async function stopThroughNpx(t: { after(fn: () => unknown): void }, dir: string, bin: string, args: string[], ready: RegExp): Promise<{ port: number; stderr: string }> {
+async function stopThroughNpx(
+  t: { after(fn: () => unknown): void },
+  dir: string,
+  bin: string,
+  args: string[],
+  ready: RegExp,
+): Promise<{ port: number; stderr: string }> {
   const child = spawn(npx(), [bin, ...args], { cwd: dir, env: launcherEnv(join(dir, "cache")), stdio: ["ignore", "pipe", "pipe"] });
   t.after(() => {
     // Only if the spec failed: the server npx left behind.

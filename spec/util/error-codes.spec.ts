@@ -71,7 +71,8 @@ function errorClasses(): ErrorClass[] {
 
 test("the scan finds the error classes (a broken scan would pass everything)", () => {
   const names = errorClasses().map((c) => c.name);
-  for (const known of ["RegistrationError", "SlurmError", "GatewayError", "ClientRequestError", "StoreConfigError", "JsonRpcError"]) assert.ok(names.includes(known), known);
+  for (const known of ["RegistrationError", "SlurmError", "GatewayError", "ClientRequestError", "StoreConfigError", "JsonRpcError"])
+    assert.ok(names.includes(known), known);
   assert.ok(names.length >= 20, `only ${names.length} error classes found`);
 });
 
@@ -93,7 +94,11 @@ test("no two error classes share a code, and the allow-list names only classes t
       owner.set(code, c.name);
     }
   }
-  for (const name of Object.keys(ALLOWED)) assert.ok(classes.some((c) => c.name === name), `stale allow-list entry ${name}`);
+  for (const name of Object.keys(ALLOWED))
+    assert.ok(
+      classes.some((c) => c.name === name),
+      `stale allow-list entry ${name}`,
+    );
 });
 
 test("no two classes of lib share a name (two LaunchErrors told nothing apart)", () => {

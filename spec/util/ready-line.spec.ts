@@ -9,7 +9,11 @@ test("a ready line reads back as written, exact bytes pinned", () => {
   assert.equal(line, '{"hubmcp":"ready","url":"http://127.0.0.1:41234/","prefix":"/weber/s%2F1/c00k1e/0"}');
   assert.deepEqual(parseReadyLine(`  ${line}\r`), { url: "http://127.0.0.1:41234/", prefix: "/weber/s%2F1/c00k1e/0" });
   assert.deepEqual(parseReadyLine(formatReadyLine({ url: "http://[::1]:8000/", prefix: "" })), { url: "http://[::1]:8000/", prefix: "" });
-  assert.deepEqual(parseReadyLine('{"hubmcp":"ready","url":"http://10.0.0.7:9/","prefix":"","pid":12}'), { url: "http://10.0.0.7:9/", prefix: "" }, "unknown keys are ignored");
+  assert.deepEqual(
+    parseReadyLine('{"hubmcp":"ready","url":"http://10.0.0.7:9/","prefix":"","pid":12}'),
+    { url: "http://10.0.0.7:9/", prefix: "" },
+    "unknown keys are ignored",
+  );
 });
 
 test("anything else is not a ready line", () => {

@@ -200,7 +200,7 @@ export function jobHandle(result) {
   try {
     const job = JSON.parse(text);
     return job && job.status === "running" && typeof job.job_id === "string" ? job : null;
-  } catch (e) { return null; }
+  } catch { return null; }
 }
 
 /**
@@ -240,6 +240,6 @@ export async function cancelCall(client, call) {
       await client.notify("notifications/cancelled", { requestId: call.requestId, reason: "Cancelled in the console" });
       call.abort.abort();
     }
-  } catch (e) { /* the call may have finished meanwhile */ }
+  } catch { /* the call may have finished meanwhile */ }
   if (call.wake) call.wake();
 }

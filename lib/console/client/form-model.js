@@ -167,7 +167,7 @@ function parseField(f, raw) {
   }
   try {
     return { value: JSON.parse(text) };
-  } catch (e) {
+  } catch {
     return fail("is not valid JSON");
   }
 }
@@ -198,7 +198,7 @@ function parseString(f, text) {
   if (f.maxLength !== undefined && length > f.maxLength) return fail("takes at most " + f.maxLength + " characters");
   if (f.pattern !== undefined) {
     let re = null;
-    try { re = new RegExp(f.pattern, "u"); } catch (e) { re = null; }
+    try { re = new RegExp(f.pattern, "u"); } catch { re = null; }
     if (re && !re.test(text)) return fail("does not match the expected pattern");
   }
   return { value: text };

@@ -159,7 +159,7 @@ function isAppResource(uri, mime) {
 /** @param {string} text @param {string | null | undefined} mime */
 function textView(text, mime) {
   if (mime && mime.indexOf("json") !== -1) {
-    try { return jsonTree(JSON.parse(text), undefined, 0); } catch (e) { /* shown as text */ }
+    try { return jsonTree(JSON.parse(text), undefined, 0); } catch { /* shown as text */ }
   }
   return el("pre", { class: "text", text: text });
 }

@@ -81,7 +81,7 @@ export function createClient(endpoint, hooks) {
       /** @type {Wire} */
       const body = await res.json();
       text = (body && (body.error && body.error.message ? body.error.message : body.error)) || "";
-    } catch (e) { text = ""; }
+    } catch { text = ""; }
     return new Error("HTTP " + res.status + (text ? ": " + text : ""));
   }
 
@@ -139,7 +139,7 @@ export function createClient(endpoint, hooks) {
       await readStream(res, function (event) {
         if (event.event !== "message" || event.data === "") return;
         let message;
-        try { message = JSON.parse(event.data); } catch (e) { return; }
+        try { message = JSON.parse(event.data); } catch { return; }
         if (message.id === id && !message.method) reply = message;
         else route(message, call);
       });
@@ -183,12 +183,12 @@ export function createClient(endpoint, hooks) {
             const parser = await readStream(res, function (event) {
               if (event.event !== "message" || event.data === "") return;
               let message;
-              try { message = JSON.parse(event.data); } catch (e) { return; }
+              try { message = JSON.parse(event.data); } catch { return; }
               route(message, null);
             });
             lastEventId = parser.lastEventId;
             if (parser.retry !== null) retry = parser.retry;
-          } catch (e) {
+          } catch {
             if (streamAbort.signal.aborted) break;
           }
           await new Promise(function (resolve) { setTimeout(resolve, retry); });

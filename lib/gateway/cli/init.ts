@@ -104,7 +104,8 @@ export async function initCommand(io: CliIo, env: NodeJS.ProcessEnv, a: InitArgs
   if (!found?.isFile()) return fail(2, `the app ${app} ${found ? "is not a file" : "does not exist"}`);
   if (existsSync(configFile)) return fail(1, `${configFile} exists; init writes a new one: remove it or give --config OTHER`);
   // The URL is written into gateway.json: its password belongs in HUBMCP_STORE_PASSWORD instead.
-  if (a.store && new URL(a.store.url).password !== "") return fail(2, "give the store's password in HUBMCP_STORE_PASSWORD, not in the --store URL (init writes the URL into gateway.json)");
+  if (a.store && new URL(a.store.url).password !== "")
+    return fail(2, "give the store's password in HUBMCP_STORE_PASSWORD, not in the --store URL (init writes the URL into gateway.json)");
   const dataDir = resolve(a.dataDir);
   if (!a.store) {
     const unsafe = await prepareDataDir(dataDir);
@@ -118,7 +119,10 @@ export async function initCommand(io: CliIo, env: NodeJS.ProcessEnv, a: InitArgs
     await new StoreAccountDirectory(store).add(user, password, []);
   } catch (err) {
     if (!(err instanceof AccountError)) throw err;
-    return fail(err.code === "HUBMCP_USER_EXISTS" ? 1 : 2, `${err.message}${err.code === "HUBMCP_USER_EXISTS" ? "; give --user OTHER or another --data-dir" : ""}`);
+    return fail(
+      err.code === "HUBMCP_USER_EXISTS" ? 1 : 2,
+      `${err.message}${err.code === "HUBMCP_USER_EXISTS" ? "; give --user OTHER or another --data-dir" : ""}`,
+    );
   }
   const token = (await new ApiTokens(store, new StoreAccountDirectory(store)).create(user))!;
   await writeFile(configFile, `${JSON.stringify(config, null, 2)}\n`, { flag: "wx" });

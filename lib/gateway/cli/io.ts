@@ -54,5 +54,8 @@ export async function passwordFromStdin(io: CliIo): Promise<string> {
 }
 
 export function groupList(text: string | undefined): string[] {
-  return (text ?? "").split(",").map((g) => g.trim()).filter(Boolean);
+  return (text ?? "")
+    .split(",")
+    .map((g) => g.trim())
+    .filter(Boolean);
 }

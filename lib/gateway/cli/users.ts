@@ -45,7 +45,9 @@ export async function userCommand(io: CliIo, store: RecordStore, a: UserArgs): P
       io.out(`user ${a.name} groups: ${groups.length ? groups.join(", ") : "(none)"}`);
     } else {
       const removed = await removeUser(store, a.name);
-      io.out(`user ${a.name} removed (${count(removed.tokens, "API token")}, ${count(removed.grants, "OAuth sign-in")}, ${count(removed.toolSessions, "tool session")} ended)`);
+      io.out(
+        `user ${a.name} removed (${count(removed.tokens, "API token")}, ${count(removed.grants, "OAuth sign-in")}, ${count(removed.toolSessions, "tool session")} ended)`,
+      );
     }
   } catch (err) {
     return accountFailure(io, err);

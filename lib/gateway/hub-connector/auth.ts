@@ -23,7 +23,9 @@ export function hubResourceMetadata(publicUrl: string): Record<string, unknown> 
 function unauthorized(publicUrl: string, invalid: boolean): GatewayError {
   const metadata = hubResourceMetadataUrl(publicUrl);
   const challenge = invalid ? `Bearer error="invalid_token", resource_metadata="${metadata}"` : `Bearer resource_metadata="${metadata}"`;
-  return new GatewayError("unauthorized", invalid ? "The bearer token is not valid for this hub's /mcp" : "A bearer token is required", { "www-authenticate": challenge });
+  return new GatewayError("unauthorized", invalid ? "The bearer token is not valid for this hub's /mcp" : "A bearer token is required", {
+    "www-authenticate": challenge,
+  });
 }
 
 export async function authorizeHub(req: IncomingMessage, verifiers: readonly TokenVerifier[], publicUrl: string): Promise<Principal> {

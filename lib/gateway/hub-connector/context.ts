@@ -93,7 +93,11 @@ export class ViewCache {
         if (startedForFill) await sessions.stop(startedForFill.instance);
       }
     });
-    return new PersonView(usable, listed.filter((l) => l !== null), !listed.includes(null));
+    return new PersonView(
+      usable,
+      listed.filter((l) => l !== null),
+      !listed.includes(null),
+    );
   }
 }
 

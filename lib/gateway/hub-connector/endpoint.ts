@@ -93,7 +93,9 @@ async function routeRequest(cc: ConnectorContext, c: Call, request: JsonRpcReque
 
 /** Requests sent to every tool this client has started, as one JSON-RPC request each. */
 async function notifyAll(s: ConnectorSession, method: string, params: Result): Promise<void> {
-  await Promise.allSettled((await s.started()).map((link) => toolRequest(link.up, link.session, method, params, { "mcp-protocol-version": s.protocolVersion })));
+  await Promise.allSettled(
+    (await s.started()).map((link) => toolRequest(link.up, link.session, method, params, { "mcp-protocol-version": s.protocolVersion })),
+  );
 }
 
 /** Tasks of every tool this client started, their ids prefixed with the tool's name. */
@@ -102,7 +104,10 @@ async function listTasks(c: Call, params: Result): Promise<Result> {
   if (!s) return { tasks: [] };
   const { cursor: _ignored, ...rest } = params;
   const lists = await Promise.allSettled(
-    (await s.started()).map(async (link) => ({ link, r: (await toolRequest(link.up, link.session, "tasks/list", rest, { "mcp-protocol-version": s.protocolVersion })).result })),
+    (await s.started()).map(async (link) => ({
+      link,
+      r: (await toolRequest(link.up, link.session, "tasks/list", rest, { "mcp-protocol-version": s.protocolVersion })).result,
+    })),
   );
   const tasks: unknown[] = [];
   for (const l of lists) {
@@ -132,7 +137,11 @@ async function handlePost(cc: ConnectorContext, principal: Principal, req: Incom
     // Kept for the session's life (each tool session opens with them): bounded, so a person's
     // hundred sessions cannot hold the body limit a hundred times over.
     if (JSON.stringify(params).length > MAX_INIT_PARAMS_CHARS) {
-      return sendJson(res, 400, { jsonrpc: "2.0", id: message.message.id, error: { code: ErrorCode.InvalidParams, message: "initialize params are too large" } });
+      return sendJson(res, 400, {
+        jsonrpc: "2.0",
+        id: message.message.id,
+        error: { code: ErrorCode.InvalidParams, message: "initialize params are too large" },
+      });
     }
     const version = negotiatedVersion(params);
     const s = cc.table.create(principal.user, params, version);
@@ -179,7 +188,8 @@ export async function handleConnector(cc: ConnectorContext, principal: Principal
       return handlePost(cc, principal, req, res);
     case "GET": {
       const named = namedSession(req);
-      if (named === undefined) throw new GatewayError("method_not_allowed", "GET needs the Mcp-Session-Id of an initialized session", { allow: "POST, DELETE" });
+      if (named === undefined)
+        throw new GatewayError("method_not_allowed", "GET needs the Mcp-Session-Id of an initialized session", { allow: "POST, DELETE" });
       return standaloneStream(cc, cc.table.open(named, principal.user), res);
     }
     case "DELETE":

@@ -97,7 +97,9 @@ export function exposeMessage(tool: string, message: unknown, answering: string 
     case "notifications/message":
       return { ...message, params: { ...params, logger: typeof params.logger === "string" ? `${tool}/${params.logger}` : tool } };
     case "notifications/cancelled":
-      return typeof params.requestId === "string" || typeof params.requestId === "number" ? { ...message, params: { ...params, requestId: prefixId(tool, params.requestId) } } : message;
+      return typeof params.requestId === "string" || typeof params.requestId === "number"
+        ? { ...message, params: { ...params, requestId: prefixId(tool, params.requestId) } }
+        : message;
     default:
       if (method.endsWith("/list_changed")) onListChanged();
       return { ...message, params };

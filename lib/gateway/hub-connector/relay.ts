@@ -181,7 +181,9 @@ export async function notifyTools(s: ConnectorSession, message: Record<string, u
   const params = isRecord(message.params) ? message.params : {};
   const links = method === "notifications/cancelled" ? [s.inflight.get(JSON.stringify(params.requestId))].filter((l) => l !== undefined) : await s.started();
   await Promise.allSettled(
-    links.map(async (link) => (await post(link.up, link.session, message, { "mcp-protocol-version": s.protocolVersion }, AbortSignal.timeout(30_000))).resume()),
+    links.map(async (link) =>
+      (await post(link.up, link.session, message, { "mcp-protocol-version": s.protocolVersion }, AbortSignal.timeout(30_000))).resume(),
+    ),
   );
 }
 

@@ -8,7 +8,8 @@ type Item = Record<string, unknown>;
 export const SEARCH_DEFINITION = {
   name: "hub_search_tools",
   title: "Search this hub's tools",
-  description: "Finds the tools of this hub that best match a query (words from their names and descriptions). Answers names and descriptions, best match first.",
+  description:
+    "Finds the tools of this hub that best match a query (words from their names and descriptions). Answers names and descriptions, best match first.",
   inputSchema: {
     type: "object",
     properties: {
@@ -49,10 +50,12 @@ export function searchTools(tools: readonly Item[], query: string, limit: number
   });
   const n = docs.length;
   const avg = docs.reduce((a, d) => a + d.length, 0) / Math.max(1, n);
-  const idf = new Map(wanted.map((w) => {
-    const df = docs.filter((d) => d.counts.has(w)).length;
-    return [w, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
-  }));
+  const idf = new Map(
+    wanted.map((w) => {
+      const df = docs.filter((d) => d.counts.has(w)).length;
+      return [w, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
+    }),
+  );
   const scored = docs.map(({ item, counts, length }) => {
     let score = 0;
     for (const w of wanted) {
@@ -82,6 +85,10 @@ export function searchResult(tools: readonly Item[], args: unknown): Item {
   if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > 50) {
     return { content: [{ type: "text", text: "limit must be a whole number from 1 to 50" }], isError: true };
   }
-  const found = searchTools(tools.filter((t) => t.name !== SEARCH_DEFINITION.name), a.query, limit);
+  const found = searchTools(
+    tools.filter((t) => t.name !== SEARCH_DEFINITION.name),
+    a.query,
+    limit,
+  );
   return { content: [{ type: "text", text: JSON.stringify(found) }], structuredContent: { tools: found } };
 }

@@ -18,7 +18,8 @@ export function parseConnectorSettings(v: unknown, fail: Fail): ConnectorSetting
   const o = v as Record<string, unknown>;
   for (const k of Object.keys(o)) if (k !== "pageSize" && k !== "catalogMaxAgeSeconds") fail(`connector.${k}`, "is not a known key");
   const pageSize = o.pageSize ?? DEFAULT_CONNECTOR.pageSize;
-  if (typeof pageSize !== "number" || !Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) fail("connector.pageSize", "must be a whole number from 1 to 1000");
+  if (typeof pageSize !== "number" || !Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000)
+    fail("connector.pageSize", "must be a whole number from 1 to 1000");
   const age = o.catalogMaxAgeSeconds ?? DEFAULT_CONNECTOR.catalogMaxAgeMs / 1000;
   if (typeof age !== "number" || !Number.isFinite(age) || age < 0 || age > 86_400) fail("connector.catalogMaxAgeSeconds", "must be a number from 0 to 86400");
   return { pageSize: pageSize as number, catalogMaxAgeMs: (age as number) * 1000 };

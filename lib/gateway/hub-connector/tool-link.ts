@@ -8,12 +8,25 @@ import * as mcp from "../upstream-mcp.ts";
 export { readMessages } from "../upstream-mcp.ts";
 
 /** Posts one JSON-RPC message to the tool session's MCP endpoint. */
-export function post(up: Upstream, session: string | undefined, message: unknown, headers: IncomingHttpHeaders, cancel: Cancel | AbortSignal, vouched?: Vouched): Promise<IncomingMessage> {
+export function post(
+  up: Upstream,
+  session: string | undefined,
+  message: unknown,
+  headers: IncomingHttpHeaders,
+  cancel: Cancel | AbortSignal,
+  vouched?: Vouched,
+): Promise<IncomingMessage> {
   return mcp.postMessage(up, session, message, headers, cancel, vouched);
 }
 
 /** Sends a request and answers its result; a JSON-RPC error or an HTTP failure throws. */
-export function request(up: Upstream, session: string | undefined, method: string, params: Record<string, unknown>, headers: IncomingHttpHeaders = {}): Promise<mcp.Answered> {
+export function request(
+  up: Upstream,
+  session: string | undefined,
+  method: string,
+  params: Record<string, unknown>,
+  headers: IncomingHttpHeaders = {},
+): Promise<mcp.Answered> {
   return mcp.request(up, session, method, params, headers);
 }
 

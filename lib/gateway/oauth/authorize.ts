@@ -140,7 +140,10 @@ export class AuthorizeEndpoints {
     }
     const groups = (await this.#config.accounts.groupsOf(user)) ?? [];
     if (!(await this.#config.resourceAccess(pending.resource, groups))) {
-      return sendRedirect(res, redirectWith(pending.redirect_uri, { error: "access_denied", error_description: "the account has no access to this resource", ...base }));
+      return sendRedirect(
+        res,
+        redirectWith(pending.redirect_uri, { error: "access_denied", error_description: "the account has no access to this resource", ...base }),
+      );
     }
     const code = await this.#grants.approve(client, user, pending.resource, pending.redirect_uri, pending.challenge);
     await this.#clients.markUsed(client);

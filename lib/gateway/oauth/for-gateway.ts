@@ -51,7 +51,7 @@ export function gatewayAuthorizationServer(options: GatewayOAuthOptions): OAuthS
 export function forwardedAddress(header: string): (req: IncomingMessage) => string {
   return (req) => {
     const value = req.headers[header];
-    const last = (Array.isArray(value) ? value.join(",") : value ?? "").split(",").pop()?.trim();
-    return last ? last.slice(0, 64) : req.socket.remoteAddress ?? "unknown";
+    const last = (Array.isArray(value) ? value.join(",") : (value ?? "")).split(",").pop()?.trim();
+    return last ? last.slice(0, 64) : (req.socket.remoteAddress ?? "unknown");
   };
 }

@@ -148,7 +148,9 @@ export class Grants {
     }
     const claim = randomToken(12);
     const rotated = await this.#config.store.update<GrantRecord>(GRANTS, record.grant_id, (current) =>
-      current && !current.revoked && record.generation > current.used_generation ? { ...current, used_generation: record.generation, rotation: claim } : undefined,
+      current && !current.revoked && record.generation > current.used_generation
+        ? { ...current, used_generation: record.generation, rotation: claim }
+        : undefined,
     );
     if (!rotated || rotated.revoked) return { ok: false, error: "invalid_grant", description: BAD_REFRESH };
     if (rotated.rotation !== claim) {

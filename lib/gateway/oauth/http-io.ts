@@ -29,13 +29,7 @@ export function singleParams(text: string): Map<string, string> | undefined {
 /** JSON answers of the OAuth endpoints: tokens are never cached (RFC 6749 section 5.1). */
 export const sendJson = jsonWriter({ cors: CORS.oauth, headers: { "cache-control": "no-store", pragma: "no-cache" }, started: "destroy" });
 
-export function sendOAuthError(
-  res: ServerResponse,
-  status: number,
-  error: string,
-  description: string,
-  headers: Record<string, string> = {},
-): void {
+export function sendOAuthError(res: ServerResponse, status: number, error: string, description: string, headers: Record<string, string> = {}): void {
   sendJson(res, status, { error, error_description: description }, headers);
 }
 

@@ -42,9 +42,5 @@ export function readAccessToken(token: string, key: Buffer): AccessTokenClaims |
 function isClaims(value: unknown): value is AccessTokenClaims {
   if (typeof value !== "object" || value === null) return false;
   const c = value as Record<string, unknown>;
-  return (
-    ["iss", "sub", "aud", "client_id", "gid", "jti"].every((k) => typeof c[k] === "string") &&
-    typeof c.iat === "number" &&
-    typeof c.exp === "number"
-  );
+  return ["iss", "sub", "aud", "client_id", "gid", "jti"].every((k) => typeof c[k] === "string") && typeof c.iat === "number" && typeof c.exp === "number";
 }

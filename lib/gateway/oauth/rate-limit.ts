@@ -41,7 +41,13 @@ export class FixedWindowLimiter {
 
   /** The same windows as records of `collection` in `store`, shared by every replica on it. */
   sharedIn(store: RecordStore, collection: string): SharedLimit<Window> {
-    return new SharedLimit<Window>(store, collection, (w, now) => count(w, now, this.#max, this.#windowMs), (key) => this.hit(key), this.#now);
+    return new SharedLimit<Window>(
+      store,
+      collection,
+      (w, now) => count(w, now, this.#max, this.#windowMs),
+      (key) => this.hit(key),
+      this.#now,
+    );
   }
 
   #sweep(now: number): void {
@@ -50,7 +56,12 @@ export class FixedWindowLimiter {
 }
 
 /** A limit as the OAuth endpoints use it: in the store when the replicas share limits, else this process's own. */
-export function oauthLimit(config: { store: RecordStore; now: () => number; sharedLimits: boolean }, collection: (typeof LIMITS)[keyof typeof LIMITS], max: number, windowMs: number): { hit(key: string): number | Promise<number> } {
+export function oauthLimit(
+  config: { store: RecordStore; now: () => number; sharedLimits: boolean },
+  collection: (typeof LIMITS)[keyof typeof LIMITS],
+  max: number,
+  windowMs: number,
+): { hit(key: string): number | Promise<number> } {
   const local = new FixedWindowLimiter(max, windowMs, config.now);
   return config.sharedLimits ? local.sharedIn(config.store, collection) : local;
 }

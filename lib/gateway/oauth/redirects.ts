@@ -61,12 +61,7 @@ export function isAnonymousRedirect(uri: string, allowlist: readonly string[]): 
   if (!url || url.protocol !== "https:") return false;
   return allowlist.some((prefix) => {
     const allowed = parse(prefix);
-    return (
-      allowed !== undefined &&
-      allowed.protocol === url.protocol &&
-      allowed.host === url.host &&
-      underPath(url.pathname, allowed.pathname)
-    );
+    return allowed !== undefined && allowed.protocol === url.protocol && allowed.host === url.host && underPath(url.pathname, allowed.pathname);
   });
 }
 

@@ -86,7 +86,9 @@ function authMethod(requested: unknown): AuthMethod {
 
 function dedupeKeyOf(name: string | undefined, redirects: readonly string[]): string {
   const normal = redirects.map(withoutLoopbackPort).sort();
-  return createHash("sha256").update(JSON.stringify([name ?? "", normal])).digest("base64url");
+  return createHash("sha256")
+    .update(JSON.stringify([name ?? "", normal]))
+    .digest("base64url");
 }
 
 function publicView(record: ClientRecord): Record<string, unknown> {

@@ -111,7 +111,9 @@ export class OAuthServer implements AuthorizationServer {
       if (res.headersSent) {
         res.destroy();
       } else if (isStoreUnavailable(err)) {
-        sendOAuthError(res, 503, "temporarily_unavailable", "the authorization server cannot reach its store; try again shortly", { "Retry-After": String(STORE_RETRY_AFTER_SECONDS) });
+        sendOAuthError(res, 503, "temporarily_unavailable", "the authorization server cannot reach its store; try again shortly", {
+          "Retry-After": String(STORE_RETRY_AFTER_SECONDS),
+        });
       } else if (err instanceof BodyError) {
         sendOAuthError(res, statusOf(err.code), "invalid_request", err.code === "HUBMCP_BODY_TOO_LARGE" ? "request body too large" : "request body unreadable");
       } else {

@@ -32,7 +32,8 @@ export async function checkDataDir(root: string): Promise<void> {
   const uid = process.getuid?.();
   if (st.isSymbolicLink()) throw new DataDirError(`the data dir ${root} is a symbolic link; point --data-dir at the real folder`);
   if (!st.isDirectory()) throw new DataDirError(`the data dir ${root} is not a folder`);
-  if (uid !== undefined && st.uid !== uid) throw new DataDirError(`the data dir ${root} belongs to another account (uid ${st.uid}); run: chown -R ${uid} ${root}`);
+  if (uid !== undefined && st.uid !== uid)
+    throw new DataDirError(`the data dir ${root} belongs to another account (uid ${st.uid}); run: chown -R ${uid} ${root}`);
   if ((st.mode & 0o077) !== 0) {
     throw new DataDirError(`the data dir ${root} is open to other accounts (mode ${(st.mode & 0o777).toString(8)}); run: chmod 700 ${root}`);
   }

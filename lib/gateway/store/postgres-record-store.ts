@@ -115,7 +115,10 @@ export class PostgresRecordStore implements RecordStore {
         if (rows.length > 0) {
           await client.query("UPDATE hubmcp_records SET value = $3 WHERE collection = $1 AND id = $2", [...key, text]);
         } else {
-          const { rowCount } = await client.query("INSERT INTO hubmcp_records (collection, id, value) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", [...key, text]);
+          const { rowCount } = await client.query("INSERT INTO hubmcp_records (collection, id, value) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", [
+            ...key,
+            text,
+          ]);
           if (rowCount !== 1) return { done: false, value: undefined };
         }
         return { done: true, value: JSON.parse(text) as T };

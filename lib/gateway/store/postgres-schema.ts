@@ -31,7 +31,10 @@ export async function migrate(client: SqlClient): Promise<void> {
   const { rows } = await client.query("SELECT version FROM hubmcp_schema");
   const current = rows.length === 0 ? 0 : Number(rows[0]!.version);
   if (current > SCHEMA_VERSION) {
-    throw new StoreConfigError("HUBMCP_STORE_SCHEMA_TOO_NEW", `the database has store schema version ${current}; this hubmcp knows up to ${SCHEMA_VERSION}: upgrade hubmcp`);
+    throw new StoreConfigError(
+      "HUBMCP_STORE_SCHEMA_TOO_NEW",
+      `the database has store schema version ${current}; this hubmcp knows up to ${SCHEMA_VERSION}: upgrade hubmcp`,
+    );
   }
   for (let v = current; v < SCHEMA_VERSION; v++) await client.query(MIGRATIONS[v]!);
   if (rows.length === 0) await client.query("INSERT INTO hubmcp_schema (version) VALUES ($1)", [SCHEMA_VERSION]);

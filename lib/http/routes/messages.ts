@@ -51,14 +51,7 @@ function settle(app: HttpState, res: ServerResponse, work: void | Promise<void>)
   if (work instanceof Promise) app.track(work).catch((err: unknown) => app.failed(res, err));
 }
 
-function posted(
-  app: HttpState,
-  req: IncomingMessage,
-  res: ServerResponse,
-  url: RequestUrl,
-  accept: Acceptable,
-  body: BodyResult,
-): void | Promise<void> {
+function posted(app: HttpState, req: IncomingMessage, res: ServerResponse, url: RequestUrl, accept: Acceptable, body: BodyResult): void | Promise<void> {
   if (!body.ok) {
     if (body.reason === "aborted") return;
     if (body.reason === "too-large") return sendError(res, statusOf("HUBMCP_BODY_TOO_LARGE"), "Request body too large", headersOf("HUBMCP_BODY_TOO_LARGE"));

@@ -46,11 +46,15 @@ export const streamRoutes = {
     const session = sessionFor(app, req, res, url.query);
     if (!session) return;
     const sse = openSse(app, res, session);
-    app.keepStream(session, {
-      kind: "sse",
-      send: (message: JsonRpcMessage) => sse.send({ event: "message", data: JSON.stringify(message) }),
-      close: () => sse.close(),
-    }, sse);
+    app.keepStream(
+      session,
+      {
+        kind: "sse",
+        send: (message: JsonRpcMessage) => sse.send({ event: "message", data: JSON.stringify(message) }),
+        close: () => sse.close(),
+      },
+      sse,
+    );
     sse.send({ event: "open", data: "{}" });
     sse.send({ event: "endpoint", data: `${url.base}/?session_id=${session.id}` });
   },
@@ -66,10 +70,14 @@ export const streamRoutes = {
     if (resume && stream.key.startsWith("p")) return stream.attach(sse, resume.after);
     // The stream begins with `endpoint`; with an id and `retry` it also primes resumption.
     stream.attach(sse, resume ? resume.after : null, { event: "endpoint", data: `${url.base}/mcp?session_id=${session.id}` });
-    app.keepStream(session, {
-      kind: "mcp",
-      send: (message: JsonRpcMessage) => !sse.closed && stream.send(message),
-      close: () => stream.detach(),
-    }, sse);
+    app.keepStream(
+      session,
+      {
+        kind: "mcp",
+        send: (message: JsonRpcMessage) => !sse.closed && stream.send(message),
+        close: () => stream.detach(),
+      },
+      sse,
+    );
   },
 } satisfies Record<string, RouteHandler>;

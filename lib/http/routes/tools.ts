@@ -28,7 +28,11 @@ export const postTool: RouteHandler = async (app, req, res, url) => {
   }
   if (tool.contextBearing) {
     req.resume();
-    return sendError(res, 409, `Tool ${name} uses the request context (logging, progress or elicitation); call it over MCP (tools/call on this server's MCP endpoint)`);
+    return sendError(
+      res,
+      409,
+      `Tool ${name} uses the request context (logging, progress or elicitation); call it over MCP (tools/call on this server's MCP endpoint)`,
+    );
   }
   const body = await readJsonBody(req, app.options.maxBodyBytes);
   if (!body.ok) {

@@ -8,7 +8,13 @@ import { paginate } from "./paginate.ts";
 import type { MethodTable } from "./types.ts";
 
 export const promptMethods = {
-  "prompts/list": (params, { core }) => paginate(Array.from(core.prompts.values(), (p) => p.entry), params, core.pageSize, "prompts"),
+  "prompts/list": (params, { core }) =>
+    paginate(
+      Array.from(core.prompts.values(), (p) => p.entry),
+      params,
+      core.pageSize,
+      "prompts",
+    ),
 
   async "prompts/get"(params, call) {
     const { core } = call;

@@ -52,10 +52,21 @@ function needSession(scope: Call, method: string) {
 }
 
 export const resourceMethods = {
-  "resources/list": (params, { core }) => paginate(Array.from(core.resources.values(), (r) => r.entry), params, core.pageSize, "resources"),
+  "resources/list": (params, { core }) =>
+    paginate(
+      Array.from(core.resources.values(), (r) => r.entry),
+      params,
+      core.pageSize,
+      "resources",
+    ),
 
   "resources/templates/list": (params, { core }) =>
-    paginate(Array.from(core.templates.values(), (t) => t.entry), params, core.pageSize, "resourceTemplates"),
+    paginate(
+      Array.from(core.templates.values(), (t) => t.entry),
+      params,
+      core.pageSize,
+      "resourceTemplates",
+    ),
 
   async "resources/read"(params, { core }) {
     const uri = uriParam(params);

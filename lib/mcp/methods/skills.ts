@@ -11,7 +11,13 @@ export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 
 export function skillMethods(): MethodTable {
   return {
-    "skills/list": (params, { core }) => paginate(Array.from(skillsOf(core).values(), (s) => s.entry), params, core.pageSize, "skills"),
+    "skills/list": (params, { core }) =>
+      paginate(
+        Array.from(skillsOf(core).values(), (s) => s.entry),
+        params,
+        core.pageSize,
+        "skills",
+      ),
     "skills/get"(params, { core }) {
       const uri = params.uri;
       if (typeof uri !== "string") throw invalidParams("Invalid params: uri must be a string");

@@ -30,7 +30,13 @@ function callResult(outcome: ToolOutcome): Result {
 }
 
 export const toolMethods = {
-  "tools/list": (params, { core }) => paginate(Array.from(core.tools.values(), (t) => t.entry), params, core.pageSize, "tools"),
+  "tools/list": (params, { core }) =>
+    paginate(
+      Array.from(core.tools.values(), (t) => t.entry),
+      params,
+      core.pageSize,
+      "tools",
+    ),
 
   /** Synchronous for a synchronous tool (see runTool). */
   "tools/call"(params, call) {

@@ -27,12 +27,9 @@ export interface RequestEnvelope {
   progressToken?: string | number;
 }
 
-export type EnvelopeCheck =
-  | { ok: true; envelope: RequestEnvelope }
-  | { ok: false; refusal: Refusal; error: StatelessErrorBody };
+export type EnvelopeCheck = { ok: true; envelope: RequestEnvelope } | { ok: false; refusal: Refusal; error: StatelessErrorBody };
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The `_meta` object of a request's params, if it is one. */
 export function requestMeta(params: unknown): Record<string, unknown> | undefined {

@@ -45,8 +45,7 @@ export const invalidParams = (message: string, data?: Record<string, unknown>): 
   data === undefined ? { code: StatelessCode.InvalidParams, message } : { code: StatelessCode.InvalidParams, message, data };
 
 /** Resource not found is -32602 with the URI in `data` in this revision (-32002 is retired). */
-export const resourceNotFound = (uri: string): StatelessErrorBody =>
-  invalidParams("Resource not found", { uri: printable(uri, 2048) });
+export const resourceNotFound = (uri: string): StatelessErrorBody => invalidParams("Resource not found", { uri: printable(uri, 2048) });
 
 /**
  * The refusal a 2026-07-28 error stands for: the protocol's own rejections and an unknown or

@@ -84,8 +84,7 @@ export interface ParamHeader {
   type: "string" | "integer" | "boolean";
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * The `x-mcp-header` annotations of a tool's inputSchema, found only along chains of

@@ -21,8 +21,7 @@ export type RoundOutcome<T> =
   | { kind: "complete"; value: T }
   | { kind: "input_required"; inputRequests: Record<string, InputRequest>; answers: Record<string, unknown> };
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The methods that may answer with `input_required`; every other one must not. */
 export const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
@@ -31,7 +30,9 @@ export const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(["tools/call"
  * Validates `params.inputResponses`: absent is no answers; anything but an object of objects
  * is a protocol error (-32602). Unknown keys are kept but never looked up, so they are ignored.
  */
-export function parseInputResponses(value: unknown): { ok: true; responses: Record<string, Record<string, unknown>> } | { ok: false; error: StatelessErrorBody } {
+export function parseInputResponses(
+  value: unknown,
+): { ok: true; responses: Record<string, Record<string, unknown>> } | { ok: false; error: StatelessErrorBody } {
   if (value === undefined) return { ok: true, responses: {} };
   if (!isRecord(value)) return { ok: false, error: invalidParams("Invalid params: inputResponses must be an object") };
   for (const answer of Object.values(value)) {

@@ -13,8 +13,7 @@ export interface ListenFilter {
   resourceUris: ReadonlySet<string>;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 const MAX_URIS = 1000;
 
@@ -31,7 +30,10 @@ export function parseListenFilter(params: unknown): { ok: true; filter: ListenFi
   if (!Array.isArray(uris) || uris.length > MAX_URIS || !uris.every((u) => typeof u === "string")) {
     return { ok: false, error: invalidParams("Invalid params: resourceSubscriptions must be a list of URIs") };
   }
-  return { ok: true, filter: { toolsListChanged: tools, promptsListChanged: prompts, resourcesListChanged: resources, resourceUris: new Set(uris as string[]) } };
+  return {
+    ok: true,
+    filter: { toolsListChanged: tools, promptsListChanged: prompts, resourcesListChanged: resources, resourceUris: new Set(uris as string[]) },
+  };
 }
 
 type Notification = { jsonrpc: "2.0"; method: string; params: Record<string, unknown> };

@@ -18,7 +18,15 @@ export interface CachePolicy {
 }
 
 /** Results the revision makes cacheable: these must carry both hints. */
-export const CACHEABLE_METHODS = ["server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read", "skills/list"] as const;
+export const CACHEABLE_METHODS = [
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "skills/list",
+] as const;
 export type CacheableMethod = (typeof CACHEABLE_METHODS)[number];
 
 /** Immediately stale and per-user: safe for any server that said nothing about caching. */

@@ -20,8 +20,7 @@ export type RoundResult<T> =
   | { kind: "input_required"; result: Record<string, unknown> }
   | { kind: "error"; error: StatelessErrorBody };
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 export function bindingOf(request: RoundRequest): StateBinding {
   const binding: StateBinding = { method: request.method, digest: paramsDigest(request.params) };

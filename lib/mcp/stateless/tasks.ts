@@ -31,8 +31,7 @@ export interface TaskSnapshot {
 /** How a tool takes part: never a task, a task when the client can take one, or only as a task. */
 export type TaskSupport = "forbidden" | "optional" | "required";
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Whether this request's client declared the extension (per request: there is no session). */
 export function tasksNegotiated(caps: CapabilityMap): boolean {
@@ -86,7 +85,7 @@ export function createTaskResult(t: TaskSnapshot): Record<string, unknown> {
 function inlineResult(result: Record<string, unknown>): Record<string, unknown> {
   const meta = result._meta;
   if (!isRecord(meta) || !("io.modelcontextprotocol/related-task" in meta)) return result;
-  const { ["io.modelcontextprotocol/related-task"]: _dropped, ...rest } = meta;
+  const { "io.modelcontextprotocol/related-task": _dropped, ...rest } = meta;
   const out = { ...result };
   if (Object.keys(rest).length > 0) out._meta = rest;
   else delete out._meta;

@@ -14,8 +14,8 @@ function contains(scope: Scope, c: Compiler): Check | null {
     if (!Array.isArray(v)) return true;
     let n = 0;
     for (let i = 0; i < v.length; i++) if (check(v[i], p, null)) n++;
-    if (n < min) return e?.push({ path: p, message: tooFew }), false;
-    if (n > max) return e?.push({ path: p, message: tooMany }), false;
+    if (n < min) return (e?.push({ path: p, message: tooFew }), false);
+    if (n > max) return (e?.push({ path: p, message: tooMany }), false);
     return true;
   };
 }

@@ -10,7 +10,7 @@ function anyOf(checks: Check[]): Check {
   const message = "must match at least one schema in anyOf";
   return (v, p, e) => {
     for (const check of checks) if (check(v, p, null)) return true;
-    return e?.push({ path: p, message }), false;
+    return (e?.push({ path: p, message }), false);
   };
 }
 
@@ -20,7 +20,7 @@ function oneOf(checks: Check[]): Check {
     for (const check of checks) if (check(v, p, null) && ++n > 1) break;
     if (n === 1) return true;
     const message = n === 0 ? "must match exactly one schema in oneOf (it matches none)" : "must match exactly one schema in oneOf (it matches several)";
-    return e?.push({ path: p, message }), false;
+    return (e?.push({ path: p, message }), false);
   };
 }
 

@@ -63,7 +63,7 @@ export const numberKeywords: Family = (scope) => {
   };
   // The yes/no path, generated with the bounds as constants; errors come from `slow`.
   const tests = [
-    strict === "integer" ? "Number.isInteger(v)" : "typeof v === \"number\" && Number.isFinite(v)",
+    strict === "integer" ? "Number.isInteger(v)" : 'typeof v === "number" && Number.isFinite(v)',
     min !== undefined ? `v >= ${min}` : "",
     max !== undefined ? `v <= ${max}` : "",
     exMin !== undefined ? `v > ${exMin}` : "",

@@ -99,8 +99,8 @@ function counts(scope: Scope): Check | null {
   return (v, p, e) => {
     if (!isPlainObject(v)) return true;
     const n = Object.keys(v).length;
-    if (n < lo) return e?.push({ path: p, message: `must have at least ${lo} properties` }), false;
-    if (n > hi) return e?.push({ path: p, message: `must have at most ${hi} properties` }), false;
+    if (n < lo) return (e?.push({ path: p, message: `must have at least ${lo} properties` }), false);
+    if (n > hi) return (e?.push({ path: p, message: `must have at most ${hi} properties` }), false);
     return true;
   };
 }

@@ -36,14 +36,12 @@ export type Family = (scope: Scope, compiler: Compiler) => Check | null;
 
 export const ALWAYS: Check = () => true;
 
-export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-export const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
+export const hasOwn = (o: object, key: string): boolean => Object.hasOwn(o, key);
 
 /** JSON Pointer escaping of one path segment (RFC 6901). */
-export const escapeSegment = (key: string): string =>
-  key.includes("~") || key.includes("/") ? key.replace(/~/g, "~0").replace(/\//g, "~1") : key;
+export const escapeSegment = (key: string): string => (key.includes("~") || key.includes("/") ? key.replace(/~/g, "~0").replace(/\//g, "~1") : key);
 
 export const at = (location: string, ...segments: Array<string | number>): string =>
   segments.reduce<string>((loc, s) => `${loc}/${escapeSegment(String(s))}`, location);

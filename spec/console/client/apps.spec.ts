@@ -52,7 +52,8 @@ test("an App built with the ext-apps SDK runs in the console: handshake, result,
   page.on("pageerror", (err) => problems.push(`page error: ${(err as Error).message}`));
   // The App's refused loads are reported as console errors; those are the point of the test.
   page.on("console", (msg) => {
-    if (msg.type() === "error" && !/Content Security Policy|Refused to|Failed to fetch|ERR_BLOCKED|sandboxed|SecurityError|denied/i.test(msg.text())) problems.push(`console error: ${msg.text()}`);
+    if (msg.type() === "error" && !/Content Security Policy|Refused to|Failed to fetch|ERR_BLOCKED|sandboxed|SecurityError|denied/i.test(msg.text()))
+      problems.push(`console error: ${msg.text()}`);
   });
   await page.goto(running.url);
   await page.waitForSelector("body[data-ready]");

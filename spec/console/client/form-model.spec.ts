@@ -13,7 +13,12 @@ test("form model: numbers with bounds and steps, enums, defaults, required, help
       g: { type: "number", exclusiveMinimum: 0, default: 9.81 },
       n: { type: "integer", maximum: 10 },
       unit: { type: "string", enum: ["m", "km"], title: "Unit" },
-      mode: { oneOf: [{ const: 1, title: "One" }, { const: 2, title: "Two" }] },
+      mode: {
+        oneOf: [
+          { const: 1, title: "One" },
+          { const: 2, title: "Two" },
+        ],
+      },
       flag: { type: "boolean", default: true },
       tags: { type: "array", items: { type: "string" }, default: ["a", "b"] },
       picks: { type: "array", items: { enum: ["x", "y"] } },
@@ -23,12 +28,27 @@ test("form model: numbers with bounds and steps, enums, defaults, required, help
     required: ["speed", "unit"],
   });
   const by = Object.fromEntries(fields.map((f) => [f.name, f])) as Record<"speed" | "g" | "n" | "unit" | "mode" | "tags" | "where", Field>;
-  assert.deepEqual(fields.map((f) => f.kind), ["number", "number", "integer", "enum", "enum", "boolean", "list", "multi", "object", "json"]);
+  assert.deepEqual(
+    fields.map((f) => f.kind),
+    ["number", "number", "integer", "enum", "enum", "boolean", "list", "multi", "object", "json"],
+  );
   assert.deepEqual([by.speed.required, by.speed.min, by.speed.step, by.speed.description], [true, 0, "any", "Launch speed"]);
   assert.deepEqual([by.g.exclusiveMin, forms.initialText(by.g)], [0, "9.81"]);
   assert.equal(by.n.step, 1);
-  assert.deepEqual([by.unit.label, by.unit.options], ["Unit", [{ value: "m", label: "m" }, { value: "km", label: "km" }]]);
-  assert.deepEqual(by.mode.options, [{ value: 1, label: "One" }, { value: 2, label: "Two" }]);
+  assert.deepEqual(
+    [by.unit.label, by.unit.options],
+    [
+      "Unit",
+      [
+        { value: "m", label: "m" },
+        { value: "km", label: "km" },
+      ],
+    ],
+  );
+  assert.deepEqual(by.mode.options, [
+    { value: 1, label: "One" },
+    { value: 2, label: "Two" },
+  ]);
   assert.equal(forms.initialText(by.tags), "a\nb");
   assert.equal(by.where.fields?.[0]?.required, true);
 });
@@ -50,7 +70,18 @@ test("form values: typed, optional blanks left out, each mistake named before se
     },
     required: ["a"],
   });
-  const ok = forms.parseFields(fields, { a: "1.5", g: "", n: "3", s: "ab", e: "1", b: true, list: "1\n\n2", picks: ["1"], obj: { lat: "4" }, raw: '{"k":[1]}' });
+  const ok = forms.parseFields(fields, {
+    a: "1.5",
+    g: "",
+    n: "3",
+    s: "ab",
+    e: "1",
+    b: true,
+    list: "1\n\n2",
+    picks: ["1"],
+    obj: { lat: "4" },
+    raw: '{"k":[1]}',
+  });
   assert.deepEqual(ok, { value: { a: 1.5, n: 3, s: "ab", e: "two", b: true, list: [1, 2], picks: ["y"], obj: { lat: 4 }, raw: { k: [1] } } });
 
   const bad = forms.parseFields(fields, { a: "", g: "0", n: "2.5", s: "A", e: "", b: false, list: "1\nx", picks: [], obj: { lat: "x" }, raw: "{" });

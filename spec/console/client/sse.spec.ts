@@ -10,7 +10,7 @@ test("the event-stream parser joins data lines, keeps ids and retry, and skips c
   const events: Event[] = [];
   const parser = createSseParser((e) => events.push(e));
   parser.push(": keepalive\n\nid: 7\nretry: 1500\nevent: endpoint\ndata: /mcp\n\n");
-  parser.push("data: {\"a\":\ndata:1}\r");
+  parser.push('data: {"a":\ndata:1}\r');
   parser.push("\n\r\n");
   parser.push("data: unterminated");
   parser.end();
@@ -29,7 +29,11 @@ test("a lone CR ends a line, and an event split anywhere across chunks arrives w
     const parser = createSseParser((e) => events.push(e));
     parser.push(text.slice(0, cut));
     parser.push(text.slice(cut));
-    assert.deepEqual(events.map((e) => e.data), ["x", "y"], `cut at ${cut}`);
+    assert.deepEqual(
+      events.map((e) => e.data),
+      ["x", "y"],
+      `cut at ${cut}`,
+    );
   }
 });
 

@@ -19,7 +19,10 @@ test("npm run typecheck checks the client with its own configuration", () => {
 test("the client configuration refuses a misspelt DOM property and a Node global", { timeout: 60_000 }, (t) => {
   const dir = tempDir(t, "hubmcp-client-check-");
   copyFileSync(CONFIG, join(dir, "tsconfig.json"));
-  writeFileSync(join(dir, "probe.js"), 'export const height = document.documentElement.scrollHeigth;\nexport const home = process.env.HOME;\nexport const ok = document.body.scrollHeight;\n');
+  writeFileSync(
+    join(dir, "probe.js"),
+    "export const height = document.documentElement.scrollHeigth;\nexport const home = process.env.HOME;\nexport const ok = document.body.scrollHeight;\n",
+  );
   const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", dir], { encoding: "utf8", timeout: 50_000 });
   assert.equal(tsc.status, 2, tsc.stdout + tsc.stderr);
   const errors = tsc.stdout.split("\n").filter((line) => line.includes("error TS"));

@@ -47,6 +47,9 @@ export async function serveHub(t: TestContext, args: string[]): Promise<string> 
 export async function rpcResult(res: Response): Promise<{ result?: Record<string, unknown>; error?: unknown }> {
   const text = await res.text();
   if (!(res.headers.get("content-type") ?? "").includes("text/event-stream")) return JSON.parse(text);
-  const data = text.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim());
+  const data = text
+    .split(/\r?\n/)
+    .filter((l) => l.startsWith("data:"))
+    .map((l) => l.slice(5).trim());
   return JSON.parse(data.at(-1)!);
 }

@@ -23,7 +23,11 @@ test("init writes a working gateway: start it as printed, call the demo app with
   const dir = tempDir(t, "hub-init-");
   const port = await freePort();
   const out = io();
-  const code = await run(["init", "--config", join(dir, "gateway.json"), "--data-dir", join(dir, "hub-data"), "--port", String(port), "--user", "ada"], { npm_command: "exec" }, out);
+  const code = await run(
+    ["init", "--config", join(dir, "gateway.json"), "--data-dir", join(dir, "hub-data"), "--port", String(port), "--user", "ada"],
+    { npm_command: "exec" },
+    out,
+  );
   assert.equal(code, 0, out.errors.join("\n"));
   const text = out.lines.join("\n");
   const token = /^ {2}(hubmcp_\S+)$/m.exec(text)![1]!;
@@ -33,18 +37,29 @@ test("init writes a working gateway: start it as printed, call the demo app with
   assert.match(text, /password of ada, for signing in from OAuth clients \(shown only this once\): \S{20}/);
   assert.equal(statSync(join(dir, "hub-data")).mode & 0o777, 0o700);
   const config = JSON.parse(readFileSync(join(dir, "gateway.json"), "utf8"));
-  assert.deepEqual(config, { publicUrl: `http://127.0.0.1:${port}`, tools: { mcpdemo: { revisions: { default: { app: join(ROOT, "fixtures", "demo", "app.ts") } } } } });
+  assert.deepEqual(config, {
+    publicUrl: `http://127.0.0.1:${port}`,
+    tools: { mcpdemo: { revisions: { default: { app: join(ROOT, "fixtures", "demo", "app.ts") } } } },
+  });
   for (const entry of readdirSync(join(dir, "hub-data"), { recursive: true, withFileTypes: true })) {
     if (entry.isFile()) assert.ok(!readFileSync(join(entry.parentPath, entry.name), "utf8").includes(token.slice(20)), "the token is stored only as a hash");
   }
 
   await serveHub(t, start);
   const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}` };
-  const init = await fetch(url, { method: "POST", headers, body: rpc(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "spec", version: "1" } }) });
+  const init = await fetch(url, {
+    method: "POST",
+    headers,
+    body: rpc(1, "initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "spec", version: "1" } }),
+  });
   assert.equal(init.status, 200);
   const session = init.headers.get("mcp-session-id")!;
   assert.ok((await rpcResult(init)).result);
-  const call = await fetch(url, { method: "POST", headers: { ...headers, "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" }, body: rpc(2, "tools/call", { name: "add", arguments: { a: 2, b: 3 } }) });
+  const call = await fetch(url, {
+    method: "POST",
+    headers: { ...headers, "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" },
+    body: rpc(2, "tools/call", { name: "add", arguments: { a: 2, b: 3 } }),
+  });
   assert.equal(call.status, 200);
   assert.deepEqual((await rpcResult(call)).result?.content, [{ type: "text", text: "5" }]);
 });
@@ -60,7 +75,15 @@ test("init refuses to overwrite a config, to reuse a data dir open to others, an
   assert.match(made.lines.join("\n"), /^ {2}hub_gateway --config /m);
   // Run as `node <folder>/dist/cli/hub_gateway.js`, init prints that (quoted for the shell), not a hub_gateway PATH may lack.
   const fromCopy = io();
-  assert.equal(await run([...base, "--user", "bo", "--config", join(dir, "copy.json"), "--app", join(dir, "app.mjs")], {}, fromCopy, "/opt/hub mcp/dist/cli/hub_gateway.js"), 0);
+  assert.equal(
+    await run(
+      [...base, "--user", "bo", "--config", join(dir, "copy.json"), "--app", join(dir, "app.mjs")],
+      {},
+      fromCopy,
+      "/opt/hub mcp/dist/cli/hub_gateway.js",
+    ),
+    0,
+  );
   assert.match(fromCopy.lines.join("\n"), /^ {2}node '\/opt\/hub mcp\/dist\/cli\/hub_gateway\.js' --config \S+copy\.json /m);
   assert.equal(JSON.parse(readFileSync(join(dir, "a.json"), "utf8")).tools.app.revisions.default.app, join(dir, "app.mjs"));
 

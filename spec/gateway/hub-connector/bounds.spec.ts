@@ -7,7 +7,12 @@ import { connect } from "node:net";
 import { json, post, rpc, startHarness } from "../helpers.ts";
 import { reply, upstreamStub } from "../upstream-stub.ts";
 
-const TOOLS = { tools: [{ name: "slow", inputSchema: { type: "object" } }, { name: "flood", inputSchema: { type: "object" } }] };
+const TOOLS = {
+  tools: [
+    { name: "slow", inputSchema: { type: "object" } },
+    { name: "flood", inputSchema: { type: "object" } },
+  ],
+};
 const INITIALIZED = { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "stub", version: "1" } };
 
 test("through /mcp one person's calls on a tool server are bounded too (429 beyond), and others' go through", { timeout: 60_000 }, async (t) => {
@@ -25,7 +30,10 @@ test("through /mcp one person's calls on a tool server are bounded too (429 beyo
     hanging++;
     changed();
   });
-  const h = await startHarness(t, { tools: { shared: { revisions: { default: { url: stub.url } } } }, limits: { ratePerSecond: 10_000, rateBurst: 10_000, upstreamRequestsPerUser: 2 } });
+  const h = await startHarness(t, {
+    tools: { shared: { revisions: { default: { url: stub.url } } } },
+    limits: { ratePerSecond: 10_000, rateBurst: 10_000, upstreamRequestsPerUser: 2 },
+  });
   const url = `${h.base}/mcp`;
   const session = async (token: string): Promise<Record<string, string>> => {
     const init = await post(url, token, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "spec", version: "1" } }));
@@ -40,7 +48,12 @@ test("through /mcp one person's calls on a tool server are bounded too (429 beyo
   t.after(() => ac.abort());
   const statuses: number[] = [];
   const calls = Array.from({ length: 5 }, (_, i) =>
-    fetch(url, { method: "POST", signal: ac.signal, headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${h.tokens.alice}`, ...alice }, body: rpc("tools/call", { name: "shared_slow", arguments: {} }, 100 + i) })
+    fetch(url, {
+      method: "POST",
+      signal: ac.signal,
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${h.tokens.alice}`, ...alice },
+      body: rpc("tools/call", { name: "shared_slow", arguments: {} }, 100 + i),
+    })
       .then(async (res) => {
         statuses.push(res.status);
         if (res.status === 429) assert.equal((await json(res)).error, "too_many_running");
@@ -62,7 +75,9 @@ test("through /mcp one person's calls on a tool server are bounded too (429 beyo
 
 test("through /mcp a client that reads nothing from a flooding stream pauses the tool server", { timeout: 60_000 }, async (t) => {
   const MiB = 1024 * 1024;
-  const frame = Buffer.from(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "x".repeat(64 * 1024) } })}\n\n`);
+  const frame = Buffer.from(
+    `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "x".repeat(64 * 1024) } })}\n\n`,
+  );
   let settle: (outcome: { blocked: boolean; written: number }) => void = () => {};
   const outcome = new Promise<{ blocked: boolean; written: number }>((resolve) => (settle = resolve));
   const stub = await upstreamStub(t, (msg, _req, res) => {
@@ -83,7 +98,11 @@ test("through /mcp a client that reads nothing from a flooding stream pauses the
   });
   const h = await startHarness(t, { tools: { shared: { revisions: { default: { url: stub.url } } } } });
   const url = `${h.base}/mcp`;
-  const init = await post(url, h.tokens.alice, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "spec", version: "1" } }));
+  const init = await post(
+    url,
+    h.tokens.alice,
+    rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "spec", version: "1" } }),
+  );
   await init.text();
   const session = init.headers.get("mcp-session-id")!;
   await (await post(url, h.tokens.alice, rpc("tools/list"), { "mcp-session-id": session })).text();
@@ -103,7 +122,11 @@ test("through /mcp a client that reads nothing from a flooding stream pauses the
 test("an /mcp session keeps bounded initialize params: an oversized initialize is refused", { timeout: 30_000 }, async (t) => {
   const stub = await upstreamStub(t, (msg, _req, res) => reply(res, msg, msg.method === "initialize" ? INITIALIZED : {}));
   const h = await startHarness(t, { tools: { shared: { revisions: { default: { url: stub.url } } } } });
-  const huge = await post(`${h.base}/mcp`, h.tokens.alice, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x".repeat(70 * 1024), version: "1" } }));
+  const huge = await post(
+    `${h.base}/mcp`,
+    h.tokens.alice,
+    rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x".repeat(70 * 1024), version: "1" } }),
+  );
   assert.equal(huge.status, 400);
   assert.equal(huge.headers.get("mcp-session-id"), null);
   assert.match((await json(huge)).error.message, /initialize params are too large/);

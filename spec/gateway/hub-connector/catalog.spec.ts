@@ -85,5 +85,8 @@ test("a catalog older than its bound is filled again", { timeout: 30_000 }, asyn
   await stale.get("t5", "default", true, async () => rec);
   await stale.get("t5", "default", true, async () => rec);
   assert.equal(standIn.listings.get("t5"), 3);
-  await assert.rejects(stale.get("t6", "default", true, async () => Promise.reject(new Error("no session"))), /no session/);
+  await assert.rejects(
+    stale.get("t6", "default", true, async () => Promise.reject(new Error("no session"))),
+    /no session/,
+  );
 });

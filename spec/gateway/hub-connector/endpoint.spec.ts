@@ -21,7 +21,11 @@ const HUB = {
   },
 };
 
-async function connect(t: { after(fn: () => unknown): void }, url: string, token: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function connect(
+  t: { after(fn: () => unknown): void },
+  url: string,
+  token: string,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client({ name: "connector-spec", version: "1.0.0" }, { capabilities: { elicitation: { form: {} } } });
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
   await client.connect(transport);
@@ -69,7 +73,10 @@ test("one endpoint for every tool a person may use", { timeout: 120_000 }, async
     assert.ok(carols.includes("staffdemo_add") && carols.includes("mcpdemo_add") && !carols.some((n) => n.startsWith("labdemo_")));
     const { client: bob } = await connect(t, url, h.tokens.bob);
     const bobs = await allToolNames(bob);
-    assert.deepEqual(bobs.filter((n) => !n.startsWith("mcpdemo_")), ["hub_search_tools"]);
+    assert.deepEqual(
+      bobs.filter((n) => !n.startsWith("mcpdemo_")),
+      ["hub_search_tools"],
+    );
     await allToolNames(alice);
     assert.deepEqual(started().sort(), ["alice:labdemo", "alice:mcpdemo", "carol:staffdemo"], "later listings start no tool session");
     assert.equal(h.logs.filter((l) => l.includes('"catalog filled"')).length, 3);
@@ -118,8 +125,14 @@ test("one endpoint for every tool a person may use", { timeout: 120_000 }, async
     assert.deepEqual((done.result as { content: unknown }).content, [{ type: "text", text: "6" }]);
 
     const listed = (await alice.request({ method: "tasks/list", params: { _meta: TASKS } }, Any)) as { tasks: Array<{ taskId: string }> };
-    assert.ok(listed.tasks.some((x) => x.taskId === created.taskId), "tasks/list names tasks with their tool's prefix");
-    const slow = (await alice.request({ method: "tools/call", params: { name: "mcpdemo_slow_sum", arguments: { values: "1,2", delay: 60 }, _meta: TASKS } }, Any)) as {
+    assert.ok(
+      listed.tasks.some((x) => x.taskId === created.taskId),
+      "tasks/list names tasks with their tool's prefix",
+    );
+    const slow = (await alice.request(
+      { method: "tools/call", params: { name: "mcpdemo_slow_sum", arguments: { values: "1,2", delay: 60 }, _meta: TASKS } },
+      Any,
+    )) as {
       taskId: string;
     };
     await alice.request({ method: "tasks/cancel", params: { taskId: slow.taskId, _meta: TASKS } }, Any);
@@ -139,7 +152,11 @@ test("one endpoint for every tool a person may use", { timeout: 120_000 }, async
   await t.test("stateless 2026-07-28 requests need no session", async () => {
     const V = "2026-07-28";
     const meta = { "io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": {} };
-    const headers = (method: string, name?: string): Record<string, string> => ({ "mcp-protocol-version": V, "mcp-method": method, ...(name ? { "mcp-name": name } : {}) });
+    const headers = (method: string, name?: string): Record<string, string> => ({
+      "mcp-protocol-version": V,
+      "mcp-method": method,
+      ...(name ? { "mcp-name": name } : {}),
+    });
     const discovered = (await json(await post(url, h.tokens.bob, rpc("server/discover", { _meta: meta }), headers("server/discover")))).result;
     assert.deepEqual(discovered.supportedVersions, [V]);
     assert.equal(discovered._meta["io.modelcontextprotocol/serverInfo"].name, "hub_gateway");
@@ -147,7 +164,12 @@ test("one endpoint for every tool a person may use", { timeout: 120_000 }, async
     const listed = (await json(list)).result;
     assert.equal(listed.resultType, "complete");
     assert.ok(listed.tools.some((x: { name: string }) => x.name === "mcpdemo_divide"));
-    const sum = await post(url, h.tokens.bob, rpc("tools/call", { name: "mcpdemo_add", arguments: { a: 2, b: 3 }, _meta: meta }), headers("tools/call", "mcpdemo_add"));
+    const sum = await post(
+      url,
+      h.tokens.bob,
+      rpc("tools/call", { name: "mcpdemo_add", arguments: { a: 2, b: 3 }, _meta: meta }),
+      headers("tools/call", "mcpdemo_add"),
+    );
     assert.equal(sum.status, 200);
     assert.equal((await json(sum)).result.content[0].text, "5");
   });
@@ -171,7 +193,10 @@ test("one endpoint for every tool a person may use", { timeout: 120_000 }, async
     assert.match(anonymous.headers.get("www-authenticate")!, new RegExp(`resource_metadata="${h.base}/.well-known/oauth-protected-resource/mcp"`));
     assert.equal(anonymous.headers.get("access-control-allow-origin"), "*");
     const bad = async (init: RequestInit, status: number): Promise<void> => {
-      const res = await fetch(url, { ...init, headers: { authorization: `Bearer ${h.tokens.alice}`, "content-type": "application/json", ...(init.headers as Record<string, string>) } });
+      const res = await fetch(url, {
+        ...init,
+        headers: { authorization: `Bearer ${h.tokens.alice}`, "content-type": "application/json", ...(init.headers as Record<string, string>) },
+      });
       assert.equal(res.status, status, JSON.stringify(init));
       await res.arrayBuffer();
     };
@@ -188,7 +213,9 @@ test("one endpoint for every tool a person may use", { timeout: 120_000 }, async
     const ping = await json(await post(url, h.tokens.alice, rpc("ping"), { "mcp-session-id": transport.sessionId! }));
     assert.deepEqual(ping.result, {});
     await alice.setLoggingLevel("info");
-    const completion = await alice.complete({ ref: { type: "ref/prompt", name: "mcpdemo_explain" }, argument: { name: "topic", value: "mo" } }).catch((e: Error) => e);
+    const completion = await alice
+      .complete({ ref: { type: "ref/prompt", name: "mcpdemo_explain" }, argument: { name: "topic", value: "mo" } })
+      .catch((e: Error) => e);
     assert.ok(!(completion instanceof Error) || !/Unknown|unknown completion/.test(completion.message), "a completion reaches the prompt's tool");
     const preflight = await fetch(url, { method: "OPTIONS" });
     assert.equal(preflight.status, 204);
@@ -209,5 +236,5 @@ test("the one endpoint in front of the official SDK's server (a `url` revision w
   const { resources } = await client.listResources();
   const settings = resources.find((r) => r.uri === "config://sdkdemo/demo/settings");
   assert.ok(settings, JSON.stringify(resources));
-  assert.match(String((((await client.readResource({ uri: settings.uri })).contents[0]) as { text: string }).text), /"gravity":9.81/);
+  assert.match(String(((await client.readResource({ uri: settings.uri })).contents[0] as { text: string }).text), /"gravity":9.81/);
 });

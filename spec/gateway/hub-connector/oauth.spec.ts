@@ -16,7 +16,12 @@ const ping = (url: string, token: string): Promise<Response> =>
   fetch(url, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", Authorization: `Bearer ${token}` },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    }),
   });
 
 test("the SDK's auth() for the /mcp resource, and audience checks both ways", { timeout: 90_000 }, async (t) => {
@@ -62,7 +67,14 @@ test("the SDK's auth() for the /mcp resource, and audience checks both ways", { 
   const { verifier, challenge: pkce } = pkcePair();
   const toolResource = `${base}/api/mcp/mcpdemo/mcp`;
   const code = (await signIn(base, { clientId, challenge: pkce, resource: toolResource, user: USER, password: PASSWORD })).searchParams.get("code")!;
-  const issued = await token(base, { grant_type: "authorization_code", client_id: clientId, code, redirect_uri: REDIRECT, code_verifier: verifier, resource: toolResource });
+  const issued = await token(base, {
+    grant_type: "authorization_code",
+    client_id: clientId,
+    code,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+    resource: toolResource,
+  });
   assert.equal(issued.status, 200);
   const toolToken = ((await issued.json()) as { access_token: string }).access_token;
   const works = await ping(toolResource, toolToken);

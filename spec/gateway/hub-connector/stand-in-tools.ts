@@ -4,7 +4,18 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
-const TOPICS = ["fourier transform", "protein folding", "orbit propagation", "heat diffusion", "gene expression", "crystal lattice", "river discharge", "seismic inversion", "plasma turbulence", "ocean salinity"];
+const TOPICS = [
+  "fourier transform",
+  "protein folding",
+  "orbit propagation",
+  "heat diffusion",
+  "gene expression",
+  "crystal lattice",
+  "river discharge",
+  "seismic inversion",
+  "plasma turbulence",
+  "ocean salinity",
+];
 const VERBS = ["computes", "estimates", "simulates", "plots", "fits"];
 
 /** The generated description of tool `i`: ten topics times five verbs, each pair once in 50. */
@@ -34,7 +45,8 @@ export async function startStandIn(): Promise<StandIn> {
       const m = JSON.parse(body) as { id?: unknown; method: string };
       if (m.id === undefined) return void res.writeHead(202).end();
       let result: unknown;
-      if (m.method === "initialize") result = { protocolVersion: "2025-11-25", capabilities: { tools: { listChanged: true } }, serverInfo: { name: segment, version: "1" } };
+      if (m.method === "initialize")
+        result = { protocolVersion: "2025-11-25", capabilities: { tools: { listChanged: true } }, serverInfo: { name: segment, version: "1" } };
       else if (m.method === "tools/list") {
         listings.set(segment, (listings.get(segment) ?? 0) + 1);
         const version = segment.endsWith("v2") ? " (version 2)" : "";
@@ -43,11 +55,16 @@ export async function startStandIn(): Promise<StandIn> {
       } else if (m.method === "tools/call") {
         // The call changes the tool's list and says so on the call's stream, before its result.
         changed.add(segment);
-        const events = [{ jsonrpc: "2.0", method: "notifications/tools/list_changed" }, { jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text: `ran ${segment}` }] } }];
+        const events = [
+          { jsonrpc: "2.0", method: "notifications/tools/list_changed" },
+          { jsonrpc: "2.0", id: m.id, result: { content: [{ type: "text", text: `ran ${segment}` }] } },
+        ];
         res.writeHead(200, { "content-type": "text/event-stream" });
         return void res.end(events.map((e) => `event: message\ndata: ${JSON.stringify(e)}\n\n`).join(""));
       }
-      const text = JSON.stringify(result ? { jsonrpc: "2.0", id: m.id, result } : { jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } });
+      const text = JSON.stringify(
+        result ? { jsonrpc: "2.0", id: m.id, result } : { jsonrpc: "2.0", id: m.id, error: { code: -32601, message: "Method not found" } },
+      );
       res.writeHead(200, { "content-type": "application/json", "mcp-session-id": `s-${segment}` }).end(text);
     });
   });

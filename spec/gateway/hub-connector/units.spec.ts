@@ -19,7 +19,10 @@ test("/mcp takes hub-wide tokens and tokens for /mcp, never one bound to a tool"
   const ada = { user: "ada", groups: [], kind: "oauth" } as const;
   assert.equal((await authorizeHub(request("Bearer x"), [verifier(ada)], HUB)).user, "ada");
   assert.equal((await authorizeHub(request("Bearer x"), [verifier({ ...ada, audience: `${HUB}/mcp` })], HUB)).user, "ada");
-  await assert.rejects(authorizeHub(request("Bearer x"), [verifier({ ...ada, audience: `${HUB}/api/mcp/demo/mcp` })], HUB), (e: { status: number }) => e.status === 401);
+  await assert.rejects(
+    authorizeHub(request("Bearer x"), [verifier({ ...ada, audience: `${HUB}/api/mcp/demo/mcp` })], HUB),
+    (e: { status: number }) => e.status === 401,
+  );
   await assert.rejects(authorizeHub(request(), [verifier(ada)], HUB), (e: { status: number; headers: Record<string, string> }) => {
     assert.equal(e.headers["www-authenticate"], `Bearer resource_metadata="${HUB}/.well-known/oauth-protected-resource/mcp"`);
     return e.status === 401;
@@ -38,12 +41,38 @@ test("request ids and task ids carry their tool, and nothing else decodes", () =
 
   let changed = 0;
   const on = (): void => void changed++;
-  assert.deepEqual(exposeMessage("lab", { jsonrpc: "2.0", id: 3, method: "elicitation/create", params: {} }, undefined, on), { jsonrpc: "2.0", id: 'lab/3', method: "elicitation/create", params: {} });
-  assert.deepEqual((exposeMessage("lab", { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", logger: "x" } }, undefined, on) as { params: unknown }).params, { level: "info", logger: "lab/x" });
-  assert.deepEqual((exposeMessage("lab", { jsonrpc: "2.0", method: "notifications/message", params: { level: "info" } }, undefined, on) as { params: unknown }).params, { level: "info", logger: "lab" });
-  assert.deepEqual((exposeMessage("lab", { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "lab://runs/1" } }, undefined, on) as { params: unknown }).params, { uri: "lab://lab/runs/1" });
-  assert.deepEqual((exposeMessage("lab", { jsonrpc: "2.0", method: "notifications/tasks/status", params: { taskId: "t", status: "working" } }, undefined, on) as { params: unknown }).params, { taskId: "lab/t", status: "working" });
-  assert.deepEqual((exposeMessage("lab", { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 4 } }, undefined, on) as { params: unknown }).params, { requestId: "lab/4" });
+  assert.deepEqual(exposeMessage("lab", { jsonrpc: "2.0", id: 3, method: "elicitation/create", params: {} }, undefined, on), {
+    jsonrpc: "2.0",
+    id: "lab/3",
+    method: "elicitation/create",
+    params: {},
+  });
+  assert.deepEqual(
+    (exposeMessage("lab", { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", logger: "x" } }, undefined, on) as { params: unknown })
+      .params,
+    { level: "info", logger: "lab/x" },
+  );
+  assert.deepEqual(
+    (exposeMessage("lab", { jsonrpc: "2.0", method: "notifications/message", params: { level: "info" } }, undefined, on) as { params: unknown }).params,
+    { level: "info", logger: "lab" },
+  );
+  assert.deepEqual(
+    (exposeMessage("lab", { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "lab://runs/1" } }, undefined, on) as { params: unknown })
+      .params,
+    { uri: "lab://lab/runs/1" },
+  );
+  assert.deepEqual(
+    (
+      exposeMessage("lab", { jsonrpc: "2.0", method: "notifications/tasks/status", params: { taskId: "t", status: "working" } }, undefined, on) as {
+        params: unknown;
+      }
+    ).params,
+    { taskId: "lab/t", status: "working" },
+  );
+  assert.deepEqual(
+    (exposeMessage("lab", { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 4 } }, undefined, on) as { params: unknown }).params,
+    { requestId: "lab/4" },
+  );
   exposeMessage("lab", { jsonrpc: "2.0", method: "notifications/tools/list_changed" }, undefined, on);
   exposeMessage("lab", { jsonrpc: "2.0", method: "notifications/prompts/list_changed", params: {} }, undefined, on);
   assert.equal(changed, 2);
@@ -68,7 +97,10 @@ test("lists page with an opaque cursor; a cursor it did not give is refused", ()
   const first = listPage(view, "tools/list", {}, 4)!;
   assert.equal((first.tools as unknown[]).length, 4);
   const second = listPage(view, "tools/list", { cursor: first.nextCursor }, 4)!;
-  assert.deepEqual((second.tools as Array<{ name: string }>).map((x) => x.name), ["a_t3", "a_t4"]);
+  assert.deepEqual(
+    (second.tools as Array<{ name: string }>).map((x) => x.name),
+    ["a_t3", "a_t4"],
+  );
   assert.equal(second.nextCursor, undefined);
   assert.deepEqual(listPage(view, "resources/list", {}, 4), { resources: [{ uri: "file://a//x" }] });
   assert.throws(() => listPage(view, "tools/list", { cursor: "o-1" }, 4), /unknown cursor/);
@@ -80,8 +112,14 @@ test("lists page with an opaque cursor; a cursor it did not give is refused", ()
 });
 
 test("the built-in search tool keeps its name; a tool's colliding name gets the usual suffix", () => {
-  const view = new PersonView(["hub"], [{ tool: "hub", lists: { tools: [{ name: "search_tools" }, { name: "x" }], prompts: [], resources: [], resourceTemplates: [] } }]);
-  assert.deepEqual(view.lists.tools.map((x) => x.name), ["hub_search_tools_2", "hub_x"]);
+  const view = new PersonView(
+    ["hub"],
+    [{ tool: "hub", lists: { tools: [{ name: "search_tools" }, { name: "x" }], prompts: [], resources: [], resourceTemplates: [] } }],
+  );
+  assert.deepEqual(
+    view.lists.tools.map((x) => x.name),
+    ["hub_search_tools_2", "hub_x"],
+  );
   assert.deepEqual(view.resolve("tools", "hub_search_tools_2"), { label: "hub", name: "search_tools" });
   assert.equal(view.resolve("tools", "hub_search_tools"), undefined);
 });
@@ -92,13 +130,18 @@ test("search ranks by BM25 over names and descriptions", () => {
     { name: "lab_plot", description: "Plots points; fits nothing" },
     { name: "lab_other", description: "Unrelated" },
   ];
-  assert.deepEqual(searchTools(tools, "fit curve", 5).map((x) => x.name), ["lab_fitCurve"]);
+  assert.deepEqual(
+    searchTools(tools, "fit curve", 5).map((x) => x.name),
+    ["lab_fitCurve"],
+  );
   assert.deepEqual(searchTools(tools, "points", 1).map((x) => x.name).length, 1);
   assert.deepEqual(searchTools(tools, "   ", 5), []);
 });
 
 test("connector settings and per-tool catalog keys in gateway.json", () => {
-  const tools = { demo: { catalog: false, catalogRevision: "dev", revisions: { default: { url: "http://127.0.0.1:1/" }, dev: { url: "http://127.0.0.1:2/" } } } };
+  const tools = {
+    demo: { catalog: false, catalogRevision: "dev", revisions: { default: { url: "http://127.0.0.1:1/" }, dev: { url: "http://127.0.0.1:2/" } } },
+  };
   const config = parseGatewayConfig({ tools, connector: { pageSize: 20, catalogMaxAgeSeconds: 5 } }, "/");
   assert.deepEqual(config.connector, { pageSize: 20, catalogMaxAgeMs: 5000 });
   assert.equal(config.tools.demo!.catalog, false);
@@ -111,5 +154,9 @@ test("connector settings and per-tool catalog keys in gateway.json", () => {
     [{ tools: { demo: { ...tools.demo, catalog: "no" } } }, /^tools\.demo\.catalog must be true or false/],
     [{ tools: { demo: { ...tools.demo, catalogRevision: "nope" } } }, /^tools\.demo\.catalogRevision must name/],
   ];
-  for (const [value, message] of bad) assert.throws(() => parseGatewayConfig(value, "/"), (e: Error) => message.test(e.message));
+  for (const [value, message] of bad)
+    assert.throws(
+      () => parseGatewayConfig(value, "/"),
+      (e: Error) => message.test(e.message),
+    );
 });

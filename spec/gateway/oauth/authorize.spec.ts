@@ -5,7 +5,15 @@ import { authorizeUrl, hiddenField, pkcePair, registerPublic, signIn, startAutho
 const REDIRECT = "http://127.0.0.1:5555/callback";
 
 function params(clientId: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return { response_type: "code", client_id: clientId, redirect_uri: REDIRECT, code_challenge: pkcePair().challenge, code_challenge_method: "S256", state: "s1", ...extra };
+  return {
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: pkcePair().challenge,
+    code_challenge_method: "S256",
+    state: "s1",
+    ...extra,
+  };
 }
 
 test("an unknown client or a mismatched redirect is an error page at once, never a redirect", async (t) => {
@@ -128,7 +136,10 @@ test("on an https hub under a path the cookie keeps that path: __Secure-hub_oaut
   const { client_id } = (await register.json()) as { client_id: string };
   const page = await fetch(authorizeUrl(`${base}/hub`, params(client_id)));
   await page.arrayBuffer();
-  assert.match(page.headers.getSetCookie()[0]!, /^__Secure-hub_oauth=[A-Za-z0-9_-]{43}; Path=\/hub\/developer\/oauth; Max-Age=\d+; HttpOnly; SameSite=Lax; Secure$/);
+  assert.match(
+    page.headers.getSetCookie()[0]!,
+    /^__Secure-hub_oauth=[A-Za-z0-9_-]{43}; Path=\/hub\/developer\/oauth; Max-Age=\d+; HttpOnly; SameSite=Lax; Secure$/,
+  );
 });
 
 test("login: a wrong password is 401 on the same form; a missing or foreign CSRF token is 403", async (t) => {

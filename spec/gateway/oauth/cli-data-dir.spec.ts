@@ -17,7 +17,6 @@ const cli = join(root, "cli", "hub_gateway.ts");
 // coverage of processes that load them through other transpilers skews the report.
 const env = { ...process.env, NODE_V8_COVERAGE: "" };
 
-
 function run(args: string[], input?: string): Promise<number | null> {
   const child = spawn(process.execPath, ["--import", "tsx", cli, ...args], { cwd: root, env, stdio: ["pipe", "ignore", "ignore"] });
   child.stdin.end(input ?? "");
@@ -47,7 +46,12 @@ async function initialize(base: string, accessToken: string): Promise<number> {
   const res = await fetch(`${base}/api/mcp/mcpdemo/mcp`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", Authorization: `Bearer ${accessToken}` },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "spec", version: "1" } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "spec", version: "1" } },
+    }),
   });
   await res.arrayBuffer();
   return res.status;
@@ -67,7 +71,10 @@ test("two hub_gateway processes on one data dir share clients, grants and revoca
 
   const { clientId, tokens } = await obtainTokens(publicUrl, `${publicUrl}/api/mcp/mcpdemo/mcp`);
   assert.equal(await initialize(`http://127.0.0.1:${portB}`, tokens.access_token), 200);
-  const revoked = await fetch(`${publicUrl}/developer/oauth/revoke`, { method: "POST", body: new URLSearchParams({ client_id: clientId, token: tokens.refresh_token }) });
+  const revoked = await fetch(`${publicUrl}/developer/oauth/revoke`, {
+    method: "POST",
+    body: new URLSearchParams({ client_id: clientId, token: tokens.refresh_token }),
+  });
   assert.equal(revoked.status, 200);
   await revoked.arrayBuffer();
   assert.equal(await initialize(`http://127.0.0.1:${portB}`, tokens.access_token), 401);

@@ -27,7 +27,6 @@ function skipReason(): string | undefined {
   return `the conformance suite ${VERSION} is not installed in ${cache} (npm install node@22 @modelcontextprotocol/conformance@${VERSION} there)`;
 }
 
-
 test("conformance suite: authorization-server scenarios pass against the hub", { skip: skipReason(), timeout: 180_000 }, async (t) => {
   const { gateway } = await startHub(t);
   const port = await freePort();
@@ -39,7 +38,18 @@ test("conformance suite: authorization-server scenarios pass against the hub", {
   const { client_id: clientId } = (await registered.json()) as { client_id: string };
   const child = spawn(
     node22,
-    [suite, "authorization", "--url", `${gateway.publicUrl}/authorize`, "--client-id", clientId, "--port", String(port), "--resource", `${gateway.publicUrl}/api/mcp/mcpdemo/mcp`],
+    [
+      suite,
+      "authorization",
+      "--url",
+      `${gateway.publicUrl}/authorize`,
+      "--client-id",
+      clientId,
+      "--port",
+      String(port),
+      "--resource",
+      `${gateway.publicUrl}/api/mcp/mcpdemo/mcp`,
+    ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   t.after(() => {

@@ -27,9 +27,17 @@ test("as the gateway runs it: tool groups decide consent; unknown tools are refu
     publicUrl: () => publicUrl,
     logger: { debug() {}, info() {}, warn() {}, error() {} },
   });
-  publicUrl = await listen(createServer((req, res) => void as.handle(req, res).then((ok) => ok || res.writeHead(404).end())), t);
+  publicUrl = await listen(
+    createServer((req, res) => void as.handle(req, res).then((ok) => ok || res.writeHead(404).end())),
+    t,
+  );
   const clientId = await registerPublic(publicUrl);
-  for (const [name, allowed] of [["open", true], ["staffonly", true], ["adminsonly", false], ["missing", false]] as const) {
+  for (const [name, allowed] of [
+    ["open", true],
+    ["staffonly", true],
+    ["adminsonly", false],
+    ["missing", false],
+  ] as const) {
     const back = await signIn(publicUrl, { clientId, challenge: pkcePair().challenge, resource: `${publicUrl}/api/mcp/${name}/mcp` });
     assert.equal(back.searchParams.has("code"), allowed, name);
   }
@@ -38,7 +46,10 @@ test("as the gateway runs it: tool groups decide consent; unknown tools are refu
   const portal = await fetch(`${publicUrl}/authorize/register`, { method: "POST", body: JSON.stringify({ redirect_uris: ["https://portal.example/cb"] }) });
   assert.equal(portal.status, 201, "the configured allowlist replaces the default one");
   await portal.arrayBuffer();
-  const claude = await fetch(`${publicUrl}/authorize/register`, { method: "POST", body: JSON.stringify({ redirect_uris: ["https://claude.ai/api/mcp/auth_callback"] }) });
+  const claude = await fetch(`${publicUrl}/authorize/register`, {
+    method: "POST",
+    body: JSON.stringify({ redirect_uris: ["https://claude.ai/api/mcp/auth_callback"] }),
+  });
   assert.equal(claude.status, 401);
   await claude.arrayBuffer();
 });

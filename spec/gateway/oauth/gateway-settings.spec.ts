@@ -10,13 +10,24 @@ const fail = (key: string, problem: string): never => {
 test("the oauth section: on by default, false turns it off, known keys only", () => {
   assert.deepEqual(parseOAuthSettings(undefined, fail), DEFAULT_OAUTH_SETTINGS);
   assert.equal(parseOAuthSettings(false, fail).enabled, false);
-  assert.deepEqual(parseOAuthSettings({ trustedUserHeader: "X-Forwarded-User", registrationGroups: ["admins"], registrationAllowlist: ["https://portal.example/oauth/"], clientAddressHeader: "X-Forwarded-For" }, fail), {
-    enabled: true,
-    trustedUserHeader: "X-Forwarded-User",
-    registrationAllowlist: ["https://portal.example/oauth/"],
-    registrationGroups: ["admins"],
-    clientAddressHeader: "X-Forwarded-For",
-  });
+  assert.deepEqual(
+    parseOAuthSettings(
+      {
+        trustedUserHeader: "X-Forwarded-User",
+        registrationGroups: ["admins"],
+        registrationAllowlist: ["https://portal.example/oauth/"],
+        clientAddressHeader: "X-Forwarded-For",
+      },
+      fail,
+    ),
+    {
+      enabled: true,
+      trustedUserHeader: "X-Forwarded-User",
+      registrationAllowlist: ["https://portal.example/oauth/"],
+      registrationGroups: ["admins"],
+      clientAddressHeader: "X-Forwarded-For",
+    },
+  );
   assert.throws(() => parseOAuthSettings({ clientAddressHeader: 5 }, fail), /clientAddressHeader/);
   assert.throws(() => parseOAuthSettings([], fail), /oauth must be an object or false/);
   assert.throws(() => parseOAuthSettings({ issuer: "x" }, fail), /oauth.issuer is not a known key/);

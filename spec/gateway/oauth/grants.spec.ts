@@ -157,5 +157,8 @@ test("concurrent valid exchanges of one code: one answer at most, and the grant 
   const issued = (await ok[0]!.json()) as Tokens;
   for (const a of answers) if (a.status !== 200) await a.arrayBuffer();
   assert.equal(await server.verifier.verify(issued.access_token, base), null);
-  assert.deepEqual((await store.list<{ revoked?: boolean }>(GRANTS)).map((g) => g.value.revoked), [true]);
+  assert.deepEqual(
+    (await store.list<{ revoked?: boolean }>(GRANTS)).map((g) => g.value.revoked),
+    [true],
+  );
 });

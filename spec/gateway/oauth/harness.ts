@@ -37,10 +37,7 @@ export async function listen(server: Server, t: TestContext): Promise<string> {
   return `http://127.0.0.1:${address.port}`;
 }
 
-export async function startAuthorizationServer(
-  t: TestContext,
-  options: Partial<OAuthServerOptions> = {},
-): Promise<Harness> {
+export async function startAuthorizationServer(t: TestContext, options: Partial<OAuthServerOptions> = {}): Promise<Harness> {
   const clock = { now: Date.UTC(2026, 0, 1) };
   const store = options.store ?? new MemoryRecordStore();
   const accounts = (options.accounts as TestAccounts | undefined) ?? new TestAccounts();

@@ -16,16 +16,18 @@ import { freePort } from "../../helpers/launcher-fixtures.ts";
 
 const cacheRoot = process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache");
 const inspector = join(cacheRoot, "mcp-inspector", "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js");
-const node22 = process.env.INSPECTOR_NODE ?? join(cacheRoot, `mcp-conformance-${process.env.CONFORMANCE_VERSION ?? "0.2.0-alpha.12"}`, "node_modules", "node", "bin", "node");
+const node22 =
+  process.env.INSPECTOR_NODE ??
+  join(cacheRoot, `mcp-conformance-${process.env.CONFORMANCE_VERSION ?? "0.2.0-alpha.12"}`, "node_modules", "node", "bin", "node");
 
 function skipReason(): string | undefined {
   const browser = browserSkipReason();
   if (browser) return browser;
-  if (!existsSync(inspector)) return `MCP Inspector is not installed in ${join(cacheRoot, "mcp-inspector")} (npm install @modelcontextprotocol/inspector there)`;
+  if (!existsSync(inspector))
+    return `MCP Inspector is not installed in ${join(cacheRoot, "mcp-inspector")} (npm install @modelcontextprotocol/inspector there)`;
   if (!existsSync(node22)) return "no Node >= 22 for the Inspector (set INSPECTOR_NODE)";
   return undefined;
 }
-
 
 test("MCP Inspector's CLI signs in through the browser and calls a tool", { skip: skipReason(), timeout: 180_000 }, async (t) => {
   const { gateway } = await startHub(t);
@@ -36,7 +38,14 @@ test("MCP Inspector's CLI signs in through the browser and calls a tool", { skip
   const child = spawn(node22, [inspector, "--cli", serverUrl, "--method", "tools/call", "--tool-name", "add", "--tool-arg", "a=2", "b=3"], {
     cwd: home,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { PATH: process.env.PATH ?? "", HOME: home, BROWSER: "true", MCP_AUTO_OPEN_ENABLED: "true", MCP_OAUTH_CALLBACK_URL: callback, MCP_INSPECTOR_SECRET_STORE: "memory" },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: home,
+      BROWSER: "true",
+      MCP_AUTO_OPEN_ENABLED: "true",
+      MCP_OAUTH_CALLBACK_URL: callback,
+      MCP_INSPECTOR_SECRET_STORE: "memory",
+    },
   });
   t.after(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");

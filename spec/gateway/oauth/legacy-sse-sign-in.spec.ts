@@ -26,7 +26,14 @@ test("a token obtained for …/sse opens the legacy transport and serves …/mcp
   const clientId = await registerPublic(gateway.publicUrl, redirect);
   const { verifier, challenge: pkce } = pkcePair();
   const back = await signIn(gateway.publicUrl, { clientId, challenge: pkce, resource: metadata.resource, user: USER, password: PASSWORD });
-  const res = await token(gateway.publicUrl, { grant_type: "authorization_code", client_id: clientId, code: back.searchParams.get("code")!, redirect_uri: redirect, code_verifier: verifier, resource: metadata.resource });
+  const res = await token(gateway.publicUrl, {
+    grant_type: "authorization_code",
+    client_id: clientId,
+    code: back.searchParams.get("code")!,
+    redirect_uri: redirect,
+    code_verifier: verifier,
+    resource: metadata.resource,
+  });
   assert.equal(res.status, 200);
   const { access_token } = (await res.json()) as { access_token: string };
   const bearer = { Authorization: `Bearer ${access_token}` };

@@ -16,7 +16,13 @@ class CountingAccounts extends TestAccounts {
 async function loginForm(base: string): Promise<(username: string, password: string, address: string) => Promise<Response>> {
   const clientId = await registerPublic(base);
   const page = await fetch(
-    authorizeUrl(base, { response_type: "code", client_id: clientId, redirect_uri: "http://127.0.0.1:5555/callback", code_challenge: pkcePair().challenge, code_challenge_method: "S256" }),
+    authorizeUrl(base, {
+      response_type: "code",
+      client_id: clientId,
+      redirect_uri: "http://127.0.0.1:5555/callback",
+      code_challenge: pkcePair().challenge,
+      code_challenge_method: "S256",
+    }),
   );
   const html = await page.text();
   const cookie = page.headers.getSetCookie()[0]!.split(";")[0]!;
@@ -101,4 +107,3 @@ test("parallel guesses are counted as they start, and flooding with other names 
   assert.equal(backoff.attempt("ada"), 0);
   now += 3600_000;
 });
-

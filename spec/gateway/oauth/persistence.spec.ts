@@ -54,14 +54,25 @@ test("another process on the same data dir accepts the tokens and sees the revoc
   t.after(() => rm(dir, { recursive: true, force: true }));
   const accounts = new TestAccounts();
   let as: OAuthServer | undefined;
-  const publicUrl = await listen(createServer((req, res) => void as!.handle(req, res).then((ok) => ok || res.writeHead(404).end())), t);
+  const publicUrl = await listen(
+    createServer((req, res) => void as!.handle(req, res).then((ok) => ok || res.writeHead(404).end())),
+    t,
+  );
   as = new OAuthServer({ publicUrl, store: new FileRecordStore(dir), accounts });
   const { clientId, tokens } = await obtainTokens(publicUrl);
   const script = fileURLToPath(new URL("verify-in-child.ts", import.meta.url));
   const check = async (): Promise<string> =>
-    (await promisify(execFile)(process.execPath, ["--import", "tsx", script, dir, publicUrl], { env: { ...process.env, ACCESS_TOKEN: tokens.access_token }, timeout: 30_000 })).stdout.trim();
+    (
+      await promisify(execFile)(process.execPath, ["--import", "tsx", script, dir, publicUrl], {
+        env: { ...process.env, ACCESS_TOKEN: tokens.access_token },
+        timeout: 30_000,
+      })
+    ).stdout.trim();
   assert.equal(await check(), "ada");
-  const revoke = await fetch(`${publicUrl}/developer/oauth/revoke`, { method: "POST", body: new URLSearchParams({ client_id: clientId, token: tokens.refresh_token }) });
+  const revoke = await fetch(`${publicUrl}/developer/oauth/revoke`, {
+    method: "POST",
+    body: new URLSearchParams({ client_id: clientId, token: tokens.refresh_token }),
+  });
   await revoke.arrayBuffer();
   assert.equal(await check(), "refused");
 });

@@ -23,7 +23,9 @@ test("a public loopback registration: 201 echoing the metadata, no secret, no-st
 
 test("secret methods get a secret once; unsupported methods are downgraded to none", async (t) => {
   const { base } = await startAuthorizationServer(t);
-  const post = (await (await register(base, { redirect_uris: ["https://claude.ai/api/mcp/auth_callback"], token_endpoint_auth_method: "client_secret_post" })).json()) as Record<string, unknown>;
+  const post = (await (
+    await register(base, { redirect_uris: ["https://claude.ai/api/mcp/auth_callback"], token_endpoint_auth_method: "client_secret_post" })
+  ).json()) as Record<string, unknown>;
   assert.equal(post.token_endpoint_auth_method, "client_secret_post");
   assert.equal(typeof post.client_secret, "string");
   assert.equal(post.client_secret_expires_at, 0);
@@ -94,8 +96,12 @@ test("a registration flood from one address is cut off with 429, after room for 
 
 test("an identical public registration returns the existing client, loopback ports aside", async (t) => {
   const { base } = await startAuthorizationServer(t);
-  const first = (await (await register(base, { client_name: "Claude Code", redirect_uris: ["http://localhost:1111/callback"] })).json()) as { client_id: string };
-  const again = (await (await register(base, { client_name: "Claude Code", redirect_uris: ["http://localhost:2222/callback"] })).json()) as { client_id: string };
+  const first = (await (await register(base, { client_name: "Claude Code", redirect_uris: ["http://localhost:1111/callback"] })).json()) as {
+    client_id: string;
+  };
+  const again = (await (await register(base, { client_name: "Claude Code", redirect_uris: ["http://localhost:2222/callback"] })).json()) as {
+    client_id: string;
+  };
   assert.equal(again.client_id, first.client_id);
   const other = (await (await register(base, { client_name: "Other", redirect_uris: ["http://localhost:2222/callback"] })).json()) as { client_id: string };
   assert.notEqual(other.client_id, first.client_id);

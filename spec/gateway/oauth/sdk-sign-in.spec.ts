@@ -12,7 +12,10 @@ import { browserSkipReason, launchBrowser, outputDir, signInWithBrowser } from "
 import { PASSWORD, USER, callbackReceiver, startHub } from "./hub.ts";
 import { MemoryProvider } from "./memory-provider.ts";
 
-test("the SDK's OAuth flow against the hub, signing in with a real browser, then tools/call and refresh", { skip: browserSkipReason(), timeout: 120_000 }, async (t) => {
+test("the SDK's OAuth flow against the hub, signing in with a real browser, then tools/call and refresh", {
+  skip: browserSkipReason(),
+  timeout: 120_000,
+}, async (t) => {
   await mkdir(outputDir(), { recursive: true });
   const { gateway } = await startHub(t);
   const serverUrl = `${gateway.publicUrl}/api/mcp/mcpdemo/mcp`;

@@ -60,7 +60,11 @@ test("preflight on every endpoint; other paths are left to the gateway; wrong me
 
 test("an oversized body is a 413 and the server keeps serving", async (t) => {
   const { base } = await startAuthorizationServer(t);
-  const res = await fetch(`${base}/developer/oauth/token`, { method: "POST", body: "x".repeat(70_000), headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+  const res = await fetch(`${base}/developer/oauth/token`, {
+    method: "POST",
+    body: "x".repeat(70_000),
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+  });
   assert.equal(res.status, 413);
   await res.arrayBuffer();
   assert.equal((await fetch(`${base}/authorize/.well-known/oauth-authorization-server`)).status, 200);
@@ -68,7 +72,10 @@ test("an oversized body is a 413 and the server keeps serving", async (t) => {
 
 test("a publicUrl with a path prefix serves under that prefix only", async (t) => {
   const as = new OAuthServer({ publicUrl: "https://hub.example/hub/", store: new MemoryRecordStore(), accounts: new TestAccounts() });
-  const base = await listen(createServer((req, res) => void as.handle(req, res).then((ok) => ok || res.writeHead(404).end())), t);
+  const base = await listen(
+    createServer((req, res) => void as.handle(req, res).then((ok) => ok || res.writeHead(404).end())),
+    t,
+  );
   const doc = (await (await fetch(`${base}/hub/authorize/.well-known/oauth-authorization-server`)).json()) as { issuer: string };
   assert.equal(doc.issuer, "https://hub.example/hub/authorize");
   assert.equal((await fetch(`${base}/authorize/.well-known/oauth-authorization-server`)).status, 404);

@@ -9,7 +9,12 @@ test("a sweep removes dead records and keeps live sign-ins working", async (t) =
   const sweeper = new Sweeper(resolveOptions({ publicUrl: h.base, store: h.store, accounts: h.accounts, now: () => h.clock.now }));
   const live = await obtainTokens(h.base);
   const revoked = await obtainTokens(h.base);
-  await (await fetch(`${h.base}/developer/oauth/revoke`, { method: "POST", body: new URLSearchParams({ client_id: revoked.clientId, token: revoked.tokens.refresh_token }) })).arrayBuffer();
+  await (
+    await fetch(`${h.base}/developer/oauth/revoke`, {
+      method: "POST",
+      body: new URLSearchParams({ client_id: revoked.clientId, token: revoked.tokens.refresh_token }),
+    })
+  ).arrayBuffer();
   await (await register(h.base, { client_name: "never used", redirect_uris: ["http://127.0.0.1:9/cb"] })).arrayBuffer();
   h.clock.now += 25 * 3600_000;
   const before = await h.store.list("oauth-clients");
@@ -28,7 +33,13 @@ test("a sweep removes dead records and keeps live sign-ins working", async (t) =
 test("the background sweep runs at most once an hour and survives a failing store", async (t) => {
   const h = await startAuthorizationServer(t);
   let lists = 0;
-  const failing = { ...h.store, list: async () => { lists += 1; throw new Error("disk gone"); } } as unknown as typeof h.store;
+  const failing = {
+    ...h.store,
+    list: async () => {
+      lists += 1;
+      throw new Error("disk gone");
+    },
+  } as unknown as typeof h.store;
   const sweeper = new Sweeper(resolveOptions({ publicUrl: h.base, store: failing, accounts: h.accounts, now: () => h.clock.now }));
   const first = sweeper.maybeSweep();
   assert.equal(sweeper.maybeSweep(), undefined, "one at a time");

@@ -20,7 +20,14 @@ test("code exchange: a Bearer token for one hour and a refresh token, no-store",
   const { base, server } = await startAuthorizationServer(t);
   const clientId = await registerPublic(base);
   const { code, verifier } = await codeFor(base, clientId, HUB_TOOL(base));
-  const res = await token(base, { grant_type: "authorization_code", client_id: clientId, code, redirect_uri: REDIRECT, code_verifier: verifier, resource: HUB_TOOL(base) });
+  const res = await token(base, {
+    grant_type: "authorization_code",
+    client_id: clientId,
+    code,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+    resource: HUB_TOOL(base),
+  });
   assert.equal(res.status, 200);
   assert.equal(res.headers.get("cache-control"), "no-store");
   assert.equal(res.headers.get("access-control-allow-origin"), "*");
@@ -50,7 +57,13 @@ test("a wrong redirect_uri at the token endpoint is invalid_grant", async (t) =>
   const { base } = await startAuthorizationServer(t);
   const clientId = await registerPublic(base);
   const { code, verifier } = await codeFor(base, clientId);
-  const res = await token(base, { grant_type: "authorization_code", client_id: clientId, code, redirect_uri: "http://127.0.0.1:5556/callback", code_verifier: verifier });
+  const res = await token(base, {
+    grant_type: "authorization_code",
+    client_id: clientId,
+    code,
+    redirect_uri: "http://127.0.0.1:5556/callback",
+    code_verifier: verifier,
+  });
   assert.deepEqual(await errorOf(res), [400, "invalid_grant", "no-store"]);
 });
 
@@ -78,38 +91,76 @@ test("an expired code is invalid_grant", async (t) => {
 
 test("an unknown client is 401 invalid_client naming the secret; a bad code from a valid public client is invalid_grant", async (t) => {
   const { base } = await startAuthorizationServer(t);
-  const unknown = await token(base, { grant_type: "authorization_code", client_id: "nobody", code: "x", redirect_uri: REDIRECT, code_verifier: pkcePair().verifier });
+  const unknown = await token(base, {
+    grant_type: "authorization_code",
+    client_id: "nobody",
+    code: "x",
+    redirect_uri: REDIRECT,
+    code_verifier: pkcePair().verifier,
+  });
   assert.equal(unknown.status, 401);
   const body = (await unknown.json()) as { error: string; error_description: string };
   assert.equal(body.error, "invalid_client");
   assert.match(body.error_description, /client secret/);
   const clientId = await registerPublic(base);
-  const bad = await token(base, { grant_type: "authorization_code", client_id: clientId, code: "not-a-code", redirect_uri: REDIRECT, code_verifier: pkcePair().verifier });
+  const bad = await token(base, {
+    grant_type: "authorization_code",
+    client_id: clientId,
+    code: "not-a-code",
+    redirect_uri: REDIRECT,
+    code_verifier: pkcePair().verifier,
+  });
   assert.deepEqual(await errorOf(bad), [400, "invalid_grant", "no-store"]);
   const noClient = await token(base, { grant_type: "authorization_code", code: "x" });
   assert.deepEqual(await errorOf(noClient), [400, "invalid_request", "no-store"]);
   const grant = await token(base, { grant_type: "password", client_id: clientId });
   assert.deepEqual(await errorOf(grant), [400, "unsupported_grant_type", "no-store"]);
-  const dup = await fetch(`${base}/developer/oauth/token`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "client_id=a&client_id=b" });
+  const dup = await fetch(`${base}/developer/oauth/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: "client_id=a&client_id=b",
+  });
   assert.deepEqual(await errorOf(dup), [400, "invalid_request", "no-store"]);
 });
 
 test("confidential clients authenticate with Basic or a posted secret; a wrong secret is 401", async (t) => {
   const { base } = await startAuthorizationServer(t);
-  const reg = (await (await register(base, { redirect_uris: [REDIRECT], token_endpoint_auth_method: "client_secret_basic" })).json()) as { client_id: string; client_secret: string };
+  const reg = (await (await register(base, { redirect_uris: [REDIRECT], token_endpoint_auth_method: "client_secret_basic" })).json()) as {
+    client_id: string;
+    client_secret: string;
+  };
   const basic = (secret: string): string => `Basic ${Buffer.from(`${encodeURIComponent(reg.client_id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
   const first = await codeFor(base, reg.client_id);
-  const wrong = await token(base, { grant_type: "authorization_code", code: first.code, redirect_uri: REDIRECT, code_verifier: first.verifier }, { Authorization: basic("wrong") });
+  const wrong = await token(
+    base,
+    { grant_type: "authorization_code", code: first.code, redirect_uri: REDIRECT, code_verifier: first.verifier },
+    { Authorization: basic("wrong") },
+  );
   assert.equal(wrong.status, 401);
   assert.match(wrong.headers.get("www-authenticate")!, /^Basic/);
   assert.equal(((await wrong.json()) as { error: string }).error, "invalid_client");
-  const missing = await token(base, { grant_type: "authorization_code", client_id: reg.client_id, code: first.code, redirect_uri: REDIRECT, code_verifier: first.verifier });
+  const missing = await token(base, {
+    grant_type: "authorization_code",
+    client_id: reg.client_id,
+    code: first.code,
+    redirect_uri: REDIRECT,
+    code_verifier: first.verifier,
+  });
   assert.equal(missing.status, 401);
   await missing.arrayBuffer();
-  const ok = await token(base, { grant_type: "authorization_code", code: first.code, redirect_uri: REDIRECT, code_verifier: first.verifier }, { Authorization: basic(reg.client_secret) });
+  const ok = await token(
+    base,
+    { grant_type: "authorization_code", code: first.code, redirect_uri: REDIRECT, code_verifier: first.verifier },
+    { Authorization: basic(reg.client_secret) },
+  );
   assert.equal(ok.status, 200);
   const tokens = (await ok.json()) as Tokens;
-  const posted = await token(base, { grant_type: "refresh_token", client_id: reg.client_id, client_secret: reg.client_secret, refresh_token: tokens.refresh_token });
+  const posted = await token(base, {
+    grant_type: "refresh_token",
+    client_id: reg.client_id,
+    client_secret: reg.client_secret,
+    refresh_token: tokens.refresh_token,
+  });
   assert.equal(posted.status, 200);
   await posted.arrayBuffer();
 });
@@ -137,7 +188,11 @@ test("refresh tokens are bound to their client and resource", async (t) => {
   const { base } = await startAuthorizationServer(t);
   const { tokens } = await obtainTokens(base, HUB_TOOL(base));
   const other = await registerPublic(base, REDIRECT, "Other");
-  assert.deepEqual(await errorOf(await token(base, { grant_type: "refresh_token", client_id: other, refresh_token: tokens.refresh_token })), [400, "invalid_grant", "no-store"]);
+  assert.deepEqual(await errorOf(await token(base, { grant_type: "refresh_token", client_id: other, refresh_token: tokens.refresh_token })), [
+    400,
+    "invalid_grant",
+    "no-store",
+  ]);
 });
 
 test("group membership is checked again at refresh", async (t) => {
@@ -152,7 +207,12 @@ test("a refresh for a resource the groups lost access to is refused", async (t) 
   let allowed = true;
   const { base } = await startAuthorizationServer(t, { resourceAccess: () => allowed });
   const { clientId, tokens } = await obtainTokens(base, HUB_TOOL(base));
-  const wrongTarget = await token(base, { grant_type: "refresh_token", client_id: clientId, refresh_token: tokens.refresh_token, resource: `${base}/api/mcp/other/mcp` });
+  const wrongTarget = await token(base, {
+    grant_type: "refresh_token",
+    client_id: clientId,
+    refresh_token: tokens.refresh_token,
+    resource: `${base}/api/mcp/other/mcp`,
+  });
   assert.deepEqual(await errorOf(wrongTarget), [400, "invalid_target", "no-store"]);
   allowed = false;
   const res = await token(base, { grant_type: "refresh_token", client_id: clientId, refresh_token: tokens.refresh_token });
@@ -162,7 +222,11 @@ test("a refresh for a resource the groups lost access to is refused", async (t) 
 test("revocation (RFC 7009): revoking either token ends the grant; unknown tokens answer 200 too", async (t) => {
   const { base, server } = await startAuthorizationServer(t);
   const revoke = (clientId: string, tokenValue: string): Promise<Response> =>
-    fetch(`${base}/developer/oauth/revoke`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ client_id: clientId, token: tokenValue }) });
+    fetch(`${base}/developer/oauth/revoke`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ client_id: clientId, token: tokenValue }),
+    });
   const a = await obtainTokens(base);
   const res = await revoke(a.clientId, a.tokens.refresh_token);
   assert.equal(res.status, 200);

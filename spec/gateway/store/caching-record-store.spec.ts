@@ -5,16 +5,12 @@ import { CachingRecordStore } from "../../../lib/gateway/store/caching-record-st
 import { MemoryRecordStore } from "../../../lib/gateway/store/memory-record-store.ts";
 import { recordStoreContract } from "../record-store-contract.ts";
 
-recordStoreContract(
-  "CachingRecordStore",
-  () => new CachingRecordStore(new MemoryRecordStore(), { ttlMs: 60_000, keep: () => true }),
-  {
-    pair: () => {
-      const shared = new MemoryRecordStore();
-      return [new CachingRecordStore(shared, { ttlMs: 60_000, keep: () => true }), new CachingRecordStore(shared, { ttlMs: 60_000, keep: () => true })];
-    },
+recordStoreContract("CachingRecordStore", () => new CachingRecordStore(new MemoryRecordStore(), { ttlMs: 60_000, keep: () => true }), {
+  pair: () => {
+    const shared = new MemoryRecordStore();
+    return [new CachingRecordStore(shared, { ttlMs: 60_000, keep: () => true }), new CachingRecordStore(shared, { ttlMs: 60_000, keep: () => true })];
   },
-);
+});
 
 /** A store behind the cache that counts reads, with a clock the test moves. */
 function setup(options: { ttlMs?: number; keep?: (collection: string, value: unknown) => boolean; maxEntries?: number } = {}) {
@@ -37,7 +33,12 @@ function setup(options: { ttlMs?: number; keep?: (collection: string, value: unk
     secret: (name) => inner.secret(name),
   };
   let now = 1_000;
-  const cache = new CachingRecordStore(counted, { ttlMs: options.ttlMs ?? 1000, keep: options.keep ?? (() => true), maxEntries: options.maxEntries, now: () => now });
+  const cache = new CachingRecordStore(counted, {
+    ttlMs: options.ttlMs ?? 1000,
+    keep: options.keep ?? (() => true),
+    maxEntries: options.maxEntries,
+    now: () => now,
+  });
   /** Holds reads that have their value until the returned function is called. */
   const holdReads = (): (() => void) => {
     let open!: () => void;
@@ -171,7 +172,11 @@ test("update decides on the record as the data dir has it, never on a remembered
   assert.deepEqual(await s.cache.get("oauth-grants", "g"), { revoked: false });
   await s.inner.put("oauth-grants", "g", { revoked: true }); // revoked by another process
   const seen: unknown[] = [];
-  const answer = await s.cache.update<{ revoked: boolean; refreshed?: boolean }>("oauth-grants", "g", (g) => (seen.push(g), g && !g.revoked ? { ...g, refreshed: true } : undefined));
+  const answer = await s.cache.update<{ revoked: boolean; refreshed?: boolean }>(
+    "oauth-grants",
+    "g",
+    (g) => (seen.push(g), g && !g.revoked ? { ...g, refreshed: true } : undefined),
+  );
   assert.deepEqual(seen, [{ revoked: true }]);
   assert.deepEqual(answer, { revoked: true });
   await s.cache.update<{ n?: number }>("oauth-grants", "g", (g) => ({ ...g, n: 1 }));

@@ -19,16 +19,12 @@ function tempDir(t: { after(fn: () => unknown): void }): string {
 }
 
 recordStoreContract("MemoryRecordStore", () => new MemoryRecordStore());
-recordStoreContract(
-  "FileRecordStore",
-  (t) => new FileRecordStore(tempDir(t)),
-  {
-    pair: (t) => {
-      const dir = tempDir(t);
-      return [new FileRecordStore(dir), new FileRecordStore(dir)];
-    },
+recordStoreContract("FileRecordStore", (t) => new FileRecordStore(tempDir(t)), {
+  pair: (t) => {
+    const dir = tempDir(t);
+    return [new FileRecordStore(dir), new FileRecordStore(dir)];
   },
-);
+});
 
 test("two file stores on one data dir see each other's records and share secrets", async (t) => {
   const dir = tempDir(t);

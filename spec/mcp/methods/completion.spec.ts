@@ -12,8 +12,7 @@ function fixture() {
     name: "trip",
     arguments: [{ name: "city", required: true }, { name: "country" }],
     complete: {
-      city: (value, { arguments: args }) =>
-        (args.country === "fr" ? ["paris", "park", "lyon"] : ["portland"]).filter((c) => c.startsWith(value)),
+      city: (value, { arguments: args }) => (args.country === "fr" ? ["paris", "park", "lyon"] : ["portland"]).filter((c) => c.startsWith(value)),
     },
   });
   server.resource("data://runs/{id}", () => "", {
@@ -26,7 +25,11 @@ function fixture() {
 
 test("prompt arguments complete from the typed text and the other arguments", async () => {
   const server = fixture();
-  const fr = await complete(server, { ref: { type: "ref/prompt", name: "trip" }, argument: { name: "city", value: "pa" }, context: { arguments: { country: "fr" } } });
+  const fr = await complete(server, {
+    ref: { type: "ref/prompt", name: "trip" },
+    argument: { name: "city", value: "pa" },
+    context: { arguments: { country: "fr" } },
+  });
   assert.deepEqual(fr.result, { completion: { values: ["paris", "park"], total: 2, hasMore: false } });
   const other = await complete(server, { ref: { type: "ref/prompt", name: "trip" }, argument: { name: "city", value: "p" } });
   assert.deepEqual(other.result!.completion.values, ["portland"]);

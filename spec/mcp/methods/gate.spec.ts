@@ -9,13 +9,14 @@ const call = {} as Call;
 
 test("until the feature is in use, a wrapped method answers as before it and a new one as unknown", () => {
   let inUse = false;
-  const table = whenInUse(
-    { "tools/call": () => ({ via: "feature" }), "tasks/get": () => ({ task: 1 }) },
-    () => inUse,
-    { "tools/call": () => ({ via: "base" }) },
-  );
+  const table = whenInUse({ "tools/call": () => ({ via: "feature" }), "tasks/get": () => ({ task: 1 }) }, () => inUse, {
+    "tools/call": () => ({ via: "base" }),
+  });
   assert.deepEqual(table["tools/call"]!({}, call), { via: "base" });
-  assert.throws(() => table["tasks/get"]!({}, call), (err: unknown) => err instanceof JsonRpcError && err.code === -32601 && /tasks\/get/.test(err.message));
+  assert.throws(
+    () => table["tasks/get"]!({}, call),
+    (err: unknown) => err instanceof JsonRpcError && err.code === -32601 && /tasks\/get/.test(err.message),
+  );
   inUse = true;
   assert.deepEqual(table["tools/call"]!({}, call), { via: "feature" });
   assert.deepEqual(table["tasks/get"]!({}, call), { task: 1 });

@@ -15,7 +15,12 @@ test("titles and icons appear in initialize and every list", async () => {
     ((await server.handle({ jsonrpc: "2.0", id: 1, method, ...(params ? { params } : {}) })) as { result: Record<string, any> }).result;
   const init = await ask("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } });
   assert.deepEqual(init.serverInfo, { name: "meta", version: "1.0.0", title: "Meta Server", websiteUrl: "https://example.org", icons });
-  for (const [method, key, title] of [["tools/list", "tools", "Tool"], ["resources/list", "resources", "Resource"], ["resources/templates/list", "resourceTemplates", "Template"], ["prompts/list", "prompts", "Prompt"]] as const) {
+  for (const [method, key, title] of [
+    ["tools/list", "tools", "Tool"],
+    ["resources/list", "resources", "Resource"],
+    ["resources/templates/list", "resourceTemplates", "Template"],
+    ["prompts/list", "prompts", "Prompt"],
+  ] as const) {
     const entry = (await ask(method))[key][0];
     assert.equal(entry.title, title, method);
     assert.deepEqual(entry.icons, icons, method);

@@ -16,7 +16,11 @@ test("pages follow nextCursor to the end; the last page has none", () => {
 
 test("a cursor that is not ours is -32602", () => {
   for (const cursor of ["", "!!", 5, encodeCursor(99), Buffer.from("p2:1").toString("base64url"), "x".repeat(100)]) {
-    assert.throws(() => paginate([1], { cursor }, 2, "items"), (err: { code: number }) => err.code === -32602, String(cursor));
+    assert.throws(
+      () => paginate([1], { cursor }, 2, "items"),
+      (err: { code: number }) => err.code === -32602,
+      String(cursor),
+    );
   }
 });
 
@@ -26,7 +30,12 @@ test("every list method pages with the configured size", async () => {
   server.resource("x://one", () => "1").resource("x://two", () => "2");
   server.resource("x://t/{a}", () => "").resource("x://u/{b}", () => "");
   server.prompt(() => "p", { name: "p1", arguments: [] }).prompt(() => "q", { name: "p2", arguments: [] });
-  for (const [method, key] of [["tools/list", "tools"], ["resources/list", "resources"], ["resources/templates/list", "resourceTemplates"], ["prompts/list", "prompts"]] as const) {
+  for (const [method, key] of [
+    ["tools/list", "tools"],
+    ["resources/list", "resources"],
+    ["resources/templates/list", "resourceTemplates"],
+    ["prompts/list", "prompts"],
+  ] as const) {
     const first = (await server.handle({ jsonrpc: "2.0", id: 1, method })) as unknown as { result: Record<string, unknown[]> & { nextCursor: string } };
     assert.equal(first.result[key]!.length, 1, method);
     const second = (await server.handle({ jsonrpc: "2.0", id: 2, method, params: { cursor: first.result.nextCursor } })) as { result: Record<string, unknown> };

@@ -32,7 +32,10 @@ test("templates are listed apart from resources and read with their variables", 
   t.after(() => server.sessions.close());
   const list = await call(server, "resources/templates/list");
   assert.deepEqual(list.result!.resourceTemplates[0], { uriTemplate: "test://items/{id}", name: "item", title: "Item", mimeType: "application/json" });
-  assert.deepEqual((await call(server, "resources/list")).result!.resources.map((r: { uri: string }) => r.uri), ["test://static", "test://items/special"]);
+  assert.deepEqual(
+    (await call(server, "resources/list")).result!.resources.map((r: { uri: string }) => r.uri),
+    ["test://static", "test://items/special"],
+  );
   const read = await call(server, "resources/read", { uri: "test://items/42" });
   assert.deepEqual(read.result, { contents: [{ uri: "test://items/42", mimeType: "application/json", text: '{"id":"42"}' }] });
   assert.equal((await call(server, "resources/read", { uri: "test://items/special" })).result!.contents[0].text, "special wins");
@@ -129,6 +132,9 @@ test("adding or removing anything after sessions exist sends list_changed to eac
     ],
   );
   assert.deepEqual((await call(server, "resources/templates/list")).result!.resourceTemplates, []);
-  assert.deepEqual((await call(server, "tools/list")).result!.tools.map((x: { name: string }) => x.name), ["early"]);
+  assert.deepEqual(
+    (await call(server, "tools/list")).result!.tools.map((x: { name: string }) => x.name),
+    ["early"],
+  );
   assert.throws(() => server.resource("x://a/{id}", () => "").resource("x://a/{id}", () => ""), /already registered/);
 });

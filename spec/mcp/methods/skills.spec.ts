@@ -45,7 +45,10 @@ test("a registered skill: advertised, listed, got by URI, its files readable wit
   const got: JsonRpcMessage[] = [];
   session.streams.add({ kind: "mcp", send: (m) => (got.push(m), true), close() {} });
   server.skill(second, { prefix: "team" });
-  assert.deepEqual(got.map((m) => ("method" in m ? m.method : "")), ["notifications/resources/list_changed"]);
+  assert.deepEqual(
+    got.map((m) => ("method" in m ? m.method : "")),
+    ["notifications/resources/list_changed"],
+  );
 
   const first = await call(server, "skills/list");
   assert.equal(first.result!.skills.length, 1);
@@ -77,7 +80,10 @@ test("a registered skill: advertised, listed, got by URI, its files readable wit
   // Removing any file of a skill removes the whole skill; the last one gone, nothing is advertised.
   assert.equal(server.removeResource("skill://projectile-basics/references/FORMULAS.md"), true);
   assert.equal((await call(server, "resources/read", { uri: "skill://projectile-basics/SKILL.md" })).error!.code, -32002);
-  assert.deepEqual((await call(server, "skills/list")).result!.skills.map((s: { uri: string }) => s.uri), ["skill://team/second-skill/SKILL.md"]);
+  assert.deepEqual(
+    (await call(server, "skills/list")).result!.skills.map((s: { uri: string }) => s.uri),
+    ["skill://team/second-skill/SKILL.md"],
+  );
   assert.equal(server.removeResource("skill://team/second-skill/SKILL.md"), true);
   assert.deepEqual((await call(server, "skills/list")).result!.skills, []);
   assert.equal((await call(server, "initialize", init)).result!.capabilities.extensions?.[EXT], undefined);
@@ -93,7 +99,12 @@ test("over MCP 2026-07-28: discover names the extension and skills/list carries 
   const post = async (method: string, params: Record<string, unknown> = {}) => {
     const res = await fetch(`${running.url}mcp`, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": method,
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
     });
     return (await res.json()) as Answer;

@@ -47,7 +47,8 @@ test("envelope rejections follow the revision's order, each a refusal (HTTP 400)
 });
 
 test("removed methods are listed, the new ones are not", () => {
-  for (const m of ["initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "tasks/result", "tasks/list"]) assert.ok(REMOVED_METHODS.has(m), m);
+  for (const m of ["initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "tasks/result", "tasks/list"])
+    assert.ok(REMOVED_METHODS.has(m), m);
   for (const m of ["server/discover", "subscriptions/listen", "tasks/get", "tools/call"]) assert.equal(REMOVED_METHODS.has(m), false, m);
   assert.equal(requestMeta({ _meta: [] }), undefined);
 });

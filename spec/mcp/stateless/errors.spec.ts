@@ -20,7 +20,14 @@ test("each new error has its code, its data shape and its HTTP status", () => {
   assert.deepEqual(unsupportedVersion(["2026-07-28"], "1999-01-01").data, { supported: ["2026-07-28"], requested: "1999-01-01" });
   assert.deepEqual(methodNotFound(), { code: -32601, message: "Method not found" });
   assert.deepEqual(resourceNotFound("test://nope"), { code: -32602, message: "Resource not found", data: { uri: "test://nope" } });
-  assert.deepEqual([-32020, -32021, -32022, -32601, -32602, -32603].map(refusalOf), ["header-mismatch", "missing-capability", "unsupported-version", "unknown-method", undefined, undefined]);
+  assert.deepEqual([-32020, -32021, -32022, -32601, -32602, -32603].map(refusalOf), [
+    "header-mismatch",
+    "missing-capability",
+    "unsupported-version",
+    "unknown-method",
+    undefined,
+    undefined,
+  ]);
 });
 
 test("client-supplied values are echoed only when short and printable", () => {

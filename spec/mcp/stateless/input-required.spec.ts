@@ -63,22 +63,31 @@ test("answers carry over rounds: a multi-step handler asks only the next questio
 
 test("a question the client cannot answer rejects; uncaught it fails the round with -32021", async () => {
   const round = new ReplayRound({}, { sampling: {} });
-  await assert.rejects(round.run(() => round.ask(askName)), (err: unknown) => {
-    assert.ok(err instanceof MissingCapabilityError);
-    assert.deepEqual(err.toBody(), { code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { elicitation: {} } } });
-    return true;
-  });
+  await assert.rejects(
+    round.run(() => round.ask(askName)),
+    (err: unknown) => {
+      assert.ok(err instanceof MissingCapabilityError);
+      assert.deepEqual(err.toBody(), { code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { elicitation: {} } } });
+      return true;
+    },
+  );
   // Caught, the handler goes on and only what the client supports is asked.
   const polite = new ReplayRound({}, { sampling: {} });
   const outcome = await polite.run(() => Promise.allSettled([polite.ask(askName), polite.ask(askModel)]));
   assert.deepEqual(outcome.kind === "input_required" && Object.keys(outcome.inputRequests), ["sampling-1"]);
   const thrower = new ReplayRound({}, {});
-  await assert.rejects(thrower.run(() => Promise.reject("plain")), /plain/);
+  await assert.rejects(
+    thrower.run(() => Promise.reject("plain")),
+    /plain/,
+  );
 });
 
 test("asking the same key twice in a round is a programming error", async () => {
   const round = new ReplayRound({}, ALL);
-  await assert.rejects(round.run(async () => Promise.all([round.ask(askName, "k"), round.ask(askName, "k")])), /asked twice/);
+  await assert.rejects(
+    round.run(async () => Promise.all([round.ask(askName, "k"), round.ask(askName, "k")])),
+    /asked twice/,
+  );
 });
 
 test("capabilities: bare elicitation means form; URL mode needs its own flag", () => {

@@ -24,7 +24,14 @@ test("the filter is opt-in: only what the client asked for is sent", () => {
 });
 
 test("a malformed filter is -32602", () => {
-  for (const params of [undefined, {}, { notifications: [] }, { notifications: { toolsListChanged: "yes" } }, { notifications: { resourceSubscriptions: "file:///a" } }, { notifications: { resourceSubscriptions: [1] } }]) {
+  for (const params of [
+    undefined,
+    {},
+    { notifications: [] },
+    { notifications: { toolsListChanged: "yes" } },
+    { notifications: { resourceSubscriptions: "file:///a" } },
+    { notifications: { resourceSubscriptions: [1] } },
+  ]) {
     const parsed = parseListenFilter(params);
     assert.equal(!parsed.ok && parsed.error.code, -32602, JSON.stringify(params));
   }
@@ -39,6 +46,13 @@ test("the stream opens with an acknowledgement echoing the filter; every notific
     params: { notifications: { toolsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ["file:///a"] }, _meta: { [SUB]: 7 } },
   });
   assert.deepEqual(filterToWire(filterOf({ promptsListChanged: true })), { promptsListChanged: true });
-  assert.deepEqual(tagged("s1", "notifications/tools/list_changed"), { jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [SUB]: "s1" } } });
-  assert.deepEqual(tagged("s1", "notifications/resources/updated", { uri: "file:///a", _meta: { keep: 1 } }).params, { uri: "file:///a", _meta: { keep: 1, [SUB]: "s1" } });
+  assert.deepEqual(tagged("s1", "notifications/tools/list_changed"), {
+    jsonrpc: "2.0",
+    method: "notifications/tools/list_changed",
+    params: { _meta: { [SUB]: "s1" } },
+  });
+  assert.deepEqual(tagged("s1", "notifications/resources/updated", { uri: "file:///a", _meta: { keep: 1 } }).params, {
+    uri: "file:///a",
+    _meta: { keep: 1, [SUB]: "s1" },
+  });
 });

@@ -66,7 +66,12 @@ test("a token is bound to its method, its arguments and its principal", () => {
   const other = paramsDigest({ ...call, arguments: { ...call.arguments, seat: "1A" } });
   assert.deepEqual(codec.open(token, { ...binding, principal: "alice", digest: other }), { ok: false, reason: "wrong-request" });
   // The principal never appears in the clear.
-  assert.equal(Buffer.from(token.split(".")[1] ?? "", "base64url").toString().includes("alice"), false);
+  assert.equal(
+    Buffer.from(token.split(".")[1] ?? "", "base64url")
+      .toString()
+      .includes("alice"),
+    false,
+  );
 });
 
 test("the digest ignores key order and per-round fields, not arguments", () => {

@@ -18,7 +18,11 @@ test("every result gets resultType and the server's identity; cacheable ones get
   assert.deepEqual(decorateResult("tools/call", { content: [] }, { serverInfo }), { content: [], resultType: "complete", _meta: { [SI]: serverInfo } });
   assert.deepEqual(decorateResult("tools/list", { tools: [] }), { tools: [], resultType: "complete", ttlMs: 0, cacheScope: "private" });
   assert.deepEqual(decorateResult("tools/call", { resultType: "input_required", inputRequests: {} }).resultType, "input_required");
-  assert.deepEqual(decorateResult("resources/read", { resultType: "input_required" }), { resultType: "input_required" }, "no hints on a round that needs input");
+  assert.deepEqual(
+    decorateResult("resources/read", { resultType: "input_required" }),
+    { resultType: "input_required" },
+    "no hints on a round that needs input",
+  );
   const kept = decorateResult("prompts/list", { prompts: [], ttlMs: 5, cacheScope: "public", _meta: { mine: 1 } }, { serverInfo });
   assert.deepEqual(kept, { prompts: [], ttlMs: 5, cacheScope: "public", resultType: "complete", _meta: { mine: 1, [SI]: serverInfo } });
 });
@@ -78,7 +82,17 @@ test("server/discover reports versions, capabilities, instructions and identity"
 });
 
 test("capabilities name only what the server has", () => {
-  const bare = { ...full, instructions: undefined, hasPrompts: false, hasResources: true, hasCompletions: false, listChanged: false, resourceSubscribe: false, logging: false, extensions: {} };
+  const bare = {
+    ...full,
+    instructions: undefined,
+    hasPrompts: false,
+    hasResources: true,
+    hasCompletions: false,
+    listChanged: false,
+    resourceSubscribe: false,
+    logging: false,
+    extensions: {},
+  };
   assert.deepEqual(serverCapabilities(bare), { tools: {}, resources: {} });
   const result = discoverResult({ ...bare, supportedVersions: ["2026-07-28", "2027-01-01"] }, { default: { ttlMs: 10, cacheScope: "public" } });
   assert.deepEqual(result.supportedVersions, ["2026-07-28", "2027-01-01"]);

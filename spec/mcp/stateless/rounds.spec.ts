@@ -75,6 +75,9 @@ test("invalid inputResponses are a protocol error; wrong keys ask again; extra k
 test("a missing capability that escapes is -32021; other handler errors are the caller's", async () => {
   const noElicitation = await runRound(codec, { ...call(), clientCapabilities: { sampling: {} } }, (round) => twoSteps(round)());
   assert.equal(noElicitation.kind === "error" && noElicitation.error.code, -32021);
-  await assert.rejects(runRound(codec, call(), async () => Promise.reject(new Error("tool broke"))), /tool broke/);
+  await assert.rejects(
+    runRound(codec, call(), async () => Promise.reject(new Error("tool broke"))),
+    /tool broke/,
+  );
   assert.deepEqual(bindingOf({ ...call(), principal: "p" }).principal, "p");
 });

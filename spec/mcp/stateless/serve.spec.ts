@@ -187,7 +187,10 @@ test("a missing resource is -32602 with data.uri", async () => {
 });
 
 test("subscriptions/listen acknowledges first, then carries the list changes it asked for", async (t) => {
-  const body = rpc("sub-1", "subscriptions/listen", { notifications: { toolsListChanged: true, resourcesListChanged: true, promptsListChanged: true }, _meta: envelope() });
+  const body = rpc("sub-1", "subscriptions/listen", {
+    notifications: { toolsListChanged: true, resourcesListChanged: true, promptsListChanged: true },
+    _meta: envelope(),
+  });
   const reader = await postEvents(body);
   t.after(() => reader.close());
   const ack = JSON.parse((await reader.next()).data);
@@ -198,7 +201,10 @@ test("subscriptions/listen acknowledges first, then carries the list changes it 
   assert.equal(changed.method, "notifications/tools/list_changed");
   assert.equal(changed.params._meta["io.modelcontextprotocol/subscriptionId"], "sub-1");
   // Removal at run time reaches listeners the same way, one notification per change.
-  server.resource("data://later", () => "later").resource("data://later/{id}", () => "t").prompt(() => "p", { name: "later_prompt", arguments: [] });
+  server
+    .resource("data://later", () => "later")
+    .resource("data://later/{id}", () => "t")
+    .prompt(() => "p", { name: "later_prompt", arguments: [] });
   server.removeTool("later");
   server.removeResource("data://later");
   server.removeResourceTemplate("data://later/{id}");
@@ -215,7 +221,12 @@ async function postEvents(body: unknown): Promise<{ next(): Promise<{ data: stri
   const res = await fetch(mcp, {
     method: "POST",
     signal: ac.signal,
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": V, "mcp-method": "subscriptions/listen" },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": V,
+      "mcp-method": "subscriptions/listen",
+    },
     body: JSON.stringify(body),
   });
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
@@ -227,7 +238,11 @@ async function postEvents(body: unknown): Promise<{ next(): Promise<{ data: stri
         if (end !== -1) {
           const block = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          const data = block.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n");
+          const data = block
+            .split("\n")
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5).trim())
+            .join("\n");
           if (data) return { data };
           continue;
         }
@@ -355,7 +370,8 @@ test("tasks extension: inputBeforeTask becomes the task at its first answered qu
   assert.equal(first.resultType, "input_required");
   assert.deepEqual(Object.keys(first.inputRequests), ["user_name"]);
   const answers = { user_name: { action: "accept", content: { name: "Ada" } } };
-  const created = (await taskCall(2, "tools/call", { name: "ask_then_confirm", arguments: {}, inputResponses: answers, requestState: first.requestState })).json.result;
+  const created = (await taskCall(2, "tools/call", { name: "ask_then_confirm", arguments: {}, inputResponses: answers, requestState: first.requestState })).json
+    .result;
   assert.equal(created.resultType, "task");
   // The handle set before the handler became a task is the task's from the start.
   assert.deepEqual(created._meta["io.hubmcp/handle"], { queue: "short" });

@@ -69,5 +69,9 @@ test("acks are empty; notifications carry id, status and any terminal payload", 
   assert.deepEqual(taskAck(), { resultType: "complete" });
   assert.deepEqual(taskNotification(base), { taskId: "t1", status: "working" });
   assert.deepEqual(taskNotification({ ...base, status: "completed", result: { content: [] } }), { taskId: "t1", status: "completed", result: { content: [] } });
-  assert.deepEqual(taskNotification({ ...base, status: "failed", error: { code: 1, message: "x" } }), { taskId: "t1", status: "failed", error: { code: 1, message: "x" } });
+  assert.deepEqual(taskNotification({ ...base, status: "failed", error: { code: 1, message: "x" } }), {
+    taskId: "t1",
+    status: "failed",
+    error: { code: 1, message: "x" },
+  });
 });

@@ -155,7 +155,7 @@ function sessionRequired(): GatewayError {
  * Mcp-Session-Id is not sent on. The gateway routes on the header alone (the tool server
  * classifies the body again and refuses what does not fit).
  */
-function isStateless(req: IncomingMessage): boolean {
+export function isStateless(req: IncomingMessage): boolean {
   const version = req.headers["mcp-protocol-version"];
   return typeof version === "string" && classifyRevision(version).kind === "stateless";
 }

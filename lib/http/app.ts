@@ -10,7 +10,7 @@ import type { JsonRpcMessage } from "../util/jsonrpc.ts";
 import type { SessionStore } from "../session/session-table.ts";
 import type { Session, SessionStream } from "../session/session.ts";
 import type { SseStream } from "./sse.ts";
-import { isSupportedVersion, SUPPORTED_VERSIONS } from "../mcp/versions.ts";
+import { classifyRevision } from "../mcp/revision.ts";
 import { ErrorCode, failure } from "../util/jsonrpc.ts";
 import { StreamDirectory } from "./event-stream.ts";
 import { answerPreflight, CORS } from "./cors.ts";
@@ -91,10 +91,10 @@ export class HttpApp implements HttpState {
     // A POST to the MCP endpoint is judged once its body is read: a 2026-07-28 request answers
     // an unknown version with a JSON-RPC error naming the supported ones (routes/messages.ts).
     const posted = req.method === "POST" && route?.POST === messageRoutes.post;
-    if (version !== undefined && !posted && !isSupportedVersion(version)) {
+    const revision = version !== undefined && !posted ? classifyRevision(String(version)) : undefined;
+    if (revision?.kind === "refused") {
       req.resume();
-      const message = `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_VERSIONS.join(", ")})`;
-      return sendJson(res, 400, failure(null, { code: ErrorCode.InvalidRequest, message }));
+      return sendJson(res, 400, failure(null, revision.error));
     }
     if (!route) return sendError(res, 404, "Not found");
     if (req.method === "OPTIONS") return answerPreflight(res, CORS.toolServer);

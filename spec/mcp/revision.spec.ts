@@ -2,6 +2,9 @@
 // (the version header, if it has headers; the parsed body, if it parsed one) and the answer.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import { classifyRevision } from "../../lib/mcp/revision.ts";
 import { META } from "../../lib/mcp/stateless/envelope.ts";
 
@@ -41,4 +44,13 @@ test("a refusal names the versions served and carries no HTTP status", () => {
     refusal: "unsupported-version",
     error: { code: -32600, message: "Bad Request: unsupported MCP-Protocol-Version (supported: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25)" },
   });
+});
+
+test("no file but the classifier asks which revision a version names: HTTP, stdio, handle(), the gateway and its connector all go through classifyRevision", () => {
+  const lib = fileURLToPath(new URL("../../lib/", import.meta.url));
+  const definers = new Set(["mcp/revision.ts", "mcp/versions.ts", "mcp/stateless/envelope.ts"]);
+  const askers = readdirSync(lib, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".ts") && !definers.has(f.split(sep).join("/")))
+    .filter((f) => /\bis(Stateless|Supported)Version\(/.test(readFileSync(join(lib, f), "utf8")));
+  assert.deepEqual(askers, []);
 });

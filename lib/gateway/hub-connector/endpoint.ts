@@ -5,13 +5,13 @@
 // own tool session (./relay.ts).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolveByName } from "../../federation/resolve.ts";
-import { isStatelessVersion } from "../../mcp/stateless/envelope.ts";
 import { decorateResult } from "../../mcp/stateless/results.ts";
 import { isRecord } from "../../util/guards.ts";
 import { classify, ErrorCode, type JsonRpcRequest } from "../../util/jsonrpc.ts";
 import type { Principal } from "../contracts.ts";
 import { readBody } from "../../http/body.ts";
 import { CORS, GatewayError, sendJson } from "../respond.ts";
+import { isStateless } from "../tool-routes.ts";
 import type { ConnectorContext } from "./context.ts";
 import { ConnectorRpcError, discover, initializeResult, listPage, negotiatedVersion, SERVER_INFO } from "./local.ts";
 import { prefixTask, unprefixTask } from "./messages.ts";
@@ -30,11 +30,6 @@ interface Call {
   req: IncomingMessage;
   res: ServerResponse;
   extra: Record<string, string>;
-}
-
-function isStateless(req: IncomingMessage): boolean {
-  const version = req.headers["mcp-protocol-version"];
-  return typeof version === "string" && isStatelessVersion(version.trim());
 }
 
 function namedSession(req: IncomingMessage): string | undefined {

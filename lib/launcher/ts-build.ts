@@ -13,7 +13,7 @@ import type TS from "typescript";
 import { compileFile } from "./ts-compile.ts";
 
 /** Bumped whenever the output of a compile (or the index) changes for the same input. */
-export const BUILD_FORMAT = 3;
+export const BUILD_FORMAT = 4;
 
 export interface BuildRequest {
   /** Absolute path of the app's entry file. */
@@ -109,6 +109,23 @@ function resolvePackage(specifier: string, from: string, request: BuildRequest):
   return found;
 }
 
+/** The `lib/` folder (with a trailing separator) of the hubmcp package `file` lies in, if it lies in one. */
+function hubmcpLibOf(file: string): string | null {
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    let manifest: { name?: unknown } | undefined;
+    try {
+      manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown };
+    } catch {
+      manifest = undefined;
+    }
+    if (manifest !== undefined) {
+      const lib = join(dir, "lib") + sep;
+      return manifest.name === "hubmcp" && file.startsWith(lib) ? lib : null;
+    }
+    if (dirname(dir) === dir) return null;
+  }
+}
+
 function relativeSpecifier(from: string, to: string): string {
   const rel = relative(dirname(outputPath(from)), outputPath(to))
     .split(sep)
@@ -137,9 +154,11 @@ export function buildApp(ts: typeof TS, request: BuildRequest): BuildResult {
         if (!isPathSpecifier(specifier)) return resolvePackage(specifier, file, request);
         const found = target(file, specifier);
         if (found === null) return undefined; // Node reports the missing module when the app loads
-        if (found.startsWith(sourceLib)) {
-          // hubmcp's own source (the repository's examples): use the copy that is running.
-          return request.runningLib + relative(sourceLib, found).split(sep).join("/").replace(TS_EXT, request.runningExt);
+        const lib = found.startsWith(sourceLib) ? sourceLib : hubmcpLibOf(found);
+        if (lib !== null) {
+          // hubmcp's own source (the repository's examples, or another copy of it): use the
+          // copy that is running, so one process never holds two hubmcps.
+          return request.runningLib + relative(lib, found).split(sep).join("/").replace(TS_EXT, request.runningExt);
         }
         if (TS_EXT.test(found)) {
           queue.push(found);

@@ -172,3 +172,30 @@ test("a cache folder open to others, or owned by another account, is not used", 
   assert.ok(fresh.startsWith(join(tmp, `hubmcp-${process.getuid!()}-`)), fresh);
   assert.equal(statSync(fresh).mode & 0o777, 0o700);
 });
+
+test("an app importing another copy of hubmcp's sources is served by the running copy: one process never holds two hubmcps", {
+  timeout: 120_000,
+}, async (t) => {
+  const dir = tempDir(t);
+  // A second hubmcp checkout whose lib/index.ts would fail loudly if it were ever compiled and run.
+  mkdirSync(join(dir, "other", "lib"), { recursive: true });
+  writeFileSync(join(dir, "other", "package.json"), JSON.stringify({ name: "hubmcp", type: "module" }));
+  writeFileSync(join(dir, "other", "lib", "index.ts"), `throw new Error("the other copy was loaded");\n`);
+  // A package of another name is compiled as the app's own code.
+  mkdirSync(join(dir, "mine", "lib"), { recursive: true });
+  writeFileSync(join(dir, "mine", "package.json"), JSON.stringify({ name: "mine", type: "module" }));
+  writeFileSync(join(dir, "mine", "lib", "index.ts"), "export const mine: number = 7;\n");
+  const app = join(dir, "app.ts");
+  writeFileSync(
+    app,
+    `import { McpServer } from "./other/lib/index.ts";\nimport { mine } from "./mine/lib/index.ts";\nexport const value = mine;\nexport const server = McpServer;\n`,
+  );
+  const built = await compileApp(app, locateTsTools(app).typescript!, { ...process.env, XDG_CACHE_HOME: join(dir, "cache") });
+  assert.equal(built.kind, "ok", built.kind === "error" ? built.message : "");
+  if (built.kind !== "ok") return;
+  const code = readFileSync(fileURLToPath(built.url), "utf8");
+  assert.match(code, new RegExp(`from "${pathToFileURL(join(ROOT, "lib", "index.ts")).href}"`));
+  const mod = (await import(built.url)) as { value: number; server: unknown };
+  assert.equal(mod.value, 7);
+  assert.equal(typeof mod.server, "function");
+});

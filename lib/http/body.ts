@@ -85,7 +85,11 @@ function readRaw(stream: IncomingMessage, limit: number, options: ReadBodyOption
   if (Number(stream.headers["content-length"]) > limit) return refuse(new BodyError("HUBMCP_BODY_TOO_LARGE", limit));
   // `close` also follows a complete body, and then finds it finished; `on`, not `once`,
   // spares a wrapper per listener per request.
-  const onAbort = (cause?: unknown): void => finish({ ok: false, error: new BodyError("HUBMCP_BODY_ABORTED", limit, cause) });
+  // The error is made only for a body that really broke off: every complete body closes too,
+  // and an error's stack costs more than the rest of the read.
+  const onAbort = (cause?: unknown): void => {
+    if (!finished) finish({ ok: false, error: new BodyError("HUBMCP_BODY_ABORTED", limit, cause) });
+  };
   stream.on("data", onData);
   stream.on("error", onAbort);
   stream.on("close", onAbort);

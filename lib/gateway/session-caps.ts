@@ -46,19 +46,26 @@ export class SessionCaps {
 
   // A session's record is written before it takes a place. So a place read before the
   // sessions are listed, whose instance the list then lacks, belongs to a session that has
-  // ended (instances are never reused): it is free again.
+  // ended (instances are never reused): it is free again. A cap that looked free when read
+  // may be full of ended places by the time it is updated (sessions that start and stop
+  // quickly, as catalog fills do): then it is cleaned and tried again, and refused only
+  // when the cleaning frees nothing.
   async #claim(id: string, cap: number, key: string, instance: string): Promise<boolean> {
-    const before = Object.keys((await this.#o.readFresh<Places>(PLACES, id)) ?? {});
-    let ended = new Set<string>();
-    if (before.length >= cap) {
-      const live = await this.#o.liveInstances();
-      ended = new Set(before.filter((i) => !live.has(i)));
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const before = Object.keys((await this.#o.readFresh<Places>(PLACES, id)) ?? {});
+      let ended = new Set<string>();
+      if (attempt > 0 || before.length >= cap) {
+        const live = await this.#o.liveInstances();
+        ended = new Set(before.filter((i) => !live.has(i)));
+      }
+      const after = await this.#o.store.update<Places>(PLACES, id, (places) => {
+        const kept = without(places ?? {}, ended);
+        return Object.keys(kept).length < cap ? { ...kept, [instance]: key } : undefined;
+      });
+      if (after?.[instance] !== undefined) return true;
+      if (attempt > 0 && ended.size === 0) return false;
     }
-    const after = await this.#o.store.update<Places>(PLACES, id, (places) => {
-      const kept = without(places ?? {}, ended);
-      return Object.keys(kept).length < cap ? { ...kept, [instance]: key } : undefined;
-    });
-    return after?.[instance] !== undefined;
+    return false;
   }
 }
 

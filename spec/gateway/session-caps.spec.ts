@@ -10,6 +10,7 @@ import type { RecordStore } from "../../lib/gateway/contracts.ts";
 import type { Backend } from "../../lib/gateway/launch.ts";
 import type { GatewayError } from "../../lib/gateway/respond.ts";
 import { CachingRecordStore } from "../../lib/gateway/store/caching-record-store.ts";
+import { SessionCaps } from "../../lib/gateway/session-caps.ts";
 import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
 import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
 import { isSteadyRoute, ToolSessions, type ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
@@ -76,4 +77,29 @@ test("sessionsTotal can't be raced either: twelve people's first requests at onc
   assert.ok(results.every((r) => r.status === "fulfilled" || (r.reason as GatewayError).error === "too_many_sessions"));
   await (started[0]!.owner === a.owner ? b : a).unreachable(started[0]!, "ECONNREFUSED");
   assert.equal((await a.acquire("late", "t1", "default")).user, "late", "an ended session's place is free again");
+});
+
+test("a cap that filled with ended sessions' places after it was read is cleaned and tried again, not refused", async () => {
+  const store = new MemoryRecordStore();
+  // Two sessions took the person's two places and have ended since (no session record is live).
+  await store.put("tool-session-places", "user\nann", { x: "ann\nt1\ndefault", y: "ann\nt2\ndefault" });
+  await store.put("tool-session-places", "all", { x: "ann\nt1\ndefault", y: "ann\nt2\ndefault" });
+  // The first read of the cap saw it before they claimed (catalog fills start and stop that fast).
+  let reads = 0;
+  const caps = new SessionCaps({
+    store,
+    limits: { sessionsTotal: 10, sessionsPerUser: 2 },
+    readFresh: async <T>(collection: string, id: string) => (id === "user\nann" && reads++ === 0 ? undefined : store.get<T>(collection, id)),
+    liveInstances: async () => new Set(["z"]),
+  });
+  assert.equal(await caps.claim("ann", "ann\nt3\ndefault", "z"), undefined);
+  assert.deepEqual(await store.get("tool-session-places", "user\nann"), { z: "ann\nt3\ndefault" });
+  // Really full (both places live) is still refused.
+  const full = new SessionCaps({
+    store,
+    limits: { sessionsTotal: 10, sessionsPerUser: 1 },
+    readFresh: (c, i) => store.get(c, i),
+    liveInstances: async () => new Set(["z", "w"]),
+  });
+  assert.equal((await full.claim("ann", "ann\nt4\ndefault", "w"))?.error, "too_many_user_sessions");
 });

@@ -42,7 +42,7 @@ export interface McpServerOptions {
   requestTimeoutMs?: number;
   /** How long close() waits for running calls; 5 s by default. */
   closeTimeoutMs?: number;
-  /** Open connections at most (an idle one makes room for a new one); 1,000 by default. */
+  /** Open connections at most (an idle one makes room for a new one); 4,096 by default. */
   maxConnections?: number;
   /** Entries per page of `tools/list`, `resources/list` and the other lists; 100 by default. */
   pageSize?: number;

@@ -10,7 +10,7 @@ import type { JsonRpcMessage } from "../util/jsonrpc.ts";
 import type { SessionStore } from "../session/session-table.ts";
 import type { Session, SessionStream } from "../session/session.ts";
 import type { SseStream } from "./sse.ts";
-import { classifyRevision } from "../mcp/revision.ts";
+import { classifyRouteRevision } from "../mcp/revision.ts";
 import { ErrorCode, failure } from "../util/jsonrpc.ts";
 import { StreamDirectory } from "./event-stream.ts";
 import { answerPreflight, CORS } from "./cors.ts";
@@ -91,7 +91,7 @@ export class HttpApp implements HttpState {
     // A POST to the MCP endpoint is judged once its body is read: a 2026-07-28 request answers
     // an unknown version with a JSON-RPC error naming the supported ones (routes/messages.ts).
     const posted = req.method === "POST" && route?.POST === messageRoutes.post;
-    const revision = version !== undefined && !posted ? classifyRevision(String(version)) : undefined;
+    const revision = version !== undefined && !posted ? classifyRouteRevision(String(version)) : undefined;
     if (revision?.kind === "refused") {
       req.resume();
       return sendJson(res, 400, failure(null, revision.error));

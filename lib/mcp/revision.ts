@@ -25,9 +25,21 @@ const STATELESS: Revision = { kind: "stateless" };
 export function classifyRevision(header: string | undefined, body?: unknown): Revision {
   if (header !== undefined && !Array.isArray(body) && isStatelessVersion(header.trim())) return STATELESS;
   if (isRecord(body) && requestMeta(body.params)?.[META.protocolVersion] !== undefined) return STATELESS;
-  if (header !== undefined && !isSupportedVersion(header)) {
-    const message = `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_VERSIONS.join(", ")})`;
-    return { kind: "refused", refusal: "unsupported-version", error: { code: ErrorCode.InvalidRequest, message } };
-  }
+  if (header !== undefined && !isSupportedVersion(header)) return UNSUPPORTED;
   return SESSION;
+}
+
+const UNSUPPORTED: Revision = {
+  kind: "refused",
+  refusal: "unsupported-version",
+  error: { code: ErrorCode.InvalidRequest, message: `Bad Request: unsupported MCP-Protocol-Version (supported: ${SUPPORTED_VERSIONS.join(", ")})` },
+};
+
+/**
+ * The revision of a request that is not a posted message (a GET stream, a DELETE, REST): only
+ * a session revision has those routes, so a stateless version is refused there as unsupported.
+ */
+export function classifyRouteRevision(header: string): Revision {
+  const revision = classifyRevision(header);
+  return revision.kind === "stateless" ? UNSUPPORTED : revision;
 }

@@ -184,6 +184,24 @@ test("MCP-Protocol-Version: every supported version passes, anything else is 400
   assert.ok(!bad.text.includes("1999"), "the bad value is not echoed");
 });
 
+test("a GET stream or REST call naming the sessionless 2026-07-28 revision is 400: only session revisions have those routes", async () => {
+  const before = server.sessions.size;
+  for (const [method, path] of [
+    ["GET", "mcp"],
+    ["GET", "sse"],
+    ["POST", "tools/add"],
+  ] as const) {
+    const res = await fetch(`${running.url}${path}`, {
+      method,
+      headers: { accept: "text/event-stream, application/json", "content-type": "application/json", "mcp-protocol-version": "2026-07-28" },
+      ...(method === "POST" ? { body: "{}" } : {}),
+    });
+    assert.equal(res.status, 400, `${method} /${path}`);
+    assert.match(((await res.json()) as { error: { message: string } }).error.message, /MCP-Protocol-Version/);
+  }
+  assert.equal(server.sessions.size, before, "no session was minted");
+});
+
 test("several concurrent POST streams in one session each carry only their own request's messages", async (t) => {
   const session = await initialize();
   const headers = { ...BOTH, "mcp-session-id": session };

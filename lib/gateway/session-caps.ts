@@ -63,7 +63,8 @@ export class SessionCaps {
         return Object.keys(kept).length < cap ? { ...kept, [instance]: key } : undefined;
       });
       if (after?.[instance] !== undefined) return true;
-      if (attempt > 0 && ended.size === 0) return false;
+      // Cleaned and nothing was free: every place read is a live session's, so it is full.
+      if ((attempt > 0 || before.length >= cap) && ended.size === 0) return false;
     }
     return false;
   }

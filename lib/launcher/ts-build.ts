@@ -5,7 +5,20 @@
 // where it leads (a compiled sibling, a file URL, the running hubmcp), so the server
 // loads them with no module hooks.
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, extname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { isBuiltin } from "node:module";
 import { pathToFileURL } from "node:url";
@@ -109,20 +122,51 @@ function resolvePackage(specifier: string, from: string, request: BuildRequest):
   return found;
 }
 
-/** The `lib/` folder (with a trailing separator) of the hubmcp package `file` lies in, if it lies in one. */
-function hubmcpLibOf(file: string): string | null {
+/**
+ * The `lib/` folder (with a trailing separator) of the hubmcp package `file` lies in, if it
+ * lies in one. The package manifest that decided it is recorded in `files`, so a renamed
+ * package makes the build stale.
+ */
+function hubmcpLibOf(file: string, files: Record<string, string>): string | null {
   for (let dir = dirname(file); ; dir = dirname(dir)) {
-    let manifest: { name?: unknown } | undefined;
-    try {
-      manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown };
-    } catch {
-      manifest = undefined;
-    }
-    if (manifest !== undefined) {
+    const path = join(dir, "package.json");
+    const bytes = ownManifest(path);
+    if (bytes !== null) {
+      files[path] = sha256(bytes);
+      let name: unknown;
+      try {
+        name = (JSON.parse(bytes.toString("utf8")) as { name?: unknown }).name;
+      } catch {
+        name = undefined;
+      }
       const lib = join(dir, "lib") + sep;
-      return manifest.name === "hubmcp" && file.startsWith(lib) ? lib : null;
+      return name === "hubmcp" && file.startsWith(lib) ? lib : null;
     }
     if (dirname(dir) === dir) return null;
+  }
+}
+
+/**
+ * A package.json only when it is a regular file of this account's or root's, opened without
+ * following a link or waiting on a pipe: what another account leaves in a shared folder
+ * (a FIFO in /tmp, say) decides nothing and cannot stall a start.
+ */
+function ownManifest(path: string): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    const uid = process.getuid?.();
+    if (!st.isFile() || (uid !== undefined && st.uid !== uid && st.uid !== 0)) return null;
+    return readFileSync(fd);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -154,11 +198,16 @@ export function buildApp(ts: typeof TS, request: BuildRequest): BuildResult {
         if (!isPathSpecifier(specifier)) return resolvePackage(specifier, file, request);
         const found = target(file, specifier);
         if (found === null) return undefined; // Node reports the missing module when the app loads
-        const lib = found.startsWith(sourceLib) ? sourceLib : hubmcpLibOf(found);
-        if (lib !== null) {
-          // hubmcp's own source (the repository's examples, or another copy of it): use the
-          // copy that is running, so one process never holds two hubmcps.
-          return request.runningLib + relative(lib, found).split(sep).join("/").replace(TS_EXT, request.runningExt);
+        if (found.startsWith(sourceLib)) {
+          // hubmcp's own source (the repository's examples): use the copy that is running.
+          return request.runningLib + relative(sourceLib, found).split(sep).join("/").replace(TS_EXT, request.runningExt);
+        }
+        const otherLib = hubmcpLibOf(found, files);
+        if (otherLib !== null) {
+          // Another copy of hubmcp's sources: the running copy serves what it also has, so one
+          // process never holds two hubmcps (a module only the other copy has is compiled).
+          const running = request.runningLib + relative(otherLib, found).split(sep).join("/").replace(TS_EXT, request.runningExt);
+          if (existsSync(new URL(running))) return running;
         }
         if (TS_EXT.test(found)) {
           queue.push(found);

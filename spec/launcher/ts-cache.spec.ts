@@ -3,6 +3,7 @@
 // again; package imports still resolve from the app's folder.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -185,10 +186,15 @@ test("an app importing another copy of hubmcp's sources is served by the running
   mkdirSync(join(dir, "mine", "lib"), { recursive: true });
   writeFileSync(join(dir, "mine", "package.json"), JSON.stringify({ name: "mine", type: "module" }));
   writeFileSync(join(dir, "mine", "lib", "index.ts"), "export const mine: number = 7;\n");
+  // A pipe where a package.json would be (another account can leave one in a shared folder) is
+  // not read: a read would wait on it forever.
+  mkdirSync(join(dir, "sub"));
+  assert.equal(spawnSync("mkfifo", [join(dir, "sub", "package.json")]).status, 0);
+  writeFileSync(join(dir, "sub", "local.ts"), "export const local: number = 1;\n");
   const app = join(dir, "app.ts");
   writeFileSync(
     app,
-    `import { McpServer } from "./other/lib/index.ts";\nimport { mine } from "./mine/lib/index.ts";\nexport const value = mine;\nexport const server = McpServer;\n`,
+    `import { McpServer } from "./other/lib/index.ts";\nimport { mine } from "./mine/lib/index.ts";\nimport { local } from "./sub/local.ts";\nexport const value = mine + local;\nexport const server = McpServer;\n`,
   );
   const built = await compileApp(app, locateTsTools(app).typescript!, { ...process.env, XDG_CACHE_HOME: join(dir, "cache") });
   assert.equal(built.kind, "ok", built.kind === "error" ? built.message : "");
@@ -196,6 +202,6 @@ test("an app importing another copy of hubmcp's sources is served by the running
   const code = readFileSync(fileURLToPath(built.url), "utf8");
   assert.match(code, new RegExp(`from "${pathToFileURL(join(ROOT, "lib", "index.ts")).href}"`));
   const mod = (await import(built.url)) as { value: number; server: unknown };
-  assert.equal(mod.value, 7);
+  assert.equal(mod.value, 8);
   assert.equal(typeof mod.server, "function");
 });

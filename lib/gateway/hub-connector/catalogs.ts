@@ -7,7 +7,7 @@ import { isRecord } from "../../util/guards.ts";
 import { METHOD_OF, type ListKind } from "../../federation/expose.ts";
 import { LATEST_VERSION } from "../../mcp/versions.ts";
 import type { Upstream } from "../forward.ts";
-import { end, initialize, request } from "./tool-link.ts";
+import { end, initialize, request } from "../upstream-mcp.ts";
 
 export type Lists = Record<ListKind, ReadonlyArray<Record<string, unknown>>>;
 

@@ -19,7 +19,7 @@ import { SEARCH_TOOL } from "./namespace.ts";
 import { answerTool, forward, notifyTools, standaloneStream } from "./relay.ts";
 import { searchResult } from "./search.ts";
 import type { ConnectorSession } from "./sessions.ts";
-import { end, request as toolRequest } from "./tool-link.ts";
+import { end, request as toolRequest } from "../upstream-mcp.ts";
 
 type Result = Record<string, unknown>;
 

@@ -14,7 +14,7 @@ import { CORS, sendJson } from "../respond.ts";
 import type { ConnectorContext } from "./context.ts";
 import { exposeMessage, unprefixId } from "./messages.ts";
 import type { ConnectorSession, Link } from "./sessions.ts";
-import { initialize, post, readMessages } from "./tool-link.ts";
+import { initialize, postMessage as post, readMessages } from "../upstream-mcp.ts";
 
 export interface Routed {
   session: ConnectorSession | undefined;

@@ -4,6 +4,7 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { parseConnectorSettings, type ConnectorSettings } from "./hub-connector/settings.ts";
+import { parseLimits, type GatewayLimits } from "./limits-settings.ts";
 import { parseOAuthSettings, type OAuthSettings } from "./oauth/gateway-settings.ts";
 import { checkStoreUrl } from "./store/open-store.ts";
 
@@ -48,39 +49,6 @@ export interface ToolSpec {
   readonly catalogRevision: string;
 }
 
-export interface GatewayLimits {
-  /** Tool sessions stopped after this long unused; 30 min. */
-  readonly idleTimeoutMs: number;
-  /** A tool session not ready by then is killed and reported; 30 s. */
-  readonly startTimeoutMs: number;
-  /** Live tool sessions per user; 8. */
-  readonly sessionsPerUser: number;
-  /** Live tool sessions in all; 200. */
-  readonly sessionsTotal: number;
-  /** Largest request body; 16 MiB. */
-  readonly maxBodyBytes: number;
-  /** Token bucket per user: refill per second, and the burst it can hold. */
-  readonly ratePerSecond: number;
-  readonly rateBurst: number;
-  /**
-   * How long a replica trusts an API token, account or running tool session it read from the
-   * data dir; a revocation or group change made by another process takes effect within it. 1 s.
-   */
-  readonly lookupCacheMs: number;
-  /** Slowloris bounds: request headers within 20 s, a whole request within 120 s, idle keep-alive 5 s. */
-  readonly headersTimeoutMs: number;
-  readonly requestTimeoutMs: number;
-  readonly keepAliveTimeoutMs: number;
-  /** Open client connections; 1,000 (an idle one makes room for a new one). */
-  readonly maxConnections: number;
-  /** Requests one person may have in flight to one tool server; 16 (429 beyond). */
-  readonly upstreamRequestsPerUser: number;
-  /** Bytes of answers being rewritten (read whole) at once, all callers together; 128 MiB (503 beyond). */
-  readonly rewriteBudgetBytes: number;
-  /** How long a session proxy cookie (from `GET …/sse`) stays valid; 8 h. */
-  readonly proxyCookieMs: number;
-}
-
 export interface GatewayConfig {
   /** `{hub_url}` without a trailing slash; undefined: the address the gateway listens on. */
   readonly publicUrl: string | undefined;
@@ -96,24 +64,6 @@ export interface GatewayConfig {
   readonly connector: ConnectorSettings;
 }
 
-export const DEFAULT_LIMITS: GatewayLimits = {
-  idleTimeoutMs: 30 * 60_000,
-  startTimeoutMs: 30_000,
-  sessionsPerUser: 8,
-  sessionsTotal: 200,
-  maxBodyBytes: 16 * 1024 * 1024,
-  ratePerSecond: 50,
-  rateBurst: 200,
-  lookupCacheMs: 1000,
-  headersTimeoutMs: 20_000,
-  requestTimeoutMs: 120_000,
-  keepAliveTimeoutMs: 5_000,
-  maxConnections: 1000,
-  upstreamRequestsPerUser: 16,
-  rewriteBudgetBytes: 128 * 1024 * 1024,
-  proxyCookieMs: 8 * 3_600_000,
-};
-
 /** A config problem; `message` is the whole line, starting with the key. */
 export class ConfigError extends Error {
   readonly code = "HUBMCP_BAD_CONFIG";
@@ -123,6 +73,11 @@ export class ConfigError extends Error {
   ) {
     super(`${key} ${problem}`);
   }
+}
+
+/** How the sections parsed apart (limits, oauth, connector) report a problem. */
+function fail(key: string, problem: string): never {
+  throw new ConfigError(key, problem);
 }
 
 const TOOL_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -249,85 +204,6 @@ function tool(v: unknown, key: string, baseDir: string, top: ChildIdentity): Too
   return { groups, revisions, catalog: v.catalog !== false, catalogRevision };
 }
 
-function positive(v: unknown, key: string, fallback: number, scale = 1): number {
-  if (v === undefined) return fallback * scale;
-  if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) throw new ConfigError(key, "must be a positive number");
-  return v * scale;
-}
-
-/** Pooled connections per tool server (forward.ts's agent). */
-export const UPSTREAM_SOCKETS = 256;
-
-/** A revocation elsewhere must take effect within a minute whatever the config says. */
-const MAX_LOOKUP_CACHE_MS = 60_000;
-
-function upTo(value: number, max: number, key: string): number {
-  if (value > max) throw new ConfigError(key, `must be at most ${max / 1000}`);
-  return value;
-}
-
-function notNegative(v: unknown, key: string, fallback: number, scale = 1): number {
-  if (v === undefined) return fallback * scale;
-  if (typeof v !== "number" || !Number.isFinite(v) || v < 0) throw new ConfigError(key, "must be a number, 0 or more");
-  return v * scale;
-}
-
-function limits(v: unknown): GatewayLimits {
-  if (v === undefined) return DEFAULT_LIMITS;
-  if (!isObject(v)) throw new ConfigError("limits", "must be an object");
-  const known = [
-    "idleMinutes",
-    "startSeconds",
-    "sessionsPerUser",
-    "sessionsTotal",
-    "maxBodyBytes",
-    "ratePerSecond",
-    "rateBurst",
-    "lookupCacheSeconds",
-    "proxyCookieMinutes",
-    ...TRAFFIC_KEYS,
-  ];
-  for (const k of Object.keys(v)) if (!known.includes(k)) throw new ConfigError(`limits.${k}`, "is not a known key");
-  const d = DEFAULT_LIMITS;
-  return {
-    idleTimeoutMs: positive(v.idleMinutes, "limits.idleMinutes", d.idleTimeoutMs / 60_000, 60_000),
-    startTimeoutMs: positive(v.startSeconds, "limits.startSeconds", d.startTimeoutMs / 1000, 1000),
-    sessionsPerUser: Math.floor(positive(v.sessionsPerUser, "limits.sessionsPerUser", d.sessionsPerUser)),
-    sessionsTotal: Math.floor(positive(v.sessionsTotal, "limits.sessionsTotal", d.sessionsTotal)),
-    maxBodyBytes: Math.floor(positive(v.maxBodyBytes, "limits.maxBodyBytes", d.maxBodyBytes)),
-    ratePerSecond: positive(v.ratePerSecond, "limits.ratePerSecond", d.ratePerSecond),
-    rateBurst: positive(v.rateBurst, "limits.rateBurst", d.rateBurst),
-    proxyCookieMs: positive(v.proxyCookieMinutes, "limits.proxyCookieMinutes", d.proxyCookieMs / 60_000, 60_000),
-    lookupCacheMs: upTo(
-      notNegative(v.lookupCacheSeconds, "limits.lookupCacheSeconds", d.lookupCacheMs / 1000, 1000),
-      MAX_LOOKUP_CACHE_MS,
-      "limits.lookupCacheSeconds",
-    ),
-    ...trafficLimits(v),
-  };
-}
-
-const TRAFFIC_KEYS = ["headersSeconds", "requestSeconds", "keepAliveSeconds", "maxConnections", "upstreamRequestsPerUser", "rewriteBudgetBytes"];
-
-/** The limits that bound what clients can hold open in the gateway (connections, requests, buffers). */
-function trafficLimits(
-  v: Record<string, unknown>,
-): Pick<GatewayLimits, "headersTimeoutMs" | "requestTimeoutMs" | "keepAliveTimeoutMs" | "maxConnections" | "upstreamRequestsPerUser" | "rewriteBudgetBytes"> {
-  const d = DEFAULT_LIMITS;
-  const whole = (key: string, fallback: number): number => Math.floor(positive(v[key], `limits.${key}`, fallback));
-  const upstreamRequestsPerUser = whole("upstreamRequestsPerUser", d.upstreamRequestsPerUser);
-  // One person must never hold every pooled connection to a tool server (see forward.ts).
-  if (upstreamRequestsPerUser > UPSTREAM_SOCKETS / 2) throw new ConfigError("limits.upstreamRequestsPerUser", `must be at most ${UPSTREAM_SOCKETS / 2}`);
-  return {
-    headersTimeoutMs: positive(v.headersSeconds, "limits.headersSeconds", d.headersTimeoutMs / 1000, 1000),
-    requestTimeoutMs: positive(v.requestSeconds, "limits.requestSeconds", d.requestTimeoutMs / 1000, 1000),
-    keepAliveTimeoutMs: positive(v.keepAliveSeconds, "limits.keepAliveSeconds", d.keepAliveTimeoutMs / 1000, 1000),
-    maxConnections: whole("maxConnections", d.maxConnections),
-    upstreamRequestsPerUser,
-    rewriteBudgetBytes: whole("rewriteBudgetBytes", d.rewriteBudgetBytes),
-  };
-}
-
 const HOST_NAME = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
 
 function hostNames(v: unknown): string[] {
@@ -351,23 +227,19 @@ export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConf
     if (!TOOL_NAME.test(name)) throw new ConfigError("tools", "has a tool name that is not letters, digits, '_' or '-'");
     tools[name] = tool(spec, `tools.${name}`, baseDir, top);
   }
-  const oauth = parseOAuthSettings(value.oauth, (key, problem) => {
-    throw new ConfigError(key, problem);
-  });
+  const oauth = parseOAuthSettings(value.oauth, fail);
   let store: string | undefined;
   try {
     if (value.store !== undefined) store = checkStoreUrl(value.store, "store");
   } catch {
     throw new ConfigError("store", "must be a postgres://user@host:port/database URL");
   }
-  const connector = parseConnectorSettings(value.connector, (key, problem) => {
-    throw new ConfigError(key, problem);
-  });
+  const connector = parseConnectorSettings(value.connector, fail);
   return {
     publicUrl,
     allowedHosts: hostNames(value.allowedHosts),
     tools,
-    limits: limits(value.limits),
+    limits: parseLimits(value.limits, fail),
     oauth,
     connector,
     ...(store !== undefined ? { store } : {}),

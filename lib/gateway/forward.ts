@@ -5,7 +5,7 @@
 import { Agent, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
 import { endToEnd, vouchedRequestHeaders, type Vouched } from "../proxy/headers.ts";
 import { forward, pipeAnswer, upstreamFailure as failureOf, upstreamTarget, type Cancel } from "../proxy/forwarder.ts";
-import { UPSTREAM_SOCKETS } from "./config.ts";
+import { UPSTREAM_SOCKETS } from "./limits-settings.ts";
 import { CORS, GatewayError } from "./respond.ts";
 import { BodyError, readBody } from "../http/body.ts";
 import { formatComment } from "../http/sse.ts";

@@ -6,11 +6,11 @@ export {
   parseGatewayConfigText,
   ConfigError,
   type GatewayConfig,
-  type GatewayLimits,
   type ToolSpec,
   type RevisionSpec,
   type SlurmRevision,
 } from "./config.ts";
+export type { GatewayLimits } from "./limits-settings.ts";
 export { StoreAccountDirectory, AccountError } from "./accounts.ts";
 export { ApiTokens } from "./api-tokens.ts";
 export { FileRecordStore } from "./store/file-record-store.ts";

@@ -4,7 +4,7 @@
 // cap (`tool-session-places/all`, `/user\n<name>`) changed only through RecordStore.update.
 // Places are given back lazily: a cap that looks full first drops the places of sessions
 // that have ended.
-import type { GatewayLimits } from "./config.ts";
+import type { GatewayLimits } from "./limits-settings.ts";
 import type { RecordStore } from "./contracts.ts";
 import { GatewayError } from "./respond.ts";
 

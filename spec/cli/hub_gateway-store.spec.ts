@@ -7,26 +7,14 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { run, type CliIo } from "../../cli/hub_gateway.ts";
+import { run } from "../../cli/hub_gateway.ts";
+import { recordingIo as io } from "../helpers/cli-io.ts";
 import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
 import { PostgresRecordStore } from "../../lib/gateway/store/postgres-record-store.ts";
 import { freePort, ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
 import { POSTGRES_SKIP, postgresCluster } from "../helpers/postgres.ts";
 
 const skip = POSTGRES_SKIP;
-
-function io(stdin = ""): CliIo & { lines: string[]; errors: string[] } {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  return {
-    lines,
-    errors,
-    out: (l) => void lines.push(l),
-    err: (l) => void errors.push(l),
-    readStdin: async () => stdin,
-    stopRequested: Promise.resolve("SIGTERM"),
-  };
-}
 
 test("user and token commands work on --store, the password from HUBMCP_STORE_PASSWORD", { skip }, async (t) => {
   const cluster = await postgresCluster();

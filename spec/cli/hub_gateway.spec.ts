@@ -7,24 +7,12 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { run, type CliIo } from "../../cli/hub_gateway.ts";
+import { run } from "../../cli/hub_gateway.ts";
+import { recordingIo as io } from "../helpers/cli-io.ts";
 import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
 import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
 import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
 import { ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
-
-function io(stdin = ""): CliIo & { out: (l: string) => void; lines: string[]; errors: string[] } {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  return {
-    lines,
-    errors,
-    out: (l) => void lines.push(l),
-    err: (l) => void errors.push(l),
-    readStdin: async () => stdin,
-    stopRequested: Promise.resolve("SIGTERM"),
-  };
-}
 
 function allFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })

@@ -10,7 +10,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "nod
 import { dirname, join, relative } from "node:path";
 import ts from "typescript";
 import { copyConsoleClient } from "../../scripts/build.mjs";
-import { ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
+import { offlineNpmEnv, ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
 
 const skip = process.env.HUBMCP_SKIP_SLOW === "1" ? "HUBMCP_SKIP_SLOW=1" : false;
 
@@ -43,19 +43,6 @@ function transpilePackage(pkg: string): void {
   }
   copyConsoleClient(join(pkg, "dist"));
   for (const file of ["package.json", "README.md"]) cpSync(join(ROOT, file), join(pkg, file));
-}
-
-function quietEnv(dir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    npm_config_cache: join(dir, "npm-cache"),
-    npm_config_offline: "true",
-    npm_config_audit: "false",
-    npm_config_fund: "false",
-    npm_config_update_notifier: "false",
-  };
-  for (const name of ["SESSION", "SESSION_ID", "SESSIONDIR", "SESSION_DIR", "MCP_PORT", "NODE_OPTIONS"]) delete env[name];
-  return env;
 }
 
 /** Starts start_mcp; resolves with the ready URL; t.after stops it. */
@@ -99,7 +86,7 @@ async function toolNames(url: string): Promise<string[]> {
 
 test("an app in its own folder imports hubmcp without installing it: from a copied folder and from the tarball", { skip, timeout: 180_000 }, async (t) => {
   const dir = tempDir(t, "hubmcp-own-");
-  const env = quietEnv(dir);
+  const env = offlineNpmEnv(dir);
   const pkg = join(dir, "pkg");
   transpilePackage(pkg);
 

@@ -11,7 +11,7 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { consoleScript } from "../../lib/console/script.ts";
-import { alive, freePort, ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
+import { alive, freePort, offlineNpmEnv, ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
 
 const skip = process.env.HUBMCP_SKIP_SLOW === "1" ? "HUBMCP_SKIP_SLOW=1" : false;
 
@@ -22,19 +22,6 @@ server.tool(function add(a, b) {
   return a + b;
 });
 `;
-
-function quietEnv(dir: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    npm_config_cache: join(dir, "npm-cache"),
-    npm_config_offline: "true",
-    npm_config_audit: "false",
-    npm_config_fund: "false",
-    npm_config_update_notifier: "false",
-  };
-  for (const name of ["SESSION", "SESSION_ID", "SESSIONDIR", "SESSION_DIR", "MCP_PORT", "NODE_OPTIONS"]) delete env[name];
-  return env;
-}
 
 interface Run {
   ready: Promise<string>;
@@ -124,7 +111,7 @@ async function assertConsole(url: string): Promise<void> {
 
 test("the packed tarball installs offline into an empty folder and `npx start_mcp` serves; a plain copy runs too", { skip, timeout: 180_000 }, async (t) => {
   const dir = tempDir(t, "hubmcp-ship-");
-  const env = quietEnv(dir);
+  const env = offlineNpmEnv(dir);
   const pkg = join(dir, "pkg");
   mkdirSync(pkg);
   for (const file of ["package.json", "README.md"]) cpSync(join(ROOT, file), join(pkg, file));

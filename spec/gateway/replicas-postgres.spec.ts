@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { run, type CliIo } from "../../cli/hub_gateway.ts";
+import { run } from "../../cli/hub_gateway.ts";
+import { recordingIo as cli } from "../helpers/cli-io.ts";
 import { PostgresRecordStore } from "../../lib/gateway/store/postgres-record-store.ts";
 import { alive, freePort, ROOT, spawnCli, tempDir } from "../helpers/launcher-fixtures.ts";
 import { POSTGRES_SKIP, postgresCluster } from "../helpers/postgres.ts";
@@ -15,19 +16,6 @@ import { obtainTokens, token, type Tokens } from "./oauth/harness.ts";
 import { FAKE_TOOL, post, rpc } from "./helpers.ts";
 
 const GATEWAY = [process.execPath, "--import", "tsx", join(ROOT, "cli", "hub_gateway.ts")];
-
-function cli(stdin = ""): CliIo & { lines: string[]; errors: string[] } {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  return {
-    lines,
-    errors,
-    out: (l) => void lines.push(l),
-    err: (l) => void errors.push(l),
-    readStdin: async () => stdin,
-    stopRequested: Promise.resolve("SIGTERM"),
-  };
-}
 
 test("two replicas on one Postgres database and no data dir", { skip: POSTGRES_SKIP, timeout: 120_000 }, async (t) => {
   const cluster = await postgresCluster();

@@ -202,6 +202,19 @@ export function launcherEnv(cacheDir: string | undefined, extra: Record<string, 
   return { ...e, ...extra };
 }
 
+/** launcherEnv for running npm offline and quietly against a private cache (packing, installing a tarball). */
+export function offlineNpmEnv(dir: string): NodeJS.ProcessEnv {
+  const env = launcherEnv(undefined, {
+    npm_config_cache: join(dir, "npm-cache"),
+    npm_config_offline: "true",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    npm_config_update_notifier: "false",
+  });
+  delete env.NODE_OPTIONS;
+  return env;
+}
+
 /** One session-less JSON-RPC request to a running server's `/mcp`. */
 export async function rpcAt(url: string, method: string, params: object = {}): Promise<{ result: Record<string, unknown>; error?: unknown }> {
   const res = await fetch(`${url}mcp`, {

@@ -37,7 +37,10 @@ export function makeJobFiles(parent: string, body: { command: readonly string[] 
   const tmp = quote(`${files.exit}.tmp`);
   writeFileSync(
     files.script,
-    `#!/bin/sh\n# Written by hubmcp's slurm.run: the command, then its exit status where the tool server reads it.\n${run}\ncode=$?\nprintf '%s\\n' "$code" > ${tmp} && mv -f ${tmp} ${quote(files.exit)}\nexit "$code"\n`,
+    // A job Slurm ends (scancel, time limit, preemption) has its shell signalled with the
+    // command: the trap, run as soon as the command returns, leaves no exit status behind, so
+    // the run reads as lost rather than as a command that failed with 143.
+    `#!/bin/sh\n# Written by hubmcp's slurm.run: the command, then its exit status where the tool server reads it.\ntrap 'exit 143' TERM\n${run}\ncode=$?\nprintf '%s\\n' "$code" > ${tmp} && mv -f ${tmp} ${quote(files.exit)}\nexit "$code"\n`,
     { mode: 0o700 },
   );
   return files;

@@ -31,6 +31,11 @@ export const TARGETS = {
    * binary's pages every Node process maps: the row shows a bare node:http server's beside it.
    */
   processSessionMb: 40,
+  /**
+   * Proposed in place of the RSS bound, which no Node process reaches here (the bare server
+   * beside it is over it): what one more person costs, the session's private memory.
+   */
+  processSessionPrivateMb: 40,
   /** CPU per tools/call through the hub connector `/mcp`, at most this many times the per-tool route's. */
   hubConnectorCpuFactor: 1.1,
   /** Gateway CPU per `tools/list` of a 300-tool hub at /mcp, from its catalog ("lists in milliseconds"). */

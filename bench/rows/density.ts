@@ -318,7 +318,10 @@ export async function processSessionRow(pkg: BuiltPackage): Promise<Row[]> {
           `the tool session alone (${children.length} process${children.length === 1 ? "" : "es"}: start_mcp with ${LEAN_SESSION_FLAGS.join(" ")}), after initialize and one call; ` +
           `a bare node:http server with the same flags: ${shown(bare)}; ` +
           `a person costs their session's private memory → ~${fits.toLocaleString("en-US")} people in 24 GB (memory alone; ${execFileSync("nproc").toString().trim()} cores here)`,
-        checks: [atMost("RSS of an idle tool session", { value: session.rss, digits: 1, unit: " MB" }, TARGETS.processSessionMb)],
+        checks: [
+          atMost("RSS of an idle tool session", { value: session.rss, digits: 1, unit: " MB" }, TARGETS.processSessionMb),
+          atMost("private memory of an idle tool session (proposed bound)", { value: session.priv, digits: 1, unit: " MB" }, TARGETS.processSessionPrivateMb),
+        ],
       },
     ];
   } finally {

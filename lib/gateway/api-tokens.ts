@@ -88,23 +88,29 @@ export class ApiTokens implements TokenVerifier {
     return (await this.store.list<TokenRecord>(COLLECTION)).map(({ id, value }) => ({ id, user: value.user, createdAt: value.createdAt }));
   }
 
-  async verify(token: string): Promise<Principal | null> {
+  verifyNow(token: string): Principal | null | undefined {
     const m = TOKEN.exec(token);
     if (!m) return null;
     const id = m[1]!;
     const known = this.#verified.get(id);
-    if (known && this.copyOf) {
-      const sent = Buffer.from(token);
-      // The whole token compared in constant time, as the hashes are below.
-      if (
-        known.tokenCopy === this.copyOf(COLLECTION, id) &&
-        known.accountCopy === this.copyOf(ACCOUNTS, known.principal.user) &&
-        sent.length === known.token.length &&
-        timingSafeEqual(sent, known.token)
-      ) {
-        return { ...known.principal };
-      }
+    if (!known || !this.copyOf) return undefined;
+    const sent = Buffer.from(token);
+    // The whole token compared in constant time, as the hashes are in verify.
+    if (
+      known.tokenCopy === this.copyOf(COLLECTION, id) &&
+      known.accountCopy === this.copyOf(ACCOUNTS, known.principal.user) &&
+      sent.length === known.token.length &&
+      timingSafeEqual(sent, known.token)
+    ) {
+      return known.principal;
     }
+    return undefined;
+  }
+
+  async verify(token: string): Promise<Principal | null> {
+    const now = this.verifyNow(token);
+    if (now !== undefined) return now;
+    const id = TOKEN.exec(token)![1]!;
     const record = await this.store.get<TokenRecord>(COLLECTION, id);
     if (!record) return null;
     const expected = Buffer.from(record.hash, "base64url");
@@ -124,6 +130,8 @@ export class ApiTokens implements TokenVerifier {
     const accountCopy = this.copyOf?.(ACCOUNTS, principal.user);
     if (!tokenCopy || !accountCopy) return;
     if (this.#verified.size >= VERIFIED_KEPT) this.#verified.clear();
-    this.#verified.set(id, { token: Buffer.from(token), principal: { ...principal }, tokenCopy, accountCopy });
+    // Frozen: every request with this token shares it.
+    const shared: Principal = Object.freeze({ ...principal, groups: Object.freeze([...principal.groups]) });
+    this.#verified.set(id, { token: Buffer.from(token), principal: shared, tokenCopy, accountCopy });
   }
 }

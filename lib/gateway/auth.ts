@@ -46,20 +46,22 @@ function unauthorized(publicUrl: string, tool: string, invalid: boolean, endpoin
   });
 }
 
-/** The caller of a tool route, or a 401/403 GatewayError. */
-export async function authorize(
-  req: IncomingMessage,
-  verifiers: readonly TokenVerifier[],
-  publicUrl: string,
-  tool: string,
-  spec: ToolSpec,
-  endpoint: ToolEndpoint = "mcp",
-): Promise<Principal> {
-  const token = bearer(req);
-  if (token === null) throw unauthorized(publicUrl, tool, false, endpoint);
-  const resource = toolResource(publicUrl, tool);
-  let principal: Principal | null = null;
-  for (const verifier of verifiers) {
+/**
+ * The first verifier's answer, in order, or null. Answers at once while each verifier asked
+ * can tell without I/O (verifyNow), so a known bearer costs the request no promise.
+ */
+function verifyInOrder(verifiers: readonly TokenVerifier[], token: string, resource: string): Principal | null | Promise<Principal | null> {
+  for (let i = 0; i < verifiers.length; i++) {
+    const now = verifiers[i]!.verifyNow?.(token, resource);
+    if (now === undefined) return verifyFrom(verifiers, i, token, resource);
+    if (now) return now;
+  }
+  return null;
+}
+
+async function verifyFrom(verifiers: readonly TokenVerifier[], first: number, token: string, resource: string): Promise<Principal | null> {
+  for (const verifier of verifiers.slice(first)) {
+    let principal: Principal | null;
     try {
       principal = await verifier.verify(token, resource);
     } catch (err) {
@@ -67,11 +69,30 @@ export async function authorize(
       if (isStoreUnavailable(err)) throw err;
       principal = null;
     }
-    if (principal) break;
+    if (principal) return principal;
   }
-  if (!principal || (principal.audience !== undefined && principal.audience !== resource)) throw unauthorized(publicUrl, tool, true, endpoint);
-  if (spec.groups.length > 0 && !spec.groups.some((g) => principal.groups.includes(g))) {
-    throw new GatewayError("forbidden", `This tool is open to members of: ${spec.groups.join(", ")}`, {}, { required_groups: spec.groups });
-  }
-  return principal;
+  return null;
+}
+
+/** The caller of a tool route, or a 401/403 GatewayError (thrown, or the promise's rejection when a verifier had to look). */
+export function authorize(
+  req: IncomingMessage,
+  verifiers: readonly TokenVerifier[],
+  publicUrl: string,
+  tool: string,
+  spec: ToolSpec,
+  endpoint: ToolEndpoint = "mcp",
+): Principal | Promise<Principal> {
+  const token = bearer(req);
+  if (token === null) throw unauthorized(publicUrl, tool, false, endpoint);
+  const resource = toolResource(publicUrl, tool);
+  const admit = (principal: Principal | null): Principal => {
+    if (!principal || (principal.audience !== undefined && principal.audience !== resource)) throw unauthorized(publicUrl, tool, true, endpoint);
+    if (spec.groups.length > 0 && !spec.groups.some((g) => principal.groups.includes(g))) {
+      throw new GatewayError("forbidden", `This tool is open to members of: ${spec.groups.join(", ")}`, {}, { required_groups: spec.groups });
+    }
+    return principal;
+  };
+  const verified = verifyInOrder(verifiers, token, resource);
+  return verified instanceof Promise ? verified.then(admit) : admit(verified);
 }

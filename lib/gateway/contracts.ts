@@ -25,6 +25,12 @@ export interface Principal {
  */
 export interface TokenVerifier {
   verify(token: string, resource: string): Promise<Principal | null>;
+  /**
+   * Optional: what `verify` would answer, at once, when the verifier can tell without I/O:
+   * the principal, null for a token it would refuse, or undefined when only `verify` can say.
+   * A request that gets its answer here waits for no promise (the gateway's hop runs on this).
+   */
+  verifyNow?(token: string, resource: string): Principal | null | undefined;
 }
 
 /** Accounts of the hub: created by `hub_gateway user add`, used by the login page and refresh. */

@@ -2,8 +2,8 @@
 // headers (never its bearer token or cookies), and the answer comes back either as it
 // is, byte for byte, or, for the few methods the gateway rewrites, parsed and re-sent.
 // Event streams are relayed unbuffered with a comment at once and keepalives between events.
-import { Agent, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
-import { endToEnd, vouchedRequestHeaders, type Vouched } from "../proxy/headers.ts";
+import { Agent, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import { endToEnd, vouchedRequestHeaders, type HeaderList, type Vouched } from "../proxy/headers.ts";
 import { forward, pipeAnswer, upstreamFailure as failureOf, upstreamTarget, type Cancel } from "../proxy/forwarder.ts";
 import { UPSTREAM_SOCKETS } from "./limits-settings.ts";
 import { CORS, GatewayError } from "./respond.ts";
@@ -17,7 +17,11 @@ const HEADERS_TIMEOUT_MS = 300_000;
 // Accept-Encoding too: the gateway relays bodies as they come and may rewrite some, so it
 // asks the tool server for identity encoding and never compresses streams.
 const DROPPED_REQUEST = new Set(["authorization", "cookie", "host", "content-length", "mcp-session-id", "origin", "referer", "accept-encoding"]);
+/** The same, for a request whose Accept the gateway sets. */
+const DROPPED_REQUEST_AND_ACCEPT = new Set([...DROPPED_REQUEST, "accept"]);
 const DROPPED_RESPONSE = new Set(["mcp-session-id", "set-cookie"]);
+/** A rewritten answer has its own length. */
+const DROPPED_FROM_REWRITTEN = new Set([...DROPPED_RESPONSE, "content-length"]);
 /** Answers up to this size are read whole and sent in one write; larger ones stream through. */
 const SMALL_ANSWER_BYTES = 64 * 1024;
 
@@ -52,12 +56,12 @@ export interface Outgoing {
 export function send(upstream: Upstream, out: Outgoing, cancel: AbortSignal | Cancel): Promise<IncomingMessage> {
   const target = upstreamTarget(upstream.url);
   // A client could otherwise claim to be someone else to a tool server that trusts its proxy.
-  const headers: OutgoingHttpHeaders = vouchedRequestHeaders(out.headers, DROPPED_REQUEST, out.vouched);
-  if (out.accept) headers.accept = out.accept;
-  if (out.session) headers["mcp-session-id"] = out.session;
-  if (upstream.cookie) headers.cookie = upstream.cookie;
-  if (out.body) headers["content-length"] = out.body.length;
-  headers.host = target.host;
+  const headers = vouchedRequestHeaders(out.headers, out.accept ? DROPPED_REQUEST_AND_ACCEPT : DROPPED_REQUEST, out.vouched);
+  if (out.accept) headers.push("accept", out.accept);
+  if (out.session) headers.push("mcp-session-id", out.session);
+  if (upstream.cookie) headers.push("cookie", upstream.cookie);
+  if (out.body) headers.push("content-length", String(out.body.length));
+  headers.push("host", target.host);
   return forward(
     { agent: upstream.agent, target, method: out.method, path: `/${out.path}`, headers, body: out.body, headersTimeoutMs: HEADERS_TIMEOUT_MS },
     cancel,
@@ -74,21 +78,29 @@ export function isEventStream(answer: IncomingMessage): boolean {
   return /^text\/event-stream/i.test(String(answer.headers["content-type"] ?? ""));
 }
 
-function answerHeaders(answer: IncomingMessage, extra: Record<string, string>): OutgoingHttpHeaders {
-  // The gateway's CORS, not the tool server's.
-  const headers = endToEnd(answer.headers, DROPPED_RESPONSE, "access-control-");
-  return Object.assign(headers, CORS, extra);
+const CORS_LIST: readonly string[] = Object.entries(CORS).flat();
+const STREAM_HEADERS: readonly string[] = ["content-type", "text/event-stream", "cache-control", "no-cache, no-transform", "x-accel-buffering", "no"];
+/** An upstream's own values for what openStream sets, or a length, would break the relayed stream. */
+const DROPPED_FROM_STREAM = new Set([...DROPPED_RESPONSE, "content-length", ...STREAM_HEADERS.filter((_, i) => i % 2 === 0)]);
+
+/** The gateway's CORS headers and `extra`, for an answer the gateway writes itself. */
+export function corsWith(extra: Record<string, string>): HeaderList {
+  const headers = [...CORS_LIST];
+  for (const name in extra) headers.push(name, extra[name]!);
+  return headers;
 }
 
-/** Starts an event stream to the client: unbuffered, uncompressed, a comment at once. */
-export function openStream(res: ServerResponse, status: number, headers: OutgoingHttpHeaders): void {
-  delete headers["content-length"];
-  res.writeHead(status, {
-    ...headers,
-    "content-type": "text/event-stream",
-    "cache-control": "no-cache, no-transform",
-    "x-accel-buffering": "no",
-  });
+/** The answer's end-to-end headers, the gateway's CORS in place of the tool server's, and `extra`. */
+function answerHeaders(answer: IncomingMessage, extra: Record<string, string>, drop = DROPPED_RESPONSE): HeaderList {
+  const headers = endToEnd(answer.headers, drop, "access-control-");
+  headers.push(...CORS_LIST);
+  for (const name in extra) headers.push(name, extra[name]!);
+  return headers;
+}
+
+/** Starts an event stream to the client (`headers` without a length or type): unbuffered, uncompressed, a comment at once. */
+export function openStream(res: ServerResponse, status: number, headers: HeaderList): void {
+  res.writeHead(status, [...headers, ...STREAM_HEADERS]);
   res.write(formatComment("stream open"));
 }
 
@@ -104,9 +116,9 @@ export async function relay(
   onTick: () => void = () => {},
   keepaliveMs = KEEPALIVE_MS,
 ): Promise<void> {
-  const headers = answerHeaders(answer, extra);
   const status = answer.statusCode ?? 502;
   if (!isEventStream(answer)) {
+    const headers = answerHeaders(answer, extra);
     if (Number(answer.headers["content-length"]) <= SMALL_ANSWER_BYTES) {
       // Headers and body in one write, without a pipe's listeners.
       let body: Buffer;
@@ -125,7 +137,7 @@ export async function relay(
     res.writeHead(status, headers);
     return pipeAnswer(answer, res);
   }
-  openStream(res, status, headers);
+  openStream(res, status, answerHeaders(answer, extra, DROPPED_FROM_STREAM));
   let atBoundary = true;
   const timer = setInterval(() => {
     onTick();
@@ -144,20 +156,18 @@ export async function relay(
 }
 
 /** The whole answer body, bounded; `grow` sees the size so far before each chunk is kept, and may refuse it by throwing. */
-export async function readAll(stream: IncomingMessage, max: number, grow: (size: number) => void = () => {}): Promise<Buffer> {
-  try {
-    return await readBody(stream, max, { overflow: "destroy", grow });
-  } catch (err) {
+export function readAll(stream: IncomingMessage, max: number, grow: (size: number) => void = () => {}): Promise<Buffer> {
+  return readBody(stream, max, { overflow: "destroy", grow }).catch((err: unknown) => {
     if (!(err instanceof BodyError)) throw err;
     if (err.code === "HUBMCP_BODY_TOO_LARGE") throw new GatewayError("upstream_too_large", "The tool server's answer is too large");
     throw new GatewayError("upstream_unavailable", "The tool server's answer broke off");
-  }
+  });
 }
 
 /** Sends a rewritten answer as JSON, keeping the upstream status and headers. */
 export function sendRewritten(res: ServerResponse, answer: IncomingMessage, body: string | Buffer, extra: Record<string, string>): void {
-  const headers = answerHeaders(answer, extra);
-  headers["content-length"] = Buffer.byteLength(body);
+  const headers = answerHeaders(answer, extra, DROPPED_FROM_REWRITTEN);
+  headers.push("content-length", String(Buffer.byteLength(body)));
   res.writeHead(answer.statusCode ?? 502, headers);
   res.end(body);
 }

@@ -5,6 +5,8 @@ import type { IncomingMessage } from "node:http";
 import type { Principal } from "./contracts.ts";
 import type { Upstream } from "./forward.ts";
 import { GatewayError } from "./respond.ts";
+import type { Query } from "./routes.ts";
+import { classifyRevision } from "../mcp/revision.ts";
 import type { SessionBinding, SessionSealer } from "./session-seal.ts";
 import { GATEWAY_CLIENT, initialize } from "./upstream-mcp.ts";
 
@@ -13,7 +15,7 @@ const MINT_TIMEOUT_MS = 15_000;
 const MAX_INITIALIZE_BYTES = 1024 * 1024;
 
 /** The session id a request names, if any: header first, then query, then the path segment. */
-export function namedSession(req: IncomingMessage, query: URLSearchParams, pathSession?: string): string | undefined {
+export function namedSession(req: IncomingMessage, query: Query, pathSession?: string): string | undefined {
   const header = req.headers["mcp-session-id"];
   if (typeof header === "string" && header !== "") return header;
   return query.get("session_id") ?? query.get("sessionId") ?? pathSession;
@@ -41,4 +43,14 @@ export async function mintUpstreamSession(upstream: Upstream): Promise<string> {
     if (err instanceof GatewayError && (err.error === "upstream_unavailable" || err.error === "upstream_timeout")) throw err;
     throw new GatewayError("no_upstream_session", "The tool server did not open a session");
   }
+}
+
+/**
+ * A MCP 2026-07-28 request needs no session: none is looked up or minted, and a stray
+ * Mcp-Session-Id is not sent on. The gateway routes on the header alone (the tool server
+ * classifies the body again and refuses what does not fit).
+ */
+export function isStateless(req: IncomingMessage): boolean {
+  const version = req.headers["mcp-protocol-version"];
+  return typeof version === "string" && classifyRevision(version).kind === "stateless";
 }

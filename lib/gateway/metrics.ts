@@ -8,31 +8,42 @@ function label(value: string): string {
 }
 
 export class GatewayMetrics {
-  readonly #requests = new Map<string, number>();
+  /** Counts by tool, then by status. */
+  readonly #requests = new Map<string, Map<number, number>>();
+  /** Latencies per bucket, each counted once (in the first bucket it fits); summed when rendered. */
   readonly #buckets = new Array<number>(BUCKETS_S.length).fill(0);
   #latencyCount = 0;
   #latencySum = 0;
 
   request(tool: string, status: number): void {
-    const key = `${tool}\n${status}`;
-    this.#requests.set(key, (this.#requests.get(key) ?? 0) + 1);
+    let byStatus = this.#requests.get(tool);
+    if (!byStatus) this.#requests.set(tool, (byStatus = new Map()));
+    byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
   }
 
   upstreamLatency(ms: number): void {
     const s = ms / 1000;
     this.#latencyCount++;
     this.#latencySum += s;
-    for (let i = 0; i < BUCKETS_S.length; i++) if (s <= BUCKETS_S[i]!) this.#buckets[i]!++;
+    for (let i = 0; i < BUCKETS_S.length; i++) {
+      if (s <= BUCKETS_S[i]!) {
+        this.#buckets[i]!++;
+        break;
+      }
+    }
   }
 
   render(liveSessions: number): string {
     const lines = ["# HELP hubmcp_gateway_requests_total Requests answered, by tool and HTTP status.", "# TYPE hubmcp_gateway_requests_total counter"];
-    for (const [key, n] of this.#requests) {
-      const [tool, status] = key.split("\n");
-      lines.push(`hubmcp_gateway_requests_total{tool="${label(tool!)}",status="${status}"} ${n}`);
+    for (const [tool, byStatus] of this.#requests) {
+      for (const [status, n] of byStatus) lines.push(`hubmcp_gateway_requests_total{tool="${label(tool)}",status="${status}"} ${n}`);
     }
     lines.push("# HELP hubmcp_gateway_upstream_seconds Time until the tool server's response headers.", "# TYPE hubmcp_gateway_upstream_seconds histogram");
-    BUCKETS_S.forEach((le, i) => lines.push(`hubmcp_gateway_upstream_seconds_bucket{le="${le}"} ${this.#buckets[i]}`));
+    let below = 0;
+    BUCKETS_S.forEach((le, i) => {
+      below += this.#buckets[i]!;
+      lines.push(`hubmcp_gateway_upstream_seconds_bucket{le="${le}"} ${below}`);
+    });
     lines.push(`hubmcp_gateway_upstream_seconds_bucket{le="+Inf"} ${this.#latencyCount}`);
     lines.push(`hubmcp_gateway_upstream_seconds_sum ${this.#latencySum}`, `hubmcp_gateway_upstream_seconds_count ${this.#latencyCount}`);
     lines.push("# HELP hubmcp_gateway_tool_sessions Tool sessions whose process this replica runs.", "# TYPE hubmcp_gateway_tool_sessions gauge");

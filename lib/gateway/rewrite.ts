@@ -30,6 +30,28 @@ export interface ParsedMessage {
   uri?: { sent: string; forwarded: string };
 }
 
+/**
+ * What every message the gateway acts on contains, as JSON writes it: the method name in
+ * quotes (the methods in REWRITTEN and URI_PARAMS, and initialize). Only a backslash could
+ * spell one otherwise (`"\u0069nitialize"`).
+ */
+const ACTED_ON = ['"initialize"', '"ping"', '"resources/'];
+const BACKSLASH = 0x5c;
+
+/**
+ * Whether a body could be a message the gateway acts on. One that cannot may pass unread, as
+ * it came (the tool server parses it, and refuses it if it is not JSON): a large tools/call
+ * is then not parsed twice.
+ */
+export function mayActOn(raw: Buffer): boolean {
+  return raw.includes(BACKSLASH) || ACTED_ON.some((text) => raw.includes(text));
+}
+
+/** A body the gateway does not act on, as it goes on. */
+export function passedOn(raw: Buffer): ParsedMessage {
+  return { rewrite: false, initialize: false, body: raw };
+}
+
 /** Reads a JSON-RPC body; null when it is not JSON. */
 export function inspectRequest(raw: Buffer, resourcePrefix: string): ParsedMessage | null {
   let value: unknown;

@@ -77,3 +77,14 @@ export function matchRoute(method: string, target: string | undefined): Route {
   if (rest.length === 1) return { kind: "session", tool, session: rest[0]! };
   return { kind: "not-found" };
 }
+
+/** What the routes read of a query string. */
+export type Query = Pick<URLSearchParams, "get">;
+
+const NO_QUERY: Query = Object.freeze({ get: () => null });
+
+/** The query of a request target; most have none, and then none is parsed. */
+export function queryOf(target: string | undefined): Query {
+  const at = target?.indexOf("?") ?? -1;
+  return at < 0 ? NO_QUERY : new URLSearchParams(target!.slice(at + 1));
+}

@@ -16,7 +16,7 @@ import { GatewayMetrics } from "./metrics.ts";
 import { TokenBucketLimiter } from "./rate-limit.ts";
 import { identityWarnings } from "./run-as.ts";
 import { CORS, GatewayError, knownFailure, sendError, sendJson } from "./respond.ts";
-import { matchRoute, type Route } from "./routes.ts";
+import { matchRoute, queryOf, type Route } from "./routes.ts";
 import { SessionSealer } from "./session-seal.ts";
 import { CachingRecordStore } from "./store/caching-record-store.ts";
 import { isSteadyRoute, ToolSessions } from "./tool-sessions.ts";
@@ -179,20 +179,21 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       if (method !== "GET" && method !== "HEAD") throw new GatewayError("method_not_allowed", "Use GET", { allow: "GET" });
       return sendJson(res, 200, resourceMetadata(publicUrl, tool, r.endpoint));
     }
-    const principal = await authorize(req, verifiers, publicUrl, tool, spec, r.kind === "sse-info" ? "sse" : "mcp");
+    const authorized = authorize(req, verifiers, publicUrl, tool, spec, r.kind === "sse-info" ? "sse" : "mcp");
+    const principal = authorized instanceof Promise ? await authorized : authorized;
     facts.user = principal.user;
     // Counted in memory, the limit answers at once: no promise to wait for on every request.
     const hit = limiter.hit(principal.user);
     const wait = typeof hit === "number" ? hit : await hit;
     if (wait > 0) throw new GatewayError("rate_limited", "Too many requests; slow down", { "retry-after": String(wait) });
-    const query = new URLSearchParams((req.url ?? "").split("?")[1] ?? "");
-    await handleToolRoute(c, r, { principal, tool, spec, query }, req, res);
+    await handleToolRoute(c, r, { principal, tool, spec, query: queryOf(req.url) }, req, res);
   };
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
-    const started = performance.now();
+    const started = options.log ? performance.now() : 0;
     const facts: { user?: string; tool?: string } = {};
-    res.once("close", () => {
+    // `on`: an answer closes once, and once() would wrap the listener on every request.
+    res.on("close", () => {
       const status = res.headersSent ? res.statusCode : 499;
       metrics.request(facts.tool ?? "-", status);
       if (!options.log) return;

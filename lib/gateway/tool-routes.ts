@@ -5,24 +5,36 @@ import type { Agent, IncomingHttpHeaders, IncomingMessage, ServerResponse } from
 import type { GatewayConfig, ToolSpec } from "./config.ts";
 import type { AccountDirectory, Principal } from "./contracts.ts";
 import type { AnswerBudget } from "./answer-budget.ts";
-import { isEventStream, openStream, relay, send, sendRewritten, upstreamFailure, type Cancel, type Outgoing, type Upstream, type Vouched } from "./forward.ts";
+import {
+  corsWith,
+  isEventStream,
+  openStream,
+  relay,
+  send,
+  sendRewritten,
+  upstreamFailure,
+  type Cancel,
+  type Outgoing,
+  type Upstream,
+  type Vouched,
+} from "./forward.ts";
 import { parseAccept } from "../http/accept.ts";
 import { formatEvent } from "../http/sse.ts";
 import type { LegacyStreams } from "./legacy-sse.ts";
 import type { GatewayMetrics } from "./metrics.ts";
-import { mintUpstreamSession, namedSession, openSession } from "./mcp-sessions.ts";
+import { isStateless, mintUpstreamSession, namedSession, openSession } from "./mcp-sessions.ts";
 import { readBody } from "../http/body.ts";
-import { CORS, GatewayError, sendJson } from "./respond.ts";
-import { inspectRequest, rewriteEvents, rewriteResult, type ParsedMessage } from "./rewrite.ts";
-import { classifyRevision } from "../mcp/revision.ts";
+import { GatewayError, sendJson } from "./respond.ts";
+import { inspectRequest, mayActOn, passedOn, rewriteEvents, rewriteResult, type ParsedMessage } from "./rewrite.ts";
 import { decodeHeaderValue, encodeHeaderValue } from "../mcp/stateless/headers.ts";
-import type { Route } from "./routes.ts";
+import type { Query, Route } from "./routes.ts";
 import type { SessionSealer } from "./session-seal.ts";
 import { EVERYONE, isShared } from "./shared-sessions.ts";
 import { sessionKey, type ToolSessionRecord, type ToolSessions } from "./tool-sessions.ts";
 import type { UpstreamSlots } from "./upstream-slots.ts";
 import { MCP_ACCEPT } from "./upstream-mcp.ts";
 import { sessionProxyCookie } from "./session-proxy-cookie.ts";
+import { next } from "../util/maybe-async.ts";
 
 export interface GatewayContext {
   readonly config: GatewayConfig;
@@ -55,7 +67,8 @@ export interface Caller {
   principal: Principal;
   tool: string;
   spec: ToolSpec;
-  query: URLSearchParams;
+  /** The request's query, read only. */
+  query: Query;
 }
 
 function revisionOf(c: Caller): string {
@@ -91,7 +104,7 @@ async function exchange(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord, 
   const cancel: Cancel = {};
   let cancelled = false;
   // One listener for both: the slot goes back, and a client gone mid-answer stops the upstream exchange.
-  res.once("close", () => {
+  res.on("close", () => {
     release();
     if (res.writableFinished) return;
     cancelled = true;
@@ -115,18 +128,22 @@ interface Continued {
   id?: string;
 }
 
-async function continueOrStart(ctx: GatewayContext, c: Caller, req: IncomingMessage, pathSession: string | undefined): Promise<Continued> {
+/** Answered at once while the tool session is running and remembered (the common case), else a promise. */
+function continueOrStart(ctx: GatewayContext, c: Caller, req: IncomingMessage, pathSession: string | undefined): Continued | Promise<Continued> {
   const named = namedSession(req, c.query, pathSession);
-  if (named === undefined) return { rec: await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c)) };
+  if (named === undefined) return next(ctx.sessions.acquireNow(c.principal.user, c.tool, revisionOf(c)), (rec) => ({ rec }));
   const binding = openSession(ctx.sealer, named, c.principal, c.tool);
-  let rec = await ctx.sessions.acquire(c.principal.user, c.tool, binding.revision);
-  // A remembered record may predate a restart on another replica: ask the data dir before saying no.
-  if (rec.instance !== binding.instance) rec = await ctx.sessions.acquire(c.principal.user, c.tool, binding.revision, true);
-  // The tool session restarted since this id was minted: its MCP session is gone with it.
-  if (rec.instance !== binding.instance) throw new GatewayError("unknown_session", "The session ended; initialize a new one");
-  // A legacy stream's id names no upstream session: its stream holds it (./legacy-sse.ts).
-  if (rec.user === EVERYONE && binding.upstream) usedShared(ctx, c, rec, binding.upstream);
-  return { rec, upstream: binding.upstream, id: named };
+  return next(ctx.sessions.acquireNow(c.principal.user, c.tool, binding.revision), (known) => {
+    // A remembered record may predate a restart on another replica: ask the data dir before saying no.
+    const rec = known.instance === binding.instance ? known : ctx.sessions.acquire(c.principal.user, c.tool, binding.revision, true);
+    return next(rec, (rec) => {
+      // The tool session restarted since this id was minted: its MCP session is gone with it.
+      if (rec.instance !== binding.instance) throw new GatewayError("unknown_session", "The session ended; initialize a new one");
+      // A legacy stream's id names no upstream session: its stream holds it (./legacy-sse.ts).
+      if (rec.user === EVERYONE && binding.upstream) usedShared(ctx, c, rec, binding.upstream);
+      return { rec, upstream: binding.upstream, id: named };
+    });
+  });
 }
 
 function usedShared(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord, upstream: string): void {
@@ -151,16 +168,6 @@ function sessionRequired(): GatewayError {
 }
 
 /**
- * A MCP 2026-07-28 request needs no session: none is looked up or minted, and a stray
- * Mcp-Session-Id is not sent on. The gateway routes on the header alone (the tool server
- * classifies the body again and refuses what does not fit).
- */
-export function isStateless(req: IncomingMessage): boolean {
-  const version = req.headers["mcp-protocol-version"];
-  return typeof version === "string" && classifyRevision(version).kind === "stateless";
-}
-
-/**
  * The client's headers for the tool server. The Mcp-Method/Mcp-Name/Mcp-Param-* routing
  * headers pass as they are, except that Mcp-Name follows a resource URI the gateway
  * unprefixed, when it named that URI; a header that did not is left for the tool server to refuse.
@@ -181,14 +188,17 @@ async function rpc(
 ): Promise<void> {
   const body = await readBody(req, ctx.config.limits.maxBodyBytes);
   const prefix = resourcePrefix(ctx, c.tool);
-  const msg = inspectRequest(body, prefix);
+  const msg = mayActOn(body) ? inspectRequest(body, prefix) : passedOn(body);
   if (!msg) {
     sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
     return;
   }
   const stateless = isStateless(req);
   if (stateless && isShared(ctx.config, c.tool, revisionOf(c))) throw sessionRequired();
-  let s: Continued = stateless ? { rec: await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c)) } : await continueOrStart(ctx, c, req, pathSession);
+  const found = stateless
+    ? next(ctx.sessions.acquireNow(c.principal.user, c.tool, revisionOf(c)), (rec): Continued => ({ rec }))
+    : continueOrStart(ctx, c, req, pathSession);
+  let s = found instanceof Promise ? await found : found;
   if (!stateless && s.id === undefined && autoSession && !msg.initialize) s = await mint(ctx, c, s.rec);
   const shared = s.rec.user === EVERYONE;
   if (shared && msg.initialize) ctx.sessions.shared.admit(c.principal.user, c.tool, s.rec.revision, s.rec.instance);
@@ -213,14 +223,13 @@ async function rpc(
     if (shared) usedShared(ctx, c, s.rec, minted);
   }
   const extra: Record<string, string> = id ? { "mcp-session-id": id } : {};
-  const key = sessionKey(s.rec.user, c.tool, s.rec.revision);
   if (msg.rewrite && msg.method && answer.statusCode === 200) {
     const method = msg.method;
     const rewrite = isEventStream(answer) ? rewriteEvents : rewriteResult;
     await ctx.budget.rewrite(answer, ctx.config.limits.maxBodyBytes * 4, (raw) => sendRewritten(res, answer, rewrite(method, raw, prefix) ?? raw, extra));
     return;
   }
-  await relay(res, answer, extra, () => ctx.sessions.touch(key), ctx.keepaliveMs);
+  await relay(res, answer, extra, () => ctx.sessions.touch(sessionKey(s.rec.user, c.tool, s.rec.revision)), ctx.keepaliveMs);
 }
 
 async function passThrough(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse, path: string, withBody: boolean): Promise<void> {
@@ -252,7 +261,7 @@ async function streamGet(ctx: GatewayContext, c: Caller, req: IncomingMessage, r
   }
   // No session: one complete event stream whose `endpoint` names the POST path with a new session.
   const s = await mint(ctx, c, await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c)));
-  openStream(res, 200, { ...CORS, "mcp-session-id": s.id! });
+  openStream(res, 200, corsWith({ "mcp-session-id": s.id! }));
   res.end(formatEvent({ event: "endpoint", data: `${toolPath(ctx, c.tool)}/mcp?session_id=${s.id}` }));
 }
 
@@ -347,7 +356,7 @@ async function postLegacy(ctx: GatewayContext, c: Caller, req: IncomingMessage, 
 
 const NOT_ALLOWED = (allow: string): GatewayError => new GatewayError("method_not_allowed", `Use ${allow}`, { allow });
 
-export async function handleToolRoute(ctx: GatewayContext, route: Route, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export function handleToolRoute(ctx: GatewayContext, route: Route, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const method = req.method ?? "GET";
   switch (route.kind) {
     case "mcp":

@@ -131,6 +131,23 @@ export class ToolSessions {
     return this.#owned.size;
   }
 
+  /** The ready record of a running tool session while the cache's copy of it is unchanged: touched, as every use is. */
+  #known(key: string): ToolSessionRecord | undefined {
+    const known = this.#ready.get(key);
+    if (!known || known.copy !== this.#o.copyOf?.(SESSIONS, key)) return undefined;
+    this.touch(key);
+    return known.rec;
+  }
+
+  /**
+   * acquire, answered at once when the tool session is running and its record is remembered
+   * unchanged: a request to a running tool session then waits for no promise.
+   */
+  acquireNow(person: string, tool: string, revision: string): ToolSessionRecord | Promise<ToolSessionRecord> {
+    const key = sessionKey(isShared(this.#o.config, tool, revision) ? EVERYONE : person, tool, revision);
+    return (!this.#closed && !this.#starting.has(key) && this.#known(key)) || this.acquire(person, tool, revision);
+  }
+
   /**
    * The running tool session for (user, tool, revision), started when there is none; on a
    * shared revision, the one everyone uses (its record's user is EVERYONE).
@@ -148,11 +165,8 @@ export class ToolSessions {
         if (started) return started;
         continue;
       }
-      const known = fresh ? undefined : this.#ready.get(key);
-      if (known && known.copy === this.#o.copyOf?.(SESSIONS, key)) {
-        this.touch(key);
-        return known.rec;
-      }
+      const known = fresh ? undefined : this.#known(key);
+      if (known) return known;
       const rec = fresh ? await this.#fresh<ToolSessionRecord>(SESSIONS, key) : await this.#o.store.get<ToolSessionRecord>(SESSIONS, key);
       if (rec?.state === "ready") {
         this.touch(key);

@@ -41,12 +41,11 @@ export function serverOptions(limits: ConnectionLimits): ServerOptions {
  */
 export function capConnections(server: Server, maxConnections: number): void {
   const open = new Set<Socket>();
-  const busy = new Map<Socket, number>();
   server.on("connection", (socket: Socket) => {
     if (open.size >= maxConnections) {
       let victim: Socket | undefined;
       for (const s of open) {
-        if (!busy.has(s)) {
+        if (!answering(s)) {
           victim = s;
           break;
         }
@@ -59,19 +58,16 @@ export function capConnections(server: Server, maxConnections: number): void {
       victim.destroy();
     }
     open.add(socket);
-    socket.once("close", () => {
-      open.delete(socket);
-      busy.delete(socket);
-    });
+    socket.once("close", () => open.delete(socket));
   });
-  // First, so the answer's close is seen even when a handler ends it at once.
-  server.prependListener("request", (req, res) => {
-    const socket = req.socket;
-    busy.set(socket, (busy.get(socket) ?? 0) + 1);
-    res.once("close", () => {
-      const left = (busy.get(socket) ?? 1) - 1;
-      if (left > 0) busy.set(socket, left);
-      else busy.delete(socket);
-    });
-  });
+}
+
+/**
+ * Whether a connection has a request in progress. node:http attaches the answer it is writing
+ * to the socket from the request's headers until that answer has finished (the next pipelined
+ * one follows), and has done so since its first release; asking it at the cap, rather than
+ * counting requests in and out, costs each request nothing.
+ */
+function answering(socket: Socket): boolean {
+  return (socket as Socket & { _httpMessage?: unknown })._httpMessage != null;
 }

@@ -68,7 +68,16 @@ export function hostAllowList(allowed: readonly string[], bindHost: string | nul
   if (bindHost) fixed.add(bindHost.includes(":") && !bindHost.startsWith("[") ? `[${bindHost.toLowerCase()}]` : bindHost.toLowerCase());
   let own = ownAddresses();
   let readAt = Date.now();
+  // Clients repeat one Host header; remembering the last good one keeps the hot path cheap.
+  let lastGood = "";
   return (raw) => {
+    if (raw === lastGood) return true;
+    if (!allowedNow(raw)) return false;
+    lastGood = raw;
+    return true;
+  };
+
+  function allowedNow(raw: string): boolean {
     const host = raw.trim().toLowerCase();
     const name = hostname(host);
     if (isLoopbackHost(name) || hosts.has(host) || hosts.has(name) || fixed.has(name) || own.has(name)) return true;
@@ -76,7 +85,7 @@ export function hostAllowList(allowed: readonly string[], bindHost: string | nul
     own = ownAddresses();
     readAt = Date.now();
     return own.has(name);
-  };
+  }
 }
 
 /**
@@ -102,17 +111,12 @@ export function hostGuard(bindHost: string | null, options: HostGuardOptions = {
     return name !== null && isLoopbackHost(name);
   };
 
-  // Clients repeat one Host header; remembering the last good one keeps the hot path cheap.
-  let lastGoodHost = "";
   return (req) => {
     if (checkHost) {
       const forwarded = req.headers["x-forwarded-host"];
       const host = trustProxy && typeof forwarded === "string" && forwarded ? forwarded.split(",")[0]! : req.headers.host;
       if (!host) return "host";
-      if (host !== lastGoodHost) {
-        if (!hostAllowed(host)) return "host";
-        lastGoodHost = host;
-      }
+      if (!hostAllowed(host)) return "host";
       // Not believed, but not ignored either: a proxy in front that rewrites Host to a loopback
       // name passes the rebound name here, and a client cannot take out what the proxy added.
       if (!trustProxy && typeof forwarded === "string" && !forwarded.split(",").every((h) => hostAllowed(h))) return "host";

@@ -6,6 +6,7 @@
 // rewriting, per-person slots) is layered on top in lib/gateway.
 import { request, type Agent, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
 import type { Readable } from "node:stream";
+import type { HeaderList } from "./headers.ts";
 
 /** An upstream's address, parsed once. */
 export interface UpstreamTarget {
@@ -59,7 +60,7 @@ export interface Exchange {
   /** Appended to the target's base path; starts with "/". */
   path: string;
   /** As they go out (see ./headers.ts); Host and Content-Length included. */
-  headers: OutgoingHttpHeaders;
+  headers: HeaderList;
   /** The whole body. */
   body?: Buffer;
   /** Or a body streamed as it arrives, paused while the upstream does not take it. */
@@ -71,21 +72,6 @@ export interface Exchange {
 const abort = (): Error => Object.assign(new Error("client went away"), { code: "ABORT_ERR" });
 const timedOut = (): Error => Object.assign(new Error("upstream timeout"), { code: "ETIMEDOUT" });
 
-/**
- * Headers as a flat list: node:http writes a list as it is (checking each once), where an
- * object goes through setHeader header by header first; per request, that is measurable.
- */
-function flat(headers: OutgoingHttpHeaders): string[] {
-  const out: string[] = [];
-  for (const name in headers) {
-    const value = headers[name];
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) out.push(name, v);
-    else out.push(name, String(value));
-  }
-  return out;
-}
-
 /** Resolves with the answer once its headers arrive; rejects with the connection's error (ETIMEDOUT past the bound). */
 export function forward(x: Exchange, cancel: Cancel | AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
@@ -96,17 +82,18 @@ export function forward(x: Exchange, cancel: Cancel | AbortSignal): Promise<Inco
       method: x.method,
       path: x.target.base + x.path,
       // node:http has long taken the flat list (as rawHeaders; documented since nodejs/node#58049); @types/node 20 knows only the object.
-      headers: flat(x.headers) as unknown as OutgoingHttpHeaders,
+      headers: x.headers as unknown as OutgoingHttpHeaders,
       ...(cancel instanceof AbortSignal ? { signal: cancel } : {}),
     });
     if (!(cancel instanceof AbortSignal)) cancel.onCancel = () => req.destroy(abort());
     // A timer per exchange measured cheaper than one sweep a second over a set of them.
     const timer = x.headersTimeoutMs > 0 ? setTimeout(() => req.destroy(timedOut()), x.headersTimeoutMs) : undefined;
-    req.once("response", (answer) => {
+    // `on`: a request answers once (and a later error finds the promise settled); once() would wrap each listener.
+    req.on("response", (answer) => {
       clearTimeout(timer);
       resolve(answer);
     });
-    req.once("error", (err) => {
+    req.on("error", (err) => {
       clearTimeout(timer);
       reject(err);
     });

@@ -4,7 +4,7 @@
 // Forwarding headers follow one of two policies: at the edge (the gateway) whatever the
 // client claimed is dropped and replaced by what this server vouches for; behind a trusted
 // front proxy (start_mcp's built-in proxy on a hub session) that proxy's view is kept and extended.
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from "node:http";
+import type { IncomingHttpHeaders } from "node:http";
 
 const HOP_BY_HOP = new Set([
   "connection",
@@ -32,14 +32,27 @@ function connectionTokens(value: string | string[] | undefined): ReadonlySet<str
   );
 }
 
+/**
+ * Headers as they go out: a flat list, name then value, a repeated header once per value.
+ * node:http writes such a list as it is (checking each header once), where an object goes
+ * through its header bookkeeping name by name first; per request, that is measurable.
+ */
+export type HeaderList = string[];
+
+/** Appends a header to a list; a list value (Set-Cookie) as one header per value. */
+export function addHeader(out: HeaderList, name: string, value: string | readonly string[] | number): void {
+  if (typeof value === "object") for (const v of value) out.push(name, v);
+  else out.push(name, typeof value === "number" ? String(value) : value);
+}
+
 /** The end-to-end headers of a message (request or response), without those in `drop` or starting with `dropPrefix`. */
-export function endToEnd(headers: IncomingHttpHeaders, drop: ReadonlySet<string> = NONE, dropPrefix?: string): OutgoingHttpHeaders {
+export function endToEnd(headers: IncomingHttpHeaders, drop: ReadonlySet<string> = NONE, dropPrefix?: string): HeaderList {
   const named = connectionTokens(headers.connection);
-  const out: OutgoingHttpHeaders = {};
+  const out: HeaderList = [];
   for (const name in headers) {
     const value = headers[name];
     if (value === undefined || HOP_BY_HOP.has(name) || named.has(name) || drop.has(name) || (dropPrefix !== undefined && name.startsWith(dropPrefix))) continue;
-    out[name] = value;
+    addHeader(out, name, value);
   }
   return out;
 }
@@ -80,18 +93,18 @@ export interface Vouched {
  * except those in `drop` and every header a proxy vouches with (a client could otherwise
  * claim to be someone else), then this server's own X-Forwarded-*. One pass: it runs per request.
  */
-export function vouchedRequestHeaders(headers: IncomingHttpHeaders, drop: ReadonlySet<string>, vouched?: Vouched): OutgoingHttpHeaders {
+export function vouchedRequestHeaders(headers: IncomingHttpHeaders, drop: ReadonlySet<string>, vouched?: Vouched): HeaderList {
   const named = connectionTokens(headers.connection);
-  const out: OutgoingHttpHeaders = {};
+  const out: HeaderList = [];
   for (const name in headers) {
     const value = headers[name];
     if (value === undefined || HOP_BY_HOP.has(name) || drop.has(name) || named.has(name) || isIdentityHeader(name)) continue;
-    out[name] = value;
+    addHeader(out, name, value);
   }
   if (vouched) {
-    if (vouched.user !== undefined) out["x-forwarded-user"] = vouched.user;
-    out["x-forwarded-proto"] = vouched.proto;
-    if (vouched.address) out["x-forwarded-for"] = vouched.address;
+    if (vouched.user !== undefined) out.push("x-forwarded-user", vouched.user);
+    out.push("x-forwarded-proto", vouched.proto);
+    if (vouched.address) out.push("x-forwarded-for", vouched.address);
   }
   return out;
 }
@@ -116,14 +129,17 @@ function first(value: string | string[] | undefined): string | undefined {
  * X-Forwarded-Host/Proto set by a proxy in front of this one is kept, since that proxy
  * saw the public address, otherwise this proxy's view is filled in.
  */
-export function upstreamRequestHeaders(headers: IncomingHttpHeaders, facts: ForwardedFacts): OutgoingHttpHeaders {
-  const out = endToEnd(headers);
+export function upstreamRequestHeaders(headers: IncomingHttpHeaders, facts: ForwardedFacts): HeaderList {
+  const out = endToEnd(headers, REPLACED_BEHIND_PROXY);
   const prior = first(headers["x-forwarded-for"]);
   const ip = facts.clientIp ?? "";
-  out["x-forwarded-for"] = prior && ip ? `${prior}, ${ip}` : prior || ip || undefined;
-  if (out["x-forwarded-for"] === undefined) delete out["x-forwarded-for"];
-  out["x-forwarded-host"] = first(headers["x-forwarded-host"]) ?? facts.host ?? facts.upstreamHost;
-  out["x-forwarded-proto"] = first(headers["x-forwarded-proto"]) ?? facts.proto;
-  out.host = facts.upstreamHost;
+  const forwardedFor = prior && ip ? `${prior}, ${ip}` : prior || ip;
+  if (forwardedFor) out.push("x-forwarded-for", forwardedFor);
+  out.push("x-forwarded-host", first(headers["x-forwarded-host"]) ?? facts.host ?? facts.upstreamHost);
+  out.push("x-forwarded-proto", first(headers["x-forwarded-proto"]) ?? facts.proto);
+  out.push("host", facts.upstreamHost);
   return out;
 }
+
+/** What upstreamRequestHeaders writes itself, from the client's values and its own. */
+const REPLACED_BEHIND_PROXY: ReadonlySet<string> = new Set(["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "host"]);

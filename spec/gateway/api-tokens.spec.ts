@@ -48,3 +48,18 @@ test("a group change elsewhere reaches the principal within the bound", async ()
   tick(1001);
   assert.deepEqual((await gateway.verify(made.token))?.groups, []);
 });
+
+test("verifyNow answers at once only what verify would: the remembered principal, null for what is no token, else undefined", async () => {
+  const { gateway, elsewhere, made, tick } = await setUp();
+  assert.equal(gateway.verifyNow(made.token), undefined, "not verified yet: only verify can say");
+  assert.equal(gateway.verifyNow("not-a-token"), null);
+  const principal = await gateway.verify(made.token);
+  assert.deepEqual(gateway.verifyNow(made.token), principal);
+  assert.ok(Object.isFrozen(gateway.verifyNow(made.token)) && Object.isFrozen(gateway.verifyNow(made.token)!.groups), "shared by every request: frozen");
+  const forged = made.token.slice(0, -1) + (made.token.endsWith("A") ? "B" : "A");
+  assert.equal(gateway.verifyNow(forged), undefined, "same id, another secret: verify decides (and refuses)");
+  await elsewhere.tokens.revoke(made.id);
+  tick(1001);
+  assert.equal(gateway.verifyNow(made.token), undefined, "past the bound the remembered records are not trusted");
+  assert.equal(await gateway.verify(made.token), null);
+});

@@ -57,3 +57,36 @@ test("an authorization server plugs in: routes first, its tokens checked per res
   assert.equal(broken.status, 401);
   await broken.text();
 });
+
+test("authorize asks verifiers in order, at once while each can tell without I/O (verifyNow), else through verify", async () => {
+  const { authorize } = await import("../../lib/gateway/auth.ts");
+  const { GatewayError } = await import("../../lib/gateway/respond.ts");
+  const req = (token: string) => ({ headers: { authorization: `Bearer ${token}` } }) as unknown as import("node:http").IncomingMessage;
+  const spec = { groups: ["staff"], revisions: {}, catalog: true, catalogRevision: "default" };
+  const ada: Principal = { user: "ada", groups: ["staff"], kind: "api-token" };
+  const asked: string[] = [];
+  const remembering = {
+    verifyNow: (token: string) => (token === "known" ? ada : token === "other" ? null : undefined),
+    verify: async (token: string) => (asked.push(`first ${token}`), token === "known" || token === "looked-up" ? ada : null),
+  };
+  const second = { verify: async (token: string) => (asked.push(`second ${token}`), token === "other" ? { ...ada, user: "bob", groups: [] } : null) };
+  const verifiers = [remembering, second];
+  const now = authorize(req("known"), verifiers, "http://gw", "demo", spec);
+  assert.ok(!(now instanceof Promise), "a remembered bearer is answered without a promise");
+  assert.equal((now as Principal).user, "ada");
+  assert.equal((await authorize(req("looked-up"), verifiers, "http://gw", "demo", spec)).user, "ada");
+  // The first verifier says at once the token is not its own: the second is asked, and its groups decide.
+  await assert.rejects(
+    Promise.resolve().then(() => authorize(req("other"), verifiers, "http://gw", "demo", spec)),
+    (err: unknown) => {
+      return err instanceof GatewayError && err.error === "forbidden";
+    },
+  );
+  await assert.rejects(
+    Promise.resolve().then(() => authorize(req("nobody"), verifiers, "http://gw", "demo", spec)),
+    (err: unknown) => {
+      return err instanceof GatewayError && err.error === "unauthorized";
+    },
+  );
+  assert.deepEqual(asked, ["first looked-up", "second other", "first nobody", "second nobody"]);
+});

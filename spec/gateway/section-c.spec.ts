@@ -89,6 +89,10 @@ async function routes(t: test.TestContext, h: Harness, tool: string, hubmcp = tr
       JSON.stringify(listed),
     );
     assert.deepEqual((await answer(await post(`${base}/mcp`, h.tokens.alice, rpc("ping", {}, 3), { "mcp-session-id": session }))).result, {});
+    // A body the gateway does not act on goes on unread: what is not JSON, the tool server refuses.
+    const garbage = await post(`${base}/mcp`, h.tokens.alice, "{not json", { "mcp-session-id": session });
+    assert.equal(garbage.status, 400);
+    assert.equal(((await garbage.json()) as { error: { code: number } }).error.code, -32700);
   });
 
   await t.test("POST /api/mcp/{tool} without a session mints one", async () => {

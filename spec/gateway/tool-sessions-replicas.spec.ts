@@ -53,3 +53,32 @@ test("forgetting a session that is really gone: the record goes and the next acq
   const next = await b.acquire("ada", "t", "default");
   assert.notEqual(next.instance, first.instance);
 });
+
+test("acquireNow answers a running tool session it remembers without a promise, and reads again once the copy expired", async (t) => {
+  let now = 1_000_000;
+  const store = new CachingRecordStore(new MemoryRecordStore(), { ttlMs: 1000, keep: isSteadyRoute, now: () => now });
+  const config = parseGatewayConfig({ tools: { t: { revisions: { default: { command: ["unused"] } } } } }, "/");
+  const launch = async (): Promise<Backend> => ({ url: "http://127.0.0.1:9000/", exited: new Promise<void>(() => {}), stop: async () => {} });
+  const copyOf = (collection: string, id: string) => store.copyOf(collection, id);
+  const sessions = new ToolSessions({
+    store,
+    readFresh: (c, id) => store.fresh(c, id),
+    copyOf,
+    config,
+    publicUrl: () => "http://gw",
+    launch,
+    onEvent: () => {},
+  });
+  t.after(() => sessions.close());
+  const starting = sessions.acquireNow("ada", "t", "default");
+  assert.ok(starting instanceof Promise, "nothing runs yet: it is started");
+  const running = await starting;
+  await sessions.acquire("ada", "t", "default"); // read back once, and so remembered
+  const known = sessions.acquireNow("ada", "t", "default");
+  assert.ok(!(known instanceof Promise), "running and remembered: answered at once");
+  assert.equal(known.instance, running.instance);
+  now += 1001;
+  const reread = sessions.acquireNow("ada", "t", "default");
+  assert.ok(reread instanceof Promise, "the remembered copy expired: read again");
+  assert.equal((await reread).instance, running.instance);
+});

@@ -9,7 +9,7 @@ import { ConfigError, parseGatewayConfig, parseGatewayConfigText } from "../../l
 import { DEFAULT_LIMITS } from "../../lib/gateway/limits-settings.ts";
 import { GatewayMetrics } from "../../lib/gateway/metrics.ts";
 import { TokenBucketLimiter } from "../../lib/gateway/rate-limit.ts";
-import { inspectRequest, rewriteResult } from "../../lib/gateway/rewrite.ts";
+import { inspectRequest, mayActOn, rewriteResult } from "../../lib/gateway/rewrite.ts";
 import { checkedPath, matchRoute } from "../../lib/gateway/routes.ts";
 import { SessionSealer } from "../../lib/gateway/session-seal.ts";
 import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
@@ -181,7 +181,19 @@ test("rewriting: only named methods, URIs prefixed once, bytes kept otherwise", 
   assert.equal(inspectRequest(Buffer.from("[1]"), prefix)!.method, undefined);
   assert.equal(inspectRequest(Buffer.from('{"jsonrpc":"2.0","method":"ping"}'), prefix)!.rewrite, false);
   assert.ok(inspectRequest(Buffer.from('{"jsonrpc":"2.0","id":0,"method":"initialize"}'), prefix)!.initialize);
+  // Spelt in escapes, a method the gateway acts on is still found.
+  assert.ok(inspectRequest(Buffer.from('{"jsonrpc":"2.0","id":0,"method":"\\u0069nitialize"}'), prefix)!.initialize);
+  assert.ok(inspectRequest(Buffer.from('{"jsonrpc":"2.0","id":0,"\\u006dethod":"ping"}'), prefix)!.rewrite);
+  // Its name as an argument is not its method.
+  const named = inspectRequest(Buffer.from('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"initialize"}}'), prefix)!;
+  assert.equal(named.initialize, false);
+  assert.equal(named.method, "tools/call");
   assert.equal(inspectRequest(Buffer.from("{"), prefix), null);
+  // Only a body that could be a message the gateway acts on need be read; escapes could spell one.
+  for (const acted of ['{"method":"initialize"}', '{"method":"ping"}', '{"method":"resources/read"}', '{"\\u006dethod":"x"}', "{"]) {
+    assert.equal(mayActOn(Buffer.from(acted)), acted !== "{", acted);
+  }
+  assert.equal(mayActOn(Buffer.from('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":1}}}')), false);
 
   assert.equal(rewriteResult("ping", Buffer.from('{"jsonrpc":"2.0","id":1,"result":[]}'), prefix), '{"jsonrpc":"2.0","id":1,"result":{}}');
   assert.equal(rewriteResult("ping", Buffer.from('{"jsonrpc":"2.0","id":1,"result":{}}'), prefix), null);
@@ -208,10 +220,21 @@ test("token bucket: burst, then a wait proportional to the rate", () => {
 test("metrics render in the Prometheus text format", () => {
   const metrics = new GatewayMetrics();
   metrics.request('to"ol', 200);
+  metrics.request('to"ol', 200);
+  metrics.request('to"ol', 404);
   metrics.upstreamLatency(3);
+  metrics.upstreamLatency(30);
+  metrics.upstreamLatency(60_000);
   const text = metrics.render(2);
-  assert.match(text, /hubmcp_gateway_requests_total\{tool="to\\"ol",status="200"\} 1/);
-  assert.match(text, /hubmcp_gateway_upstream_seconds_bucket\{le="0.005"\} 1/);
+  assert.match(text, /hubmcp_gateway_requests_total\{tool="to\\"ol",status="200"\} 2/);
+  assert.match(text, /hubmcp_gateway_requests_total\{tool="to\\"ol",status="404"\} 1/);
+  // Buckets are cumulative: each counts every latency at or under its bound.
+  assert.match(text, /hubmcp_gateway_upstream_seconds_bucket\{le="0.005"\} 1\n/);
+  assert.match(text, /hubmcp_gateway_upstream_seconds_bucket\{le="0.025"\} 1\n/);
+  assert.match(text, /hubmcp_gateway_upstream_seconds_bucket\{le="0.05"\} 2\n/);
+  assert.match(text, /hubmcp_gateway_upstream_seconds_bucket\{le="30"\} 2\n/);
+  assert.match(text, /hubmcp_gateway_upstream_seconds_bucket\{le="\+Inf"\} 3\n/);
+  assert.match(text, /hubmcp_gateway_upstream_seconds_count 3\n/);
   assert.match(text, /hubmcp_gateway_tool_sessions 2/);
 });
 

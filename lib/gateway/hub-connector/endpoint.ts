@@ -11,7 +11,7 @@ import { classify, ErrorCode, type JsonRpcRequest } from "../../util/jsonrpc.ts"
 import type { Principal } from "../contracts.ts";
 import { readBody } from "../../http/body.ts";
 import { CORS, GatewayError, sendJson } from "../respond.ts";
-import { isStateless } from "../tool-routes.ts";
+import { isStateless } from "../mcp-sessions.ts";
 import type { ConnectorContext } from "./context.ts";
 import { ConnectorRpcError, discover, initializeResult, listPage, negotiatedVersion, SERVER_INFO } from "./local.ts";
 import { prefixTask, unprefixTask } from "./messages.ts";

@@ -9,7 +9,7 @@ import { nameFieldOf, encodeHeaderValue } from "../../mcp/stateless/headers.ts";
 import { isRecord } from "../../util/guards.ts";
 import { formatComment, formatEvent } from "../../http/sse.ts";
 import { upstreamOf, vouchedFor } from "../tool-routes.ts";
-import { isEventStream, openStream, send, type Cancel } from "../forward.ts";
+import { corsWith, isEventStream, openStream, send, type Cancel } from "../forward.ts";
 import { CORS, sendJson } from "../respond.ts";
 import type { ConnectorContext } from "./context.ts";
 import { exposeMessage, unprefixId } from "./messages.ts";
@@ -33,7 +33,8 @@ const NEEDS_REWRITE = ['"uri"', '"taskId"', '"method"'];
 
 /** The link to `tool` for this client: reused while its tool session runs, else (re)started. */
 export async function linkFor(cc: ConnectorContext, s: ConnectorSession | undefined, user: string, tool: string): Promise<Link> {
-  const rec = await cc.gw.sessions.acquire(user, tool, cc.gw.config.tools[tool]!.catalogRevision);
+  const found = cc.gw.sessions.acquireNow(user, tool, cc.gw.config.tools[tool]!.catalogRevision);
+  const rec = found instanceof Promise ? await found : found;
   const up = upstreamOf(cc.gw, rec);
   if (!s) return { tool, rec, up, session: undefined };
   const known = s.links.get(tool);
@@ -130,7 +131,7 @@ async function relayAnswer(cc: ConnectorContext, r: Routed, answer: IncomingMess
     await cc.gw.budget.rewrite(answer, MAX_ANSWER_BYTES, (raw) => sendAnswer(cc, r, status, raw, res));
     return;
   }
-  openStream(res, 200, { ...CORS, ...r.extra });
+  openStream(res, 200, corsWith(r.extra));
   const timer = setInterval(() => res.write(formatComment("keepalive")), cc.gw.keepaliveMs);
   timer.unref();
   res.once("close", () => answer.destroy());
@@ -189,7 +190,7 @@ export async function notifyTools(s: ConnectorSession, message: Record<string, u
 
 /** The client's standalone stream: each started tool's own, merged, and those of tools started later. */
 export async function standaloneStream(cc: ConnectorContext, s: ConnectorSession, res: ServerResponse): Promise<void> {
-  openStream(res, 200, { ...CORS, "mcp-session-id": s.id });
+  openStream(res, 200, corsWith({ "mcp-session-id": s.id }));
   const controller = new AbortController();
   const attached = new Set<Link>();
   const attach = (link: Link): void => {

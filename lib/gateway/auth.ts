@@ -50,7 +50,7 @@ function unauthorized(publicUrl: string, tool: string, invalid: boolean, endpoin
  * The first verifier's answer, in order, or null. Answers at once while each verifier asked
  * can tell without I/O (verifyNow), so a known bearer costs the request no promise.
  */
-function verifyInOrder(verifiers: readonly TokenVerifier[], token: string, resource: string): Principal | null | Promise<Principal | null> {
+export function verifyInOrder(verifiers: readonly TokenVerifier[], token: string, resource: string): Principal | null | Promise<Principal | null> {
   for (let i = 0; i < verifiers.length; i++) {
     const now = verifiers[i]!.verifyNow?.(token, resource);
     if (now === undefined) return verifyFrom(verifiers, i, token, resource);

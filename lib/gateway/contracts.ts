@@ -72,7 +72,10 @@ export interface RecordStore {
  * own origin, and the verifier for the tokens it issues.
  */
 export interface AuthorizationServer {
-  /** Serves the server's own paths; answers false (having written nothing) for any other path. */
-  handle(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): Promise<boolean>;
+  /**
+   * Serves the server's own paths; answers false (having written nothing) for any other path,
+   * at once where it can: the gateway asks before every request it serves itself.
+   */
+  handle(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): boolean | Promise<boolean>;
   readonly verifier: TokenVerifier;
 }

@@ -140,7 +140,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const method = req.method ?? "GET";
     if (!hostServed(req.headers.host)) throw new GatewayError("host_not_allowed", "This Host is not served here");
     if (method === "OPTIONS") return answerPreflight(res, PROFILES.gateway);
-    if (options.authorizationServer && (await options.authorizationServer.handle(req, res))) return;
+    const handled = options.authorizationServer?.handle(req, res) ?? false;
+    if (handled instanceof Promise ? await handled : handled) return;
     const r = routeOf(method, req.url);
     const c = ctx.current!;
     switch (r.kind) {
@@ -163,9 +164,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         if (method !== "GET" && method !== "HEAD") throw new GatewayError("method_not_allowed", "Use GET", { allow: "GET" });
         return sendJson(res, 200, hubResourceMetadata(publicUrl));
       case "hub-mcp": {
-        const principal = await authorizeHub(req, verifiers, publicUrl);
+        const authorized = authorizeHub(req, verifiers, publicUrl);
+        const principal = authorized instanceof Promise ? await authorized : authorized;
         facts.user = principal.user;
-        const wait = await limiter.hit(principal.user);
+        const hit = limiter.hit(principal.user);
+        const wait = typeof hit === "number" ? hit : await hit;
         if (wait > 0) throw new GatewayError("rate_limited", "Too many requests; slow down", { "retry-after": String(wait) });
         return handleConnector(ctx.connector!, principal, req, res);
       }

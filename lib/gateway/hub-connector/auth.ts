@@ -3,7 +3,7 @@
 // one issued for `{publicUrl}/mcp` is accepted. Groups are checked per tool, later: a
 // person with no usable tool still connects and lists nothing.
 import type { IncomingMessage } from "node:http";
-import { bearer } from "../auth.ts";
+import { bearer, verifyInOrder } from "../auth.ts";
 import type { Principal, TokenVerifier } from "../contracts.ts";
 import { GatewayError } from "../respond.ts";
 
@@ -28,20 +28,15 @@ function unauthorized(publicUrl: string, invalid: boolean): GatewayError {
   });
 }
 
-export async function authorizeHub(req: IncomingMessage, verifiers: readonly TokenVerifier[], publicUrl: string): Promise<Principal> {
+/** The caller of /mcp, or a 401 (thrown, or the promise's rejection when a verifier had to look); as for a tool's routes, at once for a bearer verified lately. */
+export function authorizeHub(req: IncomingMessage, verifiers: readonly TokenVerifier[], publicUrl: string): Principal | Promise<Principal> {
   const token = bearer(req);
   if (token === null) throw unauthorized(publicUrl, false);
   const resource = hubResource(publicUrl);
-  for (const verifier of verifiers) {
-    let principal: Principal | null;
-    try {
-      principal = await verifier.verify(token, resource);
-    } catch {
-      principal = null;
-    }
-    if (!principal) continue;
-    if (principal.audience !== undefined && principal.audience !== resource) break;
+  const admit = (principal: Principal | null): Principal => {
+    if (!principal || (principal.audience !== undefined && principal.audience !== resource)) throw unauthorized(publicUrl, true);
     return principal;
-  }
-  throw unauthorized(publicUrl, true);
+  };
+  const verified = verifyInOrder(verifiers, token, resource);
+  return verified instanceof Promise ? verified.then(admit) : admit(verified);
 }

@@ -10,7 +10,7 @@ import { isRecord } from "../../util/guards.ts";
 import { formatComment, formatEvent } from "../../http/sse.ts";
 import { upstreamOf, vouchedFor } from "../tool-routes.ts";
 import { corsWith, isEventStream, openStream, send, type Cancel } from "../forward.ts";
-import { CORS, sendJson } from "../respond.ts";
+import { sendJson } from "../respond.ts";
 import type { ConnectorContext } from "./context.ts";
 import { exposeMessage, unprefixId } from "./messages.ts";
 import type { ConnectorSession, Link } from "./sessions.ts";
@@ -100,7 +100,8 @@ export async function forward(cc: ConnectorContext, r: Routed, res: ServerRespon
   const headers = routingHeaders(r.headers, r.method, r.params);
   const cancel: Cancel = {};
   // One listener for both, as on the per-tool routes: the slot goes back, and a client gone mid-answer stops the exchange.
-  res.once("close", () => {
+  // `on`: an answer closes once, and once() would wrap the listener on every call.
+  res.on("close", () => {
     release();
     if (!res.writableFinished) cancel.onCancel?.();
   });
@@ -124,13 +125,13 @@ export async function forward(cc: ConnectorContext, r: Routed, res: ServerRespon
 }
 
 async function relayAnswer(cc: ConnectorContext, r: Routed, answer: IncomingMessage, res: ServerResponse): Promise<void> {
-  const onListChanged = listChanged(cc, r.tool);
   const status = answer.statusCode ?? 502;
   if (status !== 200 || !isEventStream(answer)) {
     // Read whole to be rewritten: within the gateway's budget for such answers (503 beyond it).
     await cc.gw.budget.rewrite(answer, MAX_ANSWER_BYTES, (raw) => sendAnswer(cc, r, status, raw, res));
     return;
   }
+  const onListChanged = listChanged(cc, r.tool);
   openStream(res, 200, corsWith(r.extra));
   const timer = setInterval(() => res.write(formatComment("keepalive")), cc.gw.keepaliveMs);
   timer.unref();
@@ -148,7 +149,9 @@ async function relayAnswer(cc: ConnectorContext, r: Routed, answer: IncomingMess
 function sendAnswer(cc: ConnectorContext, r: Routed, status: number, raw: Buffer, res: ServerResponse): void {
   if (status === 200 && !NEEDS_REWRITE.some((key) => raw.includes(key))) {
     // Nothing in it names a URI, a task or a method: the tool's bytes go through as they are.
-    res.writeHead(200, { ...CORS, ...r.extra, "content-type": "application/json", "content-length": raw.length, "cache-control": "no-store" });
+    const headers = corsWith(r.extra);
+    headers.push("content-type", "application/json", "content-length", String(raw.length), "cache-control", "no-store");
+    res.writeHead(200, headers);
     res.end(raw);
     return;
   }
@@ -159,7 +162,9 @@ function sendAnswer(cc: ConnectorContext, r: Routed, status: number, raw: Buffer
     value = undefined;
   }
   if (value === undefined) {
-    res.writeHead(status, { ...CORS, ...r.extra, "content-length": raw.length });
+    const headers = corsWith(r.extra);
+    headers.push("content-length", String(raw.length));
+    res.writeHead(status, headers);
     res.end(raw);
     return;
   }

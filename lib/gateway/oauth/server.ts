@@ -40,10 +40,13 @@ export class OAuthServer implements AuthorizationServer {
   readonly #config: OAuthConfig;
   readonly #sweeper: Sweeper;
   readonly #routes: Map<string, Partial<Record<"GET" | "POST", Route>>>;
+  /** The public URL's path, without its trailing slash: the server's paths are under it. */
+  readonly #basePath: string;
 
   constructor(options: OAuthServerOptions) {
     const config = resolveOptions(options);
     this.#config = config;
+    this.#basePath = new URL(config.publicUrl).pathname.replace(/\/$/, "");
     const clients = new ClientDirectory(config);
     const grants = new Grants(config);
     const pages = new AuthorizeEndpoints(config, clients, grants, new BrowserSessions(config));
@@ -74,12 +77,13 @@ export class OAuthServer implements AuthorizationServer {
     ]);
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  /** False at once for a path not its own (every tool request asks first); a promise only while it serves one. */
+  handle(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> {
     const target = req.url ?? "/";
     const queryAt = target.indexOf("?");
     let path = queryAt < 0 ? target : target.slice(0, queryAt);
     const query = queryAt < 0 ? "" : target.slice(queryAt + 1);
-    const basePath = new URL(this.#config.publicUrl).pathname.replace(/\/$/, "");
+    const basePath = this.#basePath;
     if (basePath) {
       if (!path.startsWith(`${basePath}/`)) return false;
       path = path.slice(basePath.length);
@@ -105,6 +109,10 @@ export class OAuthServer implements AuthorizationServer {
       sendOAuthError(res, 405, "invalid_request", "method not allowed");
       return true;
     }
+    return this.#serve(run, req, res, path, query);
+  }
+
+  async #serve(run: Route, req: IncomingMessage, res: ServerResponse, path: string, query: string): Promise<boolean> {
     try {
       await run(req, res, query);
     } catch (err) {

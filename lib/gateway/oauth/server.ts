@@ -40,13 +40,12 @@ export class OAuthServer implements AuthorizationServer {
   readonly #config: OAuthConfig;
   readonly #sweeper: Sweeper;
   readonly #routes: Map<string, Partial<Record<"GET" | "POST", Route>>>;
-  /** The public URL's path, without its trailing slash: the server's paths are under it. */
-  readonly #basePath: string;
+  /** The public URL's path, without its trailing slash, as of the URL it came from (publicUrl may be a function). */
+  #base = { url: "", path: "" };
 
   constructor(options: OAuthServerOptions) {
     const config = resolveOptions(options);
     this.#config = config;
-    this.#basePath = new URL(config.publicUrl).pathname.replace(/\/$/, "");
     const clients = new ClientDirectory(config);
     const grants = new Grants(config);
     const pages = new AuthorizeEndpoints(config, clients, grants, new BrowserSessions(config));
@@ -77,13 +76,24 @@ export class OAuthServer implements AuthorizationServer {
     ]);
   }
 
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    return this.handleNow(req, res);
+  }
+
+  /** The server's paths under the public URL's: parsed again only when that URL changes. */
+  #basePath(): string {
+    const url = this.#config.publicUrl;
+    if (url !== this.#base.url) this.#base = { url, path: new URL(url).pathname.replace(/\/$/, "") };
+    return this.#base.path;
+  }
+
   /** False at once for a path not its own (every tool request asks first); a promise only while it serves one. */
-  handle(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> {
+  handleNow(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> {
     const target = req.url ?? "/";
     const queryAt = target.indexOf("?");
     let path = queryAt < 0 ? target : target.slice(0, queryAt);
     const query = queryAt < 0 ? "" : target.slice(queryAt + 1);
-    const basePath = this.#basePath;
+    const basePath = this.#basePath();
     if (basePath) {
       if (!path.startsWith(`${basePath}/`)) return false;
       path = path.slice(basePath.length);

@@ -28,7 +28,7 @@ test("as the gateway runs it: tool groups decide consent; unknown tools are refu
     logger: { debug() {}, info() {}, warn() {}, error() {} },
   });
   publicUrl = await listen(
-    createServer((req, res) => void Promise.resolve(as.handle(req, res)).then((ok) => ok || res.writeHead(404).end())),
+    createServer((req, res) => void as.handle(req, res).then((ok) => ok || res.writeHead(404).end())),
     t,
   );
   const clientId = await registerPublic(publicUrl);

@@ -43,7 +43,7 @@ export async function startAuthorizationServer(t: TestContext, options: Partial<
   const accounts = (options.accounts as TestAccounts | undefined) ?? new TestAccounts();
   let as: OAuthServer | undefined;
   const http = createServer((req, res) => {
-    void Promise.resolve(as!.handle(req, res)).then((handled) => {
+    void as!.handle(req, res).then((handled) => {
       if (!handled) res.writeHead(404, { "Content-Type": "text/plain" }).end("not ours");
     });
   });

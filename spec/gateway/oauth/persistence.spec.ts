@@ -21,7 +21,7 @@ test("two servers on one data dir see each other's clients, grants and revocatio
   const http = createServer((req, res) => {
     // Alternate between the two instances request by request.
     const as = servers[counter++ % 2]!;
-    void Promise.resolve(as.handle(req, res)).then((ok) => ok || res.writeHead(404).end());
+    void as.handle(req, res).then((ok) => ok || res.writeHead(404).end());
   });
   const publicUrl = await listen(http, t);
   servers.push(new OAuthServer({ publicUrl, store: new FileRecordStore(dir), accounts }));
@@ -55,7 +55,7 @@ test("another process on the same data dir accepts the tokens and sees the revoc
   const accounts = new TestAccounts();
   let as: OAuthServer | undefined;
   const publicUrl = await listen(
-    createServer((req, res) => void Promise.resolve(as!.handle(req, res)).then((ok) => ok || res.writeHead(404).end())),
+    createServer((req, res) => void as!.handle(req, res).then((ok) => ok || res.writeHead(404).end())),
     t,
   );
   as = new OAuthServer({ publicUrl, store: new FileRecordStore(dir), accounts });

@@ -73,7 +73,7 @@ test("an oversized body is a 413 and the server keeps serving", async (t) => {
 test("a publicUrl with a path prefix serves under that prefix only", async (t) => {
   const as = new OAuthServer({ publicUrl: "https://hub.example/hub/", store: new MemoryRecordStore(), accounts: new TestAccounts() });
   const base = await listen(
-    createServer((req, res) => void Promise.resolve(as.handle(req, res)).then((ok) => ok || res.writeHead(404).end())),
+    createServer((req, res) => void as.handle(req, res).then((ok) => ok || res.writeHead(404).end())),
     t,
   );
   const doc = (await (await fetch(`${base}/hub/authorize/.well-known/oauth-authorization-server`)).json()) as { issuer: string };
@@ -81,6 +81,24 @@ test("a publicUrl with a path prefix serves under that prefix only", async (t) =
   assert.equal((await fetch(`${base}/authorize/.well-known/oauth-authorization-server`)).status, 404);
   // The gateway asks before every tool request: a path not its own is answered at once, with nothing written.
   const toolRequest = { url: "/hub/api/mcp/demo/mcp", method: "POST", headers: {} } as unknown as import("node:http").IncomingMessage;
-  assert.equal(as.handle(toolRequest, {} as import("node:http").ServerResponse), false);
+  assert.equal(as.handleNow(toolRequest, {} as import("node:http").ServerResponse), false);
+  // handle itself keeps its promise, for servers that embed it with .then.
+  assert.equal(await as.handle(toolRequest, {} as import("node:http").ServerResponse), false);
   assert.throws(() => new OAuthServer({ publicUrl: "ftp://x", store: new MemoryRecordStore(), accounts: new TestAccounts() }), /publicUrl/);
+});
+
+test("a publicUrl given as a function is read when used: its path may come and change later", async (t) => {
+  let url = "";
+  // Not known yet: constructing does not ask.
+  const as = new OAuthServer({ publicUrl: () => url, store: new MemoryRecordStore(), accounts: new TestAccounts() });
+  const base = await listen(
+    createServer((req, res) => void as.handle(req, res).then((ok) => ok || res.writeHead(404).end())),
+    t,
+  );
+  url = "https://hub.example";
+  assert.equal((await fetch(`${base}/authorize/.well-known/oauth-authorization-server`)).status, 200);
+  url = "https://hub.example/hub";
+  assert.equal((await fetch(`${base}/authorize/.well-known/oauth-authorization-server`)).status, 404);
+  const doc = (await (await fetch(`${base}/hub/authorize/.well-known/oauth-authorization-server`)).json()) as { issuer: string };
+  assert.equal(doc.issuer, "https://hub.example/hub/authorize");
 });

@@ -3,7 +3,7 @@
 // is, byte for byte, or, for the few methods the gateway rewrites, parsed and re-sent.
 // Event streams are relayed unbuffered with a comment at once and keepalives between events.
 import { Agent, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
-import { endToEnd, vouchedRequestHeaders, type HeaderList, type Vouched } from "../proxy/headers.ts";
+import { endToEnd, vouchedRequestHeaders, writeHeadFrom, type HeaderList, type Vouched } from "../proxy/headers.ts";
 import { forward, pipeAnswer, upstreamFailure as failureOf, upstreamTarget, type Cancel } from "../proxy/forwarder.ts";
 import { UPSTREAM_SOCKETS } from "./limits-settings.ts";
 import { CORS, GatewayError } from "./respond.ts";
@@ -100,7 +100,7 @@ function answerHeaders(answer: IncomingMessage, extra: Record<string, string>, d
 
 /** Starts an event stream to the client (`headers` without a length or type): unbuffered, uncompressed, a comment at once. */
 export function openStream(res: ServerResponse, status: number, headers: HeaderList): void {
-  res.writeHead(status, [...headers, ...STREAM_HEADERS]);
+  writeHeadFrom(res, status, [...headers, ...STREAM_HEADERS]);
   res.write(formatComment("stream open"));
 }
 
@@ -129,12 +129,12 @@ export async function relay(
         return;
       }
       if (!res.destroyed) {
-        res.writeHead(status, headers);
+        writeHeadFrom(res, status, headers);
         res.end(body);
       }
       return;
     }
-    res.writeHead(status, headers);
+    writeHeadFrom(res, status, headers);
     return pipeAnswer(answer, res);
   }
   openStream(res, status, answerHeaders(answer, extra, DROPPED_FROM_STREAM));
@@ -168,6 +168,6 @@ export function readAll(stream: IncomingMessage, max: number, grow: (size: numbe
 export function sendRewritten(res: ServerResponse, answer: IncomingMessage, body: string | Buffer, extra: Record<string, string>): void {
   const headers = answerHeaders(answer, extra, DROPPED_FROM_REWRITTEN);
   headers.push("content-length", String(Buffer.byteLength(body)));
-  res.writeHead(answer.statusCode ?? 502, headers);
+  writeHeadFrom(res, answer.statusCode ?? 502, headers);
   res.end(body);
 }

@@ -4,7 +4,7 @@
 // Forwarding headers follow one of two policies: at the edge (the gateway) whatever the
 // client claimed is dropped and replaced by what this server vouches for; behind a trusted
 // front proxy (start_mcp's built-in proxy on a hub session) that proxy's view is kept and extended.
-import type { IncomingHttpHeaders } from "node:http";
+import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 
 const HOP_BY_HOP = new Set([
   "connection",
@@ -43,6 +43,29 @@ export type HeaderList = string[];
 export function addHeader(out: HeaderList, name: string, value: string | readonly string[] | number): void {
   if (typeof value === "object") for (const v of value) out.push(name, v);
   else out.push(name, typeof value === "number" ? String(value) : value);
+}
+
+/**
+ * Writes a response head from a list. node:http takes the list as it is only while nothing
+ * was set on the response before; once something was (an embedding app's middleware, say),
+ * it sets the list pair by pair, and a repeated header (Set-Cookie) would keep only its last
+ * value. Then the first of each name replaces what was set, and the rest are appended.
+ */
+export function writeHeadFrom(res: ServerResponse, status: number, headers: HeaderList, statusMessage?: string): void {
+  if (res.getHeaderNames().length > 0) {
+    const named = new Set<string>();
+    for (let i = 0; i < headers.length; i += 2) {
+      const name = headers[i]!.toLowerCase();
+      if (named.has(name)) res.appendHeader(name, headers[i + 1]!);
+      else {
+        named.add(name);
+        res.setHeader(name, headers[i + 1]!);
+      }
+    }
+    headers = [];
+  }
+  if (statusMessage === undefined) res.writeHead(status, headers);
+  else res.writeHead(status, statusMessage, headers);
 }
 
 /** The end-to-end headers of a message (request or response), without those in `drop` or starting with `dropPrefix`. */

@@ -5,7 +5,7 @@
 import { Agent, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { silentLogger, type Logger } from "../util/logger.ts";
-import { endToEnd, upstreamRequestHeaders } from "./headers.ts";
+import { endToEnd, upstreamRequestHeaders, writeHeadFrom } from "./headers.ts";
 import { cancelOnClose, forward, pipeAnswer, upstreamFailure, upstreamTarget } from "./forwarder.ts";
 import type { ConnectionLimits } from "../http/connection-guard.ts";
 import { CORS } from "../http/cors.ts";
@@ -105,7 +105,7 @@ export function createProxyHandler(options: ReverseProxyOptions): ProxyHandler {
       sendJson(res, failure.status, { error: failure.code, message: failure.message });
       return;
     }
-    res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.headers));
+    writeHeadFrom(res, answer.statusCode ?? 502, endToEnd(answer.headers), answer.statusMessage);
     // Headers out at once, so a stream's client sees it open before the first event.
     res.flushHeaders();
     await pipeAnswer(answer, res);

@@ -88,6 +88,27 @@ test("forwards the path without the prefix, end-to-end headers both ways, X-Forw
   assert.equal(h.host, up.origin.slice("http://".length));
 });
 
+test("mounted behind middleware that set headers first, the handler still passes every Set-Cookie and replaces what the upstream also sends", async (t) => {
+  const up = await upstream(t, (_req, res) => {
+    res.writeHead(200, { "set-cookie": ["session=abc", "xsrf=def"], "x-frame-options": "DENY", "content-type": "text/plain" });
+    res.end("ok");
+  });
+  const handler = createProxyHandler({ target: up.origin, allowedHosts: ["*"] });
+  t.after(() => handler.destroy());
+  const front = createServer((req, res) => {
+    res.setHeader("x-frame-options", "SAMEORIGIN");
+    res.setHeader("x-powered-by", "middleware");
+    handler(req, res);
+  });
+  await new Promise<void>((done) => front.listen(0, "127.0.0.1", done));
+  t.after(() => new Promise<void>((done) => front.close(() => done())));
+  const res = await rawGet(`http://127.0.0.1:${(front.address() as AddressInfo).port}/`, {});
+  assert.equal(res.body, "ok");
+  assert.deepEqual(res.headers["set-cookie"], ["session=abc", "xsrf=def"]);
+  assert.equal(res.headers["x-frame-options"], "DENY");
+  assert.equal(res.headers["x-powered-by"], "middleware");
+});
+
 test("keeps X-Forwarded-Host/Proto set by a proxy in front, and passes paths outside the prefix unchanged", async (t) => {
   let seen: IncomingMessage | undefined;
   const up = await upstream(t, (req, res) => {

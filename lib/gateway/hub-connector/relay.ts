@@ -10,6 +10,7 @@ import { isRecord } from "../../util/guards.ts";
 import { formatComment, formatEvent } from "../../http/sse.ts";
 import { upstreamOf, vouchedFor } from "../tool-routes.ts";
 import { corsWith, isEventStream, openStream, send, type Cancel } from "../forward.ts";
+import { writeHeadFrom } from "../../proxy/headers.ts";
 import { sendJson } from "../respond.ts";
 import type { ConnectorContext } from "./context.ts";
 import { exposeMessage, unprefixId } from "./messages.ts";
@@ -151,7 +152,7 @@ function sendAnswer(cc: ConnectorContext, r: Routed, status: number, raw: Buffer
     // Nothing in it names a URI, a task or a method: the tool's bytes go through as they are.
     const headers = corsWith(r.extra);
     headers.push("content-type", "application/json", "content-length", String(raw.length), "cache-control", "no-store");
-    res.writeHead(200, headers);
+    writeHeadFrom(res, 200, headers);
     res.end(raw);
     return;
   }
@@ -164,7 +165,7 @@ function sendAnswer(cc: ConnectorContext, r: Routed, status: number, raw: Buffer
   if (value === undefined) {
     const headers = corsWith(r.extra);
     headers.push("content-length", String(raw.length));
-    res.writeHead(status, headers);
+    writeHeadFrom(res, status, headers);
     res.end(raw);
     return;
   }

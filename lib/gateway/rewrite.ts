@@ -31,20 +31,27 @@ export interface ParsedMessage {
 }
 
 /**
- * What every message the gateway acts on contains, as JSON writes it: the method name in
- * quotes (the methods in REWRITTEN and URI_PARAMS, and initialize). Only a backslash could
- * spell one otherwise (`"\u0069nitialize"`).
+ * What every message the gateway acts on contains, as JSON writes it in UTF-8: the method
+ * name in quotes (the methods in REWRITTEN and URI_PARAMS, and initialize). Only a backslash
+ * could spell one otherwise (`"\u0069nitialize"`). A NUL byte is never in UTF-8 JSON, but
+ * is in every ASCII character of UTF-16 or UTF-32, which some servers detect and read.
  */
-const ACTED_ON = /\\|"(?:initialize"|ping"|resources\/)/;
+const ACTED_ON = /\\|\0|"(?:initialize"|ping"|resources\/)/;
+/** A charset named in Content-Type: a server may decode the body by it. */
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
+const UTF8 = /^utf-?8$/i;
 
 /**
  * Whether a body could be a message the gateway acts on. One that cannot may pass unread, as
  * it came (the tool server parses it, and refuses it if it is not JSON): a large tools/call
- * is then not parsed twice. The bytes are read as latin1, one character per byte: what is
- * looked for is ASCII, which UTF-8 never uses inside another character, and one pass of a
- * regular expression costs a fifth of a search per needle on every request.
+ * is then not parsed twice. Only a body the tool server reads as UTF-8 can be ruled out: the
+ * bytes are read as latin1, one character per byte, and what is looked for is ASCII, which
+ * UTF-8 never uses inside another character. One regular expression costs a fifth of a
+ * search per needle on every request.
  */
-export function mayActOn(raw: Buffer): boolean {
+export function mayActOn(raw: Buffer, contentType: string | undefined): boolean {
+  const charset = contentType === undefined ? null : CHARSET.exec(contentType);
+  if (charset && !UTF8.test(charset[1]!)) return true;
   return ACTED_ON.test(raw.toString("latin1"));
 }
 

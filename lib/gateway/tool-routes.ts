@@ -188,7 +188,7 @@ async function rpc(
 ): Promise<void> {
   const body = await readBody(req, ctx.config.limits.maxBodyBytes);
   const prefix = resourcePrefix(ctx, c.tool);
-  const msg = mayActOn(body) ? inspectRequest(body, prefix) : passedOn(body);
+  const msg = mayActOn(body, req.headers["content-type"]) ? inspectRequest(body, prefix) : passedOn(body);
   if (!msg) {
     sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
     return;

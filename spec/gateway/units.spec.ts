@@ -191,12 +191,20 @@ test("rewriting: only named methods, URIs prefixed once, bytes kept otherwise", 
   assert.equal(inspectRequest(Buffer.from("{"), prefix), null);
   // Only a body that could be a message the gateway acts on need be read; escapes could spell one.
   for (const acted of ['{"method":"initialize"}', '{"method":"ping"}', '{"method":"resources/read"}', '{"\\u006dethod":"x"}', "{"]) {
-    assert.equal(mayActOn(Buffer.from(acted)), acted !== "{", acted);
+    assert.equal(mayActOn(Buffer.from(acted), "application/json"), acted !== "{", acted);
   }
-  assert.equal(mayActOn(Buffer.from('{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":1}}}')), false);
+  const call = '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":1}}}';
+  assert.equal(mayActOn(Buffer.from(call), "application/json"), false);
+  assert.equal(mayActOn(Buffer.from(call), undefined), false);
+  assert.equal(mayActOn(Buffer.from(call), 'application/json; Charset="UTF-8"'), false);
+  assert.equal(mayActOn(Buffer.from(call), "application/json;charset=utf8"), false);
+  // Bodies another charset spells are read whole (a server may decode them by it), as is UTF-16 named by no charset.
+  assert.equal(mayActOn(Buffer.from(call), "application/json; charset=utf-7"), true);
+  assert.equal(mayActOn(Buffer.from('{"method":"initialize"}', "utf16le"), "application/json; charset=utf-16le"), true);
+  assert.equal(mayActOn(Buffer.from('{"method":"initialize"}', "utf16le"), "application/json"), true);
   // Text around the method name may be any UTF-8; only the whole quoted name counts.
-  assert.equal(mayActOn(Buffer.from('{"params":{"text":"é 日本 🧪"},"method":"resources/list"}')), true);
-  assert.equal(mayActOn(Buffer.from('{"params":{"text":"é 日本 🧪 pingé"},"method":"pinger","x":"initializer"}')), false);
+  assert.equal(mayActOn(Buffer.from('{"params":{"text":"é 日本 🧪"},"method":"resources/list"}'), "application/json"), true);
+  assert.equal(mayActOn(Buffer.from('{"params":{"text":"é 日本 🧪 pingé"},"method":"pinger","x":"initializer"}'), "application/json"), false);
 
   assert.equal(rewriteResult("ping", Buffer.from('{"jsonrpc":"2.0","id":1,"result":[]}'), prefix), '{"jsonrpc":"2.0","id":1,"result":{}}');
   assert.equal(rewriteResult("ping", Buffer.from('{"jsonrpc":"2.0","id":1,"result":{}}'), prefix), null);

@@ -84,3 +84,43 @@ test("capConnections: busy connections are never cut to make room; a new one is 
   assert.ok(!busy.some((s) => s.closed), "the running requests kept their connections");
   waiting.forEach((res) => res.end("done"));
 });
+
+/** One GET on a new connection, kept open: resolves with what came back once "ok" arrives or the server closes it. */
+function getKeptOpen(port: number): { socket: Socket; answer: Promise<string> } {
+  const socket = connect(port, "127.0.0.1");
+  socket.on("error", () => {});
+  socket.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+  let seen = "";
+  const answer = new Promise<string>((resolve) => {
+    socket.on("data", (chunk: Buffer) => {
+      seen += chunk.toString("latin1");
+      if (seen.endsWith("ok")) resolve(seen);
+    });
+    socket.on("close", () => resolve(seen));
+  });
+  return { socket, answer };
+}
+
+test("capConnections: at the cap, an idle keep-alive connection makes room for a new one (node:http still marks which sockets are answering)", {
+  timeout: 10_000,
+}, async (t) => {
+  const server = createServer(
+    serverOptions({ headersTimeoutMs: 60_000, requestTimeoutMs: 60_000, keepAliveTimeoutMs: 60_000, maxConnections: 1 }),
+    (_req, res) => res.end("ok"),
+  );
+  capConnections(server, 1);
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  t.after(() => {
+    server.closeAllConnections();
+    return new Promise<void>((done) => server.close(() => done()));
+  });
+  const port = (server.address() as AddressInfo).port;
+  // Answered, and the connection kept open for the next request: idle.
+  const first = getKeptOpen(port);
+  t.after(() => first.socket.destroy());
+  assert.match(await first.answer, /ok$/);
+  const second = getKeptOpen(port);
+  t.after(() => second.socket.destroy());
+  assert.match(await second.answer, /ok$/, "the new connection was served");
+  assert.ok(first.socket.closed || (await once(first.socket, "close")), "the idle one made room");
+});

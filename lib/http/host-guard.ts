@@ -84,6 +84,8 @@ export function hostAllowList(allowed: readonly string[], bindHost: string | nul
     if (Date.now() - readAt < INTERFACES_REREAD_MS) return false;
     own = ownAddresses();
     readAt = Date.now();
+    // The remembered host may have been one of the addresses just gone: it must pass again.
+    lastGood = "";
     return own.has(name);
   }
 }

@@ -7,6 +7,7 @@ import type { Principal, TokenVerifier } from "./contracts.ts";
 import { GatewayError } from "./respond.ts";
 import type { ToolEndpoint } from "./routes.ts";
 import { isStoreUnavailable } from "./store/store-errors.ts";
+import { next } from "../util/maybe-async.ts";
 
 /** The tool's MCP URL: the OAuth resource, the audience of tokens issued for it. */
 export function toolResource(publicUrl: string, tool: string): string {
@@ -93,6 +94,5 @@ export function authorize(
     }
     return principal;
   };
-  const verified = verifyInOrder(verifiers, token, resource);
-  return verified instanceof Promise ? verified.then(admit) : admit(verified);
+  return next(verifyInOrder(verifiers, token, resource), admit);
 }

@@ -3,7 +3,7 @@
 // makes room for a new client, and when every connection is busy a new one is refused.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, type ServerResponse } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { once } from "node:events";
 import { capConnections, serverOptions } from "../../lib/http/connection-guard.ts";
@@ -16,6 +16,16 @@ async function idleSocket(port: number): Promise<Socket> {
   await once(socket, "connect");
   socket.write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n");
   return socket;
+}
+
+/** Listens on a loopback port for the test, closed (connections and all) after it. */
+async function listenLocal(server: Server, t: { after(fn: () => unknown): void }): Promise<number> {
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  t.after(() => {
+    server.closeAllConnections();
+    return new Promise<void>((done) => server.close(() => done()));
+  });
+  return (server.address() as AddressInfo).port;
 }
 
 const closedAll = (sockets: Socket[]): Promise<unknown> => Promise.all(sockets.map((s) => (s.closed ? null : once(s, "close"))));
@@ -61,12 +71,7 @@ test("capConnections: busy connections are never cut to make room; a new one is 
     },
   );
   capConnections(server, 2);
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  t.after(() => {
-    server.closeAllConnections();
-    return new Promise<void>((done) => server.close(() => done()));
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenLocal(server, t);
   const busy: Socket[] = [];
   for (let i = 0; i < 2; i++) {
     const got = new Promise<void>((resolve) => (arrived = resolve));
@@ -109,12 +114,7 @@ test("capConnections: at the cap, an idle keep-alive connection makes room for a
     (_req, res) => res.end("ok"),
   );
   capConnections(server, 1);
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  t.after(() => {
-    server.closeAllConnections();
-    return new Promise<void>((done) => server.close(() => done()));
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenLocal(server, t);
   // Answered, and the connection kept open for the next request: idle.
   const first = getKeptOpen(port);
   t.after(() => first.socket.destroy());

@@ -31,6 +31,8 @@ const STATUS = {
   body_too_large: statusOf("HUBMCP_BODY_TOO_LARGE"),
   rate_limited: 429,
   too_many_running: 429,
+  /** The person's own cap, as too_many_running: theirs to wait out, not the service's trouble (503 is the whole gateway's). */
+  too_many_user_sessions: 429,
   /** Logged only: the client hung up, nothing is sent. */
   client_gone: 499,
   internal_error: 500,
@@ -44,7 +46,6 @@ const STATUS = {
   shutting_down: 503,
   store_unavailable: 503,
   too_many_sessions: 503,
-  too_many_user_sessions: 503,
   tool_session_not_ready: 504,
   upstream_timeout: 504,
 } as const satisfies Record<string, number>;

@@ -141,7 +141,7 @@ test("shared: a person's elicitations are answered only through their own sessio
   assert.doesNotMatch(text, /Mallory/);
 });
 
-test("shared is fair: per-person calls (429) and sessions (503) are bounded, others go on", { timeout: 120_000 }, async (t) => {
+test("shared is fair: per-person calls and sessions (429) are bounded, others go on", { timeout: 120_000 }, async (t) => {
   const h = await start(t, { upstreamRequestsPerUser: 1, sessionsPerUser: 2 });
   const alices = await opened(h, h.tokens.alice);
   const bobs = await h.init(h.tokens.bob);
@@ -155,7 +155,7 @@ test("shared is fair: per-person calls (429) and sessions (503) are bounded, oth
 
   await h.init(h.tokens.bob);
   const third = await post(h.mcp, h.tokens.bob, INIT);
-  assert.equal(third.status, 503, "sessionsPerUser counts a person's sessions on the shared server");
+  assert.equal(third.status, 429, "sessionsPerUser counts a person's sessions on the shared server");
   assert.equal((await json(third)).error, "too_many_user_sessions");
   const gone = await fetch(h.mcp, { method: "DELETE", headers: { authorization: `Bearer ${h.tokens.bob}`, "mcp-session-id": bobs } });
   assert.ok(gone.status < 300);

@@ -26,7 +26,7 @@ function tracked(file: string, mode = "normal"): { command: string[] } {
   return { command: ["/usr/bin/env", `FAKE_PID_FILE=${file}`, process.execPath, FAKE_TOOL, mode] };
 }
 
-test("caps: one session per user here, then 503 with Retry-After", async (t) => {
+test("caps: one session per user here (then 429), and the gateway's total (then 503), with Retry-After", async (t) => {
   const h = await startHarness(t, {
     tools: { fake: { revisions: { default: tracked(pidFile(t)), dev: tracked(pidFile(t)) } } },
     limits: { sessionsPerUser: 1, sessionsTotal: 2 },
@@ -36,7 +36,7 @@ test("caps: one session per user here, then 503 with Retry-After", async (t) => 
   assert.equal(first.status, 200);
   await first.text();
   const capped = await post(`${mcp}?revision=dev`, h.tokens.alice, rpc("ping"));
-  assert.equal(capped.status, 503);
+  assert.equal(capped.status, 429);
   assert.equal(capped.headers.get("retry-after"), "30");
   assert.equal(capped.headers.get("access-control-allow-origin"), "*");
   assert.equal((await json(capped)).error, "too_many_user_sessions");
@@ -67,7 +67,7 @@ test("caps can't be raced: twelve first requests at once with sessionsPerUser 3 
   const statuses = await Promise.all(answers.map(async (a) => (await a.text(), a.status)));
   assert.equal(pidsIn(pids).length, 3, "three tool servers were started, no more");
   assert.equal(statuses.filter((s) => s === 200).length, 3);
-  assert.equal(statuses.filter((s) => s === 503).length, 9);
+  assert.equal(statuses.filter((s) => s === 429).length, 9);
 });
 
 test("a crashed tool session gives one 502, then a fresh session; old session ids end", async (t) => {

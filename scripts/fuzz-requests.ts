@@ -248,7 +248,7 @@ function oauthRequest(r: Random, token: string): FuzzRequest {
   const headers: Record<string, string> = {};
   let body: Buffer | undefined;
   let query = "";
-  if (method === "GET") query = `?${fields()}`;
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS") query = `?${fields()}`;
   else if (path === "/authorize/register") {
     headers["content-type"] = pick(r, ["application/json", "text/plain", ""]);
     body = Buffer.from(

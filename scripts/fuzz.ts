@@ -76,7 +76,7 @@ const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
 interface Answer {
   status: number;
-  /** The first bytes of a 5xx answer's body, to name its error code. */
+  /** The first bytes of a 5xx answer's body, or why no answer came. */
   said?: string;
 }
 
@@ -95,10 +95,10 @@ function send(base: string, t: { method: string; path: string; headers: Record<s
         if (status >= 500 && said.length < 200) said += chunk.toString("utf8");
       });
       res.once("end", () => resolve({ status, said: status >= 500 ? `${said.slice(0, 200)} retry-after=${res.headers["retry-after"] ?? "-"}` : undefined }));
-      res.once("error", () => resolve({ status: -1 }));
+      res.once("error", (err) => resolve({ status: -1, said: (err as NodeJS.ErrnoException).code ?? err.message }));
     });
     req.once("timeout", () => req.destroy(new Error("timeout")));
-    req.once("error", () => resolve({ status: -1 }));
+    req.once("error", (err) => resolve({ status: -1, said: (err as NodeJS.ErrnoException).code ?? err.message }));
     req.end(t.body);
   });
 }
@@ -148,7 +148,8 @@ async function main(): Promise<number> {
 
     const random = makeRandom(Number(values.seed));
     const counts = new Map<FuzzTarget, Map<number, number>>();
-    const fives: string[] = [];
+    /** 5xx answers and failed requests by door, status and what was said: a count and one example each. */
+    const problems = new Map<string, { count: number; example: string }>();
     const memory: string[] = [];
     let sent = 0;
     const sample = (): void => {
@@ -167,8 +168,12 @@ async function main(): Promise<number> {
         const byStatus = counts.get(r.target) ?? new Map<number, number>();
         byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
         counts.set(r.target, byStatus);
-        if (status >= 500 && fives.length < 50)
-          fives.push(`${status} ${r.method} ${r.path} ${(r.body ?? Buffer.alloc(0)).toString("latin1").slice(0, 120)}\n      -> ${said}`);
+        if (status >= 500 || status < 0) {
+          const key = `${r.target} ${status} ${(said ?? "").replace(/"message":"[^"]*"/, "").slice(0, 100)}`;
+          const seen = problems.get(key) ?? { count: 0, example: `${r.method} ${r.path} ${(r.body ?? Buffer.alloc(0)).toString("latin1").slice(0, 120)}` };
+          seen.count++;
+          problems.set(key, seen);
+        }
       }
     };
     const started = Date.now();
@@ -189,7 +194,7 @@ async function main(): Promise<number> {
     const fiveCount = [...counts.values()].reduce((sum, m) => sum + [...m].filter(([s]) => s >= 500).reduce((a, [, n]) => a + n, 0), 0);
     const failed = [...counts.values()].reduce((sum, m) => sum + (m.get(-1) ?? 0), 0);
     console.log(`5xx answers: ${fiveCount}; requests with no answer: ${failed}; crash: ${crashed || "none"}`);
-    for (const f of fives) console.log(`  ${f}`);
+    for (const [key, { count, example }] of problems) console.log(`  ${count} × ${key}\n      e.g. ${example}`);
     return fiveCount === 0 && !crashed ? 0 : 1;
   } finally {
     agent.destroy();

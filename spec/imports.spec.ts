@@ -16,6 +16,7 @@ const RANK: Record<string, number> = {
   registry: 2,
   session: 3,
   mcp: 4,
+  rappture: 4.5,
   tasks: 5,
   slurm: 5,
   docs: 6,

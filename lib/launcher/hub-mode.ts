@@ -4,7 +4,8 @@ import type { RunningServer } from "../http/listen.ts";
 import { startReverseProxy } from "../proxy/reverse-proxy.ts";
 import type { ServerLike } from "./app-loader.ts";
 import type { ProxyChoice } from "./args.ts";
-import { spawnGroup, waitForPort, type ChildProcessHandle } from "./child.ts";
+import { spawnGroup, type ChildProcessHandle } from "../util/process-group.ts";
+import { waitForPort } from "./child.ts";
 import { redactCookie, type HubSession } from "./hub.ts";
 import { externalProxyCommand, findExternalProxy } from "./reverse-proxy-lookup.ts";
 import { requireSecret } from "../http/session-secret.ts";
@@ -83,7 +84,7 @@ function proxyOrigins(req: HubRequest): string[] {
 async function withExternal(req: HubRequest, pkg: string): Promise<HubRun> {
   const server = await listenBehindProxy(req);
   const command = externalProxyCommand(pkg, { listenPort: req.ports.proxyPort, forwardPort: server.port }, req.debug);
-  const child: ChildProcessHandle = spawnGroup("bash", ["-lc", command], req.env, req.onProxyOutput);
+  const child: ChildProcessHandle = spawnGroup("bash", ["-lc", command], { env: req.env, onStdout: req.onProxyOutput });
   if (req.ports.proxyPort !== 0 && !(await waitForPort(req.ports.proxyPort, child.exited))) {
     await child.stop();
     await server.close();

@@ -60,3 +60,13 @@ test("every relative link and anchor in README.md and docs/ resolves", () => {
   assert.ok(checked >= 10, "the pages link to each other");
   assert.deepEqual(broken, []);
 });
+
+test("every docs/ page is linked from the README, so none is an orphan", () => {
+  const all = pages();
+  const readme = prose(all.find((p) => p.path === "README.md")!.text);
+  const linked = new Set([...readme.matchAll(/\]\((docs\/[^)#\s]+\.md)(?:#[^)]*)?\)/g)].map((m) => m[1]!));
+  assert.deepEqual(
+    all.map((p) => p.path).filter((path) => path.startsWith("docs/") && !linked.has(path)),
+    [],
+  );
+});

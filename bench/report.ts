@@ -1,5 +1,5 @@
 // The bench's output: one Markdown table (readable in a terminal, pasteable into the
-// README), the target checks under it, and bench/results.json.
+// tables of docs/performance.md), the target checks under it, and bench/results.json.
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";

@@ -1,12 +1,15 @@
-// Every ```ts block of README.md type-checks under `strict`, against the library's own
-// source, as a user's module importing "hubmcp". Names a snippet uses without defining
-// (a `server` made in an earlier block, sample data) are declared once, globally.
+// Every ```ts block of README.md and of the docs/ pages type-checks under `strict`, against
+// the library's own source, as a user's module importing "hubmcp" (or the official SDK, for
+// client snippets). Names a snippet uses without defining (a `server` made in an earlier
+// block, sample data) are declared once, globally. The pages' commands and configs are
+// checked here too, wherever a page shows them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { ROOT, tempDir } from "./helpers/launcher-fixtures.ts";
+import { fenced, pages } from "./helpers/pages.ts";
 
 const GLOBALS = `import type { McpServer } from "hubmcp";
 declare global {
@@ -17,18 +20,10 @@ declare global {
 export {};
 `;
 
-export function tsBlocks(markdown: string): { line: number; code: string }[] {
-  const blocks: { line: number; code: string }[] = [];
-  const fence = /^```ts\n([\s\S]*?)^```$/gm;
-  for (let m = fence.exec(markdown); m; m = fence.exec(markdown)) {
-    blocks.push({ line: markdown.slice(0, m.index).split("\n").length, code: m[1]! });
-  }
-  return blocks;
-}
-
-test("every TypeScript block of the README type-checks under strict", { timeout: 120_000 }, (t) => {
-  const blocks = tsBlocks(readFileSync(join(ROOT, "README.md"), "utf8"));
-  assert.ok(blocks.length >= 4, "the README has its TypeScript examples");
+test("every TypeScript block of the README and docs/ type-checks under strict", { timeout: 120_000 }, (t) => {
+  const blocks = pages().flatMap((page) => fenced(page.text, "ts").map((block) => ({ ...block, page: page.path })));
+  assert.ok(blocks.filter((b) => b.page === "README.md").length >= 1, "the README has its TypeScript example");
+  assert.ok(blocks.length >= 8, "the pages have their TypeScript examples");
   const dir = tempDir(t);
   writeFileSync(join(dir, "globals.d.mts"), GLOBALS);
   const files = blocks.map((block, i) => {
@@ -37,6 +32,7 @@ test("every TypeScript block of the README type-checks under strict", { timeout:
     writeFileSync(file, `${block.code}\nexport {};\n`);
     return file;
   });
+  const sdk = join(ROOT, "node_modules", "@modelcontextprotocol", "sdk", "dist", "esm");
   const program = ts.createProgram([join(dir, "globals.d.mts"), ...files], {
     strict: true,
     noEmit: true,
@@ -49,7 +45,8 @@ test("every TypeScript block of the README type-checks under strict", { timeout:
     types: ["node"],
     typeRoots: [join(ROOT, "node_modules", "@types")],
     baseUrl: ROOT,
-    paths: { hubmcp: ["lib/index.ts"], "hubmcp/gateway": ["lib/gateway/index.ts"] },
+    // The blocks live in a temporary folder, outside any node_modules: name what they import.
+    paths: { hubmcp: ["lib/index.ts"], "hubmcp/gateway": ["lib/gateway/index.ts"], "@modelcontextprotocol/sdk/*": [`${sdk}/*`] },
   });
   // Only the blocks are checked; the library is read for its types, not checked again here.
   const problems = files
@@ -58,19 +55,20 @@ test("every TypeScript block of the README type-checks under strict", { timeout:
       return [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
     })
     .map((d) => {
-      const index = files.indexOf(d.file!.fileName);
+      const block = blocks[files.indexOf(d.file!.fileName)]!;
       const { line } = d.file!.getLineAndCharacterOfPosition(d.start ?? 0);
-      return `README.md:${blocks[index]!.line + 1 + line}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`;
+      return `${block.page}:${block.line + 1 + line}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`;
     });
   assert.deepEqual(problems, []);
 });
 
-test("the README installs only from a clone, a copied folder or a tarball, never from a registry", () => {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+test("the pages install only from a clone, a copied folder or a tarball, never from a registry", () => {
+  const all = pages();
+  const readme = all.find((p) => p.path === "README.md")!.text;
   // hubmcp is not published: these would 404, or run whatever a stranger publishes under the name.
-  const fetched = readme.match(/--package[= ]hubmcp|npm (?:install|i) (?:-g )?hubmcp\b|npx -y/g) ?? [];
+  const fetched = all.flatMap((p) => (p.text.match(/--package[= ]hubmcp|npm (?:install|i) (?:-g )?hubmcp\b|npx -y/g) ?? []).map((m) => `${p.path}: ${m}`));
   assert.deepEqual(fetched, []);
-  const configs = [...readme.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+  const configs = all.flatMap((p) => fenced(p.text, "json").map((b) => b.code));
   const commands = configs.flatMap((c) => [...c.matchAll(/"command":\s*"([^"]*)"/g)].map((m) => m[1]!));
   assert.ok(commands.length >= 4, "the desktop configs are found");
   assert.deepEqual(
@@ -84,8 +82,10 @@ test("the README installs only from a clone, a copied folder or a tarball, never
   assert.match(first[1]!, /^npm test\s+#/);
 });
 
-test("the README shows every hub_gateway command", async () => {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+test("the README and docs/ show every hub_gateway command", async () => {
+  const readme = pages()
+    .map((p) => p.text)
+    .join("\n");
   const { USAGE } = await import("../lib/gateway/cli/io.ts");
   const commands = [...USAGE.matchAll(/hub_gateway ((?:init|user \w+|token \w+))/g)].map((m) => m[1]!);
   assert.equal(commands.length, 9, "init, five user and three token commands");

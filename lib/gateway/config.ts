@@ -8,7 +8,7 @@ import { parseLimits, type GatewayLimits } from "./limits-settings.ts";
 import { parseOAuthSettings, type OAuthSettings } from "./oauth/gateway-settings.ts";
 import { checkStoreUrl } from "./store/open-store.ts";
 
-/** Who a started tool session runs as, and which of the gateway's variables it sees (README, "Deployment"). */
+/** Who a started tool session runs as, and which of the gateway's variables it sees (docs/gateway.md, "Deployment"). */
 export interface ChildIdentity {
   /** OS account the children run as (`@person`: the caller's own); unset: `nobody` when the gateway is root, else the gateway's own. */
   readonly runAs?: string;
@@ -18,7 +18,7 @@ export interface ChildIdentity {
 
 /**
  * How an `app` revision's tool server is shared: `process` (one per person, the default) or
- * `shared` (one for everyone, each person in their own MCP sessions; README, "Isolation").
+ * `shared` (one for everyone, each person in their own MCP sessions; docs/gateway.md, "Isolation").
  */
 export type Isolation = "process" | "shared";
 
@@ -28,7 +28,7 @@ export type RevisionSpec =
   | ({ readonly kind: "command"; readonly command: readonly string[] } & ChildIdentity)
   | ({ readonly kind: "slurm"; readonly slurm: SlurmRevision } & ChildIdentity);
 
-/** A tool session as one Slurm batch job running start_mcp (README, "Running tools on Slurm"). */
+/** A tool session as one Slurm batch job running start_mcp (docs/scale-out.md, "Tool sessions as Slurm jobs"). */
 export interface SlurmRevision {
   readonly app: string;
   /** A folder the gateway and every compute node see: per-session folders and state directories go there. */

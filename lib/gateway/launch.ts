@@ -60,7 +60,7 @@ export class SessionLaunchError extends Error {
 
 /**
  * Node flags for one person's tool session, chosen by measuring an idle session of the
- * demo `.ts` app (README, "Isolation"): a young generation of 1 MB semi-spaces, V8's
+ * demo `.ts` app (docs/gateway.md, "Isolation"): a young generation of 1 MB semi-spaces, V8's
  * memory-over-speed heuristics, and one V8 background thread instead of four. Together
  * about 1.5 MB less RSS than V8's defaults, with no measurable change in CPU per call (one
  * person's calls rarely allocate enough for the extra scavenges to show). Left out:

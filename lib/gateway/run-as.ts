@@ -131,12 +131,12 @@ export async function identityWarnings(config: GatewayConfig): Promise<string[]>
   // a tool that runs people's code lets one person reach another's sessions there.
   if (oneAccount.length > 0) {
     out.push(
-      `note: every person's tool sessions of ${oneAccount.join("; ")} run as one account, which keeps them from the gateway's data but not from each other; for tools that run people's own code set "runAs": "@person" (README, "Deployment")`,
+      `note: every person's tool sessions of ${oneAccount.join("; ")} run as one account, which keeps them from the gateway's data but not from each other; for tools that run people's own code set "runAs": "@person" (docs/gateway.md, "Deployment")`,
     );
   }
   if (shared.length > 0) {
     out.push(
-      `WARNING: tool sessions of ${shared.join(", ")} run as the gateway's own account and can read and change its data dir (keys, accounts, tokens); set "runAs" to an unprivileged account (README, "Deployment")`,
+      `WARNING: tool sessions of ${shared.join(", ")} run as the gateway's own account and can read and change its data dir (keys, accounts, tokens); set "runAs" to an unprivileged account (docs/gateway.md, "Deployment")`,
     );
   }
   return out;

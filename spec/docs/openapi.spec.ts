@@ -1,4 +1,4 @@
-// The README's `simulate(steps = 100, ctx)` example, REST and /openapi.json agree: a tool
+// The `simulate(steps = 100, ctx)` example of docs/writing-tools.md, REST and /openapi.json agree: a tool
 // that takes `ctx` answers 409 on `POST /tools/<name>` and is not listed, and the document
 // says so; an async tool without `ctx` is listed with its 202.
 import { test } from "node:test";
@@ -6,16 +6,16 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { McpServer } from "../../lib/index.ts";
 
-const README = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+const PAGE = readFileSync(new URL("../../docs/writing-tools.md", import.meta.url), "utf8");
 
-/** The README's `simulate` block, run as written (its `step()` supplied). */
+/** The page's `simulate` block, run as written (its `step()` supplied). */
 function registerReadmeSimulate(server: McpServer): void {
-  const block = /```ts\n(server\.asyncTool\(async function simulate[\s\S]*?)```/.exec(README);
-  assert.ok(block, "the README shows simulate");
+  const block = /```ts\n(server\.asyncTool\(async function simulate[\s\S]*?)```/.exec(PAGE);
+  assert.ok(block, "docs/writing-tools.md shows simulate");
   new Function("server", "step", block[1]!)(server, async () => {});
 }
 
-test("the README's simulate answers 409 on REST and is not in /openapi.json, as the README says", async (t) => {
+test("the documented simulate answers 409 on REST and is not in /openapi.json, as its page says", async (t) => {
   const server = new McpServer("readme-async");
   registerReadmeSimulate(server);
   server.asyncTool(async function fit(points = 10) {
@@ -27,7 +27,7 @@ test("the README's simulate answers 409 on REST and is not in /openapi.json, as 
   const rest = await fetch(`${running.url}tools/simulate`, { method: "POST", body: JSON.stringify({ steps: 3 }) });
   assert.equal(rest.status, 409);
   assert.match(((await rest.json()) as { error: string }).error, /call it over MCP \(tools\/call/);
-  assert.match(README, /`POST \/tools\/simulate` answers 409 and `\/openapi\.json` does not list it/);
+  assert.match(PAGE, /`POST \/tools\/simulate` answers 409 and `\/openapi\.json` does not list it/);
 
   const doc = (await (await fetch(`${running.url}openapi.json`)).json()) as {
     info: { description: string };

@@ -53,8 +53,8 @@ test("start-up warnings: tools on the gateway's own account, and runAs accounts 
   );
   assert.deepEqual(await identityWarnings(config), [
     "runAs account no-such-account-x does not exist: tool sessions of missing will fail to start",
-    `note: every person's tool sessions of safe (as nobody) run as one account, which keeps them from the gateway's data but not from each other; for tools that run people's own code set "runAs": "@person" (README, "Deployment")`,
-    `WARNING: tool sessions of own run as the gateway's own account and can read and change its data dir (keys, accounts, tokens); set "runAs" to an unprivileged account (README, "Deployment")`,
+    `note: every person's tool sessions of safe (as nobody) run as one account, which keeps them from the gateway's data but not from each other; for tools that run people's own code set "runAs": "@person" (docs/gateway.md, "Deployment")`,
+    `WARNING: tool sessions of own run as the gateway's own account and can read and change its data dir (keys, accounts, tokens); set "runAs" to an unprivileged account (docs/gateway.md, "Deployment")`,
   ]);
 });
 

@@ -1,11 +1,12 @@
 // The official TypeScript SDK client signs in to the hub as MCP clients do: 401 → protected
 // resource metadata → authorization server metadata → registration → authorize → login and
 // consent in headless Chromium → token → tools/call; then a refresh, and the old token's end.
+// And the flow docs/clients.md shows a program: connect, UnauthorizedError, finishAuth, reconnect.
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { test } from "node:test";
-import { auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
+import { UnauthorizedError, auth, extractWWWAuthenticateParams } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { browserSkipReason, launchBrowser, outputDir, signInWithBrowser } from "./browser.ts";
@@ -83,4 +84,35 @@ test("the SDK's OAuth flow against the hub, signing in with a real browser, then
   });
   assert.equal(other.status, 401);
   await other.arrayBuffer();
+});
+
+test("the documented sign-in of a program: connect, UnauthorizedError, browser, finishAuth, reconnect", {
+  skip: browserSkipReason(),
+  timeout: 120_000,
+}, async (t) => {
+  const { gateway } = await startHub(t);
+  const toolUrl = new URL(`${gateway.publicUrl}/api/mcp/mcpdemo/mcp`);
+  const callback = await callbackReceiver(t);
+  const provider = new MemoryProvider(callback.url, "SDK docs client");
+  const connect = async (): Promise<Client> => {
+    const client = new Client({ name: "my-lab-script", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(toolUrl, { authProvider: provider }));
+    return client;
+  };
+
+  await assert.rejects(connect(), UnauthorizedError);
+  const authorizationUrl = provider.lastAuthorizationUrl;
+  assert.ok(authorizationUrl, "the SDK registered and sent the person to the sign-in page");
+  const browser = await launchBrowser(t);
+  const arrived = callback.next();
+  await signInWithBrowser(await browser.newPage(), authorizationUrl.href, { username: USER, password: PASSWORD });
+  const code = (await arrived).get("code");
+  assert.ok(code);
+
+  await new StreamableHTTPClientTransport(toolUrl, { authProvider: provider }).finishAuth(code);
+  assert.ok(provider.stored?.access_token, "finishAuth saved the tokens");
+  const client = await connect();
+  t.after(() => client.close());
+  const result = (await client.callTool({ name: "add", arguments: { a: 2, b: 3 } })) as { content: Array<{ type: string; text: string }> };
+  assert.match(result.content[0]!.text, /5/);
 });

@@ -22,6 +22,7 @@ import {
   type ResourceTemplateOptions,
 } from "./registry/resource-templates.ts";
 import { ClientRequests } from "./mcp/client-requests.ts";
+import { type RapptureOptions, rapptureTool } from "./rappture/publish.ts";
 import { defineSkill, removeSkillHolding, type RegisteredSkill, type SkillOptions } from "./registry/skills.ts";
 import { skillMethods } from "./mcp/methods/skills.ts";
 import { ResourceSubscriptions } from "./mcp/subscriptions.ts";
@@ -167,6 +168,16 @@ export class McpServer {
     skills.set(skill.uri, skill);
     for (const file of skill.files) this.#core.resources.set(file.uri, file);
     return this.#listChanged("resources");
+  }
+
+  /**
+   * Publishes a Rappture tool from its tool.xml: the inputs become the tool's schema, each call
+   * runs the program in a private folder with a driver file, and the run file's outputs come
+   * back as structured data (an async tool: long runs become jobs or tasks).
+   */
+  rappture(toolXml: string, options: RapptureOptions = {}): this {
+    const published = defining(() => rapptureTool(toolXml, options));
+    return this.asyncTool(published.handler as AnyToolHandler, published.options);
   }
 
   /** Unregisters a tool; returns whether it existed. Connected clients are told the list changed. */

@@ -1,0 +1,84 @@
+// server.rappture(): a Rappture tool published with one line, called over real HTTP as a
+// task (progress, structured outputs, provenance, the cache) and refused when its inputs are.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { McpServer } from "../../lib/index.ts";
+import { RAPPTURE_META } from "../../lib/rappture/publish.ts";
+import { ToolXmlError } from "../../lib/rappture/tool-xml.ts";
+import { openEvents } from "../helpers/rpc.ts";
+import { RpcClient } from "../tasks/harness.ts";
+
+const FERMI = fileURLToPath(new URL("../../fixtures/rappture/fermi/tool.xml", import.meta.url));
+
+async function started(t: { after(fn: () => unknown): void }, server: McpServer) {
+  const running = await server.listen({ port: 0 });
+  t.after(() => running.close());
+  const client = new RpcClient(running.url);
+  await client.initialize({ tasks: {} });
+  return client;
+}
+
+test("one line publishes a tool.xml: its schema, a task with progress, outputs as data, provenance, the cache", async (t) => {
+  const server = new McpServer("hub").rappture(FERMI);
+  const client = await started(t, server);
+  const { tools } = await client.result("tools/list");
+  const fermi = tools.find((x: { name: string }) => x.name === "fermi");
+  assert.equal(fermi.title, "Fermi-Dirac Function");
+  assert.match(fermi.description, /^Plots the Fermi-Dirac distribution/);
+  assert.equal(fermi.inputSchema.properties.tabs_physics_temperature["x-rappture-path"], "input.group(tabs).group(physics).number(temperature)");
+  assert.equal(fermi.execution.taskSupport, "optional");
+  const events = await openEvents(`${client.url}`, { "mcp-session-id": client.sessionId! });
+  t.after(() => events.close());
+  assert.equal((await events.next()).event, "endpoint");
+  const args = { tabs_physics_temperature: "-196C", points: 16 };
+  const { task } = await client.result("tools/call", { name: "fermi", arguments: args, task: {}, _meta: { progressToken: "p" } });
+  let first = JSON.parse((await events.next()).data);
+  const logged: string[] = [];
+  while (first.method === "notifications/message") logged.push(first.params.data), (first = JSON.parse((await events.next()).data));
+  assert.deepEqual(logged, ["computing"], "the program's own lines go to the log");
+  assert.equal(first.method, "notifications/progress");
+  assert.deepEqual([first.params.progress, first.params.total, first.params.message], [0, 100, "computing f(E)"]);
+  const result = await client.result("tasks/result", { taskId: task.taskId });
+  assert.equal(result.isError, false);
+  assert.equal(result.structuredContent.f.points.length, 16);
+  assert.deepEqual(result.structuredContent.kT, { kind: "number", label: "kT", value: 0.00664828, units: "eV" });
+  assert.match(result.content[0].text, /^Fermi-Dirac Factor: a curve of 16 points\nkT: 0.00664828 eV/);
+  const meta = result._meta[RAPPTURE_META];
+  assert.equal(meta.tool, "fermi");
+  assert.equal(meta.version, "1.2");
+  assert.equal(meta.cached, false);
+  assert.equal(meta.inputs["input.group(tabs).group(physics).number(temperature)"], "77.14999999999998K");
+  assert.match(meta.runDigest, /^[0-9a-f]{64}$/);
+  const again = await client.result("tools/call", { name: "fermi", arguments: args, task: {} });
+  const cached = await client.result("tasks/result", { taskId: again.task.taskId });
+  assert.equal(cached._meta[RAPPTURE_META].cached, true);
+  assert.equal(cached._meta[RAPPTURE_META].runDigest, meta.runDigest);
+});
+
+test("refused inputs and failed runs are isError results with a short message; nothing of the environment leaks", async (t) => {
+  const server = new McpServer("hub").rappture(FERMI, { name: "fd", cacheSize: 0, env: { ...process.env, HUBMCP_SECRET: "s3cret" } });
+  const client = await started(t, server);
+  const call = async (args: Record<string, unknown>) => {
+    const { task } = await client.result("tools/call", { name: "fd", arguments: args, task: {} });
+    return client.result("tasks/result", { taskId: task.taskId });
+  };
+  const range = await call({ tabs_physics_temperature: "900K" });
+  assert.deepEqual([range.isError, range.content[0].text], [true, "tabs_physics_temperature is out of range: allowed 0 to 500 K"]);
+  const failed = await call({ title: "fail" });
+  assert.deepEqual([failed.isError, failed.content[0].text], [true, "the tool exited with status 3; its last error output:\nfermi: the solver diverged"]);
+  const malformed = await call({ title: "badxml" });
+  assert.equal(malformed.isError, true);
+  assert.match(malformed.content[0].text, /^the run file is not valid XML/);
+  const schema = await call({ model: "nope" });
+  assert.equal(schema.isError, true, "the schema refuses an option that is not one");
+  assert.match(schema.content[0].text, /model/);
+  assert.doesNotMatch(JSON.stringify([range, failed, malformed]), /s3cret/);
+});
+
+test("a malformed tool.xml is one clear error at registration", () => {
+  assert.throws(
+    () => new McpServer("hub").rappture("/nonexistent/tool.xml"),
+    (err: unknown) => err instanceof ToolXmlError && /cannot be read \(ENOENT\)/.test(err.message),
+  );
+});

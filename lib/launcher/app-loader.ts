@@ -13,6 +13,7 @@ import { initialize as initializeHooks, resolveSync, type ResolveHookData } from
 import { compileApp } from "./ts-cache.ts";
 import { describeLoadError } from "./load-errors.ts";
 import { outputPath } from "./ts-build.ts";
+import { markTypeScriptCompiled } from "../registry/origin.ts";
 import { DEFAULT_LOGGER, type Logger } from "../util/logger.ts";
 
 /** What start_mcp needs from a McpServer (from whichever copy of the library the app used). */
@@ -187,6 +188,7 @@ export async function loadApp(file: string, options: LoadOptions = {}): Promise<
       buildRoot = compiledPath.slice(0, compiledPath.length - outputPath(path).length);
       // Stack traces then name the user's .ts file, line and column (the build carries source maps).
       process.setSourceMapsEnabled(true);
+      markTypeScriptCompiled();
       unexpressible = build.unexpressible;
     }
     const prepared = await prepareTypeScript(strategy, file);

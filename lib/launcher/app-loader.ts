@@ -97,9 +97,17 @@ function locateTsx(appFile: string): string | null {
   return pathToFileURL(existsSync(esm) ? esm : found).href;
 }
 
+/** The compiler an installed hubmcp carries (scripts/build.mjs copies it to dist/vendor). */
+const VENDORED_TYPESCRIPT = fileURLToPath(new URL("../../vendor/typescript/typescript.js", import.meta.url));
+
+/** The compiler to use: one installed (beside the app or beside hubmcp), else the copy hubmcp ships, if it does. */
+export function compilerPath(installed: string | null, vendored: string): string | null {
+  return installed ?? (existsSync(vendored) ? vendored : null);
+}
+
 /** File URLs of the TypeScript compiler and tsx's register API, where installed. */
 export function locateTsTools(appFile: string): { typescript: string | null; tsx: string | null } {
-  const ts = locate(appFile, "typescript");
+  const ts = compilerPath(locate(appFile, "typescript"), VENDORED_TYPESCRIPT);
   return { typescript: ts ? pathToFileURL(ts).href : null, tsx: locateTsx(appFile) };
 }
 

@@ -35,6 +35,15 @@ describe("McpServer", () => {
     assert.equal((await call(server, "add", { a: 2, b: 3 })).content[0]!.text, "5");
   });
 
+  test("in a JavaScript app only a default types a parameter, as the README tour says (issue 34.9)", async () => {
+    const server = new McpServer("s");
+    jsTool(server, fromSource("function scale(x, factor = 2) { return x * factor; }"));
+    const [tool] = await listTools(server);
+    assert.deepEqual(tool!.inputSchema, { type: "object", properties: { x: {}, factor: { type: "number", default: 2 } }, required: ["x"] });
+    assert.deepEqual((await call(server, "scale", { x: 1, factor: "abc" })).content[0]!.text, "Invalid arguments: /factor: must be number");
+    assert.equal((await call(server, "scale", { x: "abc" })).content[0]!.text, "NaN", "an untyped parameter takes any JSON value");
+  });
+
   test("explicit name and description win; bound functions lose their 'bound ' prefix", async () => {
     const server = new McpServer("s");
     function mul(this: unknown, a: number, b: number): number {

@@ -3,12 +3,12 @@
 // fails while listing is left out of that list (and logged) so the others stay usable.
 import type { Params } from "../util/jsonrpc.ts";
 import { isRecord } from "../util/guards.ts";
-import { exposeList, METHOD_OF, type ListKind } from "../federation/expose.ts";
+import { exposedNames, exposeList, METHOD_OF, type ExposedName, type ListKind } from "../federation/expose.ts";
 import { unprefixUri, type Origin } from "../federation/naming.ts";
 import type { Namespace } from "../federation/resolve.ts";
 import type { Upstream } from "./upstream.ts";
 
-export { LIST_METHODS, rewriteResultUris, type ListKind } from "../federation/expose.ts";
+export { exposeToolResult, LIST_METHODS, rewriteResultUris, type ListKind } from "../federation/expose.ts";
 
 /** Fetches every page of one list from one tool; throws what the upstream threw. */
 export type ListFetcher = (upstream: Upstream, method: string, params: Params) => Promise<Record<string, unknown>>;
@@ -27,6 +27,7 @@ export class Catalog implements Namespace {
   readonly #fetch: ListFetcher;
   #tools = new Map<string, Origin>();
   #prompts = new Map<string, Origin>();
+  #exposedName: ExposedName = () => undefined;
 
   constructor(upstreams: readonly Upstream[], fetch: ListFetcher) {
     this.#upstreams = upstreams;
@@ -59,6 +60,10 @@ export class Catalog implements Namespace {
     return (kind === "tools" ? this.#tools : this.#prompts).get(name);
   }
 
+  exposedName(label: string, name: string): string | undefined {
+    return this.#exposedName(label, name);
+  }
+
   resolveUri(uri: string): { label: string; uri: string } | undefined {
     return unprefixUri(uri, this.labels) ?? undefined;
   }
@@ -88,8 +93,10 @@ export class Catalog implements Namespace {
     const previous = kind === "tools" ? this.#tools : this.#prompts;
     const listed = new Set(ordered.map((p) => p.upstream.label));
     for (const [exposed, origin] of previous) if (!listed.has(origin.label) && !names.has(exposed)) names.set(exposed, origin);
-    if (kind === "tools") this.#tools = names;
-    else this.#prompts = names;
+    if (kind === "tools") {
+      this.#tools = names;
+      this.#exposedName = exposedNames(names);
+    } else this.#prompts = names;
     return items;
   }
 }

@@ -7,7 +7,7 @@ import { ErrorCode } from "../util/jsonrpc.ts";
 import { isRecord } from "../util/guards.ts";
 import { BridgeRpcError, ToolRpcError, type HostCall } from "./rpc-errors.ts";
 import type { Catalog } from "./catalog.ts";
-import { LIST_METHODS, rewriteResultUris } from "./catalog.ts";
+import { exposeToolResult, LIST_METHODS, rewriteResultUris } from "./catalog.ts";
 import { mergedInitializeResult } from "../federation/merge.ts";
 import { resolveByName } from "../federation/resolve.ts";
 import type { Upstream } from "./upstream.ts";
@@ -71,7 +71,7 @@ async function callTool(bridge: RouteTarget, call: HostCall, upstream: Upstream,
   if (bridge.single) return result;
   const task = isRecord(result.task) ? result.task : result;
   if (typeof task.taskId === "string") bridge.tasks.set(task.taskId, upstream);
-  return rewriteResultUris(upstream.target, result);
+  return exposeToolResult(upstream.target, result, (label, name) => bridge.catalog.exposedName(label, name));
 }
 
 async function routeAmongTools(bridge: RouteTarget, call: HostCall, method: string, params: Params): Promise<Result> {
@@ -107,7 +107,11 @@ async function routeAmongTools(bridge: RouteTarget, call: HostCall, method: stri
     case "tasks/update": {
       const upstream = typeof params.taskId === "string" ? bridge.tasks.get(params.taskId) : undefined;
       if (!upstream) throw new BridgeRpcError(ErrorCode.InvalidParams, "Unknown task");
-      return bridge.ask(call, upstream, method, params);
+      const result = await bridge.ask(call, upstream, method, params);
+      // A task's outcome is the tool's call result: exposed as a direct call's is.
+      const exposed = (r: Result): Result => exposeToolResult(upstream.target, r, (label, name) => bridge.catalog.exposedName(label, name));
+      if (method === "tasks/result") return exposed(result);
+      return isRecord(result.result) ? { ...result, result: exposed(result.result) } : result;
     }
     case "tasks/list": {
       const lists = await Promise.allSettled(bridge.upstreams.filter((u) => u.initResult).map(async (u) => ({ u, r: await bridge.ask(null, u, method, {}) })));

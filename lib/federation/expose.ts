@@ -3,6 +3,7 @@
 // exactly the same names. Pure: callers fetch, these functions rename.
 import { isRecord } from "../util/guards.ts";
 import { assignNames, exposeUri, type Origin } from "./naming.ts";
+import { renameToolRefs } from "./references.ts";
 
 export type ListKind = "tools" | "prompts" | "resources" | "resourceTemplates";
 
@@ -56,6 +57,21 @@ export function rewriteResultUris(target: Labelled, result: Item): Item {
   return out;
 }
 
+/** A tool's name as the caller sees it, from the exposed name → origin table; undefined when it is not listed. */
+export type ExposedName = (label: string, name: string) => string | undefined;
+
+/** The way from an origin back to its exposed name, for one `Exposed.names` table. */
+export function exposedNames(names: ReadonlyMap<string, Origin>): ExposedName {
+  const back = new Map<string, string>();
+  for (const [exposed, origin] of names) back.set(`${origin.label}\0${origin.name}`, exposed);
+  return (label, name) => back.get(`${label}\0${name}`);
+}
+
+/** A tool's call result as the relay's caller sees it: its URIs exposed, the tool names its text states renamed. */
+export function exposeToolResult(target: Labelled, result: Item, exposedName: ExposedName): Item {
+  return renameToolRefs(rewriteResultUris(target, result), (name) => exposedName(target.label, name));
+}
+
 export interface Exposed {
   items: Item[];
   /** Exposed tool or prompt name → its origin (empty for resources and templates). */
@@ -81,7 +97,10 @@ export function exposeList(kind: ListKind, perTool: ReadonlyArray<{ target: Labe
       names.set(exposed, { label: target.label, name: origin.name });
       items.push(kind === "tools" && "_meta" in item ? { ...item, name: exposed, _meta: rewriteMeta(target, item._meta) } : { ...item, name: exposed });
     }
-    return { items, names };
+    if (kind === "prompts") return { items, names };
+    // A description may name other tools of its server (stated as for results): renamed once every name is known.
+    const rename = exposedNames(names);
+    return { items: items.map((item) => renameToolRefs(item, (name) => rename(names.get(item.name as string)!.label, name))), names };
   }
   const field = kind === "resources" ? "uri" : "uriTemplate";
   const items = perTool.flatMap(({ target, items }) =>

@@ -7,8 +7,12 @@
 //   `ui://demo/plot` from tool `mcpdemo` is `ui://mcpdemo/demo/plot`, `urn:x` is
 //   `urn:mcpdemo/x`. The scheme is kept, so `ui://` apps stay `ui://`, and the original URI
 //   is recovered exactly by removing the segment. Template holes after the scheme survive.
-//   The gateway's own prefix (`https://hub/api/mcp/<tool>/ui://demo/plot`) is dropped first:
-//   the gateway accepts the bare URI back, and the result matches the tool's `_meta` links.
+//   A gateway address in front (`https://hub/api/mcp/<tool>/ui://demo/plot`, as gateways
+//   before issue 34 listed URIs) is dropped first, so the result matches the tool's `_meta`.
+// This is the one URI rule of every relay (docs/decisions.md, "Resource URIs"): the gateway's
+// per-tool route serves one tool and so leaves URIs as they are; hub_bridge and `/mcp` apply
+// exposeUri to lists, reads, `_meta.ui.resourceUri`, resource links, embedded resources and
+// resource notifications alike (./expose.ts, bridge/, gateway/hub-connector/messages.ts).
 // Pure functions: the catalog applies them to lists and results.
 
 export interface Origin {

@@ -12,6 +12,8 @@ export interface Namespace {
   resolve(kind: "tools" | "prompts", name: string): Origin | undefined;
   /** The label and original URI of an exposed URI. */
   resolveUri(uri: string): { label: string; uri: string } | undefined;
+  /** The exposed name of a tool's own tool name, when it is listed: the way back of resolve(). */
+  exposedName(label: string, name: string): string | undefined;
 }
 
 export type Resolution = { label: string; params: Params } | { error: { code: number; message: string } };

@@ -140,10 +140,7 @@ export class LegacyStreams {
           return;
         }
         if (raw.length === 0) return;
-        const text =
-          msg.rewrite && msg.method && answer.statusCode === 200
-            ? (rewriteResult(msg.method, raw, held.resourcePrefix) ?? raw.toString("utf8"))
-            : raw.toString("utf8");
+        const text = msg.rewrite && msg.method && answer.statusCode === 200 ? (rewriteResult(msg.method, raw) ?? raw.toString("utf8")) : raw.toString("utf8");
         this.#sendAll(held, text);
       });
     } catch (err) {
@@ -170,7 +167,7 @@ export class LegacyStreams {
       for await (const chunk of answer as AsyncIterable<Buffer>) {
         for (const e of reader.push(chunk)) {
           if (e.event !== "message" || e.data === "") continue;
-          const data = rewritten ? (rewriteResult(rewritten, e.data, held.resourcePrefix) ?? e.data) : e.data;
+          const data = rewritten ? (rewriteResult(rewritten, e.data) ?? e.data) : e.data;
           held.stream.send({ event: "message", data });
         }
       }

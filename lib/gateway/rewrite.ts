@@ -1,7 +1,8 @@
-// The only JSON-RPC the gateway changes. Resource URIs go out prefixed with the gateway's
-// address (hosts keep the text from the last non-http scheme marker, so `ui://` URIs still
-// match) and come back in with that prefix removed; ping results become `{}`. Everything
-// else passes as the tool server wrote it.
+// The only JSON-RPC the gateway changes on a tool's own route: ping results become `{}`, and a
+// resource URI a client sends with the gateway's address in front (`{publicUrl}/api/mcp/<tool>/ui://…`,
+// as earlier gateways listed them) goes on without it. URIs go out as the tool server wrote
+// them: one tool per route needs no renaming, and the rule for relays that merge tools is
+// ../federation/naming.ts (docs/decisions.md, "Resource URIs"). Everything else passes as it is.
 import { SseReader } from "../http/sse-reader.ts";
 import { formatEvent } from "../http/sse.ts";
 
@@ -9,7 +10,7 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
 /** Methods whose results are rewritten: their answers are read whole, as JSON or as an event stream. */
-const REWRITTEN = new Set(["ping", "resources/list", "resources/read", "resources/templates/list"]);
+const REWRITTEN = new Set(["ping"]);
 /** Methods whose `params.uri` may carry the gateway's prefix. */
 const URI_PARAMS = new Set(["resources/read", "resources/subscribe", "resources/unsubscribe"]);
 
@@ -89,30 +90,18 @@ export function inspectRequest(raw: Buffer, resourcePrefix: string): ParsedMessa
   return parsed;
 }
 
-function prefixed(prefix: string, uri: Json | undefined): Json | undefined {
-  return typeof uri === "string" && !uri.startsWith(prefix) ? prefix + uri : uri;
-}
-
 /** The rewritten answer text, or null to pass the original through. */
-export function rewriteResult(method: string, raw: Buffer | string, resourcePrefix: string): string | null {
+export function rewriteResult(method: string, raw: Buffer | string): string | null {
   let value: unknown;
   try {
     value = JSON.parse(typeof raw === "string" ? raw : raw.toString("utf8"));
   } catch {
     return null;
   }
-  if (!isObject(value) || !("result" in value)) return null;
+  if (method !== "ping" || !isObject(value) || !("result" in value)) return null;
   const result = value.result;
-  if (method === "ping") {
-    if (isObject(result) && Object.keys(result).length === 0) return null;
-    return JSON.stringify({ ...value, result: {} });
-  }
-  if (!isObject(result)) return null;
-  const list = method === "resources/list" ? result.resources : method === "resources/read" ? result.contents : result.resourceTemplates;
-  if (!Array.isArray(list)) return null;
-  const field = method === "resources/templates/list" ? "uriTemplate" : "uri";
-  for (const entry of list) if (isObject(entry) && field in entry) entry[field] = prefixed(resourcePrefix, entry[field]) ?? null;
-  return JSON.stringify(value);
+  if (isObject(result) && Object.keys(result).length === 0) return null;
+  return JSON.stringify({ ...value, result: {} });
 }
 
 /**
@@ -120,10 +109,10 @@ export function rewriteResult(method: string, raw: Buffer | string, resourcePref
  * (a streamable-HTTP server may answer any request with a stream); the events are framed
  * again, comments dropped.
  */
-export function rewriteEvents(method: string, raw: Buffer, resourcePrefix: string): string {
+export function rewriteEvents(method: string, raw: Buffer): string {
   let out = "";
   for (const e of new SseReader({ maxEventChars: raw.length + 1 }).push(raw)) {
-    const data = e.event === "message" ? (rewriteResult(method, e.data, resourcePrefix) ?? e.data) : e.data;
+    const data = e.event === "message" ? (rewriteResult(method, e.data) ?? e.data) : e.data;
     out += formatEvent({ event: e.event, ...(e.id ? { id: e.id } : {}), data });
   }
   return out;

@@ -226,7 +226,7 @@ async function rpc(
   if (msg.rewrite && msg.method && answer.statusCode === 200) {
     const method = msg.method;
     const rewrite = isEventStream(answer) ? rewriteEvents : rewriteResult;
-    await ctx.budget.rewrite(answer, ctx.config.limits.maxBodyBytes * 4, (raw) => sendRewritten(res, answer, rewrite(method, raw, prefix) ?? raw, extra));
+    await ctx.budget.rewrite(answer, ctx.config.limits.maxBodyBytes * 4, (raw) => sendRewritten(res, answer, rewrite(method, raw) ?? raw, extra));
     return;
   }
   await relay(res, answer, extra, () => ctx.sessions.touch(sessionKey(s.rec.user, c.tool, s.rec.revision)), ctx.keepaliveMs);

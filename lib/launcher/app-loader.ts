@@ -13,6 +13,7 @@ import { initialize as initializeHooks, resolveSync, type ResolveHookData } from
 import { compileApp } from "./ts-cache.ts";
 import { describeLoadError } from "./load-errors.ts";
 import { outputPath } from "./ts-build.ts";
+import { markTypeScriptCompiled } from "../registry/origin.ts";
 import { DEFAULT_LOGGER, type Logger } from "../util/logger.ts";
 
 /** What start_mcp needs from a McpServer (from whichever copy of the library the app used). */
@@ -96,9 +97,17 @@ function locateTsx(appFile: string): string | null {
   return pathToFileURL(existsSync(esm) ? esm : found).href;
 }
 
+/** The compiler an installed hubmcp carries (scripts/build.mjs copies it to dist/vendor). */
+const VENDORED_TYPESCRIPT = fileURLToPath(new URL("../../vendor/typescript/typescript.js", import.meta.url));
+
+/** The compiler to use: one installed (beside the app or beside hubmcp), else the copy hubmcp ships, if it does. */
+export function compilerPath(installed: string | null, vendored: string): string | null {
+  return installed ?? (existsSync(vendored) ? vendored : null);
+}
+
 /** File URLs of the TypeScript compiler and tsx's register API, where installed. */
 export function locateTsTools(appFile: string): { typescript: string | null; tsx: string | null } {
-  const ts = locate(appFile, "typescript");
+  const ts = compilerPath(locate(appFile, "typescript"), VENDORED_TYPESCRIPT);
   return { typescript: ts ? pathToFileURL(ts).href : null, tsx: locateTsx(appFile) };
 }
 
@@ -187,6 +196,7 @@ export async function loadApp(file: string, options: LoadOptions = {}): Promise<
       buildRoot = compiledPath.slice(0, compiledPath.length - outputPath(path).length);
       // Stack traces then name the user's .ts file, line and column (the build carries source maps).
       process.setSourceMapsEnabled(true);
+      markTypeScriptCompiled();
       unexpressible = build.unexpressible;
     }
     const prepared = await prepareTypeScript(strategy, file);

@@ -27,6 +27,7 @@ export interface LaunchOptions {
 export type ParsedArgs = { kind: "run"; options: LaunchOptions } | { kind: "help" } | { kind: "usage"; message: string };
 
 export const USAGE = `usage: start_mcp --app FILE [options]
+       start_mcp init [DIR]    write DIR/tsconfig.json: .ts apps there get hubmcp's types
 
 Start an MCP tool server, locally or on a hub session.
 

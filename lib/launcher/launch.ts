@@ -7,6 +7,7 @@ import type { RunningServer } from "../http/listen.ts";
 import { adoptLogger, loadApp, type ServerLike } from "./app-loader.ts";
 import { parseLauncherArgs, USAGE, type LaunchOptions } from "./args.ts";
 import { lookupConda } from "./conda.ts";
+import { initCommand } from "./init.ts";
 import { detectHub, hubEnv } from "./hub.ts";
 import { guarded, hubPorts, HubStartError, startHub, type HubRun } from "./hub-mode.ts";
 import { takeSessionSecret } from "../http/session-secret.ts";
@@ -103,6 +104,7 @@ async function start(options: LaunchOptions, env: NodeJS.ProcessEnv, io: Launche
 
 /** Runs start_mcp; resolves with the exit status once the server has stopped. */
 export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io: LauncherIo): Promise<number> {
+  if (argv[0] === "init") return initCommand(argv.slice(1), io);
   const parsed = parseLauncherArgs(argv, env);
   if (parsed.kind === "help") {
     io.out(USAGE.trimEnd());

@@ -92,6 +92,17 @@ export function shapeToolResult(value: unknown): CallToolResult {
 
 const UNSENDABLE = "Tool returned a value that cannot be sent as JSON";
 
+/**
+ * The `_meta` key listing tool names a result's text mentions between backticks, so a relay
+ * that renames tools can rename them too (federation/references.ts).
+ */
+export const TOOL_REFS = "io.hubmcp/tool-refs";
+
+/** `_meta` stating the tool names the text mentions between backticks. */
+export function toolRefsMeta(names: readonly string[]): Record<string, unknown> {
+  return { [TOOL_REFS]: [...names] };
+}
+
 export function errorResult(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
 }

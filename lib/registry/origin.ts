@@ -24,3 +24,15 @@ export function registeredFromTypeScript(): boolean {
   const file = callerFile(new Error().stack);
   return file !== undefined && TS_FILE.test(file);
 }
+
+const COMPILED = Symbol.for("hubmcp.typeScriptCompiled");
+
+/** start_mcp compiled this process's TypeScript app: parameter types it declared were read, none erased. */
+export function markTypeScriptCompiled(): void {
+  (globalThis as Record<symbol, unknown>)[COMPILED] = true;
+}
+
+/** Whether start_mcp's compile step ran in this process (a global: the app may load a second copy of this module). */
+export function typeScriptCompiled(): boolean {
+  return (globalThis as Record<symbol, unknown>)[COMPILED] === true;
+}

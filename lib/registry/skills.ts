@@ -6,7 +6,7 @@
 // bytes, without dotfiles, and a symlink leading out of the directory is refused.
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { basename, join, relative, sep } from "node:path";
+import { basename, join, relative, resolve, sep } from "node:path";
 import { parseFrontmatter } from "./frontmatter.ts";
 import { defineResource, type RegisteredResource } from "./resources.ts";
 
@@ -102,6 +102,9 @@ function walk(root: string, maxFiles: number): string[] {
   return out;
 }
 
+// A relative path is resolved from the working directory, so errors name the path resolved.
+const SKILL_HOLDS = "a skill is a directory holding SKILL.md (frontmatter with name and description) and the files it refers to";
+
 /** Reads a skill directory; throws a TypeError naming what is wrong (never a file's contents). */
 export function defineSkill(dir: string, options: SkillOptions = {}): RegisteredSkill {
   if (typeof dir !== "string" || dir === "") throw new TypeError("skill() needs the path of a directory holding SKILL.md");
@@ -109,9 +112,9 @@ export function defineSkill(dir: string, options: SkillOptions = {}): Registered
   try {
     root = realpathSync(dir);
   } catch {
-    throw new TypeError(`Skill directory ${basename(dir)} does not exist`);
+    throw new TypeError(`Skill directory ${resolve(dir)} does not exist; ${SKILL_HOLDS}`);
   }
-  if (!lstatSync(root).isDirectory()) throw new TypeError(`Skill path ${basename(dir)} is not a directory`);
+  if (!lstatSync(root).isDirectory()) throw new TypeError(`Skill path ${root} is not a directory; ${SKILL_HOLDS}`);
   const maxFiles = options.maxFiles ?? 256;
   const maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
   const prefix = (options.prefix ?? "").replace(/^\/+|\/+$/g, "");
@@ -119,7 +122,7 @@ export function defineSkill(dir: string, options: SkillOptions = {}): Registered
     throw new TypeError(`Skill prefix ${JSON.stringify(prefix)}: only letters, digits and . _ ~ - in segments`);
 
   const paths = walk(root, maxFiles);
-  if (!paths.includes("SKILL.md")) throw new TypeError(`Skill directory ${basename(root)} has no SKILL.md`);
+  if (!paths.includes("SKILL.md")) throw new TypeError(`Skill directory ${root} has no SKILL.md; ${SKILL_HOLDS}`);
   let total = 0;
   const files = new Map<string, Buffer>();
   for (const rel of ["SKILL.md", ...paths.filter((p) => p !== "SKILL.md")]) {

@@ -13,6 +13,7 @@ import {
 import { checkIcons, checkName, handlerName, withOptional, type Icon } from "./common.ts";
 import { analyseHandler, invoke, type Convention, type HandlerShape } from "./convention.ts";
 import { readParamTypes, schemaOfParams, type ParamTypes } from "./param-types.ts";
+import { typeScriptCompiled } from "./origin.ts";
 
 export interface ToolAnnotations {
   title?: string;
@@ -136,18 +137,29 @@ function objectStyle(shape: HandlerShape, declared: boolean | undefined): Conven
 
 /**
  * Parameters the schema leaves untyped although their file declared types: a TypeScript
- * handler whose types no compile step attached (served by `node --import tsx`, say). Serving
- * them would accept any JSON ("six" for a number), so registration refuses instead.
+ * handler whose types no compile step attached (served by `node --import tsx`, say), or one
+ * start_mcp compiled whose parameters carry no annotation. Serving them would accept any
+ * JSON ("six" for a number), so registration refuses instead, saying what to write.
  */
-function checkTypesReached(tool: string, schema: SchemaObject, types: ParamTypes | null, typescript: boolean): void {
+function checkTypesReached(tool: string, schema: SchemaObject, shape: HandlerShape, types: ParamTypes | null, typescript: boolean): void {
   if (!typescript || types !== null) return;
   const properties = (schema.properties ?? {}) as Record<string, SchemaObject>;
   const untyped = Object.keys(properties).filter((name) => properties[name]!.type === undefined);
   if (untyped.length === 0) return;
   const example = untyped.map((name) => `${name}: s.number()`).join(", ");
+  const input = `\`input: { ${example} }\``;
+  if (typeScriptCompiled()) {
+    const annotated =
+      shape.convention.style === "object"
+        ? `({ ${untyped.join(", ")} }: { ${untyped.map((name) => `${name}: number`).join("; ")} })`
+        : `(${untyped.map((name) => `${name}: number`).join(", ")})`;
+    throw new TypeError(
+      `Tool ${tool}: parameter ${untyped.join(", ")} has no type; write its type in the parameter list, \`${annotated}\`, or declare ${input}`,
+    );
+  }
   throw new TypeError(
     `Tool ${tool}: parameter ${untyped.join(", ")} has no type this loader passes on (TypeScript types reach the schema only when start_mcp compiles the app); ` +
-      `declare the arguments with \`input: { ${example} }\` or an \`inputSchema\`, which work under every loader`,
+      `declare the arguments with ${input} or an \`inputSchema\`, which work under every loader`,
   );
 }
 
@@ -179,7 +191,7 @@ export function defineTool(handler: AnyToolHandler, options: ToolOptions, kind: 
       throw new TypeError(`Tool ${name}: cannot read the handler's parameters (${shape.unreadable}); pass an explicit inputSchema`);
     }
     inputSchema = schemaOfParams(shape.params, shape.doc, types);
-    checkTypesReached(name, inputSchema, types, typescript);
+    checkTypesReached(name, inputSchema, shape, types, typescript);
   }
   const validateInput = compileOrThrow(name, "inputSchema", inputSchema);
   const outputSchema = options.outputSchema;

@@ -5,9 +5,9 @@
 import { defineTool, type RegisteredTool } from "../registry/tools.ts";
 import type { AsyncRun } from "./run.ts";
 import type { AsyncStore } from "./store.ts";
-import { jobStatus } from "./views.ts";
+import { JOB_RESULT_TOOL, jobStatus } from "./views.ts";
 
-export const JOB_RESULT_TOOL = "get_job_result";
+export { JOB_RESULT_TOOL };
 
 /** Who polls: the session of the `tools/call`, none over REST. */
 export interface PollScope {

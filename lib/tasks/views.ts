@@ -3,9 +3,11 @@
 // task of the 2026-07-28 tasks extension. Pure functions of a run's fields, so every method
 // (and every form) answers from the same state.
 import type { TaskSnapshot } from "../mcp/stateless/tasks.ts";
-import { errorResult, resultText, type CallToolResult } from "../mcp/tool-result.ts";
+import { errorResult, resultText, toolRefsMeta, type CallToolResult } from "../mcp/tool-result.ts";
 import { STATUS_MESSAGES, type AsyncRun } from "./run.ts";
 
+/** The built-in poller's name (./job-tool.ts), which a job's message tells the model to call. */
+export const JOB_RESULT_TOOL = "get_job_result";
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
 /** The `_meta` key under which a task carries the durable handle its tool attached (ctx.setTaskMetadata). */
 export const HANDLE_META = "io.hubmcp/handle";
@@ -34,9 +36,10 @@ export function jobStarted(run: AsyncRun): CallToolResult {
   const handle = {
     status: "running",
     job_id: run.id,
-    message: `Started ${run.toolName} in the background. Call get_job_result with this job_id until its status is done, error or cancelled.`,
+    message: `Started \`${run.toolName}\` in the background. Call \`${JOB_RESULT_TOOL}\` with this job_id until its status is done, error or cancelled.`,
   };
-  return { content: [{ type: "text", text: JSON.stringify(handle) }], isError: false };
+  // The names are stated, so a relay that renames tools renames them in the message too.
+  return { content: [{ type: "text", text: JSON.stringify(handle) }], isError: false, _meta: toolRefsMeta([run.toolName, JOB_RESULT_TOOL]) };
 }
 
 /** What `get_job_result` answers for `jobId`; `run` is undefined when there is no such job. */

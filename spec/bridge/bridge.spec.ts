@@ -94,6 +94,9 @@ test("tasks are routed to the tool that created them; unknown ones are refused",
   while (task.status === "working");
   assert.equal(task.status, "completed");
   assert.equal(task.result.content[0].text, "3");
+  // A task's outcome is exposed as a direct call's is (URIs, stated tool names): the same result here.
+  assert.equal((await h.request("tasks/result", { taskId, _meta: TASKS })).result.content[0].text, "3");
+  assert.equal((await h.request("tasks/update", { taskId, _meta: TASKS })).result.result, undefined);
   const listed = await h.request("tasks/list", {});
   assert.ok(Array.isArray(listed.result.tasks));
   assert.equal((await h.request("tasks/get", { taskId: "nope" })).error.message, "Unknown task");

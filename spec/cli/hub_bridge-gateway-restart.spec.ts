@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { startGateway } from "../../lib/gateway/server.ts";
 import { parseGatewayConfig } from "../../lib/gateway/config.ts";
 import { startHarness, ROOT } from "../gateway/helpers.ts";
+import { appUriOf, assertAppFound } from "../helpers/apps-host.ts";
 import { spawnBridge } from "../bridge/bridge-client.ts";
 import { firstText } from "../bridge/shared-hub.ts";
 // One tool: a tool session takes seconds to start, and the restart starts it again.
@@ -20,6 +21,10 @@ test("through the gateway: a gateway restarted mid-session is picked up again tr
   const bridge = spawnBridge(t, { HUB_TOKEN: h.tokens.carol, HUB_API: h.base, HUB_TOOLS: "mcpdemo" });
   await bridge.client.connect(bridge.transport);
   assert.equal(text(await bridge.client.callTool({ name: "add", arguments: { a: 1, b: 2 } })), "3");
+  // One tool passes through unchanged, resource URIs too, so an MCP Apps host finds the App (issue 34.3).
+  const projectile = (await bridge.client.listTools()).tools.find((x) => x.name === "projectile")!;
+  const { resources } = await bridge.client.listResources();
+  assert.equal(assertAppFound(projectile, resources, await bridge.client.readResource({ uri: appUriOf(projectile)! })), "ui://demo/plot");
   await h.gw.close();
   const again = await startGateway({ config: parseGatewayConfig(CONFIG, ROOT), store: h.store, port: h.gw.port });
   t.after(() => again.close());

@@ -167,3 +167,21 @@ test("several bridges started at once never interfere", { timeout: 30_000 }, asy
   const sums = await Promise.all(bridges.map((b, i) => b.client.callTool({ name: "mcpdemo_add", arguments: { a: i, b: 10 } })));
   assert.deepEqual(sums.map(text), ["10", "11", "12"]);
 });
+
+test("two tools: a job's message names the tools as the host sees them, and following it works (issue 34.1)", { timeout: 30_000 }, async (t) => {
+  const { client, transport } = spawnBridge(t, env("mcpdemo,lab"));
+  await client.connect(transport);
+  const names = (await client.listTools()).tools.map((x) => x.name);
+  const started = await client.callTool({ name: "mcpdemo_slow_sum", arguments: { values: "1,2", delay: 0.05 } });
+  const handle = JSON.parse(text(started)) as { job_id: string; message: string };
+  assert.match(handle.message, /^Started `mcpdemo_slow_sum` in the background\. Call `mcpdemo_get_job_result` with this job_id/);
+  assert.deepEqual(started._meta, { "io.hubmcp/tool-refs": ["mcpdemo_slow_sum", "mcpdemo_get_job_result"] });
+  for (const named of handle.message.match(/`[^`]+`/g)!) assert.ok(names.includes(named.slice(1, -1)), `${named} is a listed tool`);
+  let status = "running";
+  while (status === "running") {
+    const polled = JSON.parse(text(await client.callTool({ name: "mcpdemo_get_job_result", arguments: { job_id: handle.job_id } })));
+    status = polled.status;
+    if (status === "done") assert.equal(polled.result, 3);
+  }
+  assert.equal(status, "done");
+});

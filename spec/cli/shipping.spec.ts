@@ -9,6 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { consoleScript } from "../../lib/console/script.ts";
 import { alive, freePort, offlineNpmEnv, ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
@@ -22,6 +23,30 @@ server.tool(function add(a, b) {
   return a + b;
 });
 `;
+
+const TS_APP = `import { McpServer } from "hubmcp";
+export const server = new McpServer("shipped-ts");
+server.tool(function divide(a: number, b: number) {
+  /** Divide a by b. */
+  return a / b;
+});
+`;
+const TYPED = {
+  description: "Divide a by b.",
+  inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+};
+const TSC = createRequire(join(ROOT, "package.json")).resolve("typescript/bin/tsc");
+
+/** The one tool's description and input schema, as a running server lists it. */
+async function typedSchema(url: string): Promise<unknown> {
+  const res = await fetch(`${url}mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+  const tool = ((await res.json()) as { result: { tools: Array<{ description: string; inputSchema: unknown }> } }).result.tools[0]!;
+  return { description: tool.description, inputSchema: tool.inputSchema };
+}
 
 interface Run {
   ready: Promise<string>;
@@ -140,11 +165,20 @@ test("the packed tarball installs offline into an empty folder and `npx start_mc
   viaNpx.stop();
   await viaNpx.exit;
 
-  // Installed without typescript or tsx, a .ts app gets the how-to message.
-  writeFileSync(join(site, "app.ts"), "export const x: number = 1;\n");
-  const ts = run(t, process.execPath, [join(site, "node_modules", "hubmcp", "dist", "cli", "start_mcp.js"), "--app", "app.ts", "--port", "0"], site, env);
-  assert.equal(await ts.exit, 1);
-  assert.match(ts.output(), /app\.ts is TypeScript, and this Node cannot load it: install `typescript` or `tsx`/);
+  // Nothing installed beside it (no typescript, no tsx): the compiler hubmcp ships compiles a
+  // .ts app, its types becoming the schema and its doc comments descriptions (issue 34.5).
+  writeFileSync(join(site, "app.ts"), TS_APP);
+  const tsEnv = { ...env, XDG_CACHE_HOME: join(dir, "cache") };
+  const ts = run(
+    t,
+    process.execPath,
+    [join(site, "node_modules", "hubmcp", "dist", "cli", "start_mcp.js"), "--app", "app.ts", "--host", "127.0.0.1", "--port", "0"],
+    site,
+    tsEnv,
+  );
+  assert.deepEqual(await typedSchema(await ts.ready), TYPED);
+  ts.stop();
+  await ts.exit;
 
   // `npm install -g` of the tarball into a prefix: start_mcp, hub_gateway and hub_bridge on PATH.
   const prefix = join(dir, "prefix");
@@ -160,6 +194,21 @@ test("the packed tarball installs offline into an empty folder and `npx start_mc
   assert.deepEqual(await toolNames(await global.ready), ["add: Add two numbers."]);
   global.stop();
   await global.exit;
+  // The global install runs a .ts app with nothing beside it, and `init` gives the app's folder its types.
+  const own = join(dir, "own");
+  mkdirSync(own);
+  writeFileSync(join(own, "app.ts"), TS_APP);
+  const globalTs = run(t, "start_mcp", ["--app", join(own, "app.ts"), "--host", "127.0.0.1", "--port", "0"], own, {
+    ...pathEnv,
+    XDG_CACHE_HOME: join(dir, "cache"),
+  });
+  assert.deepEqual(await typedSchema(await globalTs.ready), TYPED);
+  globalTs.stop();
+  await globalTs.exit;
+  const init = spawnSync("start_mcp", ["init", own], { cwd: own, env: pathEnv, encoding: "utf8", timeout: 30_000 });
+  assert.equal(init.status, 0, init.stderr);
+  const checked = spawnSync(process.execPath, [TSC, "-p", own], { encoding: "utf8", timeout: 60_000 });
+  assert.equal(checked.status, 0, checked.stdout + checked.stderr);
 
   const copy = join(dir, "copy");
   cpSync(pkg, join(copy, "hubmcp"), { recursive: true });

@@ -100,3 +100,17 @@ test("the ready line names the address bound: 0.0.0.0 stays 0.0.0.0", { timeout:
   const info = (await (await fetch(`http://127.0.0.1:${port}/`)).json()) as { name: string };
   assert.equal(info.name, "any");
 });
+
+test("an untyped handler in a .ts app start_mcp compiles: the refusal says what to write, not that nothing compiled it", { timeout: 60_000 }, async (t) => {
+  const dir = tempDir(t);
+  const app = `import { McpServer } from "hubmcp";\nexport const server = new McpServer("untyped");\nserver.tool(({ a, b }) => a + b, { name: "add" });\n`;
+  writeFileSync(join(dir, "app.ts"), app);
+  const cli = spawnCli(t, ["--app", join(dir, "app.ts"), "--host", "127.0.0.1", "--port", "0"], env(dir));
+  const { code } = await cli.exit;
+  assert.notEqual(code, 0);
+  assert.match(
+    cli.stderr(),
+    /Tool add: parameter a, b has no type; write its type in the parameter list, `\(\{ a, b \}: \{ a: number; b: number \}\)`, or declare `input: \{ a: s\.number\(\), b: s\.number\(\) \}`/,
+  );
+  assert.doesNotMatch(cli.stderr(), /only when start_mcp compiles/);
+});

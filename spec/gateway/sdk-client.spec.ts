@@ -9,6 +9,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { ElicitRequestSchema, ProgressNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { json, startHarness } from "./helpers.ts";
+import { appUriOf, assertAppFound } from "../helpers/apps-host.ts";
 
 const TASKS = { "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
 const Any = z.object({}).passthrough();
@@ -98,12 +99,15 @@ test("SDK clients through the gateway to the demo app", { timeout: 90_000 }, asy
     assert.match(body.error.message, /Task-capable async tool calls require an MCP session/);
   });
 
-  await t.test("resources come back with the gateway's prefix and read through it", async () => {
+  await t.test("resource URIs are the tool's own everywhere, so an MCP Apps host finds the App whatever it matches on (issue 34.3)", async () => {
     const { resources } = await client.listResources();
     const settings = resources.find((r) => r.uri.endsWith("config://demo/settings"));
-    assert.equal(settings?.uri, `${h.base}/api/mcp/mcpdemo/config://demo/settings`);
+    assert.equal(settings?.uri, "config://demo/settings");
     const read = await client.readResource({ uri: settings!.uri });
     assert.match(String((read.contents[0] as { text: string }).text), /"gravity":9.81/);
+    const projectile = (await client.listTools()).tools.find((x) => x.name === "projectile")!;
+    const app = assertAppFound(projectile, resources, await client.readResource({ uri: appUriOf(projectile)! }));
+    assert.equal(app, "ui://demo/plot");
   });
 
   await t.test("SSEClientTransport via GET …/sse and the session proxy path", async () => {

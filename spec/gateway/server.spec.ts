@@ -115,12 +115,12 @@ test("gateway routes, auth and rewriting", async (t) => {
     assert.equal(await empty.text(), '{"jsonrpc":"2.0","id":8,"result":{"items":[],"map":{}}}');
   });
 
-  await t.test("resource URIs go out prefixed and come back stripped", async () => {
+  await t.test("resource URIs go out as the tool wrote them; one sent back with the gateway's address is stripped", async () => {
     const prefix = `${h.base}/api/mcp/fake/`;
     const list = await json(await post(mcp, h.tokens.alice, rpc("resources/list")));
-    assert.equal(list.result.resources[0].uri, `${prefix}ui://fake/page`);
+    assert.equal(list.result.resources[0].uri, "ui://fake/page");
     const read = await json(await post(mcp, h.tokens.alice, rpc("resources/read", { uri: `${prefix}ui://fake/page` })));
-    assert.equal(read.result.contents[0].uri, `${prefix}ui://fake/page`);
+    assert.equal(read.result.contents[0].uri, "ui://fake/page");
   });
 
   await t.test("notifications: 202", async () => {

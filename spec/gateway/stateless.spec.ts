@@ -40,12 +40,13 @@ test("2026-07-28 requests through the gateway: stateless calls, header checks, r
   assert.equal(mismatch.status, 400);
   assert.equal((await json(mismatch)).error.code, -32020);
 
-  // Resource URIs travel prefixed with the gateway's address; Mcp-Name names the same URI.
+  // A URI sent with the gateway's address in front (as earlier gateways listed them) still reads,
+  // Mcp-Name naming the same URI; the answer names it as the tool does.
   const uri = `${h.base}/api/mcp/mcpdemo/config://demo/settings`;
   const read = await post(url, h.tokens.alice, rpc("resources/read", { uri, _meta: meta }), headers("resources/read", uri));
   assert.equal(read.status, 200);
   const contents = (await json(read)).result.contents;
-  assert.equal(contents[0].uri, uri);
+  assert.equal(contents[0].uri, "config://demo/settings");
 
   // An MCP App's HTML through the gateway, checked field by field against the 2026-07-28
   // ReadResourceResult (no copy of the schema is on disk): a host that validates would refuse
@@ -60,7 +61,7 @@ test("2026-07-28 requests through the gateway: stateless calls, header checks, r
   assert.ok(app.cacheScope === "public" || app.cacheScope === "private");
   assert.equal(app._meta["io.modelcontextprotocol/serverInfo"].name, "hubmcp-demo");
   assert.equal(app.contents.length, 1);
-  assert.equal(app.contents[0].uri, `${h.base}/api/mcp/mcpdemo/${appUri}`);
+  assert.equal(app.contents[0].uri, appUri);
   assert.equal(app.contents[0].mimeType, "text/html;profile=mcp-app");
   assert.match(app.contents[0].text, /^<!doctype html>/);
   assert.equal(app.contents[0].blob, undefined);

@@ -169,11 +169,12 @@ test("sealed session ids: round trip, tamper-proof, key-bound", () => {
   assert.throws(() => new SessionSealer(Buffer.alloc(8)));
 });
 
-test("rewriting: only named methods, URIs prefixed once, bytes kept otherwise", () => {
+test("rewriting: only ping answers, the gateway's old URI prefix stripped on the way in, bytes kept otherwise", () => {
   const prefix = "http://gw/api/mcp/demo/";
   const read = inspectRequest(Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: `${prefix}ui://a` } })), prefix)!;
   assert.equal(JSON.parse(read.body.toString()).params.uri, "ui://a");
-  assert.ok(read.rewrite);
+  // The answer goes out as the tool wrote it: the URI a tool's `_meta` names (issue 34.3).
+  assert.equal(read.rewrite, false);
   const raw = Buffer.from('{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":[]}}');
   const list = inspectRequest(raw, prefix)!;
   assert.equal(list.body, raw);
@@ -206,17 +207,11 @@ test("rewriting: only named methods, URIs prefixed once, bytes kept otherwise", 
   assert.equal(mayActOn(Buffer.from('{"params":{"text":"é 日本 🧪"},"method":"resources/list"}'), "application/json"), true);
   assert.equal(mayActOn(Buffer.from('{"params":{"text":"é 日本 🧪 pingé"},"method":"pinger","x":"initializer"}'), "application/json"), false);
 
-  assert.equal(rewriteResult("ping", Buffer.from('{"jsonrpc":"2.0","id":1,"result":[]}'), prefix), '{"jsonrpc":"2.0","id":1,"result":{}}');
-  assert.equal(rewriteResult("ping", Buffer.from('{"jsonrpc":"2.0","id":1,"result":{}}'), prefix), null);
-  assert.equal(rewriteResult("ping", Buffer.from('{"jsonrpc":"2.0","id":1,"error":{}}'), prefix), null);
-  const templates = JSON.parse(
-    rewriteResult("resources/templates/list", Buffer.from('{"result":{"resourceTemplates":[{"uriTemplate":"file:///{x}"}]}}'), prefix)!,
-  );
-  assert.equal(templates.result.resourceTemplates[0].uriTemplate, `${prefix}file:///{x}`);
-  const again = JSON.parse(rewriteResult("resources/read", Buffer.from(JSON.stringify({ result: { contents: [{ uri: `${prefix}ui://a` }] } })), prefix)!);
-  assert.equal(again.result.contents[0].uri, `${prefix}ui://a`);
-  assert.equal(rewriteResult("resources/list", Buffer.from('{"result":{"resources":5}}'), prefix), null);
-  assert.equal(rewriteResult("resources/list", Buffer.from("nope"), prefix), null);
+  assert.equal(rewriteResult("ping", Buffer.from('{"jsonrpc":"2.0","id":1,"result":[]}')), '{"jsonrpc":"2.0","id":1,"result":{}}');
+  assert.equal(rewriteResult("ping", Buffer.from('{"jsonrpc":"2.0","id":1,"result":{}}')), null);
+  assert.equal(rewriteResult("ping", Buffer.from('{"jsonrpc":"2.0","id":1,"error":{}}')), null);
+  assert.equal(rewriteResult("ping", Buffer.from("nope")), null);
+  assert.equal(rewriteResult("resources/list", Buffer.from('{"result":{"resources":[{"uri":"ui://a"}]}}')), null);
 });
 
 test("token bucket: burst, then a wait proportional to the rate", () => {

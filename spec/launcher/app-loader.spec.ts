@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chooseTsStrategy, isMcpServer, loadApp, locateTsTools, pickServer, prepareTypeScript, TSX_NOTE } from "../../lib/launcher/app-loader.ts";
+import { chooseTsStrategy, compilerPath, isMcpServer, loadApp, locateTsTools, pickServer, prepareTypeScript, TSX_NOTE } from "../../lib/launcher/app-loader.ts";
 import { McpServer } from "../../lib/index.ts";
 import { LIB_INDEX, tempDir, writeApp } from "../helpers/launcher-fixtures.ts";
 
@@ -52,6 +52,12 @@ test("TypeScript strategy: the compiler (types and comments kept), then Node's o
   assert.match(found.typescript ?? "", /^file:.*typescript/);
   assert.match(found.tsx ?? "", /^file:.*tsx.*api.*\.mjs$/);
   assert.match(TSX_NOTE, /doc/);
+  // With no compiler installed, an installed hubmcp's own copy (dist/vendor, issue 34.5); none in a clone that never built.
+  const vendored = join(tempDir(t), "typescript.js");
+  assert.equal(compilerPath(null, vendored), null);
+  writeFileSync(vendored, "");
+  assert.equal(compilerPath(null, vendored), vendored);
+  assert.equal(compilerPath("/installed/typescript.js", vendored), "/installed/typescript.js");
 });
 
 test("loadApp loads .mjs, .js, .cjs apps with relative imports", async (t) => {

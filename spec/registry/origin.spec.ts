@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
-import { callerFile } from "../../lib/registry/origin.ts";
+import { callerFile, markTypeScriptCompiled } from "../../lib/registry/origin.ts";
+import { defineTool } from "../../lib/registry/tools.ts";
 import { post, rpc } from "../helpers/rpc.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -80,4 +81,19 @@ test("the caller is the first frame outside the package, as a file path", () => 
   assert.equal(callerFile("Error\n    at Object.<anonymous> (/srv/app.mjs:1:2)"), "/srv/app.mjs");
   assert.equal(callerFile("Error\n    at <anonymous>"), undefined);
   assert.equal(callerFile(undefined), undefined);
+});
+
+test("once start_mcp compiled the app, an untyped handler is told the annotation to write, destructured or positional", (t) => {
+  const key = Symbol.for("hubmcp.typeScriptCompiled");
+  t.after(() => delete (globalThis as Record<symbol, unknown>)[key]);
+  markTypeScriptCompiled();
+  const untyped = new Function("return [({ a, b }) => a + b, function mul(x, y) { return x * y; }]")() as [(args: object) => number, Function];
+  assert.throws(() => defineTool(untyped[0], { name: "add" }, "sync", true), {
+    message:
+      "Tool add: parameter a, b has no type; write its type in the parameter list, `({ a, b }: { a: number; b: number })`, or declare `input: { a: s.number(), b: s.number() }`",
+  });
+  assert.throws(
+    () => defineTool(untyped[1] as (x: unknown) => unknown, {}, "sync", true),
+    /^TypeError: Tool mul: parameter x, y has no type; write its type in the parameter list, `\(x: number, y: number\)`/,
+  );
 });

@@ -4,7 +4,7 @@
 import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineSkill } from "../../lib/registry/skills.ts";
@@ -89,6 +89,22 @@ test("refused: a symlink out of the directory, too many files or bytes, no SKILL
   assert.throws(() => defineSkill(tempSkill(t, { "SKILL.md": "---\nname: ok\n---\n" })), /description must be/);
   assert.throws(() => defineSkill(tempSkill(t, { "SKILL.md": "# no frontmatter" })), /must begin with YAML frontmatter/);
   assert.throws(() => defineSkill(join(tmpdir(), "hubmcp-no-such-skill")), /does not exist/);
+  // The README tour's relative path: the error names where it looked and what belongs there (issue 34.9).
+  const holds = /a skill is a directory holding SKILL\.md \(frontmatter with name and description\)/;
+  const cwd = process.cwd();
+  assert.throws(
+    () => defineSkill("skills/projectile-basics"),
+    (err: Error) => err.message.startsWith(`Skill directory ${join(cwd, "skills/projectile-basics")} does not exist; `) && holds.test(err.message),
+  );
+  const bare = tempSkill(t, { "README.md": "x" });
+  assert.throws(
+    () => defineSkill(bare),
+    (err: Error) => err.message.includes(realpathSync(bare)) && holds.test(err.message),
+  );
+  assert.throws(
+    () => defineSkill(join(bare, "README.md")),
+    (err: Error) => err.message.includes(join(realpathSync(bare), "README.md")) && holds.test(err.message),
+  );
   // The file's contents never appear in an error.
   assert.throws(
     () => defineSkill(tempSkill(t, { "SKILL.md": "---\nname: x\ndescription: top-secret-words\nbad line\n---\n" })),

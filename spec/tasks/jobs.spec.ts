@@ -64,7 +64,9 @@ describe("jobs over JSON-RPC", () => {
     const handle = jobOf(started);
     assert.deepEqual(Object.keys(handle), ["status", "job_id", "message"]);
     assert.equal(handle.status, "running");
-    assert.match(handle.message, /get_job_result/);
+    // The tool names a model reads are stated, so a renaming relay can rename them (issue 34.1).
+    assert.match(handle.message, /^Started `gated` in the background\. Call `get_job_result` with this job_id/);
+    assert.deepEqual(started._meta, { "io.hubmcp/tool-refs": ["gated", "get_job_result"] });
     await gates.started("a");
     assert.deepEqual(await poll(client, handle.job_id), { status: "running", job_id: handle.job_id });
     gates.gate("a").resolve({ total: 6 });

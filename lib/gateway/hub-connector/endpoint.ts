@@ -83,7 +83,12 @@ async function routeRequest(cc: ConnectorContext, c: Call, request: JsonRpcReque
     routed = resolved.params;
   }
   if (typeof id !== "string" && typeof id !== "number") throw new ConnectorRpcError(ErrorCode.InvalidRequest, "Invalid Request: bad id");
-  await forward(cc, { session: c.session, user: c.principal.user, tool, id, method, params: routed, headers: c.req.headers, extra: c.extra }, c.res);
+  const exposedName = (label: string, name: string) => view.exposedName(label, name);
+  await forward(
+    cc,
+    { session: c.session, user: c.principal.user, tool, id, method, params: routed, headers: c.req.headers, extra: c.extra, exposedName },
+    c.res,
+  );
 }
 
 /** Requests sent to every tool this client has started, as one JSON-RPC request each. */

@@ -4,7 +4,7 @@
 // request finds its way back without any table (and across a gateway restart for
 // tasks); resource URIs take the tool's label as hub_bridge does; a log line says its tool.
 import { isRecord } from "../../util/guards.ts";
-import { rewriteResultUris } from "../../federation/expose.ts";
+import { exposeToolResult, rewriteResultUris, type ExposedName } from "../../federation/expose.ts";
 import { exposeUri } from "../../federation/naming.ts";
 
 type Message = Record<string, unknown>;
@@ -45,14 +45,17 @@ function withMeta(tool: string, value: Message): Message {
   return { ...value, _meta: { ...meta, [RELATED_TASK]: withTask(tool, meta[RELATED_TASK]) } };
 }
 
-/** A result the tool answered to `method`, as the client sees it. */
-export function exposeResult(tool: string, method: string, result: Message): Message {
+/** No tool renamed: for callers that hold no view of the namespace. */
+const SAME_NAMES: ExposedName = () => undefined;
+
+/** A result the tool answered to `method`, as the client sees it; `exposedName` renames the tool names its text states. */
+export function exposeResult(tool: string, method: string, result: Message, exposedName: ExposedName = SAME_NAMES): Message {
   const target = { label: tool, tool };
   let out = withMeta(tool, result);
   switch (method) {
     case "tools/call":
     case "tasks/result":
-      out = rewriteResultUris(target, out);
+      out = exposeToolResult(target, out, exposedName);
       // A created task: the 2025-11-25 `task` field, or the 2026-07-28 flat result.
       if (isRecord(out.task)) out = { ...out, task: withTask(tool, out.task) };
       return withTask(tool, out) as Message;
@@ -61,7 +64,7 @@ export function exposeResult(tool: string, method: string, result: Message): Mes
     case "tasks/get":
     case "tasks/cancel":
     case "tasks/update":
-      if (isRecord(out.result)) out = { ...out, result: rewriteResultUris(target, out.result) };
+      if (isRecord(out.result)) out = { ...out, result: exposeToolResult(target, out.result, exposedName) };
       return withTask(tool, out) as Message;
     case "tasks/list":
       return Array.isArray(out.tasks) ? { ...out, tasks: out.tasks.map((t: unknown) => withTask(tool, t)) } : out;
@@ -74,11 +77,11 @@ export function exposeResult(tool: string, method: string, result: Message): Mes
  * Any message from the tool as the client sees it. `answering` is the method of the
  * client's request this message may answer; `onListChanged` hears a tool's list changes.
  */
-export function exposeMessage(tool: string, message: unknown, answering: string | undefined, onListChanged: () => void): unknown {
+export function exposeMessage(tool: string, message: unknown, answering: string | undefined, onListChanged: () => void, exposedName?: ExposedName): unknown {
   if (!isRecord(message)) return message;
   const method = message.method;
   if (typeof method !== "string") {
-    if (answering && isRecord(message.result)) return { ...message, result: exposeResult(tool, answering, message.result) };
+    if (answering && isRecord(message.result)) return { ...message, result: exposeResult(tool, answering, message.result, exposedName) };
     return message;
   }
   const params = isRecord(message.params) ? withMeta(tool, message.params) : undefined;

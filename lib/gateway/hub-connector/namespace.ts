@@ -2,7 +2,7 @@
 // config's order), each listed from its catalog, merged under hub_bridge's names
 // (../../federation), with the built-in search tool first. Names of tools the person may
 // not use are simply absent, so resolving them fails exactly like a name that never existed.
-import { exposeList, type ListKind } from "../../federation/expose.ts";
+import { exposedNames, exposeList, type ExposedName, type ListKind } from "../../federation/expose.ts";
 import { unprefixUri, type Origin } from "../../federation/naming.ts";
 import type { Namespace } from "../../federation/resolve.ts";
 import type { GatewayConfig, ToolSpec } from "../config.ts";
@@ -28,6 +28,7 @@ export class PersonView implements Namespace {
   readonly labels: ReadonlySet<string>;
   readonly lists: Record<ListKind, Item[]>;
   readonly #names: Record<"tools" | "prompts", Map<string, Origin>>;
+  readonly #exposedName: ExposedName;
 
   /** `listed`: each usable tool's lists, in namespace order (tools that failed to list left out). */
   /** False when a usable tool could not be listed. */
@@ -40,6 +41,7 @@ export class PersonView implements Namespace {
     const tools = exposeList("tools", per("tools"), [SEARCH_ORIGIN]);
     const prompts = exposeList("prompts", per("prompts"));
     this.#names = { tools: tools.names, prompts: prompts.names };
+    this.#exposedName = exposedNames(tools.names);
     this.lists = {
       tools: tools.items,
       prompts: prompts.items,
@@ -50,6 +52,10 @@ export class PersonView implements Namespace {
 
   resolve(kind: "tools" | "prompts", name: string): Origin | undefined {
     return this.#names[kind].get(name);
+  }
+
+  exposedName(label: string, name: string): string | undefined {
+    return this.#exposedName(label, name);
   }
 
   resolveUri(uri: string): { label: string; uri: string } | undefined {

@@ -7,6 +7,8 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { nameFieldOf, encodeHeaderValue } from "../../mcp/stateless/headers.ts";
 import { isRecord } from "../../util/guards.ts";
+import { TOOL_REFS } from "../../mcp/tool-result.ts";
+import type { ExposedName } from "../../federation/expose.ts";
 import { formatComment, formatEvent } from "../../http/sse.ts";
 import { upstreamOf, vouchedFor } from "../tool-routes.ts";
 import { corsWith, isEventStream, openStream, send, type Cancel } from "../forward.ts";
@@ -26,11 +28,13 @@ export interface Routed {
   params: Record<string, unknown>;
   headers: IncomingHttpHeaders;
   extra: Record<string, string>;
+  /** The caller's names for a tool's own tool names (its view of the namespace). */
+  exposedName?: ExposedName;
 }
 
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
-/** Keys whose presence in an answer may call for a change on the way out (./messages.ts). */
-const NEEDS_REWRITE = ['"uri"', '"taskId"', '"method"'];
+/** Keys whose presence in an answer may call for a change on the way out (./messages.ts, federation/references.ts). */
+const NEEDS_REWRITE = ['"uri"', '"taskId"', '"method"', `"${TOOL_REFS}"`];
 
 /** The link to `tool` for this client: reused while its tool session runs, else (re)started. */
 export async function linkFor(cc: ConnectorContext, s: ConnectorSession | undefined, user: string, tool: string): Promise<Link> {
@@ -138,7 +142,7 @@ async function relayAnswer(cc: ConnectorContext, r: Routed, answer: IncomingMess
   timer.unref();
   res.once("close", () => answer.destroy());
   try {
-    await readMessages(answer, (m) => writeMessage(res, exposeMessage(r.tool, m, r.method, onListChanged)));
+    await readMessages(answer, (m) => writeMessage(res, exposeMessage(r.tool, m, r.method, onListChanged, r.exposedName)));
   } catch {
     // The tool's stream broke off, or the client left: the client's stream ends too.
   } finally {
@@ -149,7 +153,7 @@ async function relayAnswer(cc: ConnectorContext, r: Routed, answer: IncomingMess
 
 function sendAnswer(cc: ConnectorContext, r: Routed, status: number, raw: Buffer, res: ServerResponse): void {
   if (status === 200 && !NEEDS_REWRITE.some((key) => raw.includes(key))) {
-    // Nothing in it names a URI, a task or a method: the tool's bytes go through as they are.
+    // Nothing in it names a URI, a task, a method or a tool: the tool's bytes go through as they are.
     const headers = corsWith(r.extra);
     headers.push("content-type", "application/json", "content-length", String(raw.length), "cache-control", "no-store");
     writeHeadFrom(res, 200, headers);
@@ -169,7 +173,7 @@ function sendAnswer(cc: ConnectorContext, r: Routed, status: number, raw: Buffer
     res.end(raw);
     return;
   }
-  sendJson(res, status, exposeMessage(r.tool, value, r.method, listChanged(cc, r.tool)), r.extra);
+  sendJson(res, status, exposeMessage(r.tool, value, r.method, listChanged(cc, r.tool), r.exposedName), r.extra);
 }
 
 /** A client's answer to a request a tool sent it (elicitation, sampling, roots): back to that tool. */

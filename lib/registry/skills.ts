@@ -1,7 +1,7 @@
 // Agent Skills served over MCP (SEP-2640, "Skills Extension", final as merged in
 // modelcontextprotocol#2640): a directory holding a SKILL.md becomes one resource per file
 // under skill://<name>/<path>, and a skill entry (uri, verbatim frontmatter, every file with
-// its sha256 digest) for skills/list and skills/get. The directory is read once, at
+// its sha256 digest and size) for skills/list and skills/get. The directory is read once, at
 // registration: what is served is the snapshot the digests describe, bounded in files and
 // bytes (measured before anything is read, and each read bounded), without dotfiles, and a
 // symlink leading out of the directory is refused.
@@ -24,7 +24,8 @@ export interface SkillOptions {
 export interface SkillEntry {
   uri: string;
   frontmatter: Record<string, unknown>;
-  resources: { uri: string; digest: string }[];
+  /** Every file: its digest and its size in bytes, both of the raw bytes served. */
+  resources: { uri: string; digest: string; size: number }[];
 }
 
 export interface RegisteredSkill {
@@ -193,7 +194,7 @@ export function defineSkill(dir: string, options: SkillOptions = {}): Registered
         size: bytes.length,
       }),
     );
-    resources.push({ uri, digest: `sha256:${createHash("sha256").update(bytes).digest("hex")}` });
+    resources.push({ uri, digest: `sha256:${createHash("sha256").update(bytes).digest("hex")}`, size: bytes.length });
   }
   const uri = `${base}/SKILL.md`;
   return { uri, entry: { uri, frontmatter, resources }, files: registered };

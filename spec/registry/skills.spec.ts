@@ -40,9 +40,10 @@ test("the fixture skill: every file but the dotfile, digests of the raw bytes, f
     `sha256:${createHash("sha256")
       .update(readFileSync(join(FIXTURE, rel)))
       .digest("hex")}`;
+  const size = (rel: string): number => readFileSync(join(FIXTURE, rel)).length;
   assert.deepEqual(skill.entry.resources, [
-    { uri: "skill://projectile-basics/SKILL.md", digest: digest("SKILL.md") },
-    { uri: "skill://projectile-basics/references/FORMULAS.md", digest: digest("references/FORMULAS.md") },
+    { uri: "skill://projectile-basics/SKILL.md", digest: digest("SKILL.md"), size: size("SKILL.md") },
+    { uri: "skill://projectile-basics/references/FORMULAS.md", digest: digest("references/FORMULAS.md"), size: size("references/FORMULAS.md") },
   ]);
   assert.deepEqual(skill.files[0]!.entry, {
     uri: "skill://projectile-basics/SKILL.md",
@@ -125,4 +126,16 @@ test("skill options are whole numbers in range", (t) => {
   assert.throws(() => defineSkill(dir, { maxBytes: 0.5 }), /maxBytes must be/);
   assert.throws(() => defineSkill(dir, { maxFiles: 0 }), /maxFiles must be/);
   assert.equal(defineSkill(dir, { maxBytes: 1024, maxFiles: 1 }).files.length, 1);
+});
+
+test("every resource of an entry carries its size in bytes, of the same bytes its digest covers", (t) => {
+  const dir = tempSkill(t, { "SKILL.md": SKILL, "notes/u.md": "ünïcödé\n" });
+  const { resources } = defineSkill(dir).entry;
+  assert.deepEqual(
+    resources.map((r) => [r.uri.split("/").slice(3).join("/"), r.size]),
+    [
+      ["SKILL.md", Buffer.byteLength(SKILL)],
+      ["notes/u.md", Buffer.byteLength("ünïcödé\n")],
+    ],
+  );
 });

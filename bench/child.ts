@@ -7,6 +7,8 @@ import type { ServerKind } from "./servers/types.ts";
 
 export interface Stats {
   rssMb: number;
+  /** The most RSS the process has held so far. */
+  peakRssMb: number;
   /** Live JavaScript objects. */
   heapUsedMb: number;
   /** Heap pages V8 holds, live or not. */
@@ -86,6 +88,7 @@ export async function startServer(kind: ServerKind, options: ChildOptions): Prom
       if (m.type !== "stats") throw new Error("unexpected answer from bench server");
       return {
         rssMb: m.rssBytes / MB,
+        peakRssMb: m.peakRssBytes / MB,
         heapUsedMb: m.heapUsedBytes / MB,
         heapTotalMb: m.heapTotalBytes / MB,
         newSpaceMb: m.newSpaceBytes / MB,

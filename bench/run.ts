@@ -14,6 +14,7 @@ import { stdioRows } from "./rows/stdio.ts";
 import { allocationPerRequest } from "./rows/allocation.ts";
 import { gatewayHopRows, gatewaySessionsRow } from "./rows/gateway.ts";
 import { hubConnectorListRow } from "./rows/hub-connector.ts";
+import { rewriteBudgetRow } from "./rows/rewrite-budget.ts";
 import { processSessionRow, sharedDensityRow } from "./rows/density.ts";
 import { callMemoryRow, idleSessionsRow } from "./rows/memory.ts";
 import { sseRows } from "./rows/sse.ts";
@@ -48,6 +49,7 @@ async function bench(options: BenchOptions): Promise<Row[]> {
     await phase("gateway hop", () => gatewayHopRows(servers, gen, options.slicing));
     await phase("idle gateway sessions", () => gatewaySessionsRow(servers, gen, options.gatewaySessions));
     await phase("hub connector listing", () => hubConnectorListRow(servers, gen, options.slicing));
+    await phase("rewrite budget", () => rewriteBudgetRow(servers));
     await phase("density: shared revision", () => sharedDensityRow(pkg, options.gatewaySessions, options.quick));
     await phase("density: process session", () => processSessionRow(pkg));
     await phase("SSE fan-out", () => sseRows(servers, options.sseClients, options.broadcasts));

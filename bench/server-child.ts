@@ -11,6 +11,8 @@ export type ChildMessage =
   | {
       type: "stats";
       rssBytes: number;
+      /** The most RSS the process has held so far (getrusage's maxrss). */
+      peakRssBytes: number;
       heapUsedBytes: number;
       heapTotalBytes: number;
       newSpaceBytes: number;
@@ -62,6 +64,7 @@ async function main(kind: ServerKind, args: readonly string[]): Promise<void> {
     send({
       type: "stats",
       rssBytes: mem.rss,
+      peakRssBytes: process.resourceUsage().maxRSS * 1024,
       heapUsedBytes: mem.heapUsed,
       heapTotalBytes: mem.heapTotal,
       // V8's young generation grows with the allocation rate; it is most of a busy server's RSS growth.

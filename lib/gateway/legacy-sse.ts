@@ -16,7 +16,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { SseStream } from "../http/sse.ts";
 import { SseReader } from "../http/sse-reader.ts";
 import { CORS, GatewayError, sendJson } from "./respond.ts";
-import type { AnswerBudget } from "./answer-budget.ts";
+import { type AnswerBudget, rewriteCost } from "./answer-budget.ts";
 import { isEventStream, send, upstreamFailure, type Upstream, type Vouched } from "./forward.ts";
 import { mintUpstreamSession } from "./mcp-sessions.ts";
 import { inspectRequest, rewriteResult, type ParsedMessage } from "./rewrite.ts";
@@ -133,7 +133,9 @@ export class LegacyStreams {
       const method = msg.rewrite ? msg.method : undefined;
       if (isEventStream(answer)) return await this.#relayEvents(held, answer, method);
       if (answer.statusCode === 202) return void answer.resume();
-      await this.budget.rewrite(answer, held.maxAnswerBytes, (raw) => {
+      await this.budget.rewrite(answer, held.maxAnswerBytes, (raw, charge) => {
+        // Parsed below when rewritten or a batch: the copies that makes are charged first.
+        if (msg.rewrite || raw.toString("latin1", 0, 64).trimStart().startsWith("[")) charge(rewriteCost(raw));
         // An HTTP error is passed on only as an answer the client can match to its request.
         if ((answer.statusCode ?? 502) >= 400 && !answers(raw, requestId)) {
           if (requestId !== undefined) this.#error(held, requestId, `The tool server answered HTTP ${answer.statusCode}`);

@@ -4,7 +4,7 @@
 import type { Agent, IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { GatewayConfig, ToolSpec } from "./config.ts";
 import type { AccountDirectory, Principal } from "./contracts.ts";
-import type { AnswerBudget } from "./answer-budget.ts";
+import { type AnswerBudget, rewriteCost, untilSent } from "./answer-budget.ts";
 import {
   corsWith,
   isEventStream,
@@ -226,7 +226,11 @@ async function rpc(
   if (msg.rewrite && msg.method && answer.statusCode === 200) {
     const method = msg.method;
     const rewrite = isEventStream(answer) ? rewriteEvents : rewriteResult;
-    await ctx.budget.rewrite(answer, ctx.config.limits.maxBodyBytes * 4, (raw) => sendRewritten(res, answer, rewrite(method, raw) ?? raw, extra));
+    await ctx.budget.rewrite(answer, ctx.config.limits.maxBodyBytes * 4, (raw, charge) => {
+      charge(rewriteCost(raw));
+      sendRewritten(res, answer, rewrite(method, raw) ?? raw, extra);
+      return untilSent(res);
+    });
     return;
   }
   await relay(res, answer, extra, () => ctx.sessions.touch(sessionKey(s.rec.user, c.tool, s.rec.revision)), ctx.keepaliveMs);

@@ -1,28 +1,31 @@
-// Agent Skills served over MCP (SEP-2640, "Skills Extension", the draft of 2026-04-23 as
-// merged in modelcontextprotocol#2640): a directory holding a SKILL.md becomes one resource
-// per file under skill://<name>/<path>, and a skill entry (uri, verbatim frontmatter, every
-// file with its sha256 digest) for skills/list and skills/get. The directory is read once, at
+// Agent Skills served over MCP (SEP-2640, "Skills Extension", final as merged in
+// modelcontextprotocol#2640): a directory holding a SKILL.md becomes one resource per file
+// under skill://<name>/<path>, and a skill entry (uri, verbatim frontmatter, every file with
+// its sha256 digest and size) for skills/list and skills/get. The directory is read once, at
 // registration: what is served is the snapshot the digests describe, bounded in files and
-// bytes, without dotfiles, and a symlink leading out of the directory is refused.
+// bytes (measured before anything is read, and each read bounded), without dotfiles, and a
+// symlink leading out of the directory is refused.
 import { createHash } from "node:crypto";
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { basename, join, relative, resolve, sep } from "node:path";
+import { type BoundedRead, readFileAtMost } from "../util/bounded-read.ts";
 import { parseFrontmatter } from "./frontmatter.ts";
 import { defineResource, type RegisteredResource } from "./resources.ts";
 
 export interface SkillOptions {
   /** Path segments before the skill's name in its URIs (`acme/billing` → skill://acme/billing/<name>/…). */
   prefix?: string;
-  /** Most files one skill may hold; 256 by default. */
+  /** Most files one skill may hold; 256 by default, at most 65,536. */
   maxFiles?: number;
-  /** Most bytes all its files together may hold; 8 MiB by default. */
+  /** Most bytes all its files together may hold; 8 MiB by default, at most 1 GiB. Checked from the sizes before any file is read. */
   maxBytes?: number;
 }
 
 export interface SkillEntry {
   uri: string;
   frontmatter: Record<string, unknown>;
-  resources: { uri: string; digest: string }[];
+  /** Every file: its digest and its size in bytes, both of the raw bytes served. */
+  resources: { uri: string; digest: string; size: number }[];
 }
 
 export interface RegisteredSkill {
@@ -70,9 +73,18 @@ function isUtf8(bytes: Buffer): boolean {
   }
 }
 
-/** Every file below `root` (relative, `/`-separated, sorted), dotfiles skipped, symlinks kept inside. */
-function walk(root: string, maxFiles: number): string[] {
-  const out: string[] = [];
+export interface Found {
+  /** Relative, `/`-separated. */
+  rel: string;
+  /** The path read: a symlink inside the directory resolved. */
+  real: string;
+  /** As `stat` gave it, before anything is read. */
+  size: number;
+}
+
+/** Every file below `root` (sorted), dotfiles skipped, symlinks kept inside. */
+function walk(root: string, maxFiles: number): Found[] {
+  const out: Found[] = [];
   const visit = (dir: string): void => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       if (entry.name.startsWith(".")) continue;
@@ -93,7 +105,7 @@ function walk(root: string, maxFiles: number): string[] {
         visit(path);
       } else if (stat.isFile()) {
         if (!rel.split("/").every((s) => SEGMENT.test(s))) throw new TypeError(`Skill file ${JSON.stringify(rel)}: only letters, digits and . _ ~ - in names`);
-        out.push(rel);
+        out.push({ rel, real, size: stat.size });
         if (out.length > maxFiles) throw new TypeError(`Skill has more than ${maxFiles} files`);
       }
     }
@@ -105,6 +117,30 @@ function walk(root: string, maxFiles: number): string[] {
 // A relative path is resolved from the working directory, so errors name the path resolved.
 const SKILL_HOLDS = "a skill is a directory holding SKILL.md (frontmatter with name and description) and the files it refers to";
 
+/** A skill is held in memory whole: more than this is a mistake, not a skill. */
+const MAX_SKILL_BYTES = 1024 * 1024 * 1024;
+
+function bound(name: string, value: number | undefined, fallback: number, most: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1 || value > most) throw new TypeError(`Skill option ${name} must be a whole number from 1 to ${most}`);
+  return value;
+}
+
+/**
+ * The file's bytes, or null when it holds more than `max` (it grew since it was measured).
+ * One that vanished or became something else since the walk is refused, never waited on.
+ */
+export function readSkillFile(file: Found, max: number): Buffer | null {
+  let read: BoundedRead | undefined;
+  try {
+    read = readFileAtMost(file.real, max);
+  } catch {
+    // Below: the error is the file's name, never the system's message with its full path.
+  }
+  if (read === undefined || read.kind === "not_a_file") throw new TypeError(`Skill file ${file.rel}: changed or unreadable while it was read`);
+  return read.kind === "ok" ? read.bytes : null;
+}
+
 /** Reads a skill directory; throws a TypeError naming what is wrong (never a file's contents). */
 export function defineSkill(dir: string, options: SkillOptions = {}): RegisteredSkill {
   if (typeof dir !== "string" || dir === "") throw new TypeError("skill() needs the path of a directory holding SKILL.md");
@@ -115,21 +151,25 @@ export function defineSkill(dir: string, options: SkillOptions = {}): Registered
     throw new TypeError(`Skill directory ${resolve(dir)} does not exist; ${SKILL_HOLDS}`);
   }
   if (!lstatSync(root).isDirectory()) throw new TypeError(`Skill path ${root} is not a directory; ${SKILL_HOLDS}`);
-  const maxFiles = options.maxFiles ?? 256;
-  const maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
+  const maxFiles = bound("maxFiles", options.maxFiles, 256, 65_536);
+  const maxBytes = bound("maxBytes", options.maxBytes, 8 * 1024 * 1024, MAX_SKILL_BYTES);
   const prefix = (options.prefix ?? "").replace(/^\/+|\/+$/g, "");
   if (prefix && !prefix.split("/").every((s) => SEGMENT.test(s)))
     throw new TypeError(`Skill prefix ${JSON.stringify(prefix)}: only letters, digits and . _ ~ - in segments`);
 
-  const paths = walk(root, maxFiles);
-  if (!paths.includes("SKILL.md")) throw new TypeError(`Skill directory ${root} has no SKILL.md; ${SKILL_HOLDS}`);
-  let total = 0;
+  const found = walk(root, maxFiles);
+  const manifest = found.find((f) => f.rel === "SKILL.md");
+  if (!manifest) throw new TypeError(`Skill directory ${root} has no SKILL.md; ${SKILL_HOLDS}`);
+  const tooLarge = (): TypeError => new TypeError(`Skill ${basename(root)} holds more than ${maxBytes} bytes`);
+  // Refused on the sizes alone, before a byte is read; each read is bounded by what is left.
+  if (found.reduce((sum, f) => sum + f.size, 0) > maxBytes) throw tooLarge();
+  let left = maxBytes;
   const files = new Map<string, Buffer>();
-  for (const rel of ["SKILL.md", ...paths.filter((p) => p !== "SKILL.md")]) {
-    const bytes = readFileSync(join(root, ...rel.split("/")));
-    total += bytes.length;
-    if (total > maxBytes) throw new TypeError(`Skill ${basename(root)} holds more than ${maxBytes} bytes`);
-    files.set(rel, bytes);
+  for (const file of [manifest, ...found.filter((f) => f !== manifest)]) {
+    const read = readSkillFile(file, left);
+    if (read === null) throw tooLarge();
+    left -= read.length;
+    files.set(file.rel, read);
   }
 
   const frontmatter = parseFrontmatter(files.get("SKILL.md")!.toString("utf8"));
@@ -157,7 +197,7 @@ export function defineSkill(dir: string, options: SkillOptions = {}): Registered
         size: bytes.length,
       }),
     );
-    resources.push({ uri, digest: `sha256:${createHash("sha256").update(bytes).digest("hex")}` });
+    resources.push({ uri, digest: `sha256:${createHash("sha256").update(bytes).digest("hex")}`, size: bytes.length });
   }
   const uri = `${base}/SKILL.md`;
   return { uri, entry: { uri, frontmatter, resources }, files: registered };

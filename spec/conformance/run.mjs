@@ -5,9 +5,10 @@
 // cache outside the repository (the project gains no dependency); the first server starts
 // while they install.
 //
-//   npm run conformance                                  # the stable suite, then the 2026-07-28 requirement set
+//   npm run conformance                                  # the stable suite, the 2026-07-28 requirement set, the extensions
 //   node spec/conformance/run.mjs                        # every scenario of the default suite
 //   node spec/conformance/run.mjs --suite-version 0.2.0-alpha.12 --requirements 2026-07-28
+//   node spec/conformance/run.mjs --suite-version 0.2.0-alpha.12 --extensions   # each extension scenario, scored
 //   npm run conformance -- --scenario tools-call-with-progress
 //   CONFORMANCE_VERSION=0.2.0-alpha.12 npm run conformance   # another suite version
 //
@@ -84,6 +85,15 @@ function serve(args, track) {
   });
 }
 
+function collectAll(stream) {
+  let text = "";
+  stream.setEncoding("utf8");
+  stream.on("data", (chunk) => {
+    text += chunk;
+  });
+  return () => text;
+}
+
 function collect(stream) {
   let text = "";
   stream.setEncoding("utf8");
@@ -118,22 +128,56 @@ async function stop(child) {
   clearTimeout(force);
 }
 
-/** `--suite-version X` (or CONFORMANCE_VERSION) picks the suite; everything else goes to it. */
+/**
+ * `--suite-version X` (or CONFORMANCE_VERSION) picks the suite; `--extensions` runs each of its
+ * extension scenarios (skills, tasks) instead of a suite; everything else goes to the suite.
+ */
 export function parseArgs(argv, env) {
   const rest = [];
   let version = env.CONFORMANCE_VERSION || DEFAULT_VERSION;
+  let extensions = false;
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--suite-version" && i + 1 < argv.length) version = argv[++i];
     else if (argv[i].startsWith("--suite-version=")) version = argv[i].slice("--suite-version=".length);
+    else if (argv[i] === "--extensions") extensions = true;
     else rest.push(argv[i]);
   }
+  if (extensions) return { version, suiteArgs: rest, extensions };
   // A requirement set picks its own scenarios and may not be combined with --suite.
   const picksScenarios = ["--scenario", "--suite", "--requirements"].some((flag) => rest.some((a) => a === flag || a.startsWith(`${flag}=`)));
   return { version, suiteArgs: picksScenarios ? rest : ["--suite", "all", ...rest] };
 }
 
+/**
+ * The server scenarios `list` tags `[extension]`. A requirement set runs them unscored and no
+ * suite or spec version selects them, so each is run on its own with `--scenario`.
+ */
+export function extensionScenarios(listing) {
+  const server = listing.split(/^Client scenarios/m)[0];
+  return [...server.matchAll(/^\s*- (\S+) \[extension\]\s*$/gm)].map((m) => m[1]);
+}
+
+async function listExtensions(suite, track) {
+  const list = track(spawn(suite.node, [suite.entry, "list"], { cwd: root, stdio: ["ignore", "pipe", "ignore"] }));
+  const output = collectAll(list.stdout);
+  const code = await exited(list);
+  const names = extensionScenarios(output());
+  if (code !== 0 || names.length === 0) throw new Error("the suite lists no extension scenarios");
+  return names;
+}
+
+/** Runs the suite against `url`: once with `suiteArgs`, or once per extension scenario; 0 when all passed. */
+async function runSuite(suite, url, suiteArgs, scenarios, track) {
+  const runOne = (args) => exited(track(spawn(suite.node, [suite.entry, "server", "--url", url, ...args], { cwd: root, stdio: "inherit" })));
+  if (!scenarios) return runOne(suiteArgs);
+  const failed = [];
+  for (const scenario of scenarios) if ((await runOne(["--scenario", scenario, ...suiteArgs])) !== 0) failed.push(scenario);
+  if (failed.length > 0) process.stdout.write(`extension scenarios failed: ${failed.join(", ")}\n`);
+  return failed.length === 0 ? 0 : 1;
+}
+
 export async function main(argv, env) {
-  const { version, suiteArgs } = parseArgs(argv, env);
+  const { version, suiteArgs, extensions } = parseArgs(argv, env);
   const children = new Set();
   const track = (child) => {
     children.add(child);
@@ -150,10 +194,11 @@ export async function main(argv, env) {
     const installing = install(env, version, track);
     installing.catch(() => {});
     const results = [];
+    let scenarios;
     for (const pass of PASSES) {
       const [url, suite] = await Promise.race([Promise.all([serve(pass.server(env), track), installing]), timeout]);
-      const run = track(spawn(suite.node, [suite.entry, "server", "--url", url, ...suiteArgs], { cwd: root, stdio: "inherit" }));
-      results.push({ name: pass.name, code: await Promise.race([exited(run), timeout]) });
+      if (extensions) scenarios ??= await Promise.race([listExtensions(suite, track), timeout]);
+      results.push({ name: pass.name, code: await Promise.race([runSuite(suite, url, suiteArgs, scenarios, track), timeout]) });
       await Promise.all([...children].map(stop));
     }
     for (const r of results) process.stdout.write(`conformance ${r.name}: ${r.code === 0 ? "passed" : `failed (exit ${r.code})`}\n`);

@@ -9,7 +9,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { freePort, ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
-import { parseArgs } from "./run.mjs";
+import { extensionScenarios, parseArgs } from "./run.mjs";
 
 function offlineEnv(dir: string, extra: Record<string, string>): NodeJS.ProcessEnv {
   return {
@@ -115,4 +115,23 @@ test("the suite version and extra arguments are parameters", () => {
     suiteArgs: ["--suite", "all", "--verbose"],
   });
   assert.deepEqual(parseArgs(["--suite-version=2.0.0", "--suite", "active"], {}), { version: "2.0.0", suiteArgs: ["--suite", "active"] });
+  assert.deepEqual(parseArgs(["--suite-version", "0.2.0-alpha.12", "--extensions", "--timeout", "5000"], {}), {
+    version: "0.2.0-alpha.12",
+    suiteArgs: ["--timeout", "5000"],
+    extensions: true,
+  });
+});
+
+test("the extension scenarios are the server scenarios the suite's list tags [extension]", () => {
+  const listing = [
+    "Server scenarios (test against a server):",
+    "  - ping [2025-06-18,2025-11-25]",
+    "  - sep-2640-skills-enumeration [extension]",
+    "  - tasks-lifecycle [extension]",
+    "",
+    "Client scenarios (test against a client):",
+    "  - sep-2640-client-verify-size [extension]",
+  ].join("\n");
+  assert.deepEqual(extensionScenarios(listing), ["sep-2640-skills-enumeration", "tasks-lifecycle"]);
+  assert.deepEqual(extensionScenarios("Usage: conformance"), []);
 });

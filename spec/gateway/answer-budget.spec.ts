@@ -1,8 +1,12 @@
-// Answers the gateway rewrites are read whole; the bytes held for them at once are bounded
-// (issue 20, point 6): beyond `rewriteBudgetBytes` a request gets 503 with Retry-After.
+// Answers the gateway rewrites are read whole; the memory held for them at once is bounded
+// (issue 20, point 6): beyond `rewriteBudgetBytes` a request gets 503 with Retry-After. The
+// budget counts the copies parsing and writing make, not only the bytes read, and holds them
+// until the answer has left (issue 33, point 11).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { ServerResponse } from "node:http";
+import { connect, type Socket } from "node:net";
+import { rewriteCost } from "../../lib/gateway/answer-budget.ts";
 import { json, post, rpc, startHarness } from "./helpers.ts";
 import { reply, upstreamStub } from "./upstream-stub.ts";
 
@@ -29,7 +33,8 @@ test("rewrite budget: big rewritten answers at once beyond the budget get 503 wi
     }
     res.end(body);
   });
-  const h = await startHarness(t, { tools: { big: { revisions: { default: { url: stub.url } } } }, limits: { rewriteBudgetBytes: 1_000_000 } });
+  // One 600 kB answer is charged about 3 MB (rewriteCost: five copies of one long string): one fits, two do not.
+  const h = await startHarness(t, { tools: { big: { revisions: { default: { url: stub.url } } } }, limits: { rewriteBudgetBytes: 3_500_000 } });
   const mcp = `${h.base}/api/mcp/big/mcp`;
 
   const alone = await post(mcp, h.tokens.alice, rpc("ping"));
@@ -39,7 +44,7 @@ test("rewrite budget: big rewritten answers at once beyond the budget get 503 wi
   const arrived = new Promise<void>((resolve) => (heldOne = resolve));
   const first = post(mcp, h.tokens.alice, rpc("ping", { hold: true }));
   await arrived;
-  // The first answer's 600 kB are reserved once its headers reach the gateway; a second one no longer fits.
+  // The first answer's 600 kB are reserved once its headers reach the gateway; a second one's copies no longer fit.
   let busy: Response | undefined;
   for (let i = 0; i < 200 && !busy; i++) {
     const res = await post(mcp, h.tokens.bob, rpc("ping"));
@@ -74,4 +79,75 @@ test("rewrite budget: an answer larger than the whole budget is too large (502),
   const res = await post(`${h.base}/api/mcp/big/mcp`, h.tokens.alice, rpc("ping"));
   assert.equal(res.status, 502);
   assert.equal((await json(res)).error, "upstream_too_large");
+});
+
+test("rewriteCost: five copies of the bytes, plus what V8 spends on each object, array and member", () => {
+  assert.equal(rewriteCost(Buffer.from("")), 0);
+  assert.equal(rewriteCost(Buffer.from('"abc"')), 25);
+  // 7 bytes, two objects, one array, one member separator.
+  assert.equal(rewriteCost(Buffer.from("[{},{}]")), 7 * 5 + 2 * 64 + (32 + 24) + 24);
+  assert.equal(rewriteCost(Buffer.from('{"a":1}')), 7 * 5 + 64 + 24);
+});
+
+test("rewrite budget: an answer whose parsed copies exceed the budget is too large, though its bytes fit", async (t) => {
+  // 300 kB of empty objects: V8 spends ~64 bytes on each, ~6 MB in all, against a 1 MB budget.
+  const padding = Array.from({ length: 100_000 }, () => "{}").join(",");
+  const stub = await upstreamStub(t, (msg, _req, res) => reply(res, msg, { resources: [], padding: JSON.parse(`[${padding}]`) }));
+  const h = await startHarness(t, { tools: { big: { revisions: { default: { url: stub.url } } } }, limits: { rewriteBudgetBytes: 1_000_000 } });
+  const res = await post(`${h.base}/api/mcp/big/mcp`, h.tokens.alice, rpc("resources/list"));
+  assert.equal(res.status, 502);
+  assert.equal((await json(res)).error, "upstream_too_large");
+  // A small listing still goes through, rewritten.
+  const stub2 = await upstreamStub(t, (msg, _req, r) => reply(r, msg, { resources: [{ uri: "ui://small/page", name: "p" }] }));
+  const h2 = await startHarness(t, { tools: { small: { revisions: { default: { url: stub2.url } } } }, limits: { rewriteBudgetBytes: 1_000_000 } });
+  const ok = await post(`${h2.base}/api/mcp/small/mcp`, h2.tokens.alice, rpc("resources/list"));
+  assert.equal((await json(ok)).result.resources[0].uri, `${h2.base}/api/mcp/small/ui://small/page`);
+});
+
+/** Sends `body` to `url` on a raw socket and reads only the first chunk of the answer, then nothing. */
+function stalledClient(t: { after(fn: () => unknown): void }, url: string, token: string, body: string): Promise<Socket> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(u.port), u.hostname, () => {
+      socket.write(
+        `POST ${u.pathname} HTTP/1.1\r\nhost: ${u.host}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\n` +
+          `authorization: Bearer ${token}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+    });
+    t.after(() => socket.destroy());
+    socket.once("error", reject);
+    socket.once("data", () => {
+      socket.pause();
+      resolve(socket);
+    });
+  });
+}
+
+test("rewrite budget: an answer a client does not read keeps its charge until it has left or the client is gone", { timeout: 60_000 }, async (t) => {
+  // 24 MB: more than loopback's socket buffers hold, so most of it waits in the gateway.
+  const body = bigList(1, 24_000_000);
+  const stub = await upstreamStub(t, (msg, _req, res) => {
+    if (msg.method !== "resources/list") return reply(res, msg, {});
+    res.writeHead(200, { "content-type": "application/json", "content-length": body.length });
+    res.end(body);
+  });
+  // One answer is charged ~120 MB; two do not fit in 150 MB.
+  const h = await startHarness(t, {
+    tools: { big: { revisions: { default: { url: stub.url } } } },
+    limits: { rewriteBudgetBytes: 150_000_000, maxBodyBytes: 16 * 1024 * 1024 },
+  });
+  const mcp = `${h.base}/api/mcp/big/mcp`;
+  const stalled = await stalledClient(t, mcp, h.tokens.alice, rpc("resources/list"));
+  const busy = await post(mcp, h.tokens.bob, rpc("resources/list"));
+  assert.equal(busy.status, 503, "the unread answer still holds its charge");
+  assert.equal((await json(busy)).error, "gateway_busy");
+
+  stalled.destroy();
+  let after: Response | undefined;
+  for (let i = 0; i < 200 && after?.status !== 200; i++) {
+    after = await post(mcp, h.tokens.bob, rpc("resources/list"));
+    if (after.status !== 200) await after.arrayBuffer();
+  }
+  assert.equal(after?.status, 200, "the charge came back when the client went away");
+  assert.equal(((await after!.json()) as { result: { resources: { uri: string }[] } }).result.resources[0]!.uri, `${h.base}/api/mcp/big/ui://big/page`);
 });

@@ -4,6 +4,7 @@
 import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -39,9 +40,10 @@ test("the fixture skill: every file but the dotfile, digests of the raw bytes, f
     `sha256:${createHash("sha256")
       .update(readFileSync(join(FIXTURE, rel)))
       .digest("hex")}`;
+  const size = (rel: string): number => readFileSync(join(FIXTURE, rel)).length;
   assert.deepEqual(skill.entry.resources, [
-    { uri: "skill://projectile-basics/SKILL.md", digest: digest("SKILL.md") },
-    { uri: "skill://projectile-basics/references/FORMULAS.md", digest: digest("references/FORMULAS.md") },
+    { uri: "skill://projectile-basics/SKILL.md", digest: digest("SKILL.md"), size: size("SKILL.md") },
+    { uri: "skill://projectile-basics/references/FORMULAS.md", digest: digest("references/FORMULAS.md"), size: size("references/FORMULAS.md") },
   ]);
   assert.deepEqual(skill.files[0]!.entry, {
     uri: "skill://projectile-basics/SKILL.md",
@@ -109,5 +111,47 @@ test("refused: a symlink out of the directory, too many files or bytes, no SKILL
   assert.throws(
     () => defineSkill(tempSkill(t, { "SKILL.md": "---\nname: x\ndescription: top-secret-words\nbad line\n---\n" })),
     (err: Error) => !err.message.includes("top-secret"),
+  );
+});
+
+// Issue 33, point 6: sizes come from stat before a byte is read. Sparse files cost no disk:
+// one of 3 GiB (over Node's 2 GiB readFile limit) and one of 256 MiB (which a whole read would
+// hold in memory before refusing it).
+test("a skill larger than maxBytes is refused from its sizes, before anything is read", (t) => {
+  const sparse = (bytes: number): string => {
+    const dir = tempSkill(t, { "SKILL.md": SKILL });
+    const made = spawnSync("truncate", ["-s", String(bytes), join(dir, "data.bin")]);
+    assert.equal(made.status, 0, "truncate makes a sparse file");
+    return dir;
+  };
+  const huge = sparse(3 * 1024 ** 3);
+  assert.throws(
+    () => defineSkill(huge),
+    (err: Error) => err instanceof TypeError && err.message === "Skill demo-skill holds more than 8388608 bytes",
+  );
+  const large = sparse(256 * 1024 ** 2);
+  const peakBefore = process.resourceUsage().maxRSS;
+  assert.throws(() => defineSkill(large, { maxBytes: 1024 }), /holds more than 1024 bytes/);
+  const grownKiB = process.resourceUsage().maxRSS - peakBefore;
+  assert.ok(grownKiB < 64 * 1024, `the refusal read nothing (peak memory grew ${grownKiB} KiB)`);
+});
+
+test("skill options are whole numbers in range", (t) => {
+  const dir = tempSkill(t, { "SKILL.md": SKILL });
+  assert.throws(() => defineSkill(dir, { maxBytes: 2 ** 31 }), /maxBytes must be a whole number from 1 to 1073741824/);
+  assert.throws(() => defineSkill(dir, { maxBytes: 0.5 }), /maxBytes must be/);
+  assert.throws(() => defineSkill(dir, { maxFiles: 0 }), /maxFiles must be/);
+  assert.equal(defineSkill(dir, { maxBytes: 1024, maxFiles: 1 }).files.length, 1);
+});
+
+test("every resource of an entry carries its size in bytes, of the same bytes its digest covers", (t) => {
+  const dir = tempSkill(t, { "SKILL.md": SKILL, "notes/u.md": "ünïcödé\n" });
+  const { resources } = defineSkill(dir).entry;
+  assert.deepEqual(
+    resources.map((r) => [r.uri.split("/").slice(3).join("/"), r.size]),
+    [
+      ["SKILL.md", Buffer.byteLength(SKILL)],
+      ["notes/u.md", Buffer.byteLength("ünïcödé\n")],
+    ],
   );
 });

@@ -14,6 +14,7 @@ import { upstreamOf, vouchedFor } from "../tool-routes.ts";
 import { corsWith, isEventStream, openStream, send, type Cancel } from "../forward.ts";
 import { writeHeadFrom } from "../../proxy/headers.ts";
 import { sendJson } from "../respond.ts";
+import { type Charge, rewriteCost, untilSent } from "../answer-budget.ts";
 import type { ConnectorContext } from "./context.ts";
 import { exposeMessage, unprefixId } from "./messages.ts";
 import type { ConnectorSession, Link } from "./sessions.ts";
@@ -133,7 +134,10 @@ async function relayAnswer(cc: ConnectorContext, r: Routed, answer: IncomingMess
   const status = answer.statusCode ?? 502;
   if (status !== 200 || !isEventStream(answer)) {
     // Read whole to be rewritten: within the gateway's budget for such answers (503 beyond it).
-    await cc.gw.budget.rewrite(answer, MAX_ANSWER_BYTES, (raw) => sendAnswer(cc, r, status, raw, res));
+    await cc.gw.budget.rewrite(answer, MAX_ANSWER_BYTES, (raw, charge) => {
+      sendAnswer(cc, r, status, raw, res, charge);
+      return untilSent(res);
+    });
     return;
   }
   const onListChanged = listChanged(cc, r.tool);
@@ -151,7 +155,7 @@ async function relayAnswer(cc: ConnectorContext, r: Routed, answer: IncomingMess
   }
 }
 
-function sendAnswer(cc: ConnectorContext, r: Routed, status: number, raw: Buffer, res: ServerResponse): void {
+function sendAnswer(cc: ConnectorContext, r: Routed, status: number, raw: Buffer, res: ServerResponse, charge: Charge): void {
   if (status === 200 && !NEEDS_REWRITE.some((key) => raw.includes(key))) {
     // Nothing in it names a URI, a task, a method or a tool: the tool's bytes go through as they are.
     const headers = corsWith(r.extra);
@@ -160,6 +164,7 @@ function sendAnswer(cc: ConnectorContext, r: Routed, status: number, raw: Buffer
     res.end(raw);
     return;
   }
+  charge(rewriteCost(raw));
   let value: unknown;
   try {
     value = raw.length > 0 ? JSON.parse(raw.toString("utf8")) : undefined;

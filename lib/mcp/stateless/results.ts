@@ -26,6 +26,7 @@ export const CACHEABLE_METHODS = [
   "resources/templates/list",
   "resources/read",
   "skills/list",
+  "skills/get",
 ] as const;
 export type CacheableMethod = (typeof CACHEABLE_METHODS)[number];
 

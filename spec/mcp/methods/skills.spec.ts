@@ -90,8 +90,10 @@ test("a registered skill: advertised, listed, got by URI, its files readable wit
   assert.equal(got.filter((m) => "method" in m && m.method === "notifications/resources/list_changed").length, 3);
 });
 
-test("over MCP 2026-07-28: discover names the extension and skills/list carries ttlMs and cacheScope", async (t) => {
-  const server = new McpServer("skilled-2026", { cache: { methods: { "skills/list": { ttlMs: 30_000, cacheScope: "public" } } } });
+test("over MCP 2026-07-28: discover names the extension; skills/list and skills/get carry ttlMs and cacheScope", async (t) => {
+  const server = new McpServer("skilled-2026", {
+    cache: { methods: { "skills/list": { ttlMs: 30_000, cacheScope: "public" }, "skills/get": { ttlMs: 5_000, cacheScope: "public" } } },
+  });
   server.skill(FIXTURE);
   const running = await server.listen({ port: 0 });
   t.after(() => running.close());
@@ -113,4 +115,29 @@ test("over MCP 2026-07-28: discover names the extension and skills/list carries 
   const list = (await post("skills/list")).result!;
   assert.deepEqual([list.ttlMs, list.cacheScope, list.resultType], [30_000, "public", "complete"]);
   assert.equal(list.skills[0].frontmatter.name, "projectile-basics");
+  // SEP-2640 (final): GetSkillResult is a CacheableResult, and every file carries its size.
+  const got = (await post("skills/get", { uri: "skill://projectile-basics/SKILL.md" })).result!;
+  assert.deepEqual([got.ttlMs, got.cacheScope, got.resultType], [5_000, "public", "complete"]);
+  assert.deepEqual(got.skill, list.skills[0]);
+  assert.deepEqual(
+    got.skill.resources.map((r: { size: number }) => r.size),
+    [readFileSync(join(FIXTURE, "SKILL.md")).length, readFileSync(join(FIXTURE, "references/FORMULAS.md")).length],
+  );
+  // Without a hint of its own it takes the safe default, as every cacheable result does.
+  const plain = new McpServer("skilled-plain");
+  plain.skill(FIXTURE);
+  const running2 = await plain.listen({ port: 0 });
+  t.after(() => running2.close());
+  const res = await fetch(`${running2.url}mcp`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "skills/get",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "skills/get", params: { uri: "skill://projectile-basics/SKILL.md", _meta: meta } }),
+  });
+  const fallback = ((await res.json()) as Answer).result!;
+  assert.deepEqual([fallback.ttlMs, fallback.cacheScope], [0, "private"]);
 });

@@ -92,26 +92,26 @@ test("rewriteCost: five copies of the bytes, plus what V8 spends on each object,
 test("rewrite budget: an answer whose parsed copies exceed the budget is too large, though its bytes fit", async (t) => {
   // 300 kB of empty objects: V8 spends ~64 bytes on each, ~6 MB in all, against a 1 MB budget.
   const padding = Array.from({ length: 100_000 }, () => "{}").join(",");
-  const stub = await upstreamStub(t, (msg, _req, res) => reply(res, msg, { resources: [], padding: JSON.parse(`[${padding}]`) }));
+  const stub = await upstreamStub(t, (msg, _req, res) => reply(res, msg, msg.params?.small ? {} : { padding: JSON.parse(`[${padding}]`) }));
   const h = await startHarness(t, { tools: { big: { revisions: { default: { url: stub.url } } } }, limits: { rewriteBudgetBytes: 1_000_000 } });
-  const res = await post(`${h.base}/api/mcp/big/mcp`, h.tokens.alice, rpc("resources/list"));
+  const res = await post(`${h.base}/api/mcp/big/mcp`, h.tokens.alice, rpc("ping"));
   assert.equal(res.status, 502);
   assert.equal((await json(res)).error, "upstream_too_large");
-  // A small listing still goes through, rewritten.
-  const stub2 = await upstreamStub(t, (msg, _req, r) => reply(r, msg, { resources: [{ uri: "ui://small/page", name: "p" }] }));
-  const h2 = await startHarness(t, { tools: { small: { revisions: { default: { url: stub2.url } } } }, limits: { rewriteBudgetBytes: 1_000_000 } });
-  const ok = await post(`${h2.base}/api/mcp/small/mcp`, h2.tokens.alice, rpc("resources/list"));
-  assert.equal((await json(ok)).result.resources[0].uri, `${h2.base}/api/mcp/small/ui://small/page`);
+  // A small answer still goes through, rewritten.
+  const ok = await post(`${h.base}/api/mcp/big/mcp`, h.tokens.alice, rpc("ping", { small: true }));
+  assert.deepEqual((await json(ok)).result, {});
 });
 
 /** Sends `body` to `url` on a raw socket and reads only the first chunk of the answer, then nothing. */
-function stalledClient(t: { after(fn: () => unknown): void }, url: string, token: string, body: string): Promise<Socket> {
+function stalledClient(t: { after(fn: () => unknown): void }, url: string, token: string, body: string, headers: Record<string, string> = {}): Promise<Socket> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(u.port), u.hostname, () => {
       socket.write(
         `POST ${u.pathname} HTTP/1.1\r\nhost: ${u.host}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\n` +
-          `authorization: Bearer ${token}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+          `authorization: Bearer ${token}\r\n${Object.entries(headers)
+            .map(([k, v]) => `${k}: ${v}\r\n`)
+            .join("")}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
       );
     });
     t.after(() => socket.destroy());
@@ -124,30 +124,48 @@ function stalledClient(t: { after(fn: () => unknown): void }, url: string, token
 }
 
 test("rewrite budget: an answer a client does not read keeps its charge until it has left or the client is gone", { timeout: 60_000 }, async (t) => {
-  // 24 MB: more than loopback's socket buffers hold, so most of it waits in the gateway.
+  // 24 MB: more than loopback's socket buffers hold, so most of it waits in the gateway. /mcp
+  // parses a resources/read answer to name its URI for the caller, so it is charged.
   const body = bigList(1, 24_000_000);
   const stub = await upstreamStub(t, (msg, _req, res) => {
-    if (msg.method !== "resources/list") return reply(res, msg, {});
-    res.writeHead(200, { "content-type": "application/json", "content-length": body.length });
-    res.end(body);
+    if (msg.method === "initialize")
+      return reply(res, msg, { protocolVersion: "2025-11-25", capabilities: { resources: {} }, serverInfo: { name: "stub", version: "1" } });
+    if (msg.method !== "resources/read") return reply(res, msg, {});
+    const answer = Buffer.from(
+      body
+        .toString("latin1")
+        .replace('"id":1', `"id":${JSON.stringify(msg.id)}`)
+        .replace('"resources":[', '"contents":['),
+      "latin1",
+    );
+    res.writeHead(200, { "content-type": "application/json", "content-length": answer.length });
+    res.end(answer);
   });
   // One answer is charged ~120 MB; two do not fit in 150 MB.
   const h = await startHarness(t, {
     tools: { big: { revisions: { default: { url: stub.url } } } },
     limits: { rewriteBudgetBytes: 150_000_000, maxBodyBytes: 16 * 1024 * 1024 },
   });
-  const mcp = `${h.base}/api/mcp/big/mcp`;
-  const stalled = await stalledClient(t, mcp, h.tokens.alice, rpc("resources/list"));
-  const busy = await post(mcp, h.tokens.bob, rpc("resources/list"));
+  const mcp = `${h.base}/mcp`;
+  const session = async (token: string): Promise<Record<string, string>> => {
+    const init = await post(mcp, token, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "spec", version: "1" } }));
+    await init.text();
+    return { "mcp-session-id": init.headers.get("mcp-session-id")! };
+  };
+  const alice = await session(h.tokens.alice);
+  const bob = await session(h.tokens.bob);
+  const read = rpc("resources/read", { uri: "ui://big/big/page" });
+  const stalled = await stalledClient(t, mcp, h.tokens.alice, read, alice);
+  const busy = await post(mcp, h.tokens.bob, read, bob);
   assert.equal(busy.status, 503, "the unread answer still holds its charge");
   assert.equal((await json(busy)).error, "gateway_busy");
 
   stalled.destroy();
   let after: Response | undefined;
   for (let i = 0; i < 200 && after?.status !== 200; i++) {
-    after = await post(mcp, h.tokens.bob, rpc("resources/list"));
+    after = await post(mcp, h.tokens.bob, read, bob);
     if (after.status !== 200) await after.arrayBuffer();
   }
   assert.equal(after?.status, 200, "the charge came back when the client went away");
-  assert.equal(((await after!.json()) as { result: { resources: { uri: string }[] } }).result.resources[0]!.uri, `${h.base}/api/mcp/big/ui://big/page`);
+  assert.equal(((await after!.json()) as { result: { contents: { uri: string }[] } }).result.contents[0]!.uri, "ui://big/big/page");
 });

@@ -20,6 +20,7 @@ import { randomBytes } from "node:crypto";
 import { open, readFile, readlink, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { setTimeout as delay } from "node:timers/promises";
+import { StoreFullError, storeWriteFailure } from "./store-errors.ts";
 
 export const STALE_MS = 10_000;
 /** Waiting longer than this for one record means something is wrong: the write fails. */
@@ -100,13 +101,16 @@ async function acquire(lockPath: string): Promise<LockFile> {
 
 async function release(lockPath: string, held: LockFile): Promise<void> {
   const guard = guardOf(lockPath, held.ino);
+  // A guard that could not be made (a disk out of inodes): remove unguarded rather than leave
+  // the lock to hold every other writer off for STALE_MS.
+  const guarded = await createExclusive(guard, held.text).catch(() => null);
   // The guard exists: our lock was judged stale and is being broken; it is no longer ours.
-  if (!(await createExclusive(guard, held.text))) return;
+  if (guarded === undefined) return;
   try {
     const now = await readLock(lockPath);
     if (now && sameFile(now, held)) await unlink(lockPath).catch(() => undefined);
   } finally {
-    await unlink(guard).catch(() => undefined);
+    if (guarded) await unlink(guard).catch(() => undefined);
   }
 }
 
@@ -136,7 +140,11 @@ function guardOf(lockPath: string, ino: number): string {
   return `${lockPath}.break-${ino}`;
 }
 
-/** Creates `path` holding `text` unless it exists (undefined then). A file it could not finish is removed again. */
+/**
+ * Creates `path` holding `text` unless it exists (undefined then). On a full disk the file
+ * stays empty: a lock whose owner is unknown, freed by its age alone, so that a delete, which
+ * frees space, still works. (A write failing otherwise, an I/O error, leaves it to its age too.)
+ */
 async function createExclusive(path: string, text: string): Promise<LockFile | undefined> {
   let file;
   try {
@@ -146,13 +154,15 @@ async function createExclusive(path: string, text: string): Promise<LockFile | u
     throw err;
   }
   try {
-    await file.writeFile(text);
+    const written = await file.writeFile(text).then(
+      () => text,
+      (err: unknown) => {
+        if (storeWriteFailure(err) instanceof StoreFullError) return "";
+        throw err;
+      },
+    );
     const st = await file.stat();
-    return { ino: st.ino, mtimeMs: st.mtimeMs, text };
-  } catch (err) {
-    // Half made, it would read as a lock with no owner and hold everyone off for STALE_MS.
-    await unlink(path).catch(() => undefined);
-    throw err;
+    return { ino: st.ino, mtimeMs: st.mtimeMs, text: written };
   } finally {
     await file.close().catch(() => undefined);
   }

@@ -114,6 +114,20 @@ test("a disk out of inodes: writes fail with StoreFullError; a lock whose guard 
   assert.equal(statSync(join(data, "c")).isDirectory(), true);
 });
 
+test("a data dir on a disk remounted read-only: writes fail with StoreFullError, reads go on", { skip: NOT_ROOT }, async (t) => {
+  const { mount, data } = smallDisk(t, "size=256k");
+  const store = new FileRecordStore(data);
+  await store.put("c", "a", { v: 1 });
+  execFileSync("mount", ["-o", "remount,ro", mount]);
+  await assert.rejects(store.put("c", "b", { v: 2 }), full);
+  await assert.rejects(
+    store.update("c", "a", () => ({ v: 2 })),
+    full,
+  );
+  await assert.rejects(store.delete("c", "a"), full);
+  assert.deepEqual(await store.get("c", "a"), { v: 1 });
+});
+
 test("a gateway on a full disk: 503 with Retry-After for OAuth registration and tool sessions, one line from the CLI", {
   skip: NOT_ROOT,
   timeout: 60_000,

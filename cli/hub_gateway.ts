@@ -12,7 +12,7 @@ import { checkAppFiles, ConfigError, parseGatewayConfigText, type GatewayConfig 
 import { startGateway } from "../lib/gateway/server.ts";
 import { DataDirError } from "../lib/gateway/store/file-record-store.ts";
 import { openStore, type OpenedStore } from "../lib/gateway/store/open-store.ts";
-import { StoreConfigError, StoreUnavailableError } from "../lib/gateway/store/store-errors.ts";
+import { StoreConfigError, StoreFullError, StoreUnavailableError } from "../lib/gateway/store/store-errors.ts";
 import { gatewayAuthorizationServer } from "../lib/gateway/oauth/for-gateway.ts";
 import { initCommand } from "../lib/gateway/cli/init.ts";
 import { NAME, usage, USAGE, type CliIo } from "../lib/gateway/cli/io.ts";
@@ -75,7 +75,7 @@ async function withStore(
     opened = await openStore({ store: values.store, dataDir: values["data-dir"], configStore: config?.store }, env);
     return await work(opened);
   } catch (err) {
-    if (err instanceof StoreConfigError || err instanceof DataDirError) io.err(`${NAME}: ${err.message}`);
+    if (err instanceof StoreConfigError || err instanceof DataDirError || err instanceof StoreFullError) io.err(`${NAME}: ${err.message}`);
     else if (err instanceof StoreUnavailableError) io.err(`${NAME}: the store is unreachable; check that the database is up and its address`);
     else if (isSqlState(err)) io.err(`${NAME}: cannot open the store (postgres error ${err.code}: login, database name or permissions)`);
     else throw err;

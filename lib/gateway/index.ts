@@ -16,7 +16,7 @@ export { ApiTokens } from "./api-tokens.ts";
 export { FileRecordStore } from "./store/file-record-store.ts";
 export { MemoryRecordStore } from "./store/memory-record-store.ts";
 export { PostgresRecordStore, type PostgresStoreOptions } from "./store/postgres-record-store.ts";
-export { StoreUnavailableError } from "./store/store-errors.ts";
+export { StoreFullError, StoreUnavailableError } from "./store/store-errors.ts";
 export { OAuthServer } from "./oauth/server.ts";
 export type { OAuthServerOptions } from "./oauth/options.ts";
 export type { OAuthSettings } from "./oauth/gateway-settings.ts";

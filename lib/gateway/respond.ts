@@ -5,7 +5,7 @@ import { BodyError } from "../http/body.ts";
 import { CORS as PROFILES } from "../http/cors.ts";
 import { jsonWriter } from "../http/respond.ts";
 import { headersOf, statusOf, wireCodeOf } from "../http/status.ts";
-import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from "./store/store-errors.ts";
+import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS, StoreFullError } from "./store/store-errors.ts";
 
 /** The gateway's CORS headers, for the answers it streams or relays itself. */
 export const CORS = PROFILES.gateway.actual;
@@ -44,6 +44,7 @@ const STATUS = {
   upstream_unavailable: 502,
   gateway_busy: 503,
   shutting_down: 503,
+  store_full: 503,
   store_unavailable: 503,
   too_many_sessions: 503,
   tool_session_not_ready: 504,
@@ -70,15 +71,17 @@ export class GatewayError extends Error {
 
 /**
  * The answer for a failure that is not our own GatewayError, if it has one: the store being
- * unreachable is a 503 the client may retry (its tokens are not wrong), never a 500.
+ * unreachable, or its disk full, is a 503 the client may retry (its tokens are not wrong),
+ * never a 500.
  */
 export function knownFailure(err: unknown): GatewayError | undefined {
   if (err instanceof GatewayError) return err;
   if (err instanceof BodyError) return new GatewayError(wireCodeOf(err.code), err.message, headersOf(err.code));
   if (isStoreUnavailable(err)) {
-    return new GatewayError("store_unavailable", "The gateway cannot reach its store just now; try again shortly", {
-      "retry-after": String(STORE_RETRY_AFTER_SECONDS),
-    });
+    const retry = { "retry-after": String(STORE_RETRY_AFTER_SECONDS) };
+    return err instanceof StoreFullError
+      ? new GatewayError("store_full", "The gateway cannot save data just now; try again later", retry)
+      : new GatewayError("store_unavailable", "The gateway cannot reach its store just now; try again shortly", retry);
   }
   return undefined;
 }

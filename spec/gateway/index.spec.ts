@@ -14,6 +14,7 @@ test("the gateway entry exports exactly its public API", async () => {
     "OAuthServer",
     "PostgresRecordStore",
     "StoreAccountDirectory",
+    "StoreFullError",
     "StoreUnavailableError",
     "parseGatewayConfig",
     "parseGatewayConfigText",

@@ -13,6 +13,7 @@ import { ApiTokens } from "../api-tokens.ts";
 import { toolResource } from "../auth.ts";
 import type { RecordStore } from "../contracts.ts";
 import { checkDataDir, DataDirError, FileRecordStore } from "../store/file-record-store.ts";
+import { StoreFullError } from "../store/store-errors.ts";
 import { NAME, passwordFromStdin, usage, type CliIo } from "./io.ts";
 
 export interface InitArgs {
@@ -118,6 +119,7 @@ export async function initCommand(io: CliIo, env: NodeJS.ProcessEnv, a: InitArgs
   try {
     await new StoreAccountDirectory(store).add(user, password, []);
   } catch (err) {
+    if (err instanceof StoreFullError) return fail(1, err.message);
     if (!(err instanceof AccountError)) throw err;
     return fail(
       err.code === "HUBMCP_USER_EXISTS" ? 1 : 2,

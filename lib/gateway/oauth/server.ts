@@ -15,7 +15,7 @@ import { resolveOptions, type OAuthConfig, type OAuthServerOptions } from "./opt
 import { LIMITS, oauthLimit, FixedWindowLimiter } from "./rate-limit.ts";
 import { registerClient } from "./registration.ts";
 import { revocationEndpoint, tokenEndpoint } from "./token-endpoint.ts";
-import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from "../store/store-errors.ts";
+import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS, StoreFullError } from "../store/store-errors.ts";
 import { Sweeper } from "./sweeper.ts";
 import { OAuthTokenVerifier } from "./verifier.ts";
 
@@ -129,7 +129,8 @@ export class OAuthServer implements AuthorizationServer {
       if (res.headersSent) {
         res.destroy();
       } else if (isStoreUnavailable(err)) {
-        sendOAuthError(res, 503, "temporarily_unavailable", "the authorization server cannot reach its store; try again shortly", {
+        const why = err instanceof StoreFullError ? "cannot save data just now" : "cannot reach its store";
+        sendOAuthError(res, 503, "temporarily_unavailable", `the authorization server ${why}; try again shortly`, {
           "Retry-After": String(STORE_RETRY_AFTER_SECONDS),
         });
       } else if (err instanceof BodyError) {

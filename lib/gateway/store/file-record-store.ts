@@ -1,6 +1,7 @@
 // The data dir as a RecordStore: one JSON file per record, so processes sharing the dir
 // never rewrite each other's files. Writes go to a temp file that is fsynced and renamed,
-// so a crash leaves either the old record or the new one, never half of one. Every write
+// so a crash leaves either the old record or the new one, never half of one; a write that fails
+// (a full disk) removes its temp file and rejects with StoreFullError. Every write
 // holds the record's lock (record-lock.ts), so `update` is atomic across processes. The dir
 // holds every key and token of the hub: one that another account owns, can enter or can swap
 // (a symbolic link) is refused when opened, never trusted.
@@ -10,6 +11,7 @@ import { join } from "node:path";
 import type { RecordStore } from "../contracts.ts";
 import { checkCollection, decodeId, encodeId } from "./record-names.ts";
 import { RecordLocks } from "./record-lock.ts";
+import { storeWriteFailure } from "./store-errors.ts";
 
 const TEMP_PREFIX = ".tmp-";
 /** Beside each record while it is written; never a record name (base64url has no dot). */
@@ -62,41 +64,49 @@ export class FileRecordStore implements RecordStore {
     }
   }
 
-  async put(collection: string, id: string, value: unknown): Promise<void> {
-    const temp = await this.#writeTemp(collection, value);
-    await this.#locked(collection, id, () => rename(temp, this.#path(collection, id))).catch((err: unknown) => dropTemp(temp, err));
-  }
-
-  async create(collection: string, id: string, value: unknown): Promise<boolean> {
-    const temp = await this.#writeTemp(collection, value);
-    try {
-      // link() fails when the name exists: an atomic create-if-absent across processes.
-      await this.#locked(collection, id, () => link(temp, this.#path(collection, id)));
-      return true;
-    } catch (err) {
-      if (isCode(err, "EEXIST")) return false;
-      throw err;
-    } finally {
-      await unlink(temp).catch(() => undefined);
-    }
-  }
-
-  async delete(collection: string, id: string): Promise<void> {
-    // ENOENT from the lock too: without the collection's folder there is nothing to delete.
-    await this.#locked(collection, id, () => unlink(this.#path(collection, id))).catch((err: unknown) => {
-      if (!isCode(err, "ENOENT")) throw err;
+  put(collection: string, id: string, value: unknown): Promise<void> {
+    return writing(async () => {
+      const temp = await this.#writeTemp(collection, value);
+      await this.#locked(collection, id, () => rename(temp, this.#path(collection, id))).catch((err: unknown) => dropTemp(temp, err));
     });
   }
 
-  async update<T>(collection: string, id: string, change: (current: T | undefined) => T | undefined): Promise<T | undefined> {
-    await mkdir(join(this.#root, checkCollection(collection)), { recursive: true, mode: 0o700 });
-    return this.#locked(collection, id, async () => {
-      const current = await this.get<T>(collection, id);
-      const next = change(current);
-      if (next === undefined) return current;
-      const temp = await this.#writeTemp(collection, next);
-      await rename(temp, this.#path(collection, id)).catch((err: unknown) => dropTemp(temp, err));
-      return JSON.parse(JSON.stringify(next)) as T;
+  create(collection: string, id: string, value: unknown): Promise<boolean> {
+    return writing(async () => {
+      const temp = await this.#writeTemp(collection, value);
+      try {
+        // link() fails when the name exists: an atomic create-if-absent across processes.
+        await this.#locked(collection, id, () => link(temp, this.#path(collection, id)));
+        return true;
+      } catch (err) {
+        if (isCode(err, "EEXIST")) return false;
+        throw err;
+      } finally {
+        await unlink(temp).catch(() => undefined);
+      }
+    });
+  }
+
+  delete(collection: string, id: string): Promise<void> {
+    // ENOENT from the lock too: without the collection's folder there is nothing to delete.
+    return writing(() =>
+      this.#locked(collection, id, () => unlink(this.#path(collection, id))).catch((err: unknown) => {
+        if (!isCode(err, "ENOENT")) throw err;
+      }),
+    );
+  }
+
+  update<T>(collection: string, id: string, change: (current: T | undefined) => T | undefined): Promise<T | undefined> {
+    return writing(async () => {
+      await mkdir(join(this.#root, checkCollection(collection)), { recursive: true, mode: 0o700 });
+      return this.#locked(collection, id, async () => {
+        const current = await this.get<T>(collection, id);
+        const next = change(current);
+        if (next === undefined) return current;
+        const temp = await this.#writeTemp(collection, next);
+        await rename(temp, this.#path(collection, id)).catch((err: unknown) => dropTemp(temp, err));
+        return JSON.parse(JSON.stringify(next)) as T;
+      });
     });
   }
 
@@ -142,12 +152,25 @@ export class FileRecordStore implements RecordStore {
     const temp = join(dir, `${TEMP_PREFIX}${randomBytes(8).toString("hex")}`);
     const file = await open(temp, "wx", 0o600);
     try {
-      await file.writeFile(JSON.stringify(value));
-      await file.sync();
-    } finally {
-      await file.close();
+      try {
+        await file.writeFile(JSON.stringify(value));
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+    } catch (err) {
+      return dropTemp(temp, err);
     }
     return temp;
+  }
+}
+
+/** Runs one write of the store: a disk that cannot take it is a StoreFullError, the same for every write. */
+async function writing<R>(fn: () => Promise<R>): Promise<R> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw storeWriteFailure(err);
   }
 }
 

@@ -177,7 +177,11 @@ export class McpServer {
    */
   rappture(toolXml: string, options: RapptureOptions = {}): this {
     const published = defining(() => rapptureTool(toolXml, options));
-    return this.asyncTool(published.handler as AnyToolHandler, published.options);
+    this.asyncTool(published.handler as AnyToolHandler, published.options);
+    return this.resource(published.app.uri, () => published.app.page, {
+      name: `${published.options.name}-plot`,
+      description: `Plots the curves, histograms and sequences of a ${published.tool.title} run`,
+    });
   }
 
   /** Unregisters a tool; returns whether it existed. Connected clients are told the list changed. */

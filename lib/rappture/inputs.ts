@@ -96,7 +96,9 @@ export function readInputs(run: XmlElement): RapptureInput[] {
 }
 
 function describe(input: RapptureInput, loaderNames: readonly string[]): string {
-  const parts = [textAt(input.element, "about.description") || input.label];
+  // The label is the property's title; the description starts with the tool's own words, if any.
+  const own = textAt(input.element, "about.description");
+  const parts = own ? [own] : [];
   if (input.units) parts.push(`In ${input.units}; a string with other units converts (e.g. "${input.default || `1${input.units}`}").`);
   if (input.min !== undefined || input.max !== undefined)
     parts.push(`Allowed: ${input.min ?? "-∞"} to ${input.max ?? "∞"}${input.units ? ` ${input.units}` : ""}.`);
@@ -108,7 +110,7 @@ function describe(input: RapptureInput, loaderNames: readonly string[]): string 
   if (input.kind === "image") parts.push("An image, base64-encoded.");
   const enable = textAt(input.element, "enable");
   if (enable) parts.push(input.enable ? `Used only when ${enable}.` : `Rappture enables it when ${enable}; here it is always sent.`);
-  return parts.join(" ");
+  return parts.join(" ") || input.label;
 }
 
 function propertyOf(input: RapptureInput, loaderNames: readonly string[]): SchemaObject {

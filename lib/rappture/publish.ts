@@ -7,6 +7,7 @@ import { currentValues, type Examples } from "./arguments.ts";
 import { examplesOf } from "./examples.ts";
 import { inputSchemaOf } from "./inputs.ts";
 import { readOutputs } from "./outputs.ts";
+import { plotAppPage, plotAppUri } from "./plot-app.ts";
 import { runRappture } from "./run.ts";
 import { type RappturePublication, readToolXml } from "./tool-xml.ts";
 
@@ -49,7 +50,13 @@ function failure(text: string): Answer {
 export function rapptureTool(
   file: string,
   options: RapptureOptions = {},
-): { tool: RappturePublication; handler: (args: Record<string, unknown>, ctx: RappturesContext) => Promise<Answer>; options: ToolOptions } {
+): {
+  tool: RappturePublication;
+  handler: (args: Record<string, unknown>, ctx: RappturesContext) => Promise<Answer>;
+  options: ToolOptions;
+  /** The MCP App that plots a run's curves, histograms and sequences. */
+  app: { uri: string; page: string };
+} {
   const tool = readToolXml(file);
   const name = options.name ?? tool.name;
   const loaders = examplesOf(tool.folder, tool.inputs);
@@ -99,9 +106,11 @@ export function rapptureTool(
     return answer;
   };
   const loaderNames = new Map([...loaders].map(([k, v]) => [k, v.names]));
+  const app = { uri: plotAppUri(name), page: plotAppPage };
   return {
     tool,
     handler,
+    app,
     options: {
       name,
       title: tool.title,
@@ -109,6 +118,7 @@ export function rapptureTool(
       inputSchema: inputSchemaOf(tool.inputs, loaderNames),
       context: true,
       annotations: { title: tool.title, readOnlyHint: true, openWorldHint: false },
+      _meta: { ui: { resourceUri: app.uri } },
     },
   };
 }

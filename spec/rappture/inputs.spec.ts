@@ -124,7 +124,7 @@ test("a loader fills an example's values for every input not given", () => {
   ]);
   assert.deepEqual((inputSchemaOf(li, new Map([["examples", ["cold", "hot"]]])).properties as Record<string, unknown>).examples, {
     title: "examples",
-    description: "examples Loads an example's values for every input not given.",
+    description: "Loads an example's values for every input not given.",
     "x-rappture-path": "input.loader(examples)",
     type: "string",
     enum: ["cold", "hot"],

@@ -15,6 +15,7 @@ import { allocationPerRequest } from "./rows/allocation.ts";
 import { gatewayHopRows, gatewaySessionsRow } from "./rows/gateway.ts";
 import { hubConnectorListRow } from "./rows/hub-connector.ts";
 import { rewriteBudgetRow } from "./rows/rewrite-budget.ts";
+import { rappturCallRow } from "./rows/rappture.ts";
 import { processSessionRow, sharedDensityRow } from "./rows/density.ts";
 import { callMemoryRow, idleSessionsRow } from "./rows/memory.ts";
 import { sseRows } from "./rows/sse.ts";
@@ -57,6 +58,7 @@ async function bench(options: BenchOptions): Promise<Row[]> {
     await phase("start-up", () => startupRows(pkg, options.quick));
     await phase(".ts app", () => tsAppRows(pkg, options.quick));
     await phase("schema validation", () => schemaRows(options.quick));
+    await phase("Rappture call", () => rappturCallRow(options.quick));
     return rows;
   } finally {
     await gen.close();

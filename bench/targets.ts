@@ -65,6 +65,8 @@ export const TARGETS = {
   tsWarmStartMs: 500,
   /** Schema validators against hand-written checks (the JSON Schema issue's target, see bench/schema.ts). */
   schemaRatio: 0.4,
+  /** What a Rappture call adds (driver, private folder, run file parsed) to a program that answers at once. */
+  rappturOverheadMs: 20,
 } as const satisfies Record<string, number>;
 
 /** `value` shown with `digits` decimals and `unit`, e.g. (0.62, 2, "×") → "0.62×". */

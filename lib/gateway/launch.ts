@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import type { RevisionSpec } from "./config.ts";
 import { childAccount, childEnv, type Account } from "./run-as.ts";
 import { launchSlurm } from "./slurm-backend.ts";
-import { localStateRoot, sessionStateDir } from "./state-dirs.ts";
+import { sessionStateDir, type StateRoots } from "./state-dirs.ts";
 import { SECRET_COOKIE, SECRET_FILE_ENV } from "../http/session-secret.ts";
 import { parseReadyLine, type ReadyInfo } from "../util/ready-line.ts";
 
@@ -44,6 +44,8 @@ export interface LaunchRequest {
   startTimeoutMs: number;
   /** Where children's allowed variables are taken from (the gateway's environment by default). */
   env?: NodeJS.ProcessEnv;
+  /** Where `app` and `slurm` sessions' state directories are kept. */
+  stateRoots: StateRoots;
   /** Lines the child writes on stderr, for the gateway's log. */
   onOutput(line: string): void;
 }
@@ -216,7 +218,7 @@ async function launchApp(req: LaunchRequest, app: string, runAs: string | undefi
   const secret = randomBytes(32).toString("base64url");
   let group: Group;
   try {
-    const stateDir = await sessionStateDir(localStateRoot(), req.user, req.tool, req.revisionName, account);
+    const stateDir = await sessionStateDir(await req.stateRoots.root({ kind: "app", parent: tmpdir() }), req.user, req.tool, req.revisionName, account);
     if (account) await chown(dir, account.uid, account.gid);
     await privateFile(join(dir, "secret"), secret, account);
     const env = childEnv(req.env ?? process.env, allow, account, {

@@ -12,7 +12,7 @@ import { chown, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SlurmRevision } from "./config.ts";
 import { childEnv, type Account } from "./run-as.ts";
-import { sessionStateDir } from "./state-dirs.ts";
+import { sessionStateDir, type StateRoots } from "./state-dirs.ts";
 import { SECRET_COOKIE, SECRET_FILE_ENV } from "../http/session-secret.ts";
 import { OutputFollower } from "../slurm/job-files.ts";
 import { parseReadyLine } from "../util/ready-line.ts";
@@ -25,6 +25,7 @@ export interface SlurmLaunch {
   instance: string;
   startTimeoutMs: number;
   env?: NodeJS.ProcessEnv;
+  stateRoots: StateRoots;
   onOutput(line: string): void;
 }
 
@@ -115,7 +116,7 @@ export async function launchSlurm(req: SlurmLaunch, spec: SlurmRevision, account
     req.onOutput("the slurm revision's workdir is missing, or writable by every account without the sticky bit");
     throw how.fail("HUBMCP_SESSION_LAUNCH_FAILED", "the slurm revision's workdir is not usable");
   }
-  const stateDir = await sessionStateDir(join(spec.workdir, ".hubmcp-state"), req.user, req.tool, req.revisionName, account);
+  const stateDir = await sessionStateDir(await req.stateRoots.root({ kind: "slurm", parent: spec.workdir }), req.user, req.tool, req.revisionName, account);
   const dir = await mkdtemp(join(spec.workdir, ".hubmcp-session-"));
   const cleanup = (): Promise<void> => rm(dir, { recursive: true, force: true });
   const secret = randomBytes(32).toString("base64url");

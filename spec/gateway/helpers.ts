@@ -1,6 +1,6 @@
 // Gateway specs: an in-process gateway on a memory store with users and API tokens, and
 // the fake tool server (fixtures/gateway/fake-tool.mjs) as `command` revisions.
-import { readFileSync, existsSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
@@ -46,7 +46,11 @@ export async function startHarness(t: After, config: Record<string, unknown>, ex
     for (const w of [...watchers]) if (w.pattern.test(line)) watchers.splice(watchers.indexOf(w), 1), w.resolve(line);
   };
   const gw = await startGateway({ config: parseGatewayConfig(config, ROOT), store, log, ...extra });
-  t.after(() => gw.close());
+  t.after(async () => {
+    await gw.close();
+    // The tool sessions' state roots it made (in the temp folder, for app revisions) go with it.
+    for (const { value } of await store.list<{ path: string }>("state-roots")) rmSync(value.path, { recursive: true, force: true });
+  });
   return {
     gw,
     base: gw.url.slice(0, -1),

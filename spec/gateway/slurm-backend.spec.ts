@@ -4,9 +4,9 @@
 // and answered 504 when it stays pending, and closed to requests without the session secret.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { chmodSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
 import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
 import { parseGatewayConfig } from "../../lib/gateway/config.ts";
@@ -79,7 +79,8 @@ test("tool sessions as Slurm jobs on a real cluster", { skip: !IS_ROOT && "needs
     assert.equal(seen.secretFile, null, "the secret file's path is gone from the server's environment");
     assert.equal(squeueState(rec.jobId!), "RUNNING");
     assert.equal(new URL(rec.url!).hostname, "127.0.0.1", "bound to the node's address");
-    assert.equal(dirname(seen.state), join(workdir, ".hubmcp-state"));
+    assert.equal(dirname(dirname(seen.state)), workdir);
+    assert.match(basename(dirname(seen.state)), /^\.hubmcp-state-\w{6}$/);
     assert.equal(statSync(seen.state).uid, seen.uid, "the state directory is the session account's");
 
     // Another replica on the same store forwards to the job this one submitted.
@@ -125,6 +126,17 @@ test("tool sessions as Slurm jobs on a real cluster", { skip: !IS_ROOT && "needs
 
     await h.gw.close();
     assert.equal(squeueState(next.jobId!), null, "the gateway's stop cancels its jobs");
+  });
+
+  await t.test("a sticky workdir where another account made .hubmcp-state first still starts sessions", async (st) => {
+    const workdir = sharedDir(t, 0o1777);
+    execFileSync("runuser", ["-u", "nobody", "--", "mkdir", "-m", "0777", join(workdir, ".hubmcp-state")]);
+    const h = await startHarness(st, { tools: slurmTool(appPath, workdir, cluster.partition) });
+    const res = await call(h.base, h.tokens.alice);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const state = JSON.parse(res.body.result.content[0].text).state as string;
+    assert.equal(dirname(dirname(state)), workdir);
+    assert.notEqual(dirname(state), join(workdir, ".hubmcp-state"));
   });
 
   await t.test("a job still pending past startSeconds is cancelled and answered 504 with the scheduler's reason logged", async (st) => {

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RevisionSpec } from "./config.ts";
 import { childAccount, childEnv, type Account } from "./run-as.ts";
+import { provesSession } from "./ready-address.ts";
 import { launchSlurm } from "./slurm-backend.ts";
 import { sessionStateDir, type StateRoots } from "./state-dirs.ts";
 import { SECRET_COOKIE, SECRET_FILE_ENV } from "../http/session-secret.ts";
@@ -237,6 +238,11 @@ async function launchApp(req: LaunchRequest, app: string, runAs: string | undefi
   let ready: ReadyInfo;
   try {
     ready = readyAt(await firstLine(group, req.startTimeoutMs, (line) => readyAt(line, prefix) !== null, req.onOutput), prefix)!;
+    // Any process of the session's account can write into the child's stdout (/proc/<pid>/fd/1).
+    if (!(await provesSession(ready.url, secret))) {
+      req.onOutput("the server at the tool session's ready address did not prove it is the session's: refused");
+      throw new SessionLaunchError("HUBMCP_SESSION_LAUNCH_FAILED", "the tool session's ready line was refused");
+    }
   } catch (err) {
     await group.stop();
     throw err;

@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import { chown, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SlurmRevision } from "./config.ts";
+import { refuseJobAddress } from "./ready-address.ts";
 import { childEnv, type Account } from "./run-as.ts";
 import { sessionStateDir, type StateRoots } from "./state-dirs.ts";
 import { SECRET_COOKIE, SECRET_FILE_ENV } from "../http/session-secret.ts";
@@ -88,6 +89,12 @@ async function jobStatus(jobId: string, env: NodeJS.ProcessEnv, anyState = false
   const [state = "", reason = ""] = ran.stdout.trim().split(/\s+/, 2);
   if (state === "") return null;
   return anyState || ALIVE.has(state) || state === "COMPLETING" ? { state, reason } : null;
+}
+
+/** The node running the job's batch script, as the controller names it (not the job's word). */
+async function batchHost(jobId: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const ran = await slurm("squeue", ["-h", "-j", jobId, "-o", "%B"], env, null);
+  return ran.ok ? ran.stdout.trim() : "";
 }
 
 // However the gateway ends, the jobs it submitted must not outlive it: an exit hook can only
@@ -204,6 +211,12 @@ export async function launchSlurm(req: SlurmLaunch, spec: SlurmRevision, account
       throw how.fail("HUBMCP_SESSION_NEVER_READY", `the Slurm job was not ready within ${seconds} s`);
     }
     await pause(START_POLL_MS);
+  }
+  const refused = await refuseJobAddress(url, await batchHost(jobId, env), secret);
+  if (refused) {
+    req.onOutput(`Slurm job ${jobId}: ${refused}`);
+    await cancel();
+    throw how.fail("HUBMCP_SESSION_LAUNCH_FAILED", "the Slurm job's ready line was refused");
   }
 
   let stopping: Promise<void> | undefined;

@@ -18,7 +18,7 @@ import type { ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
 import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
 import { LIB_INDEX, tempDir } from "../helpers/launcher-fixtures.ts";
 import { IS_ROOT, osUser, runAs } from "../helpers/os-user.ts";
-import { json, post, rpc, startHarness } from "./helpers.ts";
+import { json, post, rpc, startHarness, stateRootFor } from "./helpers.ts";
 
 const ROOT_ONLY = { skip: !IS_ROOT && "needs root to act as other accounts", timeout: 120_000 };
 
@@ -55,6 +55,7 @@ async function gatewayWith(t: After, tool: Record<string, unknown>, childEnv: No
   const token = (await new ApiTokens(store, accounts).create(person))!.token;
   await store.put("secrets", "a", { key: "the gateway's" });
   const logs: string[] = [];
+  await stateRootFor(t, store);
   const gw = await startGateway({ config: parseGatewayConfig({ tools: { nosy: tool } }, base), store, childEnv, log: (l) => void logs.push(l) });
   t.after(() => gw.close());
   const call = async (name: string, args: Record<string, unknown> = {}): Promise<{ status: number; text: string }> => {

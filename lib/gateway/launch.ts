@@ -12,8 +12,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RevisionSpec } from "./config.ts";
 import { childAccount, childEnv, type Account } from "./run-as.ts";
+import { provesSession } from "./ready-address.ts";
 import { launchSlurm } from "./slurm-backend.ts";
-import { localStateRoot, sessionStateDir } from "./state-dirs.ts";
+import { sessionStateDir, type StateRoots } from "./state-dirs.ts";
 import { SECRET_COOKIE, SECRET_FILE_ENV } from "../http/session-secret.ts";
 import { parseReadyLine, type ReadyInfo } from "../util/ready-line.ts";
 
@@ -44,6 +45,8 @@ export interface LaunchRequest {
   startTimeoutMs: number;
   /** Where children's allowed variables are taken from (the gateway's environment by default). */
   env?: NodeJS.ProcessEnv;
+  /** Where `app` and `slurm` sessions' state directories are kept. */
+  stateRoots: StateRoots;
   /** Lines the child writes on stderr, for the gateway's log. */
   onOutput(line: string): void;
 }
@@ -216,7 +219,7 @@ async function launchApp(req: LaunchRequest, app: string, runAs: string | undefi
   const secret = randomBytes(32).toString("base64url");
   let group: Group;
   try {
-    const stateDir = await sessionStateDir(localStateRoot(), req.user, req.tool, req.revisionName, account);
+    const stateDir = await sessionStateDir(await req.stateRoots.root({ kind: "app", parent: tmpdir() }), req.user, req.tool, req.revisionName, account);
     if (account) await chown(dir, account.uid, account.gid);
     await privateFile(join(dir, "secret"), secret, account);
     const env = childEnv(req.env ?? process.env, allow, account, {
@@ -235,6 +238,11 @@ async function launchApp(req: LaunchRequest, app: string, runAs: string | undefi
   let ready: ReadyInfo;
   try {
     ready = readyAt(await firstLine(group, req.startTimeoutMs, (line) => readyAt(line, prefix) !== null, req.onOutput), prefix)!;
+    // Any process of the session's account can write into the child's stdout (/proc/<pid>/fd/1).
+    if (!(await provesSession(ready.url, secret))) {
+      req.onOutput("the server at the tool session's ready address did not prove it is the session's: refused");
+      throw new SessionLaunchError("HUBMCP_SESSION_LAUNCH_FAILED", "the tool session's ready line was refused");
+    }
   } catch (err) {
     await group.stop();
     throw err;

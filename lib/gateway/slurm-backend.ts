@@ -11,8 +11,9 @@ import { randomBytes } from "node:crypto";
 import { chown, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SlurmRevision } from "./config.ts";
+import { refuseJobAddress } from "./ready-address.ts";
 import { childEnv, type Account } from "./run-as.ts";
-import { sessionStateDir } from "./state-dirs.ts";
+import { sessionStateDir, type StateRoots } from "./state-dirs.ts";
 import { SECRET_COOKIE, SECRET_FILE_ENV } from "../http/session-secret.ts";
 import { OutputFollower } from "../slurm/job-files.ts";
 import { parseReadyLine } from "../util/ready-line.ts";
@@ -25,6 +26,7 @@ export interface SlurmLaunch {
   instance: string;
   startTimeoutMs: number;
   env?: NodeJS.ProcessEnv;
+  stateRoots: StateRoots;
   onOutput(line: string): void;
 }
 
@@ -89,6 +91,12 @@ async function jobStatus(jobId: string, env: NodeJS.ProcessEnv, anyState = false
   return anyState || ALIVE.has(state) || state === "COMPLETING" ? { state, reason } : null;
 }
 
+/** The node running the job's batch script, as the controller names it (not the job's word). */
+async function batchHost(jobId: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const ran = await slurm("squeue", ["-h", "-j", jobId, "-o", "%B"], env, null);
+  return ran.ok ? ran.stdout.trim() : "";
+}
+
 // However the gateway ends, the jobs it submitted must not outlive it: an exit hook can only
 // run synchronous work, so it cancels them with spawnSync, one scancel per account.
 const LIVE = new Map<string, { account: Account | null; env: NodeJS.ProcessEnv }>();
@@ -115,7 +123,7 @@ export async function launchSlurm(req: SlurmLaunch, spec: SlurmRevision, account
     req.onOutput("the slurm revision's workdir is missing, or writable by every account without the sticky bit");
     throw how.fail("HUBMCP_SESSION_LAUNCH_FAILED", "the slurm revision's workdir is not usable");
   }
-  const stateDir = await sessionStateDir(join(spec.workdir, ".hubmcp-state"), req.user, req.tool, req.revisionName, account);
+  const stateDir = await sessionStateDir(await req.stateRoots.root({ kind: "slurm", parent: spec.workdir }), req.user, req.tool, req.revisionName, account);
   const dir = await mkdtemp(join(spec.workdir, ".hubmcp-session-"));
   const cleanup = (): Promise<void> => rm(dir, { recursive: true, force: true });
   const secret = randomBytes(32).toString("base64url");
@@ -203,6 +211,12 @@ export async function launchSlurm(req: SlurmLaunch, spec: SlurmRevision, account
       throw how.fail("HUBMCP_SESSION_NEVER_READY", `the Slurm job was not ready within ${seconds} s`);
     }
     await pause(START_POLL_MS);
+  }
+  const refused = await refuseJobAddress(url, await batchHost(jobId, env), secret);
+  if (refused) {
+    req.onOutput(`Slurm job ${jobId}: ${refused}`);
+    await cancel();
+    throw how.fail("HUBMCP_SESSION_LAUNCH_FAILED", "the Slurm job's ready line was refused");
   }
 
   let stopping: Promise<void> | undefined;

@@ -11,6 +11,7 @@ import { launchBackend, SessionLaunchError, type Backend, type LaunchRequest } f
 import { GatewayError } from "./respond.ts";
 import { SessionCaps, tooMany, tooManyForUser } from "./session-caps.ts";
 import { EVERYONE, isShared, SharedSessions } from "./shared-sessions.ts";
+import { StateRoots } from "./state-dirs.ts";
 
 export interface ToolSessionRecord {
   state: "starting" | "ready" | "crashed";
@@ -81,6 +82,13 @@ interface Owned {
   stopping: boolean;
 }
 
+/** Why a launch failed, for the log: our errors' fixed texts, a system call's name and code (never its path or text). */
+function launchFailure(err: unknown): string {
+  const { syscall, code, message } = (err ?? {}) as NodeJS.ErrnoException;
+  if (typeof code === "string" && code.startsWith("HUBMCP_")) return message;
+  return typeof syscall === "string" && typeof code === "string" ? `${syscall} failed with ${code}` : "an unexpected error";
+}
+
 export class ToolSessions {
   /** Identifies this replica in records. */
   readonly owner = randomBytes(8).toString("hex");
@@ -92,6 +100,7 @@ export class ToolSessions {
   readonly #ready = new Map<string, { rec: ToolSessionRecord; copy: object }>();
   readonly #sweeper: NodeJS.Timeout;
   readonly #caps: SessionCaps;
+  readonly #stateRoots: StateRoots;
   /** People's MCP sessions on shared revisions. */
   readonly shared: SharedSessions;
   #closed = false;
@@ -104,6 +113,7 @@ export class ToolSessions {
       readFresh: (collection, id) => this.#fresh(collection, id),
       liveInstances: async () => new Set((await options.store.list<ToolSessionRecord>(SESSIONS)).map((r) => r.value.instance)),
     });
+    this.#stateRoots = new StateRoots(options.store, (collection, id) => this.#fresh(collection, id));
     this.shared = new SharedSessions(options.config.limits, options.onEvent);
     const every = Math.max(1000, Math.min(60_000, options.config.limits.idleTimeoutMs / 4));
     // People's sessions first: a shared tool server idle too is stopped after it has ended them.
@@ -221,12 +231,13 @@ export class ToolSessions {
           publicUrl: this.#o.publicUrl(),
           startTimeoutMs: this.#o.config.limits.startTimeoutMs,
           env: this.#o.childEnv,
+          stateRoots: this.#stateRoots,
           onOutput: (line) => this.#o.onEvent("tool session output", { tool, revision, line: line.slice(0, 500) }),
         });
       } catch (err) {
         await this.#o.store.delete(SESSIONS, key);
         const code = err instanceof SessionLaunchError ? err.code : "HUBMCP_SESSION_LAUNCH_FAILED";
-        this.#o.onEvent("tool session failed to start", { tool, revision, user, code });
+        this.#o.onEvent("tool session failed to start", { tool, revision, user, code, reason: launchFailure(err) });
         if (code === "HUBMCP_SESSION_NEVER_READY")
           throw new GatewayError("tool_session_not_ready", "The tool session did not become ready in time and was stopped");
         throw new GatewayError("tool_session_failed", "The tool session could not be started");

@@ -4,7 +4,13 @@
 // finding its port. The secret arrives in a file readable only by this process's account
 // (never argv, where `ps` shows it); the file is removed once read and its path dropped
 // from the environment, so neither the tools' own children nor /proc/<pid>/environ tell it.
-import { createHash, timingSafeEqual } from "node:crypto";
+//
+// The server also proves to its gateway that it is the session's server: a request without
+// the cookie but with a challenge header gets, beside the usual 401, an HMAC of the challenge
+// and the address the request reached, keyed by the secret. A gateway that learns an address
+// from a file the session's account could write (a Slurm job's output) forwards there only
+// after this proof, so no other service (its own port, a database) can be named in its place.
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { readFileSync, unlinkSync } from "node:fs";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
@@ -12,6 +18,14 @@ import type { Duplex } from "node:stream";
 export const SECRET_FILE_ENV = "HUBMCP_SECRET_FILE";
 export const SECRET_COOKIE = "hubmcp-secret";
 const MIN_LENGTH = 32;
+export const CHALLENGE_HEADER = "x-hubmcp-challenge";
+export const PROOF_HEADER = "x-hubmcp-proof";
+const CHALLENGE = /^[A-Za-z0-9_-]{22,128}$/;
+
+/** The answer to `challenge` reaching `address` (`host:port`, the host without brackets). */
+export function sessionProof(secret: string, challenge: string, address: string): string {
+  return createHmac("sha256", secret).update(`hubmcp-session-proof\n${challenge}\n${address}`).digest("base64url");
+}
 
 /** The secret named by HUBMCP_SECRET_FILE (read, removed, unset); null when none; a message when unusable. */
 export function takeSessionSecret(env: NodeJS.ProcessEnv): { secret: string } | { error: string } | null {
@@ -59,9 +73,16 @@ function carries(req: IncomingMessage, expected: Buffer): boolean {
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 
-function refuse(res: ServerResponse): void {
+function refuse(req: IncomingMessage, res: ServerResponse, secret: string): void {
   const body = '{"error":"unauthorized","message":"This tool session answers its gateway only"}';
-  res.writeHead(401, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" });
+  const challenge = req.headers[CHALLENGE_HEADER];
+  const proof: Record<string, string> = {};
+  if (typeof challenge === "string" && CHALLENGE.test(challenge)) {
+    // The address as the connection reached it, an IPv4 one as IPv4 even on a dual-stack socket.
+    const host = (req.socket.localAddress ?? "").replace(/^::ffff:(?=\d+\.)/, "");
+    proof[PROOF_HEADER] = sessionProof(secret, challenge, `${host}:${req.socket.localPort}`);
+  }
+  res.writeHead(401, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close", ...proof });
   res.end(body);
 }
 
@@ -76,7 +97,7 @@ export function requireSecret(server: Server, secret: string): void {
     if (listeners.length === 0) continue;
     server.removeAllListeners(event);
     server.on(event, (req: IncomingMessage, res: ServerResponse) => {
-      if (!allowed(req)) return refuse(res);
+      if (!allowed(req)) return refuse(req, res, secret);
       for (const listener of listeners) listener.call(server, req, res);
     });
   }

@@ -1,12 +1,15 @@
 // Gateway specs: an in-process gateway on a memory store with users and API tokens, and
 // the fake tool server (fixtures/gateway/fake-tool.mjs) as `command` revisions.
-import { readFileSync, existsSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
 import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
 import { parseGatewayConfig } from "../../lib/gateway/config.ts";
+import type { RecordStore } from "../../lib/gateway/contracts.ts";
 import { startGateway, type GatewayOptions, type RunningGateway } from "../../lib/gateway/server.ts";
+import { StateRoots } from "../../lib/gateway/state-dirs.ts";
 import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -46,7 +49,11 @@ export async function startHarness(t: After, config: Record<string, unknown>, ex
     for (const w of [...watchers]) if (w.pattern.test(line)) watchers.splice(watchers.indexOf(w), 1), w.resolve(line);
   };
   const gw = await startGateway({ config: parseGatewayConfig(config, ROOT), store, log, ...extra });
-  t.after(() => gw.close());
+  t.after(async () => {
+    await gw.close();
+    // The tool sessions' state roots it made (in the temp folder, for app revisions) go with it.
+    for (const { value } of await store.list<{ path: string }>("state-roots")) rmSync(value.path, { recursive: true, force: true });
+  });
   return {
     gw,
     base: gw.url.slice(0, -1),
@@ -60,6 +67,17 @@ export async function startHarness(t: After, config: Record<string, unknown>, ex
         else watchers.push({ pattern, resolve });
       }),
   };
+}
+
+/**
+ * Makes, now, the root where a gateway on `store` keeps its `app` sessions' state directories
+ * (in the temp folder, one per store), and removes it when `t` ends: gateways that are other
+ * processes, or whose data dir goes first, cannot be asked afterwards where theirs was.
+ */
+export async function stateRootFor(t: After, store: RecordStore): Promise<string> {
+  const root = await new StateRoots(store).root({ kind: "app", parent: tmpdir() });
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  return root;
 }
 
 export function rpc(method: string, params: Record<string, unknown> = {}, id: number | string = 1): string {

@@ -13,6 +13,7 @@ import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
 import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
 import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
 import { alive, ROOT, spawnCli, tempDir } from "../helpers/launcher-fixtures.ts";
+import { stateRootFor } from "./helpers.ts";
 
 const TASKS = { "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
 const Any = z.object({}).passthrough();
@@ -27,6 +28,7 @@ test("two replicas on one data dir serve one client session alternately", { time
   const accounts = new StoreAccountDirectory(store);
   await accounts.add("alice", "pw", ["users"]);
   const { token } = (await new ApiTokens(store, accounts).create("alice"))!;
+  await stateRootFor(t, store);
 
   // Coverage of these processes is left out: the gateway's code is covered in-process, and
   // merging the replicas' coverage of the same files skews the report.

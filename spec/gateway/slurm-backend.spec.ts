@@ -1,12 +1,15 @@
 // `slurm` revisions against a real one-node Slurm cluster (spec/helpers/slurm.ts): each tool
 // session is a batch job running start_mcp, visible in squeue while the session lives, taken
 // down with it (idle stop, gateway SIGTERM), replaced after it ends on its own, cancelled
-// and answered 504 when it stays pending, and closed to requests without the session secret.
+// and answered 504 when it stays pending, closed to requests without the session secret, and
+// never trusted on a ready line its account wrote itself.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { chmodSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
 import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
 import { parseGatewayConfig } from "../../lib/gateway/config.ts";
@@ -79,7 +82,8 @@ test("tool sessions as Slurm jobs on a real cluster", { skip: !IS_ROOT && "needs
     assert.equal(seen.secretFile, null, "the secret file's path is gone from the server's environment");
     assert.equal(squeueState(rec.jobId!), "RUNNING");
     assert.equal(new URL(rec.url!).hostname, "127.0.0.1", "bound to the node's address");
-    assert.equal(dirname(seen.state), join(workdir, ".hubmcp-state"));
+    assert.equal(dirname(dirname(seen.state)), workdir);
+    assert.match(basename(dirname(seen.state)), /^\.hubmcp-state-\w{6}$/);
     assert.equal(statSync(seen.state).uid, seen.uid, "the state directory is the session account's");
 
     // Another replica on the same store forwards to the job this one submitted.
@@ -125,6 +129,53 @@ test("tool sessions as Slurm jobs on a real cluster", { skip: !IS_ROOT && "needs
 
     await h.gw.close();
     assert.equal(squeueState(next.jobId!), null, "the gateway's stop cancels its jobs");
+  });
+
+  await t.test("a job's forged ready line is refused: a port on the gateway's host, an address not its node's", async (st) => {
+    // A service on the gateway's host that only the gateway's network position reaches.
+    const seen: Array<{ method: string; cookie: boolean }> = [];
+    const internal = createServer((req, res) => {
+      seen.push({ method: req.method!, cookie: req.headers.cookie !== undefined });
+      res.end('{"internal":"secret data"}');
+    });
+    await new Promise<void>((resolve) => internal.listen(0, "127.0.0.1", resolve));
+    st.after(() => new Promise((resolve) => internal.close(resolve)));
+    const port = (internal.address() as AddressInfo).port;
+    // The job's account writes its own ready line into the job's output before the server's.
+    const forging = (host: string): string => {
+      const path = join(sharedDir(t, 0o755), "forge.mjs");
+      const line = JSON.stringify({ hubmcp: "ready", url: `http://${host}:${port}/`, prefix: "" });
+      writeFileSync(path, `process.stderr.write(${JSON.stringify(`${line}\n`)});\nexport * from ${JSON.stringify(appPath)};\n`);
+      return path;
+    };
+    const workdir = sharedDir(t);
+    const tools = {
+      here: { revisions: { default: { slurm: { app: forging("127.0.0.1"), workdir, partition: cluster.partition } } } },
+      away: { revisions: { default: { slurm: { app: forging("127.0.0.2"), workdir, partition: cluster.partition } } } },
+    };
+    const h = await startHarness(st, { tools });
+    for (const [tool, why] of [
+      ["here", /Slurm job \d+: the server at the job's ready address \(on localhost\) did not prove it is the session's: refused/],
+      ["away", /Slurm job \d+: the job's ready line names an address that is not its node's \(localhost\): refused/],
+    ] as const) {
+      const res = await post(`${h.base}/api/mcp/${tool}/mcp`, h.tokens.alice, rpc("tools/call", { name: "where", arguments: {} }));
+      assert.equal(res.status, 502, await res.text());
+      const line = await h.waitForLog(why);
+      assert.doesNotMatch(line, new RegExp(`${port}`), "the forged address is not repeated");
+      assert.equal(squeueState(/Slurm job (\d+)/.exec(line)![1]!), null, "the job is cancelled");
+    }
+    assert.deepEqual(seen, [{ method: "GET", cookie: false }], "only the challenge reached the service: no request, no secret");
+  });
+
+  await t.test("a sticky workdir where another account made .hubmcp-state first still starts sessions", async (st) => {
+    const workdir = sharedDir(t, 0o1777);
+    execFileSync("runuser", ["-u", "nobody", "--", "mkdir", "-m", "0777", join(workdir, ".hubmcp-state")]);
+    const h = await startHarness(st, { tools: slurmTool(appPath, workdir, cluster.partition) });
+    const res = await call(h.base, h.tokens.alice);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const state = JSON.parse(res.body.result.content[0].text).state as string;
+    assert.equal(dirname(dirname(state)), workdir);
+    assert.notEqual(dirname(state), join(workdir, ".hubmcp-state"));
   });
 
   await t.test("a job still pending past startSeconds is cancelled and answered 504 with the scheduler's reason logged", async (st) => {

@@ -3,9 +3,11 @@
 // never assumed, since the root lives where other accounts can make names first.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, chownSync, existsSync, readFileSync, lstatSync, mkdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { sessionStateDir, SessionStateDirError } from "../../lib/gateway/state-dirs.ts";
+import { execFileSync } from "node:child_process";
+import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, lstatSync, mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { sessionStateDir, SessionStateDirError, StateRoots } from "../../lib/gateway/state-dirs.ts";
+import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
 import type { ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
 import { LIB_INDEX, tempDir } from "../helpers/launcher-fixtures.ts";
 import { IS_ROOT } from "../helpers/os-user.ts";
@@ -80,4 +82,98 @@ test("state directories are one per (person, tool, revision), the account's alon
   assert.equal(again, n);
   assert.equal(lstatSync(again).uid, 0);
   assert.throws(() => statSync(join(again, "old")), /ENOENT/);
+});
+
+/** The old fixed name of the app sessions' state root, which any account could make first. */
+const OLD_ROOT = `hubmcp-gw-state-${process.getuid?.()}`;
+
+/** A shared temp folder (sticky, writable by all, as /tmp is) standing in for this process's TMPDIR until `t` ends. */
+function sharedTmp(t: { after(fn: () => unknown): void }): string {
+  const tmp = tempDir(t, "hubmcp-sharedtmp-");
+  chmodSync(tmp, 0o1777);
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = tmp;
+  t.after(() => (before === undefined ? delete process.env.TMPDIR : (process.env.TMPDIR = before)));
+  return tmp;
+}
+
+const asNobody = (...argv: string[]): void => void execFileSync("runuser", ["-u", "nobody", "--", ...argv], { stdio: "ignore" });
+
+test("another account making the state root's old name first stops no tool session", { skip: !IS_ROOT && "needs root to act as nobody" }, async (t) => {
+  const tmp = sharedTmp(t);
+  asNobody("mkdir", "-m", "0777", join(tmp, OLD_ROOT));
+  const app = join(tempDir(t), "app.mjs");
+  chmodSync(dirname(app), 0o755);
+  writeFileSync(
+    app,
+    `import { McpServer } from ${JSON.stringify(LIB_INDEX)};
+export const server = new McpServer("keeps");
+server.tool(function where() { return process.env.HUBMCP_STATE_DIR; });
+`,
+  );
+  const h = await startHarness(t, { tools: { keeps: { revisions: { default: { app } } } } });
+  const res = await post(`${h.base}/api/mcp/keeps/mcp`, h.tokens.alice, rpc("tools/call", { name: "where", arguments: {} }));
+  assert.equal(res.status, 200, await res.clone().text());
+  const stateDir = ((await res.json()) as any).result.content[0].text as string;
+  const root = dirname(stateDir);
+  assert.equal(dirname(root), tmp);
+  assert.match(basename(root), /^hubmcp-gw-state-\w{6}$/, "a name nobody could make first");
+  assert.equal(lstatSync(root).uid, 0);
+  assert.equal(lstatSync(root).mode & 0o7777, 0o711);
+  assert.equal(lstatSync(join(tmp, OLD_ROOT)).uid, NOBODY.uid, "the other account's folder is left alone, and unused");
+
+  // The store remembers the root, so a restarted gateway finds it; one gone and made again by
+  // another account under the same name is replaced, never used.
+  const roots = new StateRoots(h.store);
+  assert.equal(await roots.root({ kind: "app", parent: tmp }), root);
+  rmSync(root, { recursive: true });
+  asNobody("mkdir", "-m", "0711", root);
+  const next = await roots.root({ kind: "app", parent: tmp });
+  assert.notEqual(next, root);
+  assert.equal(lstatSync(next).uid, 0);
+  rmSync(root, { recursive: true });
+  // Linked to another account's folder: replaced too.
+  symlinkSync(tmp, root);
+  chmodSync(next, 0o755);
+  assert.equal(await roots.root({ kind: "app", parent: tmp }), next, "ours, its mode put back");
+  assert.equal(lstatSync(next).mode & 0o7777, 0o711);
+  rmSync(root);
+});
+
+test("replicas replacing one stale state root at once settle on one", async (t) => {
+  const parent = tempDir(t);
+  const store = new MemoryRecordStore();
+  const roots = await Promise.all([1, 2, 3, 4].map(() => new StateRoots(store).root({ kind: "slurm", parent })));
+  assert.equal(new Set(roots).size, 1);
+  assert.deepEqual(readdirSync(parent), [basename(roots[0]!)], "the losers' folders are removed");
+  assert.match(basename(roots[0]!), /^\.hubmcp-state-\w{6}$/);
+  // A record naming a folder elsewhere is not trusted either.
+  await store.put("state-roots", [...(await store.list("state-roots"))][0]!.id, { path: join(tempDir(t), ".hubmcp-state-xxxxxx") });
+  const other = await new StateRoots(store).root({ kind: "slurm", parent: `${parent}/` });
+  assert.equal(dirname(other), parent);
+});
+
+test("a tool session that cannot start says why in the log, without its arguments", async (t) => {
+  const missing = join(tempDir(t), "no-such-tmp");
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = missing;
+  t.after(() => (before === undefined ? delete process.env.TMPDIR : (process.env.TMPDIR = before)));
+  const h = await startHarness(t, { tools: { keeps: { revisions: { default: { app: join(missing, "app.mjs") } } } } });
+  const res = await post(`${h.base}/api/mcp/keeps/mcp`, h.tokens.alice, rpc("tools/call", { name: "where", arguments: { secret: "s3cr3t" } }));
+  assert.equal(res.status, 502);
+  const line = await h.waitForLog(/tool session failed to start/);
+  assert.match(line, /"reason":"mkdtemp failed with ENOENT"/);
+  assert.doesNotMatch(line, /s3cr3t|no-such-tmp/);
+
+  const odd = await startHarness(
+    t,
+    { tools: { keeps: { revisions: { default: { app: join(missing, "app.mjs") } } } } },
+    {
+      launch: async () => {
+        throw new Error("launcher text that may quote anything");
+      },
+    },
+  );
+  assert.equal((await post(`${odd.base}/api/mcp/keeps/mcp`, odd.tokens.alice, rpc("tools/list"))).status, 502);
+  assert.match(await odd.waitForLog(/tool session failed to start/), /"reason":"an unexpected error"/);
 });

@@ -1,12 +1,18 @@
 // A real one-node Slurm cluster for the specs that need one: munged, slurmctld and slurmd
 // started from a private temporary folder (their config reaches the commands through
-// SLURM_CONF, so nothing in /etc is needed or touched), on free ports, stopped in t.after.
+// SLURM_CONF, so nothing in /etc is needed or touched), on free ports. The daemons run in
+// sessions of their own, so a test runner's signals do not reach them, and a t.after hook
+// alone cannot stop them: a spec process that ends early (a timeout cutting its hooks short,
+// Ctrl-C, SIGKILL) runs none. A reaper (./slurm-reaper.mjs) beside them ends the cluster,
+// its jobs and its folder when the spec's teardown or the spec process's end closes its stdin.
 // Missing Slurm binaries skip with the reason, except with CI set: there they fail the spec.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { freePort } from "./launcher-fixtures.ts";
 
 export interface SlurmCluster {
@@ -76,19 +82,31 @@ PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 `;
 }
 
-function daemon(path: string, args: string[]): { child: ChildProcess; exited: Promise<void> } {
-  // Its own session (the recipe's setsid): a test runner's signals are not the daemon's.
-  const child = spawn(path, args, { detached: true, stdio: ["ignore", "ignore", "ignore"], env: process.env });
+const REAPER = fileURLToPath(new URL("./slurm-reaper.mjs", import.meta.url));
+
+/** The reaper of the cluster in `dir`: told each daemon's pid, it ends them all once `end()` is called or this process ends. */
+function reaper(dir: string): { watch(pid: number): void; end(): Promise<void> } {
+  const child = spawn(process.execPath, [REAPER, dir], { detached: true, stdio: ["pipe", "ignore", "ignore"], env: process.env });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return { child, exited };
+  // Neither it nor its pipe keeps this process alive: this process's end is its signal too.
+  child.unref();
+  (child.stdin as unknown as Socket).unref();
+  return {
+    watch: (pid) => void child.stdin!.write(`${pid}\n`),
+    end: async () => {
+      child.ref();
+      child.stdin!.end();
+      await exited;
+    },
+  };
 }
 
-async function stop(d: { child: ChildProcess; exited: Promise<void> }): Promise<void> {
-  if (d.child.exitCode !== null || d.child.signalCode !== null) return;
-  d.child.kill("SIGTERM");
-  const timer = setTimeout(() => d.child.kill("SIGKILL"), 10_000);
-  await d.exited;
-  clearTimeout(timer);
+function daemon(path: string, args: string[], reaping: { watch(pid: number): void }): ChildProcess {
+  // Its own session (the recipe's setsid): a test runner's signals are not the daemon's.
+  const child = spawn(path, args, { detached: true, stdio: ["ignore", "ignore", "ignore"], env: process.env });
+  if (child.pid !== undefined) reaping.watch(child.pid);
+  child.unref();
+  return child;
 }
 
 const nodeState = (): string => spawnSync("sinfo", ["-h", "-N", "-o", "%t"], { encoding: "utf8", env: process.env }).stdout?.trim() ?? "";
@@ -126,15 +144,12 @@ export async function slurmCluster(t: Hooks): Promise<SlurmCluster | null> {
   const previous = process.env.SLURM_CONF;
   process.env.SLURM_CONF = confPath;
 
-  const running: { child: ChildProcess; exited: Promise<void> }[] = [];
-  const teardown = async (): Promise<void> => {
-    // slurmd first (it ends the jobs), then the controller, then munge, each by its own pid.
-    for (const d of running.reverse()) await stop(d);
+  const reaping = reaper(dir);
+  t.after(async () => {
+    await reaping.end();
     if (previous === undefined) delete process.env.SLURM_CONF;
     else process.env.SLURM_CONF = previous;
-    rmSync(dir, { recursive: true, force: true });
-  };
-  t.after(teardown);
+  });
   const munge = [
     `--key-file=${dir}/munge.key`,
     `--socket=${dir}/munge.socket`,
@@ -142,10 +157,10 @@ export async function slurmCluster(t: Hooks): Promise<SlurmCluster | null> {
     `--seed-file=${dir}/munged.seed`,
     `--log-file=${dir}/munged.log`,
   ];
-  running.push(daemon(which("munged")!, ["-F", "--force", ...munge]));
+  daemon(which("munged")!, ["-F", "--force", ...munge], reaping);
   await waitFor("munged's socket", () => existsSync(join(dir, "munge.socket")));
-  running.push(daemon(which("slurmctld")!, ["-D"]));
-  running.push(daemon(which("slurmd")!, ["-D", "-N", "localhost"]));
+  daemon(which("slurmctld")!, ["-D"], reaping);
+  daemon(which("slurmd")!, ["-D", "-N", "localhost"], reaping);
   try {
     await waitFor("the node to be idle in sinfo", () => nodeState() === "idle");
   } catch (err) {

@@ -6,7 +6,9 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { run } from "../../../cli/hub_gateway.ts";
 import type { CliIo } from "../../../lib/gateway/cli/io.ts";
+import { FileRecordStore } from "../../../lib/gateway/store/file-record-store.ts";
 import { freePort, ROOT, tempDir } from "../../helpers/launcher-fixtures.ts";
+import { stateRootFor } from "../helpers.ts";
 import { rpcResult, serveHub } from "./hub-process.ts";
 
 function io(stdin = ""): CliIo & { lines: string[]; errors: string[] } {
@@ -45,6 +47,7 @@ test("init writes a working gateway: start it as printed, call the demo app with
     if (entry.isFile()) assert.ok(!readFileSync(join(entry.parentPath, entry.name), "utf8").includes(token.slice(20)), "the token is stored only as a hash");
   }
 
+  await stateRootFor(t, new FileRecordStore(join(dir, "hub-data")));
   await serveHub(t, start);
   const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${token}` };
   const init = await fetch(url, {

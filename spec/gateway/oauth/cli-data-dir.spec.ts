@@ -9,7 +9,9 @@ import { join } from "node:path";
 import { test, type TestContext } from "node:test";
 import { fileURLToPath } from "node:url";
 import { obtainTokens } from "./harness.ts";
+import { FileRecordStore } from "../../../lib/gateway/store/file-record-store.ts";
 import { freePort } from "../../helpers/launcher-fixtures.ts";
+import { stateRootFor } from "../helpers.ts";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const cli = join(root, "cli", "hub_gateway.ts");
@@ -66,6 +68,7 @@ test("two hub_gateway processes on one data dir share clients, grants and revoca
   await writeFile(config, JSON.stringify({ publicUrl, tools: { mcpdemo: { revisions: { default: { app: join(root, "fixtures", "demo", "app.ts") } } } } }));
   const data = join(dir, "data");
   assert.equal(await run(["user", "add", "ada", "--groups", "staff", "--password-stdin", "--data-dir", data], "correct horse\n"), 0);
+  await stateRootFor(t, new FileRecordStore(data));
   await serve(t, ["--config", config, "--data-dir", data, "--port", String(portA)]);
   await serve(t, ["--config", config, "--data-dir", data, "--port", String(portB)]);
 

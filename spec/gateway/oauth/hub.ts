@@ -14,6 +14,7 @@ import { gatewayAuthorizationServer } from "../../../lib/gateway/oauth/for-gatew
 import { startGateway, type RunningGateway } from "../../../lib/gateway/server.ts";
 import { FileRecordStore } from "../../../lib/gateway/store/file-record-store.ts";
 import { listen } from "./harness.ts";
+import { stateRootFor } from "../helpers.ts";
 
 export const USER = "ada";
 export const PASSWORD = "correct horse battery";
@@ -26,6 +27,7 @@ export async function startHub(t: TestContext): Promise<{ gateway: RunningGatewa
   const store = new FileRecordStore(dataDir);
   const accounts = new StoreAccountDirectory(store);
   await accounts.add(USER, PASSWORD, ["staff"]);
+  await stateRootFor(t, store);
   let publicUrl = "http://127.0.0.1";
   const authorizationServer = gatewayAuthorizationServer({
     config,

@@ -7,7 +7,12 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { LauncherIo } from "./launch.ts";
+
+/** Where init's lines go: the launcher's io (launch.ts calls init, so init names no type of it). */
+export interface InitIo {
+  out(line: string): void;
+  err(line: string): void;
+}
 
 const NAME = "start_mcp";
 
@@ -35,7 +40,7 @@ export function appTsconfig(types: string): Record<string, unknown> {
 }
 
 /** `root`: the hubmcp whose declarations the app gets (the running one). */
-export function initCommand(args: readonly string[], io: Pick<LauncherIo, "out" | "err">, root = packageRootOf(import.meta.url)): number {
+export function initCommand(args: readonly string[], io: InitIo, root = packageRootOf(import.meta.url)): number {
   if (args.length > 1 || args.some((a) => a.startsWith("-"))) {
     io.err(`${NAME}: usage: start_mcp init [DIR]`);
     return 2;

@@ -1,8 +1,10 @@
 // Rate limits counted in a shared store: replicas on one store share one budget per key,
-// and while the store is unreachable each replica's own limit decides.
+// while the store is unreachable each replica's own limit decides, and a flood is refused
+// by the replica's own bucket before it reaches the store.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
+import type { RecordStore } from "../../lib/gateway/contracts.ts";
 import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
 import { parseGatewayConfig } from "../../lib/gateway/config.ts";
 import { resolveOptions } from "../../lib/gateway/oauth/options.ts";
@@ -47,7 +49,7 @@ test("while the store is unreachable the replica's own limit decides; other stor
   const window = oauthLimit({ store, now: () => 0, sharedLimits: true }, LIMITS.register, 1, 60_000);
   assert.deepEqual([await window.hit("ip"), await window.hit("ip")], [0, 60]);
   store.failure = new Error("a bug");
-  await assert.rejects(limit.hit("u"), /a bug/);
+  await assert.rejects(async () => limit.hit("v"), /a bug/);
   // Without sharing, the limit is this process's alone and never touches the store.
   assert.equal(oauthLimit({ store, now: () => 0, sharedLimits: false }, LIMITS.register, 1, 60_000).hit("ip"), 0);
 });
@@ -84,4 +86,77 @@ test("the OAuth sweep removes shared windows an hour old and keeps current ones"
     (await store.list(LIMITS.login)).map((r) => r.id),
     ["10.0.0.2"],
   );
+});
+
+/** The real store, counting the limit's writes: how many, for whom, and how many at once. */
+class CountingStore implements RecordStore {
+  readonly writes = new Map<string, number>();
+  inFlight = 0;
+  mostInFlight = 0;
+  constructor(private readonly inner: RecordStore) {}
+  get<T>(collection: string, id: string): Promise<T | undefined> {
+    return this.inner.get<T>(collection, id);
+  }
+  put(collection: string, id: string, value: unknown): Promise<void> {
+    return this.inner.put(collection, id, value);
+  }
+  create(collection: string, id: string, value: unknown): Promise<boolean> {
+    return this.inner.create(collection, id, value);
+  }
+  delete(collection: string, id: string): Promise<void> {
+    return this.inner.delete(collection, id);
+  }
+  list<T>(collection: string): Promise<Array<{ id: string; value: T }>> {
+    return this.inner.list<T>(collection);
+  }
+  secret(name: string): Promise<Buffer> {
+    return this.inner.secret(name);
+  }
+  async update<T>(collection: string, id: string, change: (current: T | undefined) => T | undefined): Promise<T | undefined> {
+    if (collection !== "rate-users") return this.inner.update(collection, id, change);
+    this.writes.set(id, (this.writes.get(id) ?? 0) + 1);
+    this.mostInFlight = Math.max(this.mostInFlight, ++this.inFlight);
+    try {
+      return await this.inner.update(collection, id, change);
+    } finally {
+      this.inFlight--;
+    }
+  }
+}
+
+test("one person's flood on a Postgres store: what their own bucket refuses never reaches the database, and the limit's writes hold two connections at most", {
+  skip: POSTGRES_SKIP,
+  timeout: 60_000,
+}, async (t) => {
+  const cluster = await postgresCluster();
+  const pgStore = await PostgresRecordStore.open({ url: await cluster.database(), password: cluster.password });
+  const store = new CountingStore(pgStore);
+  const accounts = new StoreAccountDirectory(store);
+  const tokens = new ApiTokens(store, accounts);
+  await accounts.add("mallory", "pw", []);
+  await accounts.add("alice", "pw", []);
+  const mallory = (await tokens.create("mallory"))!.token;
+  const alice = (await tokens.create("alice"))!.token;
+  const config = parseGatewayConfig({ tools: { fake: { revisions: { default: fake() } } }, limits: { rateBurst: 5, ratePerSecond: 0.001 } }, ROOT);
+  const gw = await startGateway({ config, store, sharedLimits: true });
+  t.after(async () => {
+    await gw.close();
+    await pgStore.close();
+  });
+  const call = async (token: string): Promise<number> => {
+    const res = await post(`${gw.url}api/mcp/fake/tools/add`, token, "{}");
+    await res.arrayBuffer();
+    return res.status;
+  };
+
+  const flood = Array.from({ length: 900 }, () => call(mallory));
+  const theirs = [call(alice), call(alice), call(alice)];
+  const statuses = await Promise.all(flood);
+  assert.deepEqual(await Promise.all(theirs), [200, 200, 200]);
+  assert.equal(statuses.filter((s) => s === 200).length, 5);
+  assert.equal(statuses.filter((s) => s === 429).length, 895);
+  // The 895 refusals wrote nothing: mallory's record saw at most the five requests let through, in batches.
+  assert.ok(store.writes.get("mallory")! <= 5, `mallory's limit record was written ${store.writes.get("mallory")} times`);
+  assert.ok(store.writes.get("alice")! <= 3);
+  assert.ok(store.mostInFlight <= 2, `${store.mostInFlight} limit writes at once`);
 });

@@ -2,10 +2,10 @@
 // limit instead of each allowing the full rate. The replica's own limit decides first, at
 // once and without I/O: what it refuses never reaches the store, so a flood costs only its
 // sender. What it lets through is counted into the key's record by RecordStore.update,
-// atomic across processes, in batches: one write per key at a time, carrying every request
-// that came meanwhile, and at most `lanes` writes in flight for all keys together, so the
-// bookkeeping never holds more than that many of the store's connections and the lookups
-// every request needs keep the rest. While the store is unreachable the replica's own limit
+// atomic across processes, in batches: one write per key at a time (and at most one per
+// SPACING_MS), carrying every request that came meanwhile, and at most `lanes` writes in
+// flight for all keys together, so the bookkeeping never holds more than that many of the
+// store's connections and the lookups every request needs keep the rest. While the store is unreachable the replica's own limit
 // has decided alone: a limit must not turn an outage into refusals of requests the lookup
 // cache could still serve.
 import type { RecordStore } from "./contracts.ts";
@@ -16,6 +16,8 @@ export type LimitStep<S> = (state: S | undefined, now: number) => { state: S; wa
 
 /** Writes of limit records in flight at once, for every key together. */
 const LANES = 2;
+/** The least time between the starts of two writes of one key's record. */
+const SPACING_MS = 10;
 
 interface Waiter {
   resolve(wait: number): void;
@@ -63,11 +65,18 @@ export class SharedLimit<S> {
     }
   }
 
+  #next(id: string): void {
+    this.#writing.delete(id);
+    this.#queued.add(id);
+    this.#pump();
+  }
+
   async #write(id: string): Promise<void> {
     const batch = this.#waiting.get(id)!;
     this.#waiting.delete(id);
     this.#writing.add(id);
     this.#inFlight++;
+    const started = this.now();
     let waits: number[] = [];
     let failure: unknown;
     try {
@@ -87,8 +96,13 @@ export class SharedLimit<S> {
       else failure = err;
     }
     this.#inFlight--;
-    this.#writing.delete(id);
-    if (this.#waiting.has(id)) this.#queued.add(id);
+    // Requests that came meanwhile go in the next write, which starts SPACING_MS after this one
+    // did at the soonest: a person sending many at once gets them counted a few dozen to a
+    // write, at the cost of waiting a few ms more themselves; a lone request never waits.
+    const delay = started + SPACING_MS - this.now();
+    if (!this.#waiting.has(id)) this.#writing.delete(id);
+    else if (delay <= 0) this.#next(id);
+    else setTimeout(() => this.#next(id), delay).unref();
     this.#pump();
     batch.forEach((w, i) => (failure === undefined ? w.resolve(waits[i] ?? 0) : w.reject(failure)));
   }

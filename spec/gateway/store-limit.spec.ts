@@ -12,6 +12,7 @@ import { LIMITS, oauthLimit } from "../../lib/gateway/oauth/rate-limit.ts";
 import { Sweeper } from "../../lib/gateway/oauth/sweeper.ts";
 import { TokenBucketLimiter } from "../../lib/gateway/rate-limit.ts";
 import { startGateway } from "../../lib/gateway/server.ts";
+import { SharedLimit } from "../../lib/gateway/store-limit.ts";
 import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
 import { PostgresRecordStore } from "../../lib/gateway/store/postgres-record-store.ts";
 import { StoreUnavailableError } from "../../lib/gateway/store/store-errors.ts";
@@ -159,4 +160,52 @@ test("one person's flood on a Postgres store: what their own bucket refuses neve
   assert.ok(store.writes.get("mallory")! <= 5, `mallory's limit record was written ${store.writes.get("mallory")} times`);
   assert.ok(store.writes.get("alice")! <= 3);
   assert.ok(store.mostInFlight <= 2, `${store.mostInFlight} limit writes at once`);
+});
+
+test("requests that come while a person's record is written go in one later write, spaced from the last; writes for all keys share the lanes", async () => {
+  class Gated extends MemoryRecordStore {
+    readonly writes: string[] = [];
+    gate: Promise<void> = Promise.resolve();
+    override async update<T>(collection: string, id: string, change: (current: T | undefined) => T | undefined): Promise<T | undefined> {
+      this.writes.push(id);
+      await this.gate;
+      return super.update(collection, id, change);
+    }
+  }
+  const store = new Gated();
+  let open = (): void => {};
+  const shut = (): void => void (store.gate = new Promise((resolve) => (open = resolve)));
+  let clock = 0;
+  let refuse = 0;
+  // Three per key, then a wait of 7 s; the replica's own limit refuses when `refuse` says so.
+  const step = (n: number | undefined) => ({ state: (n ?? 0) + 1, wait: (n ?? 0) + 1 > 3 ? 7 : 0 });
+  const limit = new SharedLimit<number>(
+    store,
+    "rate-users",
+    step,
+    () => refuse,
+    () => clock,
+    1,
+  );
+
+  shut();
+  const first = limit.hit("ada");
+  const more = [0, 1, 2, 3, 4].map(() => limit.hit("ada"));
+  const other = limit.hit("grace");
+  assert.deepEqual(store.writes, ["ada"], "one lane: grace's write waits for ada's");
+  refuse = 30;
+  assert.equal(limit.hit("ada"), 30, "refused by the replica's own limit: answered at once, never written");
+  refuse = 0;
+  open(); // the clock stands still: ada's next write waits out the spacing, grace's goes first
+  assert.deepEqual([await first, ...(await Promise.all(more)), await other], [0, 0, 0, 7, 7, 7, 0]);
+  assert.deepEqual(store.writes, ["ada", "grace", "ada"]);
+  assert.equal(await store.get("rate-users", "ada"), 6);
+
+  shut();
+  const again = limit.hit("grace");
+  const queued = limit.hit("grace");
+  clock += 1000; // the write took longer than the spacing: the next one starts at once
+  open();
+  assert.deepEqual([await again, await queued], [0, 0]);
+  assert.deepEqual(store.writes.slice(3), ["grace", "grace"]);
 });

@@ -5,9 +5,9 @@
 // atomic across processes, in batches: one write per key at a time (and at most one per
 // SPACING_MS), carrying every request that came meanwhile, and at most `lanes` writes in
 // flight for all keys together, so the bookkeeping never holds more than that many of the
-// store's connections and the lookups every request needs keep the rest. While the store is unreachable the replica's own limit
-// has decided alone: a limit must not turn an outage into refusals of requests the lookup
-// cache could still serve.
+// store's connections and the lookups every request needs keep the rest. While the store
+// is unreachable the replica's own limit has decided alone: a limit must not turn an outage
+// into refusals of requests the lookup cache could still serve.
 import type { RecordStore } from "./contracts.ts";
 import { isStoreUnavailable } from "./store/store-errors.ts";
 

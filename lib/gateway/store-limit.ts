@@ -5,7 +5,8 @@
 // atomic across processes, in batches: one write per key at a time (and at most one per
 // SPACING_MS), carrying every request that came meanwhile, and at most `lanes` writes in
 // flight for all keys together, so the bookkeeping never holds more than that many of the
-// store's connections and the lookups every request needs keep the rest. While the store
+// store's connections and the lookups every request needs keep the rest. Far from the
+// limit a request goes without waiting for its write (see #roomFor). While the store
 // is unreachable the replica's own limit has decided alone: a limit must not turn an outage
 // into refusals of requests the lookup cache could still serve.
 import type { RecordStore } from "./contracts.ts";
@@ -19,9 +20,23 @@ const LANES = 2;
 /** The least time between the starts of two writes of one key's record. */
 const SPACING_MS = 10;
 
+/** How long what this replica last wrote of a key may let requests go without waiting for the store. */
+const TRUSTED_MS = 1000;
+/** Most requests of room counted in a written state. */
+const ROOM_CAP = 256;
+
 interface Waiter {
   resolve(wait: number): void;
   reject(err: unknown): void;
+}
+
+/** A request that went at once: it is only counted. */
+const COUNTED: Waiter = { resolve: () => {}, reject: () => {} };
+
+/** What this replica last wrote of a key: how many more requests it had room for, and when. */
+interface Known {
+  room: number;
+  at: number;
 }
 
 export class SharedLimit<S> {
@@ -31,6 +46,9 @@ export class SharedLimit<S> {
   readonly #writing = new Set<string>();
   /** Keys with waiters and no write under way, in the order they asked for a lane. */
   readonly #queued = new Set<string>();
+  /** Requests in each key's write under way. */
+  readonly #inWrite = new Map<string, number>();
+  readonly #known = new Map<string, Known>();
   #inFlight = 0;
 
   constructor(
@@ -48,13 +66,38 @@ export class SharedLimit<S> {
     const refused = this.local(key);
     if (refused > 0) return refused;
     const id = key.slice(0, 512);
-    return new Promise<number>((resolve, reject) => {
-      const waiting = this.#waiting.get(id);
-      if (waiting) waiting.push({ resolve, reject });
-      else this.#waiting.set(id, [{ resolve, reject }]);
-      if (!this.#writing.has(id)) this.#queued.add(id);
-      this.#pump();
-    });
+    if (this.#roomFor(id)) {
+      this.#enqueue(id, COUNTED);
+      return 0;
+    }
+    return new Promise<number>((resolve, reject) => this.#enqueue(id, { resolve, reject }));
+  }
+
+  // Far from the limit a request need not wait for the store: it goes at once and is counted
+  // in the next write. Only while the requests let through since this replica's last write
+  // are at most half of the room that write left (so replicas each doing so stay near the
+  // limit), and for a second at most; near the limit every request waits for its write.
+  #roomFor(id: string): boolean {
+    const known = this.#known.get(id);
+    if (!known || this.now() - known.at > TRUSTED_MS) return false;
+    const since = (this.#inWrite.get(id) ?? 0) + (this.#waiting.get(id)?.length ?? 0) + 1;
+    return 2 * since <= known.room;
+  }
+
+  #enqueue(id: string, waiter: Waiter): void {
+    const waiting = this.#waiting.get(id);
+    if (waiting) waiting.push(waiter);
+    else this.#waiting.set(id, [waiter]);
+    if (!this.#writing.has(id)) this.#queued.add(id);
+    this.#pump();
+  }
+
+  /** How many requests in a row `state` lets go, up to ROOM_CAP. */
+  #room(state: S): number {
+    const now = this.now();
+    let room = 0;
+    for (let next = this.step(state, now); room < ROOM_CAP && next.wait === 0; next = this.step(next.state, now)) room++;
+    return room;
   }
 
   #pump(): void {
@@ -75,13 +118,14 @@ export class SharedLimit<S> {
     const batch = this.#waiting.get(id)!;
     this.#waiting.delete(id);
     this.#writing.add(id);
+    this.#inWrite.set(id, batch.length);
     this.#inFlight++;
     const started = this.now();
     let waits: number[] = [];
     let failure: unknown;
     try {
       // `update` may run the change again after a conflict; the last run's answers are the ones stored.
-      await this.store.update<S>(this.collection, id, (state) => {
+      const stored = await this.store.update<S>(this.collection, id, (state) => {
         const now = this.now();
         waits = [];
         for (let i = 0; i < batch.length; i++) {
@@ -91,10 +135,14 @@ export class SharedLimit<S> {
         }
         return state;
       });
+      if (this.#known.size >= 10_000) this.#known.clear();
+      this.#known.set(id, { room: this.#room(stored!), at: this.now() });
     } catch (err) {
+      this.#known.delete(id);
       if (isStoreUnavailable(err)) waits = [];
       else failure = err;
     }
+    this.#inWrite.delete(id);
     this.#inFlight--;
     // Requests that came meanwhile go in the next write, which starts SPACING_MS after this one
     // did at the soonest: a person sending many at once gets them counted a few dozen to a
@@ -102,7 +150,7 @@ export class SharedLimit<S> {
     const delay = started + SPACING_MS - this.now();
     if (!this.#waiting.has(id)) this.#writing.delete(id);
     else if (delay <= 0) this.#next(id);
-    else setTimeout(() => this.#next(id), delay).unref();
+    else setTimeout(() => this.#next(id), delay);
     this.#pump();
     batch.forEach((w, i) => (failure === undefined ? w.resolve(waits[i] ?? 0) : w.reject(failure)));
   }

@@ -202,10 +202,40 @@ test("requests that come while a person's record is written go in one later writ
   assert.equal(await store.get("rate-users", "ada"), 6);
 
   shut();
-  const again = limit.hit("grace");
-  const queued = limit.hit("grace");
+  const again = limit.hit("lin");
+  const queued = limit.hit("lin");
   clock += 1000; // the write took longer than the spacing: the next one starts at once
   open();
   assert.deepEqual([await again, await queued], [0, 0]);
-  assert.deepEqual(store.writes.slice(3), ["grace", "grace"]);
+  assert.deepEqual(store.writes.slice(3), ["lin", "lin"]);
+});
+
+test("far from the limit a request goes at once and is counted in the next write; near it, or once what was written is a second old, it waits", async () => {
+  const store = new MemoryRecordStore();
+  let clock = 0;
+  // Ten per key: after a first write of one, nine more have room; at most half of that goes unwaited.
+  const step = (n: number | undefined) => ({ state: (n ?? 0) + 1, wait: (n ?? 0) + 1 > 10 ? 7 : 0 });
+  const limit = new SharedLimit<number>(
+    store,
+    "rate-users",
+    step,
+    () => 0,
+    () => clock,
+  );
+  assert.ok(limit.hit("ada") instanceof Promise, "nothing written yet: it waits");
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(await store.get("rate-users", "ada"), 1);
+  const unwaited = [0, 1, 2, 3].map(() => limit.hit("ada"));
+  assert.deepEqual(unwaited, [0, 0, 0, 0], "four of the nine at once");
+  assert.ok(limit.hit("ada") instanceof Promise, "the fifth would pass half the room: it waits");
+  clock += 1001;
+  assert.ok(limit.hit("ada") instanceof Promise, "what was written is a second old: it waits");
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(await store.get("rate-users", "ada"), 7, "every request let through is counted");
+
+  // What is known of keys is bounded: past 10,000 keys it is forgotten, and their requests wait again.
+  await limit.hit("zed");
+  assert.equal(limit.hit("zed"), 0);
+  await Promise.all(Array.from({ length: 10_000 }, (_, i) => limit.hit(`k${i}`)));
+  assert.ok(limit.hit("zed") instanceof Promise);
 });

@@ -23,7 +23,10 @@ const SPACING_MS = 10;
 /** How long what this replica last wrote of a key may let requests go without waiting for the store. */
 const TRUSTED_MS = 1000;
 /** Most requests of room counted in a written state. */
-const ROOM_CAP = 256;
+const ROOM_CAP = 1024;
+/** Requests that went at once are written when this many wait, or this long after the first. */
+const LATER_COUNT = ROOM_CAP / 8;
+const LATER_MS = 100;
 
 interface Waiter {
   resolve(wait: number): void;
@@ -49,6 +52,10 @@ export class SharedLimit<S> {
   /** Requests in each key's write under way. */
   readonly #inWrite = new Map<string, number>();
   readonly #known = new Map<string, Known>();
+  /** Keys whose requests all went at once, written when their timer fires. */
+  readonly #later = new Map<string, NodeJS.Timeout>();
+  /** Keys with a request waiting for the next write (not only requests that went at once). */
+  readonly #awaited = new Set<string>();
   #inFlight = 0;
 
   constructor(
@@ -88,7 +95,26 @@ export class SharedLimit<S> {
     const waiting = this.#waiting.get(id);
     if (waiting) waiting.push(waiter);
     else this.#waiting.set(id, [waiter]);
-    if (!this.#writing.has(id)) this.#queued.add(id);
+    if (waiter !== COUNTED) this.#awaited.add(id);
+    if (!this.#writing.has(id)) this.#due(id);
+  }
+
+  /** Queues a key's write: at once when a request waits for it, else once enough have gone at once, or a while after. */
+  #due(id: string): void {
+    const waiting = this.#waiting.get(id)!;
+    if (waiting.length < LATER_COUNT && !this.#awaited.has(id)) {
+      if (!this.#later.has(id))
+        this.#later.set(
+          id,
+          setTimeout(() => this.#flush(id), LATER_MS),
+        );
+      return;
+    }
+    this.#flush(id);
+  }
+
+  #flush(id: string): void {
+    this.#queued.add(id);
     this.#pump();
   }
 
@@ -108,15 +134,18 @@ export class SharedLimit<S> {
     }
   }
 
+  /** After a key's write: the next one, with what came meanwhile. */
   #next(id: string): void {
     this.#writing.delete(id);
-    this.#queued.add(id);
-    this.#pump();
+    this.#due(id);
   }
 
   async #write(id: string): Promise<void> {
+    clearTimeout(this.#later.get(id));
+    this.#later.delete(id);
     const batch = this.#waiting.get(id)!;
     this.#waiting.delete(id);
+    this.#awaited.delete(id);
     this.#writing.add(id);
     this.#inWrite.set(id, batch.length);
     this.#inFlight++;

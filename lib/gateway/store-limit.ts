@@ -6,9 +6,10 @@
 // SPACING_MS), carrying every request that came meanwhile, and at most `lanes` writes in
 // flight for all keys together, so the bookkeeping never holds more than that many of the
 // store's connections and the lookups every request needs keep the rest. Far from the
-// limit a request goes without waiting for its write (see #roomFor). While the store
-// is unreachable the replica's own limit has decided alone: a limit must not turn an outage
-// into refusals of requests the lookup cache could still serve.
+// limit a request goes without waiting for its write (see #roomFor), and such requests are
+// written a hundred or so at a time (see #due). While the store is unreachable the
+// replica's own limit has decided alone: a limit must not turn an outage into refusals of
+// requests the lookup cache could still serve.
 import type { RecordStore } from "./contracts.ts";
 import { isStoreUnavailable } from "./store/store-errors.ts";
 

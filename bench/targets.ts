@@ -22,6 +22,11 @@ export const TARGETS = {
   idleSessionsMb: 40,
   /** The gateway process's own CPU per tools/call, at most this many times a bare node:http proxy's in the same run. */
   gatewayVsProxyCpu: 1.25,
+  /**
+   * The gateway process's own CPU per tools/call on a PostgreSQL store with the per-person limit
+   * shared through it, at most this many times the file-store gateway's in the same run.
+   */
+  postgresGatewayCpu: 1.3,
   /** RSS of the gateway's whole process tree with 1,000 people, a session and a call each, on one shared demo revision. */
   sharedTreeMb: 300,
   /** tools/call p99 there, at 500 calls/s. */

@@ -273,7 +273,8 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
       const dbUs = (lane: Lane, row: Counted): string => ((lane.database!.ms * 1000) / row.total).toFixed(0);
       pgCachedRow.note +=
         `; not a target: the gateway above on a throwaway PostgreSQL cluster (loopback, fsync off) as \`--store postgres://\` runs it, ` +
-        `so the per-person rate limit is counted in the database on every request; ${versus(pgCachedRow, viaRow, "the file-store gateway row")}; ` +
+        `so the per-person rate limit is shared through the database (what this replica's own bucket lets through, written in batches per person); ` +
+        `${versus(pgCachedRow, viaRow, "the file-store gateway row")}; ` +
         `PostgreSQL's own CPU, not in server CPU: ${dbUs(pgLanes[0]!, pgCachedRow)} µs per request`;
       pgUncachedRow.note +=
         `; not a target: the Postgres gateway reading token, account and tool session from the database on every request; ` +
@@ -292,6 +293,14 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
         TARGETS.gatewayVsProxyCpu,
       ),
     );
+    if (pgCachedRow)
+      pgCachedRow.checks.push(
+        atMost(
+          "gateway CPU/req, Postgres store with shared limit vs file store",
+          { value: own(pgLanes[0]!, pgCachedRow) / own(lanes[1]!, viaRow), digits: 2, unit: "×" },
+          TARGETS.postgresGatewayCpu,
+        ),
+      );
     hubRow.checks.push(
       atMost(
         "CPU/req via /mcp vs via /api/mcp/{tool}/mcp",

@@ -52,7 +52,8 @@ export interface GatewayOptions {
   childEnv?: NodeJS.ProcessEnv;
   /**
    * Count the per-person rate limit (and the OAuth server's, via its own option) in `store`,
-   * so replicas sharing it share the limit: one store write per request. For a database store.
+   * so replicas sharing it share the limit: what this replica's own limit lets through is
+   * written there, in batches per person (see store-limit.ts). For a database store.
    */
   sharedLimits?: boolean;
   /** How tool sessions start; for embedding and specs. */

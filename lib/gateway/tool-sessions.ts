@@ -80,6 +80,8 @@ interface Owned {
   key: string;
   backend: Backend;
   stopping: boolean;
+  /** A `url` revision's: its server outlives this replica (see #runsWithoutUs). */
+  runsWithoutUs: boolean;
 }
 
 /** Why a launch failed, for the log: our errors' fixed texts, a system call's name and code (never its path or text). */
@@ -254,7 +256,7 @@ export class ToolSessions {
         pid: backend.pid,
         jobId: backend.jobId,
       };
-      const owned: Owned = { key, backend, stopping: false };
+      const owned: Owned = { key, backend, stopping: false, runsWithoutUs: this.#runsWithoutUs(tool, revision) };
       this.#owned.set(instance, owned);
       void backend.exited.then(() => this.#onExit(instance, owned)).catch(() => undefined);
       if (weberPrefix) await this.#o.store.put(WEBER, instance, { key });
@@ -303,7 +305,7 @@ export class ToolSessions {
    * the next request starts a new one; a live one (a stale pooled socket) is kept.
    */
   async unreachable(rec: ToolSessionRecord, code: string | undefined): Promise<void> {
-    if (this.#o.config.tools[rec.tool]?.revisions[rec.revision]?.kind === "url") return;
+    if (this.#runsWithoutUs(rec.tool, rec.revision)) return;
     const owned = this.#owned.get(rec.instance);
     if (owned) {
       let timer: NodeJS.Timeout | undefined;
@@ -323,12 +325,22 @@ export class ToolSessions {
         await this.#stop(instance);
         continue;
       }
-      const shared = (await this.#o.store.get<{ at: number }>(USE, owned.key))?.at ?? 0;
-      const last = Math.max(shared, this.#touched.get(owned.key) ?? 0);
-      if (now - last < idle) continue;
+      if (now - (await this.#lastUse(owned.key)) < idle) continue;
       this.#o.onEvent("tool session idle; stopping", {});
       await this.#stop(instance);
     }
+    // A url revision's session has no process to stop, so any replica ends it once idle: one
+    // left by a replica that has gone away is not kept (nor its places under the caps) for ever.
+    for (const { id, value } of await this.#o.store.list<ToolSessionRecord>(SESSIONS)) {
+      if (this.#owned.has(value.instance) || value.state !== "ready" || !this.#runsWithoutUs(value.tool, value.revision)) continue;
+      if (now - (await this.#lastUse(id)) >= idle) await this.#forget(id, value.instance);
+    }
+  }
+
+  /** When a session was last used, by any replica. */
+  async #lastUse(key: string): Promise<number> {
+    const shared = (await this.#o.store.get<{ at: number }>(USE, key))?.at ?? 0;
+    return Math.max(shared, this.#touched.get(key) ?? 0);
   }
 
   /** Stops a tool session this replica runs (one the hub connector started only to fill a catalog). */
@@ -353,15 +365,25 @@ export class ToolSessions {
     this.#owned.delete(instance);
   }
 
+  /**
+   * A `url` revision's server runs whether or not any gateway does: no failure of ours (a
+   * refused connection, this replica stopping) says its sessions ended, so its record stays
+   * for the replicas still serving them.
+   */
+  #runsWithoutUs(tool: string, revision: string): boolean {
+    return this.#o.config.tools[tool]?.revisions[revision]?.kind === "url";
+  }
+
   #fresh<T>(collection: string, id: string): Promise<T | undefined> {
     return this.#o.readFresh ? this.#o.readFresh<T>(collection, id) : this.#o.store.get<T>(collection, id);
   }
 
-  /** Stops every tool session this replica runs. */
+  /** Stops every tool session this replica runs; those of `url` revisions are left to the other replicas. */
   async close(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#sweeper);
     await Promise.allSettled([...this.#starting.values()]);
+    for (const [instance, owned] of this.#owned) if (owned.runsWithoutUs) this.#owned.delete(instance);
     await Promise.all([...this.#owned.keys()].map((i) => this.#stop(i)));
   }
 }

@@ -82,3 +82,42 @@ test("acquireNow answers a running tool session it remembers without a promise, 
   assert.ok(reread instanceof Promise, "the remembered copy expired: read again");
   assert.equal((await reread).instance, running.instance);
 });
+
+test("a replica that stops ends its command tool sessions, and leaves a url revision's to the replicas still serving it", async (t) => {
+  const shared = new MemoryRecordStore();
+  const config = parseGatewayConfig({ tools: { t: { revisions: { default: { command: ["unused"] }, remote: { url: "http://127.0.0.1:9/" } } } } }, "/");
+  const launch = async (): Promise<Backend> => ({ url: "http://127.0.0.1:9000/", exited: new Promise<void>(() => {}), stop: async () => {} });
+  const replica = (): ToolSessions => {
+    const sessions = new ToolSessions({ store: shared, config, publicUrl: () => "http://gw", launch, onEvent: () => {} });
+    t.after(() => sessions.close());
+    return sessions;
+  };
+  const [a, b] = [replica(), replica()];
+  const remote = await a.acquire("ada", "t", "remote");
+  const command = await a.acquire("ada", "t", "default");
+  await a.close();
+  assert.equal((await b.acquire("ada", "t", "remote")).instance, remote.instance, "the url session goes on through b");
+  assert.equal(await shared.get("tool-sessions", sessionKey("ada", "t", "default")), undefined, "the command session ended with a");
+  assert.notEqual((await b.acquire("ada", "t", "default")).instance, command.instance);
+});
+
+test("a url revision's session left by a replica that stopped is ended by another once idle", async (t) => {
+  const shared = new MemoryRecordStore();
+  const config = parseGatewayConfig({ tools: { t: { revisions: { default: { url: "http://127.0.0.1:9/" }, other: { url: "http://127.0.0.1:9/" } } } } }, "/");
+  const replica = (): ToolSessions => {
+    const sessions = new ToolSessions({ store: shared, config, publicUrl: () => "http://gw", onEvent: () => {} });
+    t.after(() => sessions.close());
+    return sessions;
+  };
+  const [a, b] = [replica(), replica()];
+  const left = await a.acquire("ada", "t", "default");
+  await a.close();
+  const own = await b.acquire("ada", "t", "other");
+  const later = Date.now() + config.limits.idleTimeoutMs - 1000;
+  await b.sweepIdle(later);
+  assert.equal((await shared.get<ToolSessionRecord>("tool-sessions", sessionKey("ada", "t", "default")))?.instance, left.instance, "not idle yet: kept");
+  await b.sweepIdle(later + 2000);
+  assert.equal(await shared.get("tool-sessions", sessionKey("ada", "t", "default")), undefined, "idle: ended by b");
+  assert.equal(await shared.get("tool-sessions", sessionKey("ada", "t", "other")), undefined, "b's own, idle too, stopped as before");
+  assert.notEqual((await b.acquire("ada", "t", "other")).instance, own.instance);
+});

@@ -18,7 +18,8 @@ import { SseReader } from "../http/sse-reader.ts";
 import { CORS, GatewayError, sendJson } from "./respond.ts";
 import { type AnswerBudget, rewriteCost } from "./answer-budget.ts";
 import { isEventStream, send, upstreamFailure, type Upstream, type Vouched } from "./forward.ts";
-import { mintUpstreamSession } from "./mcp-sessions.ts";
+import { isStateless, mintUpstreamSession } from "./mcp-sessions.ts";
+import { checkSharedUse } from "./shared-sessions.ts";
 import { inspectRequest, rewriteResult, type ParsedMessage } from "./rewrite.ts";
 import { end, MCP_ACCEPT } from "./upstream-mcp.ts";
 
@@ -35,6 +36,8 @@ export interface LegacyOpen {
   maxAnswerBytes: number;
   /** Who the gateway vouches for to the tool server (X-Forwarded-User & co.). */
   vouched: Vouched;
+  /** Whether the tool server is a shared revision's, serving everyone (./shared-sessions.ts). */
+  shared: boolean;
   /**
    * Runs with each keepalive, so the tool session does not idle out under an open stream,
    * and once the upstream session is open; `session` is the tool server's, once known.
@@ -114,6 +117,9 @@ export class LegacyStreams {
       sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
       return;
     }
+    // Every request runs in the stream's session (the gateway opens one if the client did not),
+    // unless the tool server keeps none ("").
+    checkSharedUse(held.shared, { stateless: isStateless(req), inSession: held.known !== "" });
     sendJson(res, 202, ACCEPTED);
     const requestId = idOf(msg.body);
     try {

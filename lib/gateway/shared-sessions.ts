@@ -7,6 +7,7 @@
 // time here (its next request gets 404, and the client initializes again).
 import type { GatewayConfig } from "./config.ts";
 import { send, type Upstream } from "./forward.ts";
+import { GatewayError } from "./respond.ts";
 import { tooManyForUser } from "./session-caps.ts";
 
 /** The `user` of a shared tool session's record: no person's name is empty. */
@@ -28,6 +29,31 @@ interface Entry {
 export function isShared(config: GatewayConfig, tool: string, revision: string): boolean {
   const spec = config.tools[tool]?.revisions[revision];
   return spec?.kind === "app" && spec.isolation === "shared";
+}
+
+/** What a request is, as far as a shared revision's rules go. */
+export interface SharedUse {
+  /** An MCP 2026-07-28 request (by its MCP-Protocol-Version header): it runs in no session, whatever it names. */
+  readonly stateless: boolean;
+  /** Whether it runs in the caller's own MCP session on the tool server (an initialize opens one). */
+  readonly inSession: boolean;
+  /** A REST call (`POST …/tools/{name}`), which MCP sessions do not reach. */
+  readonly rest?: boolean;
+}
+
+/**
+ * What a request may do on a revision, decided here for every path to a tool server (the
+ * per-tool routes, /mcp, legacy SSE): on a shared one, only what runs in the caller's own MCP
+ * session. Outside one, whatever the tool server keeps per server rather than per session (the
+ * sessionless task and job stores, the legacy broadcasts) is everyone's, so a task one person
+ * made could be read by anyone naming its id. Throws `session_required`.
+ */
+export function checkSharedUse(shared: boolean, use: SharedUse): void {
+  if (!shared) return;
+  if (use.rest) throw new GatewayError("session_required", "This tool revision is shared: call its tools over MCP");
+  if (use.stateless || !use.inSession) {
+    throw new GatewayError("session_required", "This tool revision is shared: requests need an MCP session (initialize first, protocol 2025-11-25 or earlier)");
+  }
 }
 
 export class SharedSessions {

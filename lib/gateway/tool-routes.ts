@@ -29,7 +29,7 @@ import { inspectRequest, mayActOn, passedOn, rewriteEvents, rewriteResult, type 
 import { decodeHeaderValue, encodeHeaderValue } from "../mcp/stateless/headers.ts";
 import type { Query, Route } from "./routes.ts";
 import type { SessionSealer } from "./session-seal.ts";
-import { EVERYONE, isShared } from "./shared-sessions.ts";
+import { checkSharedUse, EVERYONE, isShared } from "./shared-sessions.ts";
 import { sessionKey, type ToolSessionRecord, type ToolSessions } from "./tool-sessions.ts";
 import type { UpstreamSlots } from "./upstream-slots.ts";
 import { MCP_ACCEPT } from "./upstream-mcp.ts";
@@ -159,15 +159,6 @@ async function mint(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord): Pro
 }
 
 /**
- * On a shared tool server, a request without a session would be served outside any
- * person's session, where whatever is not per session (the sessionless task store, the
- * legacy streams' broadcasts) is everyone's: refused, as MCP servers refuse a missing session.
- */
-function sessionRequired(): GatewayError {
-  return new GatewayError("session_required", "This tool revision is shared: requests need an MCP session (initialize first, protocol 2025-11-25 or earlier)");
-}
-
-/**
  * The client's headers for the tool server. The Mcp-Method/Mcp-Name/Mcp-Param-* routing
  * headers pass as they are, except that Mcp-Name follows a resource URI the gateway
  * unprefixed, when it named that URI; a header that did not is left for the tool server to refuse.
@@ -194,15 +185,16 @@ async function rpc(
     return;
   }
   const stateless = isStateless(req);
-  if (stateless && isShared(ctx.config, c.tool, revisionOf(c))) throw sessionRequired();
+  // Refused before any tool session starts for it.
+  if (stateless) checkSharedUse(isShared(ctx.config, c.tool, revisionOf(c)), { stateless, inSession: false });
   const found = stateless
     ? next(ctx.sessions.acquireNow(c.principal.user, c.tool, revisionOf(c)), (rec): Continued => ({ rec }))
     : continueOrStart(ctx, c, req, pathSession);
   let s = found instanceof Promise ? await found : found;
   if (!stateless && s.id === undefined && autoSession && !msg.initialize) s = await mint(ctx, c, s.rec);
   const shared = s.rec.user === EVERYONE;
+  checkSharedUse(shared, { stateless, inSession: msg.initialize || !!s.upstream });
   if (shared && msg.initialize) ctx.sessions.shared.admit(c.principal.user, c.tool, s.rec.revision, s.rec.instance);
-  else if (shared && !s.upstream) throw sessionRequired();
   // An initialize opens a new upstream session, named in its answer, as for any MCP client:
   // a server may refuse a second initialize on a session (the official SDK's does).
   const session = msg.initialize ? undefined : s.upstream;
@@ -237,9 +229,8 @@ async function rpc(
 }
 
 async function passThrough(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse, path: string, withBody: boolean): Promise<void> {
-  // A REST call runs outside any MCP session (see sessionRequired); the OpenAPI document is everyone's anyway.
-  if (withBody && isShared(ctx.config, c.tool, revisionOf(c)))
-    throw new GatewayError("session_required", "This tool revision is shared: call its tools over MCP");
+  // The OpenAPI document is everyone's anyway.
+  if (withBody) checkSharedUse(isShared(ctx.config, c.tool, revisionOf(c)), { stateless: false, inSession: false, rest: true });
   const body = withBody ? await readBody(req, ctx.config.limits.maxBodyBytes) : undefined;
   const rec = await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c));
   const answer = await exchange(ctx, c, rec, { method: req.method!, path, headers: req.headers, body }, res);
@@ -337,6 +328,7 @@ async function openLegacy(ctx: GatewayContext, c: Caller, res: ServerResponse): 
     keepaliveMs: ctx.keepaliveMs,
     maxAnswerBytes: ctx.config.limits.maxBodyBytes * 4,
     vouched: vouchedFor(ctx, c.principal.user, res.req.socket.remoteAddress),
+    shared,
     onUse: (upstream) => {
       ctx.sessions.touch(key);
       if (shared && upstream) usedShared(ctx, c, rec, upstream);

@@ -11,6 +11,7 @@ import { TOOL_REFS } from "../../mcp/tool-result.ts";
 import type { ExposedName } from "../../federation/expose.ts";
 import { formatComment, formatEvent } from "../../http/sse.ts";
 import { upstreamOf, vouchedFor } from "../tool-routes.ts";
+import { checkSharedUse, EVERYONE } from "../shared-sessions.ts";
 import { corsWith, isEventStream, openStream, send, type Cancel } from "../forward.ts";
 import { writeHeadFrom } from "../../proxy/headers.ts";
 import { sendJson } from "../respond.ts";
@@ -100,6 +101,8 @@ function writeMessage(res: ServerResponse, message: unknown): Promise<void> | un
 export async function forward(cc: ConnectorContext, r: Routed, res: ServerResponse): Promise<void> {
   const s = r.session;
   let link = await linkFor(cc, s, r.user, r.tool);
+  // A stateless request (no /mcp session) runs in no MCP session of the caller's on the tool server.
+  checkSharedUse(link.rec.user === EVERYONE, { stateless: !s, inSession: !!link.session });
   // The same per-person bound on one tool server as the per-tool routes (issue: one person must not hold its pool).
   const release = cc.gw.slots.take(r.user, link.rec.url!);
   const message = { jsonrpc: "2.0", id: r.id, method: r.method, params: r.params };

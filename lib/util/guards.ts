@@ -13,6 +13,14 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
+ * Sets `key` as an own data property: a key that came as data (`__proto__` included) becomes a
+ * property, never the object's prototype, as plain assignment would make it.
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
  * What `await` would wait on. Hot paths answer a synchronous result at once instead of
  * awaiting it: every await costs a promise and a turn of the microtask queue.
  */

@@ -14,7 +14,7 @@ import { CORS, GatewayError, sendJson } from "../respond.ts";
 import { isStateless } from "../mcp-sessions.ts";
 import type { ConnectorContext } from "./context.ts";
 import { ConnectorRpcError, discover, initializeResult, listPage, negotiatedVersion, SERVER_INFO } from "./local.ts";
-import { prefixTask, unprefixTask } from "./messages.ts";
+import { prefixTask, TASK_METHODS, unprefixTask } from "./messages.ts";
 import { SEARCH_TOOL } from "./namespace.ts";
 import { answerTool, forward, notifyTools, standaloneStream } from "./relay.ts";
 import { searchResult } from "./search.ts";
@@ -70,7 +70,7 @@ async function routeRequest(cc: ConnectorContext, c: Call, request: JsonRpcReque
   if (method === "tasks/list") return reply(c, id, method, await listTasks(c, params));
   let tool: string;
   let routed: Result;
-  if (method.startsWith("tasks/")) {
+  if (TASK_METHODS.has(method)) {
     const task = unprefixTask(params.taskId);
     if (!task || !view.labels.has(task.tool)) throw new ConnectorRpcError(ErrorCode.InvalidParams, "Unknown task");
     tool = task.tool;

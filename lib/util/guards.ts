@@ -12,6 +12,11 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return proto === Object.prototype || proto === null;
 }
 
+/** `value[key]` when it is the value's own: a key named like an Object.prototype member finds nothing inherited. */
+export function ownValue(value: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(value, key) ? value[key] : undefined;
+}
+
 /**
  * Sets `key` as an own data property: a key that came as data (`__proto__` included) becomes a
  * property, never the object's prototype, as plain assignment would make it.

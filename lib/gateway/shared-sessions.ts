@@ -59,6 +59,8 @@ export function checkSharedUse(shared: boolean, use: SharedUse): void {
 export class SharedSessions {
   readonly #entries = new Map<string, Entry>();
   readonly #perUser = new Map<string, Set<string>>();
+  /** Places held for sessions still opening, per person: counted, so concurrent opens cannot all pass. */
+  readonly #pending = new Map<string, number>();
 
   constructor(
     private readonly limits: Pick<GatewayConfig["limits"], "sessionsPerUser" | "idleTimeoutMs">,
@@ -71,13 +73,31 @@ export class SharedSessions {
    */
   admit(user: string, tool: string, revision: string, instance: string): void {
     const mine = this.#perUser.get(user);
-    if (!mine) return;
     const place = `${tool}\n${revision}`;
-    for (const id of [...mine]) {
+    for (const id of [...(mine ?? [])]) {
       const e = this.#entries.get(id)!;
       if (e.place === place && e.instance !== instance) this.#drop(id);
     }
-    if ((this.#perUser.get(user)?.size ?? 0) >= this.limits.sessionsPerUser) throw tooManyForUser(this.limits.sessionsPerUser);
+    const held = (this.#perUser.get(user)?.size ?? 0) + (this.#pending.get(user) ?? 0);
+    if (held >= this.limits.sessionsPerUser) throw tooManyForUser(this.limits.sessionsPerUser);
+  }
+
+  /**
+   * `admit`, and holds the place until the returned release (call it once the session is
+   * recorded with `use`, or failed to open): between the count and the record, no other
+   * concurrent open of the same person's passes on that place.
+   */
+  reserve(user: string, tool: string, revision: string, instance: string): () => void {
+    this.admit(user, tool, revision, instance);
+    this.#pending.set(user, (this.#pending.get(user) ?? 0) + 1);
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      const left = this.#pending.get(user)! - 1;
+      if (left === 0) this.#pending.delete(user);
+      else this.#pending.set(user, left);
+    };
   }
 
   /** Records a use of a session (a new one, or one minted elsewhere and seen here first). */

@@ -4,6 +4,8 @@
 // crash of the shared server ends everyone's sessions once and starts it again.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import type { Upstream } from "../../lib/gateway/forward.ts";
+import { SharedSessions } from "../../lib/gateway/shared-sessions.ts";
 import type { ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
 import { json, post, rpc, startHarness, type Harness } from "./helpers.ts";
 
@@ -190,4 +192,25 @@ test("shared: a person's idle MCP session is ended on the shared server", { time
   await h.init(h.tokens.alice);
   const line = await h.waitForLog(/shared MCP session idle; ended/);
   assert.equal(JSON.parse(line).status, 200, "the tool server ended it");
+});
+
+test("SharedSessions: places held while sessions open count like sessions; a release gives back one place, once", () => {
+  const events: string[] = [];
+  const shared = new SharedSessions({ sessionsPerUser: 2, idleTimeoutMs: 60_000 }, (e) => events.push(e));
+  const up = { url: "http://127.0.0.1:9/", agent: undefined } as unknown as Upstream;
+  const first = shared.reserve("ada", "demo", "default", "i1");
+  const second = shared.reserve("ada", "demo", "default", "i1");
+  assert.throws(() => shared.reserve("ada", "demo", "default", "i1"), { error: "too_many_user_sessions" }, "both places are held while opening");
+  shared.reserve("bob", "demo", "default", "i1")();
+  shared.use("ada", "demo", "default", "i1", up, "s1");
+  first();
+  first();
+  assert.throws(() => shared.admit("ada", "demo", "default", "i1"), { error: "too_many_user_sessions" }, "a second release gave nothing back");
+  second();
+  shared.admit("ada", "demo", "default", "i1");
+  shared.ended("i1", "no-such-session");
+  shared.ended("i1", "s1");
+  shared.reserve("ada", "demo", "default", "i1");
+  shared.reserve("ada", "demo", "default", "i1");
+  assert.deepEqual(events, []);
 });

@@ -19,7 +19,7 @@ import { SEARCH_TOOL } from "./namespace.ts";
 import { answerTool, forward, notifyTools, standaloneStream } from "./relay.ts";
 import { searchResult } from "./search.ts";
 import type { ConnectorSession } from "./sessions.ts";
-import { end, request as toolRequest } from "../upstream-mcp.ts";
+import { request as toolRequest } from "../upstream-mcp.ts";
 
 type Result = Record<string, unknown>;
 
@@ -174,9 +174,7 @@ async function handlePost(cc: ConnectorContext, principal: Principal, req: Incom
 async function handleDelete(cc: ConnectorContext, principal: Principal, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const named = namedSession(req);
   if (named === undefined) throw new GatewayError("no_session", "DELETE needs the Mcp-Session-Id header");
-  const s = cc.table.open(named, principal.user);
-  cc.table.delete(s);
-  await Promise.allSettled((await s.started()).map((link) => end(link.up, link.session)));
+  await cc.table.delete(cc.table.open(named, principal.user));
   res.writeHead(204, { ...CORS });
   res.end();
 }

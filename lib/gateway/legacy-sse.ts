@@ -43,6 +43,8 @@ export interface LegacyOpen {
    * and once the upstream session is open; `session` is the tool server's, once known.
    */
   onUse(session: string | undefined): void;
+  /** The client's stream closed; `session` is the tool server's session it held, if one was open (now ended). */
+  onClose(session: string | undefined): void;
 }
 
 interface Held extends LegacyOpen {
@@ -82,6 +84,7 @@ export class LegacyStreams {
         (session) => end(o.upstream, session),
         () => {},
       );
+      o.onClose(held.known);
     });
     stream.send({ event: "endpoint", data: o.endpoint });
   }

@@ -150,12 +150,21 @@ function usedShared(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord, upst
   ctx.sessions.shared.use(c.principal.user, c.tool, rec.revision, rec.instance, upstreamOf(ctx, rec), upstream);
 }
 
+/** On a shared revision, holds one of the caller's places there until the session it opens is recorded. */
+function holdShared(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord): (() => void) | undefined {
+  return rec.user === EVERYONE ? ctx.sessions.shared.reserve(c.principal.user, c.tool, rec.revision, rec.instance) : undefined;
+}
+
 async function mint(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord): Promise<Continued> {
-  if (rec.user === EVERYONE) ctx.sessions.shared.admit(c.principal.user, c.tool, rec.revision, rec.instance);
-  const upstream = await mintUpstreamSession(upstreamOf(ctx, rec));
-  const id = ctx.sealer.seal({ user: c.principal.user, tool: c.tool, revision: rec.revision, instance: rec.instance, upstream });
-  if (rec.user === EVERYONE) usedShared(ctx, c, rec, upstream);
-  return { rec, upstream, id };
+  const hold = holdShared(ctx, c, rec);
+  try {
+    const upstream = await mintUpstreamSession(upstreamOf(ctx, rec));
+    const id = ctx.sealer.seal({ user: c.principal.user, tool: c.tool, revision: rec.revision, instance: rec.instance, upstream });
+    if (hold) usedShared(ctx, c, rec, upstream);
+    return { rec, upstream, id };
+  } finally {
+    hold?.();
+  }
 }
 
 /**
@@ -194,7 +203,7 @@ async function rpc(
   if (!stateless && s.id === undefined && autoSession && !msg.initialize) s = await mint(ctx, c, s.rec);
   const shared = s.rec.user === EVERYONE;
   checkSharedUse(shared, { stateless, inSession: msg.initialize || !!s.upstream });
-  if (shared && msg.initialize) ctx.sessions.shared.admit(c.principal.user, c.tool, s.rec.revision, s.rec.instance);
+  const hold = msg.initialize ? holdShared(ctx, c, s.rec) : undefined;
   // An initialize opens a new upstream session, named in its answer, as for any MCP client:
   // a server may refuse a second initialize on a session (the official SDK's does).
   const session = msg.initialize ? undefined : s.upstream;
@@ -207,12 +216,17 @@ async function rpc(
     session,
     accept: msg.rewrite ? MCP_ACCEPT : undefined,
   };
-  const answer = await exchange(ctx, c, s.rec, out, res);
-  const minted = answer.headers["mcp-session-id"];
+  let answer: IncomingMessage;
   let id = s.id;
-  if (typeof minted === "string" && minted !== "" && minted !== session) {
-    id = ctx.sealer.seal({ user: c.principal.user, tool: c.tool, revision: s.rec.revision, instance: s.rec.instance, upstream: minted });
-    if (shared) usedShared(ctx, c, s.rec, minted);
+  try {
+    answer = await exchange(ctx, c, s.rec, out, res);
+    const minted = answer.headers["mcp-session-id"];
+    if (typeof minted === "string" && minted !== "" && minted !== session) {
+      id = ctx.sealer.seal({ user: c.principal.user, tool: c.tool, revision: s.rec.revision, instance: s.rec.instance, upstream: minted });
+      if (shared) usedShared(ctx, c, s.rec, minted);
+    }
+  } finally {
+    hold?.();
   }
   const extra: Record<string, string> = id ? { "mcp-session-id": id } : {};
   if (msg.rewrite && msg.method && answer.statusCode === 200) {
@@ -314,7 +328,8 @@ async function sseInfo(ctx: GatewayContext, c: Caller, res: ServerResponse): Pro
 async function openLegacy(ctx: GatewayContext, c: Caller, res: ServerResponse): Promise<void> {
   const rec = await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c));
   const shared = rec.user === EVERYONE;
-  if (shared) ctx.sessions.shared.admit(c.principal.user, c.tool, rec.revision, rec.instance);
+  // The stream always comes to hold a session there: its place is taken now, and given back when it closes.
+  const hold = holdShared(ctx, c, rec);
   // The upstream session is opened by the client's own initialize on the stream, so the tool
   // server hears the client's capabilities; the held stream keeps it, and the id names none.
   const id = ctx.sealer.seal({ user: c.principal.user, tool: c.tool, revision: rec.revision, instance: rec.instance, upstream: "" });
@@ -331,7 +346,14 @@ async function openLegacy(ctx: GatewayContext, c: Caller, res: ServerResponse): 
     shared,
     onUse: (upstream) => {
       ctx.sessions.touch(key);
-      if (shared && upstream) usedShared(ctx, c, rec, upstream);
+      if (shared && upstream) {
+        usedShared(ctx, c, rec, upstream);
+        hold?.();
+      }
+    },
+    onClose: (upstream) => {
+      hold?.();
+      if (shared && upstream) ctx.sessions.shared.ended(rec.instance, upstream);
     },
   });
 }

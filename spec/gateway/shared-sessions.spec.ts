@@ -227,7 +227,7 @@ test("shared: concurrent initializes and legacy streams take their places as the
   );
   assert.deepEqual(
     statuses.sort((a, b) => a - b),
-    [200, 200, 503, 503],
+    [200, 200, 429, 429],
     "only sessionsPerUser initializes pass, however many race",
   );
 
@@ -244,7 +244,7 @@ test("shared: concurrent initializes and legacy streams take their places as the
   await init.text();
   await second.nextMessage();
   const third = await stream();
-  assert.equal(third.status, 503, "a held stream holds a place, whether or not its client initialized yet");
+  assert.equal(third.status, 429, "a held stream holds a place, whether or not its client initialized yet");
   assert.equal(JSON.parse(await third.text()).error, "too_many_user_sessions");
   second.close();
   await h.waitForLog(/"method":"GET","path":"\/api\/mcp\/demo\/sse","status":200/);

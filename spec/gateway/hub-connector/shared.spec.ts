@@ -59,13 +59,28 @@ test("shared: a stateless task cannot be made through /mcp, nor read by another 
   // The same request on the tool's own route is refused by the same rule.
   await refused(await post(`${h.base}/api/mcp/demo/mcp`, h.tokens.alice, call, stateless("tools/call", "slow_sum")), "the per-tool route");
 
-  // A person's own /mcp session still calls the shared tool.
-  const opened = await post(url, h.tokens.alice, INIT);
-  const sid = opened.headers.get("mcp-session-id")!;
-  await opened.text();
-  const added = await post(url, h.tokens.alice, rpc("tools/call", { name: "demo_add", arguments: { a: 2, b: 3 } }), { "mcp-session-id": sid });
+  // A person's own /mcp session still calls the shared tool, tasks included; the task is theirs alone.
+  const alices = await opened(url, h.tokens.alice);
+  const added = await post(url, h.tokens.alice, rpc("tools/call", { name: "demo_add", arguments: { a: 2, b: 3 } }), alices);
   assert.equal(added.status, 200);
   assert.match(await added.text(), /"text":"5"/);
+  const withTask = { "io.modelcontextprotocol/clientCapabilities": TASKS };
+  const created = await post(
+    url,
+    h.tokens.alice,
+    rpc("tools/call", { name: "demo_slow_sum", arguments: { values: "1,2", delay: 0 }, _meta: withTask }),
+    alices,
+  );
+  const taskId = (await json(created)).result.taskId as string;
+  assert.match(taskId, /^demo\//);
+  const own = await post(url, h.tokens.alice, rpc("tasks/get", { taskId, _meta: withTask }), alices);
+  assert.equal((await json(own)).result.taskId, taskId);
+  const asBob = rpc("tasks/get", { taskId, _meta: meta });
+  await refused(await post(url, h.tokens.bob, asBob, stateless("tasks/get", taskId)), "another person's stateless tasks/get of a real task");
+  const bobs = await post(url, h.tokens.bob, rpc("tasks/get", { taskId, _meta: withTask }), await opened(url, h.tokens.bob));
+  const other = await json(bobs);
+  assert.equal(other.result, undefined, "nor through another person's own session");
+  assert.ok(other.error, JSON.stringify(other));
 });
 
 test("shared: a stateless POST on a legacy SSE stream is refused before it reaches the shared server", { timeout: 120_000 }, async (t) => {

@@ -255,6 +255,8 @@ async function streamGet(ctx: GatewayContext, c: Caller, req: IncomingMessage, r
   if (namedSession(req, c.query) !== undefined) {
     // A client's standalone stream for its session: held open and relayed.
     const s = await continueOrStart(ctx, c, req, undefined);
+    // A legacy stream's id names no session there: a stream without one would open one nobody counts.
+    checkSharedUse(s.rec.user === EVERYONE, { stateless: false, inSession: !!s.upstream });
     const answer = await exchange(ctx, c, s.rec, { method: "GET", path: "mcp", headers: req.headers, session: s.upstream }, res);
     await relay(
       res,

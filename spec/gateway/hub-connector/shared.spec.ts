@@ -98,6 +98,12 @@ test("shared: a stateless POST on a legacy SSE stream is refused before it reach
   await sse.nextMessage();
   const call = rpc("tools/call", { name: "slow_sum", arguments: { values: "1,2", delay: 0 }, _meta: meta }, 7);
   await refused(await post(target, h.tokens.alice, call, stateless("tools/call", "slow_sum")), "a stateless request on the legacy stream");
+  // Its id names no MCP session on the shared server: no stream is opened there without one.
+  const id = new URL(target).searchParams.get("session_id")!;
+  const stream = await fetch(`${h.base}/api/mcp/demo/mcp`, {
+    headers: { authorization: `Bearer ${h.tokens.alice}`, accept: "text/event-stream", "mcp-session-id": id },
+  });
+  await refused(stream, "a GET stream named by a legacy stream's id");
   // The stream's own session goes on.
   const added = await post(target, h.tokens.alice, rpc("tools/call", { name: "add", arguments: { a: 1, b: 1 } }, 8));
   assert.equal(added.status, 202);

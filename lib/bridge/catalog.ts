@@ -8,7 +8,7 @@ import { unprefixUri, type Origin } from "../federation/naming.ts";
 import type { Namespace } from "../federation/resolve.ts";
 import type { Upstream } from "./upstream.ts";
 
-export { exposeToolResult, LIST_METHODS, rewriteResultUris, type ListKind } from "../federation/expose.ts";
+export { exposeToolResult, listKindOf, rewriteResultUris, type ListKind } from "../federation/expose.ts";
 
 /** Fetches every page of one list from one tool; throws what the upstream threw. */
 export type ListFetcher = (upstream: Upstream, method: string, params: Params) => Promise<Record<string, unknown>>;

@@ -7,7 +7,7 @@ import { ErrorCode } from "../util/jsonrpc.ts";
 import { isRecord } from "../util/guards.ts";
 import { BridgeRpcError, ToolRpcError, type HostCall } from "./rpc-errors.ts";
 import type { Catalog } from "./catalog.ts";
-import { exposeToolResult, LIST_METHODS, rewriteResultUris } from "./catalog.ts";
+import { exposeToolResult, listKindOf, rewriteResultUris, type ListKind } from "./catalog.ts";
 import { mergedInitializeResult } from "../federation/merge.ts";
 import { resolveByName } from "../federation/resolve.ts";
 import type { Upstream } from "./upstream.ts";
@@ -75,7 +75,7 @@ async function callTool(bridge: RouteTarget, call: HostCall, upstream: Upstream,
 }
 
 async function routeAmongTools(bridge: RouteTarget, call: HostCall, method: string, params: Params): Promise<Result> {
-  const kind = LIST_METHODS[method];
+  const kind = listKindOf(method);
   if (kind) return listAll(bridge, kind);
   const { catalog } = bridge;
   let resolved = resolveByName(method, params, catalog);
@@ -130,7 +130,7 @@ async function routeAmongTools(bridge: RouteTarget, call: HostCall, method: stri
   }
 }
 
-async function listAll(bridge: RouteTarget, kind: (typeof LIST_METHODS)[string]): Promise<Result> {
+async function listAll(bridge: RouteTarget, kind: ListKind): Promise<Result> {
   const { items, failed } = await bridge.catalog.list(kind);
   const problems = [...new Set(failed.map((f) => bridge.explain(f.upstream, f.error)))];
   if (failed.length === bridge.upstreams.length) throw new BridgeRpcError(ErrorCode.InternalError, problems.join("; "));

@@ -7,12 +7,19 @@ import { renameToolRefs } from "./references.ts";
 
 export type ListKind = "tools" | "prompts" | "resources" | "resourceTemplates";
 
-export const LIST_METHODS: Record<string, ListKind> = {
-  "tools/list": "tools",
-  "prompts/list": "prompts",
-  "resources/list": "resources",
-  "resources/templates/list": "resourceTemplates",
-};
+// A Map, never a plain object: the method is the client's, and `constructor` or `__proto__`
+// must not find something Object.prototype has.
+const LIST_METHODS: ReadonlyMap<string, ListKind> = new Map([
+  ["tools/list", "tools"],
+  ["prompts/list", "prompts"],
+  ["resources/list", "resources"],
+  ["resources/templates/list", "resourceTemplates"],
+]);
+
+/** The list a method asks for, or undefined for any other method. */
+export function listKindOf(method: string): ListKind | undefined {
+  return LIST_METHODS.get(method);
+}
 
 export const METHOD_OF: Record<ListKind, string> = {
   tools: "tools/list",

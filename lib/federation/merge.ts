@@ -2,14 +2,16 @@
 // capabilities (list changes always announced, since a tool that is down now may come
 // back with new names), the bridge's own serverInfo, and each tool's instructions under
 // its label.
-import { isRecord } from "../util/guards.ts";
+import { isRecord, setOwn } from "../util/guards.ts";
 
 type Result = Record<string, unknown>;
 
 function union(a: unknown, b: unknown): unknown {
   if (!isRecord(a) || !isRecord(b)) return b ?? a;
   const out: Result = { ...a };
-  for (const [key, value] of Object.entries(b)) out[key] = key in out ? union(out[key], value) : value;
+  // Own keys only: a tool's capability named `constructor` or `__proto__` must merge as data,
+  // never with (or into) Object.prototype.
+  for (const [key, value] of Object.entries(b)) setOwn(out, key, Object.hasOwn(out, key) ? union(out[key], value) : value);
   return out;
 }
 

@@ -18,7 +18,8 @@ import { SseReader } from "../http/sse-reader.ts";
 import { CORS, GatewayError, sendJson } from "./respond.ts";
 import { type AnswerBudget, rewriteCost } from "./answer-budget.ts";
 import { isEventStream, send, upstreamFailure, type Upstream, type Vouched } from "./forward.ts";
-import { mintUpstreamSession } from "./mcp-sessions.ts";
+import { isStateless, mintUpstreamSession } from "./mcp-sessions.ts";
+import { checkSharedUse } from "./shared-sessions.ts";
 import { inspectRequest, rewriteResult, type ParsedMessage } from "./rewrite.ts";
 import { end, MCP_ACCEPT } from "./upstream-mcp.ts";
 
@@ -35,11 +36,15 @@ export interface LegacyOpen {
   maxAnswerBytes: number;
   /** Who the gateway vouches for to the tool server (X-Forwarded-User & co.). */
   vouched: Vouched;
+  /** Whether the tool server is a shared revision's, serving everyone (./shared-sessions.ts). */
+  shared: boolean;
   /**
    * Runs with each keepalive, so the tool session does not idle out under an open stream,
    * and once the upstream session is open; `session` is the tool server's, once known.
    */
   onUse(session: string | undefined): void;
+  /** The client's stream closed; `session` is the tool server's session it held, if one was open (now ended). */
+  onClose(session: string | undefined): void;
 }
 
 interface Held extends LegacyOpen {
@@ -79,6 +84,7 @@ export class LegacyStreams {
         (session) => end(o.upstream, session),
         () => {},
       );
+      o.onClose(held.known);
     });
     stream.send({ event: "endpoint", data: o.endpoint });
   }
@@ -114,6 +120,9 @@ export class LegacyStreams {
       sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
       return;
     }
+    // Every request runs in the stream's session (the gateway opens one if the client did not),
+    // unless the tool server keeps none ("").
+    checkSharedUse(held.shared, { stateless: isStateless(req), inSession: held.known !== "" });
     sendJson(res, 202, ACCEPTED);
     const requestId = idOf(msg.body);
     try {

@@ -257,6 +257,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     port,
     httpServer: server,
     // Tool sessions stop first; what they leave running is then cut, and the agent's sockets with it.
-    close: gracefulClose(server, { begin: () => sessions.close(), timeoutMs: 0, end: () => agent.destroy() }),
+    close: gracefulClose(server, {
+      begin: () => {
+        ctx.connector!.table.close();
+        return sessions.close();
+      },
+      timeoutMs: 0,
+      end: () => agent.destroy(),
+    }),
   };
 }

@@ -7,6 +7,7 @@
 // time here (its next request gets 404, and the client initializes again).
 import type { GatewayConfig } from "./config.ts";
 import { send, type Upstream } from "./forward.ts";
+import { GatewayError } from "./respond.ts";
 import { tooManyForUser } from "./session-caps.ts";
 
 /** The `user` of a shared tool session's record: no person's name is empty. */
@@ -30,9 +31,36 @@ export function isShared(config: GatewayConfig, tool: string, revision: string):
   return spec?.kind === "app" && spec.isolation === "shared";
 }
 
+/** What a request is, as far as a shared revision's rules go. */
+export interface SharedUse {
+  /** An MCP 2026-07-28 request (by its MCP-Protocol-Version header): it runs in no session, whatever it names. */
+  readonly stateless: boolean;
+  /** Whether it runs in the caller's own MCP session on the tool server (an initialize opens one). */
+  readonly inSession: boolean;
+  /** A REST call (`POST …/tools/{name}`), which MCP sessions do not reach. */
+  readonly rest?: boolean;
+}
+
+/**
+ * What a request may do on a revision, decided here for every path to a tool server (the
+ * per-tool routes, /mcp, legacy SSE): on a shared one, only what runs in the caller's own MCP
+ * session. Outside one, whatever the tool server keeps per server rather than per session (the
+ * sessionless task and job stores, the legacy broadcasts) is everyone's, so a task one person
+ * made could be read by anyone naming its id. Throws `session_required`.
+ */
+export function checkSharedUse(shared: boolean, use: SharedUse): void {
+  if (!shared) return;
+  if (use.rest) throw new GatewayError("session_required", "This tool revision is shared: call its tools over MCP");
+  if (use.stateless || !use.inSession) {
+    throw new GatewayError("session_required", "This tool revision is shared: requests need an MCP session (initialize first, protocol 2025-11-25 or earlier)");
+  }
+}
+
 export class SharedSessions {
   readonly #entries = new Map<string, Entry>();
   readonly #perUser = new Map<string, Set<string>>();
+  /** Places held for sessions still opening, per person: counted, so concurrent opens cannot all pass. */
+  readonly #pending = new Map<string, number>();
 
   constructor(
     private readonly limits: Pick<GatewayConfig["limits"], "sessionsPerUser" | "idleTimeoutMs">,
@@ -45,13 +73,31 @@ export class SharedSessions {
    */
   admit(user: string, tool: string, revision: string, instance: string): void {
     const mine = this.#perUser.get(user);
-    if (!mine) return;
     const place = `${tool}\n${revision}`;
-    for (const id of [...mine]) {
+    for (const id of [...(mine ?? [])]) {
       const e = this.#entries.get(id)!;
       if (e.place === place && e.instance !== instance) this.#drop(id);
     }
-    if ((this.#perUser.get(user)?.size ?? 0) >= this.limits.sessionsPerUser) throw tooManyForUser(this.limits.sessionsPerUser);
+    const held = (this.#perUser.get(user)?.size ?? 0) + (this.#pending.get(user) ?? 0);
+    if (held >= this.limits.sessionsPerUser) throw tooManyForUser(this.limits.sessionsPerUser);
+  }
+
+  /**
+   * `admit`, and holds the place until the returned release (call it once the session is
+   * recorded with `use`, or failed to open): between the count and the record, no other
+   * concurrent open of the same person's passes on that place.
+   */
+  reserve(user: string, tool: string, revision: string, instance: string): () => void {
+    this.admit(user, tool, revision, instance);
+    this.#pending.set(user, (this.#pending.get(user) ?? 0) + 1);
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      const left = this.#pending.get(user)! - 1;
+      if (left === 0) this.#pending.delete(user);
+      else this.#pending.set(user, left);
+    };
   }
 
   /** Records a use of a session (a new one, or one minted elsewhere and seen here first). */

@@ -29,7 +29,7 @@ import { inspectRequest, mayActOn, passedOn, rewriteEvents, rewriteResult, type 
 import { decodeHeaderValue, encodeHeaderValue } from "../mcp/stateless/headers.ts";
 import type { Query, Route } from "./routes.ts";
 import type { SessionSealer } from "./session-seal.ts";
-import { EVERYONE, isShared } from "./shared-sessions.ts";
+import { checkSharedUse, EVERYONE, isShared } from "./shared-sessions.ts";
 import { sessionKey, type ToolSessionRecord, type ToolSessions } from "./tool-sessions.ts";
 import type { UpstreamSlots } from "./upstream-slots.ts";
 import { MCP_ACCEPT } from "./upstream-mcp.ts";
@@ -150,21 +150,21 @@ function usedShared(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord, upst
   ctx.sessions.shared.use(c.principal.user, c.tool, rec.revision, rec.instance, upstreamOf(ctx, rec), upstream);
 }
 
-async function mint(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord): Promise<Continued> {
-  if (rec.user === EVERYONE) ctx.sessions.shared.admit(c.principal.user, c.tool, rec.revision, rec.instance);
-  const upstream = await mintUpstreamSession(upstreamOf(ctx, rec));
-  const id = ctx.sealer.seal({ user: c.principal.user, tool: c.tool, revision: rec.revision, instance: rec.instance, upstream });
-  if (rec.user === EVERYONE) usedShared(ctx, c, rec, upstream);
-  return { rec, upstream, id };
+/** On a shared revision, holds one of the caller's places there until the session it opens is recorded. */
+function holdShared(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord): (() => void) | undefined {
+  return rec.user === EVERYONE ? ctx.sessions.shared.reserve(c.principal.user, c.tool, rec.revision, rec.instance) : undefined;
 }
 
-/**
- * On a shared tool server, a request without a session would be served outside any
- * person's session, where whatever is not per session (the sessionless task store, the
- * legacy streams' broadcasts) is everyone's: refused, as MCP servers refuse a missing session.
- */
-function sessionRequired(): GatewayError {
-  return new GatewayError("session_required", "This tool revision is shared: requests need an MCP session (initialize first, protocol 2025-11-25 or earlier)");
+async function mint(ctx: GatewayContext, c: Caller, rec: ToolSessionRecord): Promise<Continued> {
+  const hold = holdShared(ctx, c, rec);
+  try {
+    const upstream = await mintUpstreamSession(upstreamOf(ctx, rec));
+    const id = ctx.sealer.seal({ user: c.principal.user, tool: c.tool, revision: rec.revision, instance: rec.instance, upstream });
+    if (hold) usedShared(ctx, c, rec, upstream);
+    return { rec, upstream, id };
+  } finally {
+    hold?.();
+  }
 }
 
 /**
@@ -194,15 +194,16 @@ async function rpc(
     return;
   }
   const stateless = isStateless(req);
-  if (stateless && isShared(ctx.config, c.tool, revisionOf(c))) throw sessionRequired();
+  // Refused before any tool session starts for it.
+  if (stateless) checkSharedUse(isShared(ctx.config, c.tool, revisionOf(c)), { stateless, inSession: false });
   const found = stateless
     ? next(ctx.sessions.acquireNow(c.principal.user, c.tool, revisionOf(c)), (rec): Continued => ({ rec }))
     : continueOrStart(ctx, c, req, pathSession);
   let s = found instanceof Promise ? await found : found;
   if (!stateless && s.id === undefined && autoSession && !msg.initialize) s = await mint(ctx, c, s.rec);
   const shared = s.rec.user === EVERYONE;
-  if (shared && msg.initialize) ctx.sessions.shared.admit(c.principal.user, c.tool, s.rec.revision, s.rec.instance);
-  else if (shared && !s.upstream) throw sessionRequired();
+  checkSharedUse(shared, { stateless, inSession: msg.initialize || !!s.upstream });
+  const hold = msg.initialize ? holdShared(ctx, c, s.rec) : undefined;
   // An initialize opens a new upstream session, named in its answer, as for any MCP client:
   // a server may refuse a second initialize on a session (the official SDK's does).
   const session = msg.initialize ? undefined : s.upstream;
@@ -215,12 +216,17 @@ async function rpc(
     session,
     accept: msg.rewrite ? MCP_ACCEPT : undefined,
   };
-  const answer = await exchange(ctx, c, s.rec, out, res);
-  const minted = answer.headers["mcp-session-id"];
+  let answer: IncomingMessage;
   let id = s.id;
-  if (typeof minted === "string" && minted !== "" && minted !== session) {
-    id = ctx.sealer.seal({ user: c.principal.user, tool: c.tool, revision: s.rec.revision, instance: s.rec.instance, upstream: minted });
-    if (shared) usedShared(ctx, c, s.rec, minted);
+  try {
+    answer = await exchange(ctx, c, s.rec, out, res);
+    const minted = answer.headers["mcp-session-id"];
+    if (typeof minted === "string" && minted !== "" && minted !== session) {
+      id = ctx.sealer.seal({ user: c.principal.user, tool: c.tool, revision: s.rec.revision, instance: s.rec.instance, upstream: minted });
+      if (shared) usedShared(ctx, c, s.rec, minted);
+    }
+  } finally {
+    hold?.();
   }
   const extra: Record<string, string> = id ? { "mcp-session-id": id } : {};
   if (msg.rewrite && msg.method && answer.statusCode === 200) {
@@ -237,9 +243,8 @@ async function rpc(
 }
 
 async function passThrough(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse, path: string, withBody: boolean): Promise<void> {
-  // A REST call runs outside any MCP session (see sessionRequired); the OpenAPI document is everyone's anyway.
-  if (withBody && isShared(ctx.config, c.tool, revisionOf(c)))
-    throw new GatewayError("session_required", "This tool revision is shared: call its tools over MCP");
+  // The OpenAPI document is everyone's anyway.
+  if (withBody) checkSharedUse(isShared(ctx.config, c.tool, revisionOf(c)), { stateless: false, inSession: false, rest: true });
   const body = withBody ? await readBody(req, ctx.config.limits.maxBodyBytes) : undefined;
   const rec = await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c));
   const answer = await exchange(ctx, c, rec, { method: req.method!, path, headers: req.headers, body }, res);
@@ -250,6 +255,8 @@ async function streamGet(ctx: GatewayContext, c: Caller, req: IncomingMessage, r
   if (namedSession(req, c.query) !== undefined) {
     // A client's standalone stream for its session: held open and relayed.
     const s = await continueOrStart(ctx, c, req, undefined);
+    // A legacy stream's id names no session there: a stream without one would open one nobody counts.
+    checkSharedUse(s.rec.user === EVERYONE, { stateless: false, inSession: !!s.upstream });
     const answer = await exchange(ctx, c, s.rec, { method: "GET", path: "mcp", headers: req.headers, session: s.upstream }, res);
     await relay(
       res,
@@ -323,7 +330,8 @@ async function sseInfo(ctx: GatewayContext, c: Caller, res: ServerResponse): Pro
 async function openLegacy(ctx: GatewayContext, c: Caller, res: ServerResponse): Promise<void> {
   const rec = await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c));
   const shared = rec.user === EVERYONE;
-  if (shared) ctx.sessions.shared.admit(c.principal.user, c.tool, rec.revision, rec.instance);
+  // The stream always comes to hold a session there: its place is taken now, and given back when it closes.
+  const hold = holdShared(ctx, c, rec);
   // The upstream session is opened by the client's own initialize on the stream, so the tool
   // server hears the client's capabilities; the held stream keeps it, and the id names none.
   const id = ctx.sealer.seal({ user: c.principal.user, tool: c.tool, revision: rec.revision, instance: rec.instance, upstream: "" });
@@ -337,9 +345,17 @@ async function openLegacy(ctx: GatewayContext, c: Caller, res: ServerResponse): 
     keepaliveMs: ctx.keepaliveMs,
     maxAnswerBytes: ctx.config.limits.maxBodyBytes * 4,
     vouched: vouchedFor(ctx, c.principal.user, res.req.socket.remoteAddress),
+    shared,
     onUse: (upstream) => {
       ctx.sessions.touch(key);
-      if (shared && upstream) usedShared(ctx, c, rec, upstream);
+      if (shared && upstream) {
+        usedShared(ctx, c, rec, upstream);
+        hold?.();
+      }
+    },
+    onClose: (upstream) => {
+      hold?.();
+      if (shared && upstream) ctx.sessions.shared.ended(rec.instance, upstream);
     },
   });
 }

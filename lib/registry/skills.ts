@@ -39,28 +39,30 @@ export interface RegisteredSkill {
 const NAME = /^(?=.{1,64}$)[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const SEGMENT = /^[A-Za-z0-9._~-]+$/;
 
-const MIME: Record<string, string> = {
-  md: "text/markdown",
-  txt: "text/plain",
-  py: "text/x-python",
-  sh: "text/x-shellscript",
-  js: "text/javascript",
-  ts: "text/plain",
-  json: "application/json",
-  yaml: "application/yaml",
-  yml: "application/yaml",
-  csv: "text/csv",
-  html: "text/html",
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  svg: "image/svg+xml",
-  pdf: "application/pdf",
-};
+// A Map: a file named `x.constructor` must not find Object.prototype's.
+const MIME: ReadonlyMap<string, string> = new Map([
+  ["md", "text/markdown"],
+  ["txt", "text/plain"],
+  ["py", "text/x-python"],
+  ["sh", "text/x-shellscript"],
+  ["js", "text/javascript"],
+  ["ts", "text/plain"],
+  ["json", "application/json"],
+  ["yaml", "application/yaml"],
+  ["yml", "application/yaml"],
+  ["csv", "text/csv"],
+  ["html", "text/html"],
+  ["png", "image/png"],
+  ["jpg", "image/jpeg"],
+  ["jpeg", "image/jpeg"],
+  ["svg", "image/svg+xml"],
+  ["pdf", "application/pdf"],
+]);
 
 function mimeOf(path: string, bytes: Buffer): string {
   const ext = path.slice(path.lastIndexOf(".") + 1).toLowerCase();
-  if (path.includes(".") && MIME[ext]) return MIME[ext];
+  const known = path.includes(".") ? MIME.get(ext) : undefined;
+  if (known) return known;
   return isUtf8(bytes) ? "text/plain" : "application/octet-stream";
 }
 

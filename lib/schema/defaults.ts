@@ -3,6 +3,7 @@
 // mutated: changed objects are copied. The plan is compiled once per schema, since it
 // runs on every call.
 import { isPlainObject } from "./keywords/shared.ts";
+import { setOwn } from "../util/guards.ts";
 import type { JsonSchema } from "./types.ts";
 
 export type DefaultsFiller = (args: Record<string, unknown>) => Record<string, unknown>;
@@ -39,8 +40,7 @@ export function compileDefaults(schema: JsonSchema): DefaultsFiller {
       if (slot.nested && isPlainObject(next)) next = slot.nested(next);
       if (next === current) continue;
       out ??= { ...value };
-      // defineProperty, so a `__proto__` default becomes a property, not the prototype.
-      Object.defineProperty(out, slot.key, { value: next, enumerable: true, writable: true, configurable: true });
+      setOwn(out, slot.key, next);
     }
     return out ?? value;
   };

@@ -1,6 +1,7 @@
 // A tiny parser for JavaScript literal source text — numbers, strings, true/false/null,
 // arrays and objects of those — used to read parameter defaults. It never evaluates
 // code: anything else (calls, identifiers, `${}` templates) is "not a literal".
+import { setOwn } from "../util/guards.ts";
 
 export type LiteralResult = { ok: true; value: unknown } | { ok: false };
 
@@ -110,7 +111,7 @@ class Reader {
     while (!this.eat("}")) {
       const key = this.key();
       if (!this.eat(":")) throw NOT_LITERAL;
-      Object.defineProperty(out, key, { value: this.value(), enumerable: true, writable: true, configurable: true });
+      setOwn(out, key, this.value());
       if (!this.eat(",") && this.peek() !== "}") throw NOT_LITERAL;
     }
     return out;

@@ -12,6 +12,19 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return proto === Object.prototype || proto === null;
 }
 
+/** `value[key]` when it is the value's own: a key named like an Object.prototype member finds nothing inherited. */
+export function ownValue(value: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(value, key) ? value[key] : undefined;
+}
+
+/**
+ * Sets `key` as an own data property: a key that came as data (`__proto__` included) becomes a
+ * property, never the object's prototype, as plain assignment would make it.
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /**
  * What `await` would wait on. Hot paths answer a synchronous result at once instead of
  * awaiting it: every await costs a promise and a turn of the microtask queue.

@@ -4,7 +4,10 @@
 // crash of the shared server ends everyone's sessions once and starts it again.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import type { Upstream } from "../../lib/gateway/forward.ts";
+import { SharedSessions } from "../../lib/gateway/shared-sessions.ts";
 import type { ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
+import { openSse } from "../helpers/sse-client.ts";
 import { json, post, rpc, startHarness, type Harness } from "./helpers.ts";
 
 const SHARED = { app: "fixtures/demo/app.ts", isolation: "shared" };
@@ -190,4 +193,62 @@ test("shared: a person's idle MCP session is ended on the shared server", { time
   await h.init(h.tokens.alice);
   const line = await h.waitForLog(/shared MCP session idle; ended/);
   assert.equal(JSON.parse(line).status, 200, "the tool server ended it");
+});
+
+test("SharedSessions: places held while sessions open count like sessions; a release gives back one place, once", () => {
+  const events: string[] = [];
+  const shared = new SharedSessions({ sessionsPerUser: 2, idleTimeoutMs: 60_000 }, (e) => events.push(e));
+  const up = { url: "http://127.0.0.1:9/", agent: undefined } as unknown as Upstream;
+  const first = shared.reserve("ada", "demo", "default", "i1");
+  const second = shared.reserve("ada", "demo", "default", "i1");
+  assert.throws(() => shared.reserve("ada", "demo", "default", "i1"), { error: "too_many_user_sessions" }, "both places are held while opening");
+  shared.reserve("bob", "demo", "default", "i1")();
+  shared.use("ada", "demo", "default", "i1", up, "s1");
+  first();
+  first();
+  assert.throws(() => shared.admit("ada", "demo", "default", "i1"), { error: "too_many_user_sessions" }, "a second release gave nothing back");
+  second();
+  shared.admit("ada", "demo", "default", "i1");
+  shared.ended("i1", "no-such-session");
+  shared.ended("i1", "s1");
+  shared.reserve("ada", "demo", "default", "i1");
+  shared.reserve("ada", "demo", "default", "i1");
+  assert.deepEqual(events, []);
+});
+
+test("shared: concurrent initializes and legacy streams take their places as they open", { timeout: 120_000 }, async (t) => {
+  const h = await start(t, { sessionsPerUser: 2, ratePerSecond: 10_000, rateBurst: 10_000 });
+  const statuses = await Promise.all(
+    [1, 2, 3, 4].map(async () => {
+      const res = await post(h.mcp, h.tokens.alice, INIT);
+      await res.text();
+      return res.status;
+    }),
+  );
+  assert.deepEqual(
+    statuses.sort((a, b) => a - b),
+    [200, 200, 429, 429],
+    "only sessionsPerUser initializes pass, however many race",
+  );
+
+  const sse = `${h.base}/api/mcp/demo/sse`;
+  const stream = () => openSse(sse, { headers: { authorization: `Bearer ${h.tokens.bob}`, accept: "text/event-stream" }, timeoutMs: 60_000 });
+  const first = await stream();
+  t.after(() => first.close());
+  await first.until("endpoint");
+  const second = await stream();
+  t.after(() => second.close());
+  const endpoint = new URL((await second.until("endpoint")).data, h.base).href;
+  const init = await post(endpoint, h.tokens.bob, INIT);
+  assert.equal(init.status, 202);
+  await init.text();
+  await second.nextMessage();
+  const third = await stream();
+  assert.equal(third.status, 429, "a held stream holds a place, whether or not its client initialized yet");
+  assert.equal(JSON.parse(await third.text()).error, "too_many_user_sessions");
+  second.close();
+  await h.waitForLog(/"method":"GET","path":"\/api\/mcp\/demo\/sse","status":200/);
+  const again = await stream();
+  t.after(() => again.close());
+  assert.equal(again.status, 200, "a closed stream gave its place back");
 });

@@ -54,3 +54,12 @@ test("an untyped handler: a default makes a prompt argument optional; a plain on
   const got = await rpc(server, "prompts/get", { name: "explain", arguments: { topic: "waves" } });
   assert.deepEqual(got.result, { messages: [{ role: "user", content: { type: "text", text: "waves/2" } }] });
 });
+
+test("a required argument named like an Object.prototype member is missing until the client sends it", async () => {
+  const server = new McpServer("prompts");
+  server.prompt(({ constructor: c, toString: s }: { constructor: string; toString: string }) => `${c}/${s}`, { name: "odd" });
+  const missing = await rpc(server, "prompts/get", { name: "odd", arguments: { toString: "b" } });
+  assert.deepEqual(missing.error, { code: -32602, message: "Missing required argument: constructor" });
+  const got = await rpc(server, "prompts/get", { name: "odd", arguments: { constructor: "a", toString: "b" } });
+  assert.deepEqual(got.result, { messages: [{ role: "user", content: { type: "text", text: "a/b" } }] });
+});

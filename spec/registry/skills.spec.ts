@@ -155,3 +155,9 @@ test("every resource of an entry carries its size in bytes, of the same bytes it
     ],
   );
 });
+
+test("a file's extension is looked up as data: `x.constructor` is a plain file, not Object.prototype's", async (t) => {
+  const skill = defineSkill(tempSkill(t, { "SKILL.md": SKILL, "notes.constructor": "plain words", "raw.__proto__": "\u0000" }));
+  const mime = Object.fromEntries(skill.files.map((f) => [String(f.entry.uri).split("/").pop(), f.entry.mimeType]));
+  assert.deepEqual(mime, { "SKILL.md": "text/markdown", "notes.constructor": "text/plain", "raw.__proto__": "application/octet-stream" });
+});

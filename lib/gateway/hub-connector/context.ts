@@ -107,7 +107,7 @@ export function createConnector(gw: GatewayContext, verifiers: readonly TokenVer
     gw,
     verifiers,
     catalogs: new Catalogs(connector.catalogMaxAgeMs, (tool, revision) => event("catalog filled", { tool, revision })),
-    table: new ConnectorSessions(gw.sealer, limits.idleTimeoutMs),
+    table: new ConnectorSessions({ sealer: gw.sealer, idleMs: limits.idleTimeoutMs, shared: gw.sessions.shared }),
     views: new ViewCache(connector.catalogMaxAgeMs),
     event,
   };

@@ -14,12 +14,12 @@ import { CORS, GatewayError, sendJson } from "../respond.ts";
 import { isStateless } from "../mcp-sessions.ts";
 import type { ConnectorContext } from "./context.ts";
 import { ConnectorRpcError, discover, initializeResult, listPage, negotiatedVersion, SERVER_INFO } from "./local.ts";
-import { prefixTask, unprefixTask } from "./messages.ts";
+import { prefixTask, TASK_METHODS, unprefixTask } from "./messages.ts";
 import { SEARCH_TOOL } from "./namespace.ts";
 import { answerTool, forward, notifyTools, standaloneStream } from "./relay.ts";
 import { searchResult } from "./search.ts";
 import type { ConnectorSession } from "./sessions.ts";
-import { end, request as toolRequest } from "../upstream-mcp.ts";
+import { request as toolRequest } from "../upstream-mcp.ts";
 
 type Result = Record<string, unknown>;
 
@@ -70,7 +70,7 @@ async function routeRequest(cc: ConnectorContext, c: Call, request: JsonRpcReque
   if (method === "tasks/list") return reply(c, id, method, await listTasks(c, params));
   let tool: string;
   let routed: Result;
-  if (method.startsWith("tasks/")) {
+  if (TASK_METHODS.has(method)) {
     const task = unprefixTask(params.taskId);
     if (!task || !view.labels.has(task.tool)) throw new ConnectorRpcError(ErrorCode.InvalidParams, "Unknown task");
     tool = task.tool;
@@ -174,9 +174,7 @@ async function handlePost(cc: ConnectorContext, principal: Principal, req: Incom
 async function handleDelete(cc: ConnectorContext, principal: Principal, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const named = namedSession(req);
   if (named === undefined) throw new GatewayError("no_session", "DELETE needs the Mcp-Session-Id header");
-  const s = cc.table.open(named, principal.user);
-  cc.table.delete(s);
-  await Promise.allSettled((await s.started()).map((link) => end(link.up, link.session)));
+  await cc.table.delete(cc.table.open(named, principal.user));
   res.writeHead(204, { ...CORS });
   res.end();
 }

@@ -1,7 +1,7 @@
 // What /mcp answers itself: initialize, discovery, the merged lists (paginated), the
 // built-in search. The lists come from the person's view (./namespace.ts), never from a
 // tool session per tool.
-import { LIST_METHODS } from "../../federation/expose.ts";
+import { listKindOf } from "../../federation/expose.ts";
 import { discoverResult } from "../../mcp/stateless/results.ts";
 import { LATEST_VERSION, SUPPORTED_VERSIONS } from "../../mcp/versions.ts";
 import { ErrorCode } from "../../util/jsonrpc.ts";
@@ -66,7 +66,7 @@ function offsetOf(cursor: unknown): number {
 
 /** One page of a merged list; the built-in search tool opens the first page of tools/list. */
 export function listPage(view: PersonView, method: string, params: Result, pageSize: number): Result | undefined {
-  const kind = LIST_METHODS[method];
+  const kind = listKindOf(method);
   if (!kind) return undefined;
   const items: unknown[] = kind === "tools" ? [SEARCH_DEFINITION, ...view.lists.tools] : view.lists[kind];
   const from = offsetOf(params.cursor);

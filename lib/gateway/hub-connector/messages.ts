@@ -27,6 +27,9 @@ export function unprefixId(id: unknown): { tool: string; id: string | number } |
   }
 }
 
+/** Methods whose params name one task (`taskId`, prefixed with its tool); any other `tasks/…` is unknown. */
+export const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/result", "tasks/cancel", "tasks/update"]);
+
 export const prefixTask = (tool: string, taskId: string): string => `${tool}/${taskId}`;
 
 export function unprefixTask(taskId: unknown): { tool: string; taskId: string } | null {

@@ -11,9 +11,11 @@ import { TOOL_REFS } from "../../mcp/tool-result.ts";
 import type { ExposedName } from "../../federation/expose.ts";
 import { formatComment, formatEvent } from "../../http/sse.ts";
 import { upstreamOf, vouchedFor } from "../tool-routes.ts";
-import { corsWith, isEventStream, openStream, send, type Cancel } from "../forward.ts";
+import { checkSharedUse, EVERYONE } from "../shared-sessions.ts";
+import type { ToolSessionRecord } from "../tool-sessions.ts";
+import { corsWith, isEventStream, openStream, send, type Cancel, type Upstream } from "../forward.ts";
 import { writeHeadFrom } from "../../proxy/headers.ts";
-import { sendJson } from "../respond.ts";
+import { GatewayError, sendJson } from "../respond.ts";
 import { type Charge, rewriteCost, untilSent } from "../answer-budget.ts";
 import type { ConnectorContext } from "./context.ts";
 import { exposeMessage, unprefixId } from "./messages.ts";
@@ -51,7 +53,9 @@ export async function linkFor(cc: ConnectorContext, s: ConnectorSession | undefi
   }
   let starting = s.links.get(tool);
   if (!starting) {
-    starting = initialize(up, s.initParams).then((opened) => ({ tool, rec, up, session: opened.session }));
+    // Forgotten meanwhile (DELETE, idle, a bound): nothing would end a session opened now.
+    if (s.ended.signal.aborted) throw new GatewayError("unknown_session", "No such session; initialize a new one");
+    starting = open(cc, s, tool, rec, up);
     s.links.set(tool, starting);
     const mine = starting;
     mine.then(
@@ -62,6 +66,29 @@ export async function linkFor(cc: ConnectorContext, s: ConnectorSession | undefi
     );
   }
   return starting;
+}
+
+/**
+ * Opens the client's MCP session on the tool server. On a shared revision it is one of the
+ * person's sessions there, counted against `sessionsPerUser` (429 beyond) and ended on the
+ * tool server when idle, as on the per-tool routes; the /mcp session ends it when it ends (./sessions.ts).
+ */
+async function open(cc: ConnectorContext, s: ConnectorSession, tool: string, rec: ToolSessionRecord, up: Upstream): Promise<Link> {
+  const shared = rec.user === EVERYONE ? cc.gw.sessions.shared : undefined;
+  const release = shared?.reserve(s.user, tool, rec.revision, rec.instance);
+  try {
+    const opened = await initialize(up, s.initParams);
+    if (shared && opened.session) shared.use(s.user, tool, rec.revision, rec.instance, up, opened.session);
+    return { tool, rec, up, session: opened.session };
+  } finally {
+    release?.();
+  }
+}
+
+/** A use of a client's session on a shared revision: it is not idle there (a forgotten one is not used again). */
+function usedShared(cc: ConnectorContext, s: ConnectorSession | undefined, link: Link): void {
+  if (!s || s.ended.signal.aborted || !link.session || link.rec.user !== EVERYONE) return;
+  cc.gw.sessions.shared.use(s.user, link.tool, link.rec.revision, link.rec.instance, link.up, link.session);
 }
 
 /** The tool's list changed: its catalog and every view built from it are stale. */
@@ -100,6 +127,9 @@ function writeMessage(res: ServerResponse, message: unknown): Promise<void> | un
 export async function forward(cc: ConnectorContext, r: Routed, res: ServerResponse): Promise<void> {
   const s = r.session;
   let link = await linkFor(cc, s, r.user, r.tool);
+  // A stateless request (no /mcp session) runs in no MCP session of the caller's on the tool server.
+  checkSharedUse(link.rec.user === EVERYONE, { stateless: !s, inSession: !!link.session });
+  usedShared(cc, s, link);
   // The same per-person bound on one tool server as the per-tool routes (issue: one person must not hold its pool).
   const release = cc.gw.slots.take(r.user, link.rec.url!);
   const message = { jsonrpc: "2.0", id: r.id, method: r.method, params: r.params };
@@ -113,17 +143,19 @@ export async function forward(cc: ConnectorContext, r: Routed, res: ServerRespon
   });
   // As on the per-tool routes: the tool server hears who the gateway vouches for, never the client's own claim.
   const vouched = vouchedFor(cc.gw, r.user, res.req.socket.remoteAddress);
-  let answer = await post(link.up, link.session, message, headers, cancel, vouched);
-  if (answer.statusCode === 404 && s && link.session) {
-    // The tool server forgot this client's MCP session: open another and send again.
-    answer.resume();
-    if (s.links.get(r.tool)) s.links.delete(r.tool);
-    link = await linkFor(cc, s, r.user, r.tool);
-    answer = await post(link.up, link.session, message, headers, cancel, vouched);
-  }
   const key = JSON.stringify(r.id);
+  // In flight from here: a cancellation finds its tool, and the session is not idle while it runs.
   s?.inflight.set(key, link);
   try {
+    let answer = await post(link.up, link.session, message, headers, cancel, vouched);
+    if (answer.statusCode === 404 && s && link.session) {
+      // The tool server forgot this client's MCP session: open another and send again.
+      answer.resume();
+      if (s.links.get(r.tool)) s.links.delete(r.tool);
+      link = await linkFor(cc, s, r.user, r.tool);
+      s.inflight.set(key, link);
+      answer = await post(link.up, link.session, message, headers, cancel, vouched);
+    }
     await relayAnswer(cc, r, answer, res);
   } finally {
     if (s?.inflight.get(key) === link) s.inflight.delete(key);
@@ -223,9 +255,17 @@ export async function standaloneStream(cc: ConnectorContext, s: ConnectorSession
   };
   s.streams.add(attach);
   for (const link of await s.started()) attach(link);
-  const timer = setInterval(() => res.write(formatComment("keepalive")), cc.gw.keepaliveMs);
+  const timer = setInterval(() => {
+    res.write(formatComment("keepalive"));
+    // A client listening is using its sessions: on a shared revision they are not idle.
+    for (const link of attached) usedShared(cc, s, link);
+  }, cc.gw.keepaliveMs);
   timer.unref();
+  // Until the client leaves, or its session ends (DELETE, a bound): then the stream ends too.
+  const ended = (): void => void res.end();
+  s.ended.signal.addEventListener("abort", ended);
   await new Promise((done) => res.once("close", done));
+  s.ended.signal.removeEventListener("abort", ended);
   clearInterval(timer);
   s.streams.delete(attach);
   controller.abort();

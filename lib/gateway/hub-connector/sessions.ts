@@ -3,12 +3,17 @@
 // person's token naming it, or any per-tool route, gets "not found". The session's state
 // (the client's initialize params, and per tool the tool session and the MCP session opened
 // on it for this client) lives in this replica's memory: a client sent to another replica
-// gets 404 and initializes again, as MCP provides for.
+// gets 404 and initializes again, as MCP provides for. A session forgotten for any reason
+// (DELETE, idle, a person's or the table's bound) ends what it opened on the tool servers
+// (DELETE there, and its place among the person's sessions on a shared revision given back):
+// nothing the gateway opened for a client outlives the client's session.
 import { randomBytes } from "node:crypto";
 import type { SessionSealer } from "../session-seal.ts";
 import { GatewayError } from "../respond.ts";
 import type { Upstream } from "../forward.ts";
 import type { ToolSessionRecord } from "../tool-sessions.ts";
+import { EVERYONE, type SharedSessions } from "../shared-sessions.ts";
+import { end } from "../upstream-mcp.ts";
 
 /** One tool as this client uses it: the tool session and the MCP session on it. */
 export interface Link {
@@ -37,6 +42,8 @@ export class ConnectorSession {
   readonly inflight = new Map<string, Link>();
   /** Standalone streams (GET) to attach each newly started link to. */
   readonly streams = new Set<(link: Link) => void>();
+  /** Aborted when the session is forgotten: its standalone stream ends with it. */
+  readonly ended = new AbortController();
   logLevel: string | undefined;
   lastUsed = Date.now();
 
@@ -55,16 +62,25 @@ export class ConnectorSession {
   }
 }
 
+export interface ConnectorSessionsOptions {
+  sealer: SessionSealer;
+  idleMs: number;
+  /** Where sessions on shared revisions are counted. */
+  shared: Pick<SharedSessions, "ended">;
+  /** Sessions the table holds; 10,000. */
+  max?: number;
+}
+
 export class ConnectorSessions {
   readonly #table = new Map<string, ConnectorSession>();
-  readonly #sealer: SessionSealer;
-  readonly #idleMs: number;
-  readonly #max: number;
+  readonly #o: ConnectorSessionsOptions;
+  readonly #sweeper: NodeJS.Timeout;
 
-  constructor(sealer: SessionSealer, idleMs: number, max = 10_000) {
-    this.#sealer = sealer;
-    this.#idleMs = idleMs;
-    this.#max = max;
+  constructor(options: ConnectorSessionsOptions) {
+    this.#o = options;
+    // Idle sessions are ended on a clock, not only when someone initializes another.
+    this.#sweeper = setInterval(() => this.sweepIdle(), Math.max(1000, Math.min(60_000, options.idleMs / 4)));
+    this.#sweeper.unref();
   }
 
   get size(): number {
@@ -74,7 +90,7 @@ export class ConnectorSessions {
   create(user: string, initParams: Record<string, unknown>, protocolVersion: string): ConnectorSession {
     this.#sweep(user);
     const key = randomBytes(16).toString("hex");
-    const id = this.#sealer.seal({ user, tool: CONNECTOR, revision: "", instance: key, upstream: "" });
+    const id = this.#o.sealer.seal({ user, tool: CONNECTOR, revision: "", instance: key, upstream: "" });
     const session = new ConnectorSession(key, user, id, initParams, protocolVersion);
     this.#table.set(key, session);
     return session;
@@ -82,15 +98,48 @@ export class ConnectorSessions {
 
   /** The session an id names, for this person; anything else is "not found", never "forbidden". */
   open(id: string, user: string): ConnectorSession {
-    const binding = this.#sealer.open(id);
+    const binding = this.#o.sealer.open(id);
     const session = binding && binding.tool === CONNECTOR && binding.user === user ? this.#table.get(binding.instance) : undefined;
     if (!session) throw new GatewayError("unknown_session", "No such session; initialize a new one");
     session.lastUsed = Date.now();
     return session;
   }
 
-  delete(session: ConnectorSession): void {
+  /** Ends a session (the client's DELETE); resolves once the tool servers were told. */
+  delete(session: ConnectorSession): Promise<void> {
+    return this.#forget(session);
+  }
+
+  /**
+   * Forgets sessions unused for the idle time: none with a request running or a stream open
+   * (a client listening on GET is not idle).
+   */
+  sweepIdle(now = Date.now()): void {
+    for (const s of this.#table.values()) {
+      if (now - s.lastUsed > this.#o.idleMs && s.inflight.size === 0 && s.streams.size === 0) void this.#forget(s);
+    }
+  }
+
+  /** Stops the idle clock (the gateway is closing). */
+  close(): void {
+    clearInterval(this.#sweeper);
+  }
+
+  /** Only ever called with a session in the table (each caller found it there this turn). */
+  #forget(session: ConnectorSession): Promise<void> {
     this.#table.delete(session.key);
+    session.ended.abort();
+    return this.#end(session);
+  }
+
+  /** Ends each MCP session the client's session opened on a tool server (those still opening too). */
+  async #end(session: ConnectorSession): Promise<void> {
+    await Promise.allSettled(
+      (await session.started()).map((link) => {
+        if (link.session !== undefined && link.rec.user === EVERYONE) this.#o.shared.ended(link.rec.instance, link.session);
+        return end(link.up, link.session);
+      }),
+    );
   }
 
   /**
@@ -98,13 +147,9 @@ export class ConnectorSessions {
    * everyone else's sessions out), and the oldest when the table is full.
    */
   #sweep(user: string): void {
-    const now = Date.now();
-    const mine: string[] = [];
-    for (const [key, s] of this.#table) {
-      if (now - s.lastUsed > this.#idleMs) this.#table.delete(key);
-      else if (s.user === user) mine.push(key);
-    }
-    while (mine.length >= PER_USER) this.#table.delete(mine.shift()!);
-    while (this.#table.size >= this.#max) this.#table.delete(this.#table.keys().next().value!);
+    this.sweepIdle();
+    const mine = [...this.#table.values()].filter((s) => s.user === user);
+    while (mine.length >= PER_USER) void this.#forget(mine.shift()!);
+    while (this.#table.size >= (this.#o.max ?? 10_000)) void this.#forget(this.#table.values().next().value!);
   }
 }

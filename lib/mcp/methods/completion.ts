@@ -2,7 +2,7 @@
 // suggestions from the completers registered on prompts and resource templates.
 import type { ServerCore } from "../core.ts";
 import { JsonRpcError, invalidParams, quoteName } from "../errors.ts";
-import { isRecord } from "../../util/guards.ts";
+import { isRecord, setOwn } from "../../util/guards.ts";
 import { ErrorCode, isJsonRpcError } from "../../util/jsonrpc.ts";
 import type { Completer } from "../../registry/common.ts";
 import { logHandlerFailure } from "../../util/logger.ts";
@@ -36,7 +36,7 @@ function completerName(ref: Record<string, unknown>, argument: string): string {
 function contextArguments(params: Record<string, unknown>): Record<string, string> {
   const args = isRecord(params.context) ? params.context.arguments : undefined;
   const out: Record<string, string> = {};
-  if (isRecord(args)) for (const [k, v] of Object.entries(args)) if (typeof v === "string") out[k] = v;
+  if (isRecord(args)) for (const [k, v] of Object.entries(args)) if (typeof v === "string") setOwn(out, k, v);
   return out;
 }
 

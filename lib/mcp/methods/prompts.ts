@@ -1,7 +1,7 @@
 import { Context, progressTokenOf } from "../context.ts";
 import { MissingCapabilityError, RoundEndedError } from "../stateless/input-required.ts";
 import { JsonRpcError, invalidParams, quoteName } from "../errors.ts";
-import { isRecord } from "../../util/guards.ts";
+import { isRecord, ownValue } from "../../util/guards.ts";
 import { logHandlerFailure } from "../../util/logger.ts";
 import { ErrorCode, isJsonRpcError } from "../../util/jsonrpc.ts";
 import { paginate } from "./paginate.ts";
@@ -25,7 +25,7 @@ export const promptMethods = {
     const args = params.arguments ?? {};
     if (!isRecord(args)) throw invalidParams("Invalid params: arguments must be an object");
     for (const arg of prompt.arguments) {
-      if (arg.required && (args[arg.name] === undefined || args[arg.name] === null)) {
+      if (arg.required && (ownValue(args, arg.name) ?? null) === null) {
         throw invalidParams(`Missing required argument: ${arg.name}`);
       }
     }

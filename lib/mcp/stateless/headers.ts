@@ -2,6 +2,7 @@
 // and `Mcp-Name` mirror the body so intermediaries can route without parsing it, and tool
 // parameters annotated `x-mcp-header` are mirrored as `Mcp-Param-{Name}`. A server that reads
 // the body must check that both agree; any disagreement is -32020 with HTTP 400.
+import { isRecord, ownValue } from "../../util/guards.ts";
 import { headerMismatch, type StatelessErrorBody } from "./errors.ts";
 
 /** Header values by lower-case name, as node:http gives them. */
@@ -84,8 +85,6 @@ export interface ParamHeader {
   type: "string" | "integer" | "boolean";
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
 /**
  * The `x-mcp-header` annotations of a tool's inputSchema, found only along chains of
  * `properties` keys (the revision forbids them anywhere else). Throws a TypeError naming the
@@ -121,7 +120,7 @@ function valueAt(args: unknown, path: string[]): unknown {
   let at: unknown = args;
   for (const key of path) {
     if (!isRecord(at)) return undefined;
-    at = at[key];
+    at = ownValue(at, key);
   }
   return at;
 }

@@ -56,15 +56,16 @@ export function acknowledgement(subscriptionId: SubscriptionId, filter: ListenFi
   return tagged(subscriptionId, "notifications/subscriptions/acknowledged", { notifications: filterToWire(filter) });
 }
 
-const LIST_FLAGS: Record<string, keyof Omit<ListenFilter, "resourceUris">> = {
-  "notifications/tools/list_changed": "toolsListChanged",
-  "notifications/prompts/list_changed": "promptsListChanged",
-  "notifications/resources/list_changed": "resourcesListChanged",
-};
+// A Map: a method named like an Object.prototype member must find nothing.
+const LIST_FLAGS: ReadonlyMap<string, keyof Omit<ListenFilter, "resourceUris">> = new Map([
+  ["notifications/tools/list_changed", "toolsListChanged"],
+  ["notifications/prompts/list_changed", "promptsListChanged"],
+  ["notifications/resources/list_changed", "resourcesListChanged"],
+]);
 
 /** Whether a change notification belongs on a stream with this filter. */
 export function wants(filter: ListenFilter, method: string, params?: Record<string, unknown>): boolean {
-  const flag = LIST_FLAGS[method];
+  const flag = LIST_FLAGS.get(method);
   if (flag) return filter[flag];
   if (method === "notifications/resources/updated") return typeof params?.uri === "string" && filter.resourceUris.has(params.uri);
   return false;

@@ -121,4 +121,8 @@ test("Mcp-Param headers must accompany and match every annotated body value", ()
   assert.equal(checkParamHeaders({}, declared, { query: "q", region: null }).ok, true);
   assert.equal(checkParamHeaders({}, declared, undefined).ok, true);
   assert.equal(headerValue({ "mcp-name": "  x " }, "Mcp-Name"), "x");
+  // A property named like an Object.prototype member has a value only when the body sends one.
+  const odd = paramHeadersOf({ properties: { constructor: { type: "string", "x-mcp-header": "Ctor" } } });
+  assert.equal(checkParamHeaders({}, odd, {}).ok, true);
+  assert.equal(checkParamHeaders({ "mcp-param-ctor": "x" }, odd, { constructor: "x" }).ok, true);
 });

@@ -16,6 +16,7 @@ test("the filter is opt-in: only what the client asked for is sent", () => {
   assert.equal(wants(prompts, "notifications/tools/list_changed"), false);
   assert.equal(wants(prompts, "notifications/resources/list_changed"), false);
   assert.equal(wants(prompts, "notifications/message"), false);
+  for (const name of ["constructor", "__proto__", "toString"]) assert.equal(wants(prompts, name), false, name);
   const docs = filterOf({ resourceSubscriptions: ["file:///a"], toolsListChanged: false });
   assert.equal(wants(docs, "notifications/resources/updated", { uri: "file:///a" }), true);
   assert.equal(wants(docs, "notifications/resources/updated", { uri: "file:///b" }), false);

@@ -7,7 +7,8 @@ export type ProxyChoice = "auto" | "external" | "builtin" | "none";
 
 export interface LaunchOptions {
   app: string;
-  host: string;
+  /** Bind address; none: loopback locally, 0.0.0.0 on a hub session (where the hub's proxy must reach it). */
+  host: string | undefined;
   port: number;
   pythonEnv: string | undefined;
   debug: boolean;
@@ -32,7 +33,8 @@ Start an MCP tool server, locally or on a hub session.
 
 options:
   -a, --app FILE          app file exporting \`server\` (.js .mjs .cjs .ts .mts)   (required)
-      --host HOST         bind address                                   (default 0.0.0.0)
+      --host HOST         bind address; 0.0.0.0 serves other machines     (default 127.0.0.1;
+                          on a hub session 0.0.0.0)
       --allowed-host NAME a Host clients use besides this machine's names (repeatable)
   -p, --port PORT         port in local mode; 0 binds a free one         (default $MCP_PORT or 8000)
       --path-prefix PATH  also answer under PATH (e.g. /weber/S/C/P), stripping it; no hub
@@ -105,7 +107,7 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
       ...stateDir,
       ...pathPrefix,
       app: values.app,
-      host: values.host ?? "0.0.0.0",
+      host: values.host,
       port,
       pythonEnv: values["python-env"],
       debug: values.debug ?? false,

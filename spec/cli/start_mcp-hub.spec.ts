@@ -36,7 +36,7 @@ async function exerciseRoutes(base: string, prefix: string): Promise<void> {
 
   const sse = await fetch(`${base}sse`, { headers: { cookie: COOKIE } });
   const sseReader = sse.body!.getReader();
-  assert.equal(await readEvent(sseReader, "open"), "{}");
+  assert.match(await readEvent(sseReader, "endpoint"), new RegExp(`^${prefix}/\\?session_id=`));
 
   const mcpStream = await fetch(`${base}mcp`, { headers: { cookie: COOKIE, accept: "text/event-stream" } });
   const endpoint = await readEvent(mcpStream.body!.getReader(), "endpoint");

@@ -13,7 +13,7 @@ test("slow_sum runs as a task, reports progress per value, and sums", async (t) 
   await client.initialize({ tasks: {} });
   const events = await openEvents(`${running.url}mcp`, { "mcp-session-id": client.sessionId! });
   t.after(() => events.close());
-  assert.equal((await events.next()).event, "endpoint");
+  assert.equal((await events.next()).data, "", "the priming event");
   const { task } = await client.result("tools/call", { name: "slow_sum", arguments: { values: "1, 2,3", delay: 0 }, task: {}, _meta: { progressToken: "s" } });
   const progress = [];
   for (let i = 0; i < 3; i++) progress.push(JSON.parse((await events.next()).data).params.progress);
@@ -70,7 +70,7 @@ test("a job sends no progress on its request's token: that request was answered 
   await client.initialize();
   const events = await openEvents(`${running.url}mcp`, { "mcp-session-id": client.sessionId! });
   t.after(() => events.close());
-  assert.equal((await events.next()).event, "endpoint");
+  assert.equal((await events.next()).data, "", "the priming event");
   const job = jobOf(await client.result("tools/call", { name: "count", arguments: {}, _meta: { progressToken: "job" } }));
   assert.equal(job.status, "running");
   await done;

@@ -25,7 +25,7 @@ export interface LaunchOptions {
   readyLine: boolean;
 }
 
-export type ParsedArgs = { kind: "run"; options: LaunchOptions } | { kind: "help" } | { kind: "usage"; message: string };
+export type ParsedArgs = { kind: "run"; options: LaunchOptions } | { kind: "help" } | { kind: "version" } | { kind: "usage"; message: string };
 
 export const USAGE = `usage: start_mcp --app FILE [options]
 
@@ -48,6 +48,7 @@ options:
       --state-dir DIR     keep async jobs and tasks here across restarts   (default $HUBMCP_STATE_DIR)
       --debug             log one line per request on stderr
   -h, --help              show this help
+      --version           print hubmcp's version
 `;
 
 const PROXY_CHOICES: readonly ProxyChoice[] = ["auto", "external", "builtin", "none"];
@@ -77,6 +78,7 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
         "path-prefix": { type: "string" },
         "ready-line": { type: "boolean" },
         help: { type: "boolean", short: "h" },
+        version: { type: "boolean" },
       },
     }));
   } catch (err) {
@@ -84,6 +86,7 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
     return { kind: "usage", message: (err as Error).message.split("\n")[0]! };
   }
   if (values.help) return { kind: "help" };
+  if (values.version) return { kind: "version" };
   if (!values.app) return { kind: "usage", message: "--app is required" };
   const proxy = (values.proxy ?? "auto") as ProxyChoice;
   if (!PROXY_CHOICES.includes(proxy)) return { kind: "usage", message: "--proxy must be one of auto, external, builtin, none" };

@@ -15,6 +15,7 @@ import { attachRequestLog } from "./request-log.ts";
 import { stderrLogger } from "./stderr-logger.ts";
 import { protocolOutput, superviseStdioChild } from "./stdio-split.ts";
 import { formatReadyLine } from "../util/ready-line.ts";
+import { packageVersion } from "../util/cli-entry.ts";
 
 export interface LauncherIo {
   /** A line for stdout (the lines users and scripts read). */
@@ -116,6 +117,10 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
   const parsed = parseLauncherArgs(argv, env);
   if (parsed.kind === "help") {
     io.out(USAGE.trimEnd());
+    return 0;
+  }
+  if (parsed.kind === "version") {
+    io.out(`${NAME} ${packageVersion()}`);
     return 0;
   }
   if (parsed.kind === "usage") {

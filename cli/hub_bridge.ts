@@ -60,7 +60,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, stdio: Bridge
       err(reason === "too-long" ? "dropped a message longer than the limit" : "dropped a line that was not JSON");
       send({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
     },
-    end: () => finish(),
+    // Closed input still gets an answer to every request read before it.
+    end: () => void bridge.inputClosed().then(finish),
   });
   // Hosts stop a stdio server by closing its stdin, then by signals (MCP lifecycle "Shutdown").
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;

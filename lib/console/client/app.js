@@ -1,7 +1,7 @@
 // The page's entry: start-up, the catalogue (tools, resources, templates, prompts) and the
 // wiring between forms, calls and the MCP client.
 import { appHost, appView, toolVisibility } from "./apps.js";
-import { callFor, cancelCall, elicitationForm, finishCall, followJob, followTask, jobHandle, logLine, onProgress, setStatus, startCall } from "./calls.js";
+import { callFor, cancelCall, elicitationForm, finishCall, followJob, followTask, JOB_TOOL, jobHandle, logLine, onProgress, setStatus, startCall } from "./calls.js";
 import { el } from "./dom.js";
 import { fieldModel, formModel } from "./form-model.js";
 import { buildFields, contentBlock, readForm, resourceView, resultView } from "./render.js";
@@ -257,7 +257,8 @@ async function loadCatalogue() {
   if (capabilities.tools) {
     const tools = await listAll("tools/list", "tools");
     appHost.tools = new Map(tools.map(function (t) { return [t.name, t]; }));
-    fill("tools-section", "tools", tools.map(toolCard));
+    // A job is polled by the console itself (followJob): a form for the polling tool would only confuse.
+    fill("tools-section", "tools", tools.filter(function (t) { return t.name !== JOB_TOOL; }).map(toolCard));
   }
   if (capabilities.resources) {
     fill("resources-section", "resources", (await listAll("resources/list", "resources")).map(function (r) {

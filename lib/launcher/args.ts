@@ -23,6 +23,8 @@ export interface LaunchOptions {
   pathPrefix?: string;
   /** Print the machine-readable ready line (../util/ready-line.ts) on stdout once listening. */
   readyLine: boolean;
+  /** Restart the server whenever a file under the app's folder changes (./watch.ts). */
+  watch?: boolean;
 }
 
 export type ParsedArgs = { kind: "run"; options: LaunchOptions } | { kind: "help" } | { kind: "version" } | { kind: "usage"; message: string };
@@ -46,6 +48,7 @@ options:
       --proxy MODE        hub reverse proxy: auto | external | builtin | none  (default auto)
       --stdio             speak MCP on stdin/stdout (for desktop assistants); no HTTP
       --state-dir DIR     keep async jobs and tasks here across restarts   (default $HUBMCP_STATE_DIR)
+      --watch             restart the server when a file in the app's folder changes
       --debug             log one line per request on stderr
   -h, --help              show this help
       --version           print hubmcp's version
@@ -77,6 +80,7 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
         "state-dir": { type: "string" },
         "path-prefix": { type: "string" },
         "ready-line": { type: "boolean" },
+        watch: { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean" },
       },
@@ -104,11 +108,13 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
     return { kind: "usage", message: "--path-prefix must be a path like /a/b (no trailing slash, query or dot segments)" };
   if (prefix !== undefined && values.stdio) return { kind: "usage", message: "--path-prefix applies to HTTP, not --stdio" };
   const pathPrefix = prefix === undefined ? {} : { pathPrefix: prefix };
+  if (values.watch && values.stdio) return { kind: "usage", message: "--watch applies to HTTP, not --stdio" };
   return {
     kind: "run",
     options: {
       ...stateDir,
       ...pathPrefix,
+      ...(values.watch ? { watch: true } : {}),
       app: values.app,
       host: values.host,
       port,

@@ -2,7 +2,7 @@
 // mode, the printed lines, and shutdown on a stop request. Output goes through `io`, so
 // the CLI decides what reaches the terminal.
 import { readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { RunningServer } from "../http/listen.ts";
 import { adoptLogger, loadApp, type ServerLike } from "./app-loader.ts";
 import { parseLauncherArgs, USAGE, type LaunchOptions } from "./args.ts";
@@ -13,6 +13,7 @@ import { isLoopbackHost } from "../http/host-guard.ts";
 import { takeSessionSecret } from "../http/session-secret.ts";
 import { attachRequestLog } from "./request-log.ts";
 import { stderrLogger } from "./stderr-logger.ts";
+import { superviseWatch } from "./watch.ts";
 import { protocolOutput, superviseStdioChild } from "./stdio-split.ts";
 import { formatReadyLine } from "../util/ready-line.ts";
 import { packageVersion } from "../util/cli-entry.ts";
@@ -129,6 +130,12 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
     return 2;
   }
   const options = parsed.options;
+  // The watcher only supervises: the app is loaded by each child it starts, never here. A
+  // session secret is left to the child (fail-closed: a restart finds its file gone and stays down).
+  if (options.watch) {
+    const rest = argv.filter((a) => a !== "--watch");
+    return superviseWatch(io.relaunch, rest, env, dirname(resolve(options.app)), io);
+  }
   // Taken before anything runs (the app's import included), so nothing started later inherits its path.
   const taken = takeSessionSecret(env);
   if (taken !== null && "error" in taken) {

@@ -63,6 +63,9 @@ export interface StopSignals {
  */
 export const STDIO_PROTOCOL_FD_ENV = "HUBMCP_STDIO_PROTOCOL_FD";
 
+/** Set by `start_mcp --watch` for the child that serves (lib/launcher/watch.ts): it stops when its parent goes. */
+export const WATCHED_CHILD_ENV = "HUBMCP_WATCHED_CHILD";
+
 /** How often the parent is looked at under npm; a stop within this is prompt enough for a supervisor. */
 const PARENT_CHECK_MS = 500;
 
@@ -88,7 +91,7 @@ export function listenForStop(name: string, env: NodeJS.ProcessEnv = process.env
     process.exit(1);
   };
   for (const signal of signals) process.on(signal, onSignal);
-  const supervised = env.npm_lifecycle_event !== undefined || env[STDIO_PROTOCOL_FD_ENV] !== undefined;
+  const supervised = env.npm_lifecycle_event !== undefined || env[STDIO_PROTOCOL_FD_ENV] !== undefined || env[WATCHED_CHILD_ENV] !== undefined;
   const stopWatching = !supervised
     ? () => {}
     : watchParent(() => {

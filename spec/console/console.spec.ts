@@ -236,6 +236,25 @@ test("the demo's console runs tools in a browser", { skip }, async (t) => {
   });
 });
 
+test("a server restart (start_mcp --watch): the console starts a new session and shows the new lists", { skip }, async (t) => {
+  const browser = await launchBrowser(t);
+  const before = new McpServer("restarting");
+  before.tool(() => 1, { name: "old_tool" });
+  const first = await before.listen({ port: 0 });
+  t.after(() => first.close());
+  // While the server is down the page's reconnects are refused, and the old session is a 404.
+  const page = await openConsole(t, browser, first.url, /ERR_CONNECTION_REFUSED|404/);
+  await page.waitForSelector("#tool-old_tool");
+  await first.close();
+  const after = new McpServer("restarting");
+  after.tool(() => 2, { name: "new_tool" });
+  const second = await after.listen({ port: first.port });
+  t.after(() => second.close());
+  await page.waitForSelector("#tool-new_tool");
+  assert.equal(await page.$("#tool-old_tool"), null);
+  assert.equal(await text(page, "#status"), "The server restarted; its lists were reloaded");
+});
+
 test("the console works under a path prefix and behind the reverse proxy", { skip }, async (t) => {
   const browser = await launchBrowser(t);
   const app = new McpServer("prefixed");

@@ -28,6 +28,7 @@ const STATUS = {
   unknown_session: 404,
   unknown_tool: 404,
   method_not_allowed: 405,
+  not_acceptable: 406,
   body_too_large: statusOf("HUBMCP_BODY_TOO_LARGE"),
   rate_limited: 429,
   too_many_running: 429,

@@ -6,6 +6,7 @@
 export type ToolEndpoint = "mcp" | "sse";
 
 export type Route =
+  | { kind: "landing" }
   | { kind: "health" }
   | { kind: "metrics" }
   | { kind: "hub-mcp" }
@@ -46,6 +47,7 @@ export function matchRoute(method: string, target: string | undefined): Route {
   if (path === null) return { kind: "bad-path" };
   const parts = path.split("/").slice(1);
   if (parts.at(-1) === "" && parts.length > 1) parts.pop();
+  if (path === "/") return { kind: "landing" };
   if (path === "/healthz") return { kind: "health" };
   if (path === "/metrics") return { kind: "metrics" };
   // The hub connector: one endpoint for every tool (./hub-connector/).

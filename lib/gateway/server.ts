@@ -6,7 +6,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { ACCOUNTS, StoreAccountDirectory } from "./accounts.ts";
 import { AnswerBudget } from "./answer-budget.ts";
 import { API_TOKENS, ApiTokens } from "./api-tokens.ts";
-import { authorize, resourceMetadata } from "./auth.ts";
+import { authorize, bearer, resourceMetadata } from "./auth.ts";
 import { LegacyStreams } from "./legacy-sse.ts";
 import type { GatewayConfig } from "./config.ts";
 import type { AuthorizationServer, RecordStore, TokenVerifier } from "./contracts.ts";
@@ -27,6 +27,7 @@ import { CORS as PROFILES, answerPreflight } from "../http/cors.ts";
 import { bindHttp, gracefulClose, urlHost } from "../http/listen.ts";
 import { hostAllowList } from "../http/host-guard.ts";
 import { authorizeHub, hubResourceMetadata } from "./hub-connector/auth.ts";
+import { sendLanding } from "./landing.ts";
 import { createConnector, type ConnectorContext } from "./hub-connector/context.ts";
 import { handleConnector } from "./hub-connector/endpoint.ts";
 
@@ -151,6 +152,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         throw new GatewayError("bad_path", "The request path is not acceptable");
       case "not-found":
         throw new GatewayError("not_found", "No such route");
+      case "landing": {
+        if (method !== "GET" && method !== "HEAD") throw new GatewayError("method_not_allowed", "Use GET", { allow: "GET" });
+        // A credential, when there is one, must be good for the hub (its 401 otherwise); none is the public page.
+        const authorized = bearer(req) === null ? null : authorizeHub(req, verifiers, publicUrl);
+        const principal = authorized instanceof Promise ? await authorized : authorized;
+        if (principal) facts.user = principal.user;
+        return sendLanding(req, res, publicUrl, config, principal);
+      }
       case "health":
         return sendJson(res, 200, { status: "ok", toolSessions: sessions.liveOwned });
       case "metrics": {

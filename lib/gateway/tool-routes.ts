@@ -326,6 +326,24 @@ async function sseInfo(ctx: GatewayContext, c: Caller, res: ServerResponse): Pro
   sendJson(res, 200, { sse_endpoint: `${base}/sse`, post_endpoint: `${base}/mcp`, cookie_header: "" });
 }
 
+/**
+ * `GET …/sse`: the legacy transport's stream for a client that asks for one, the session
+ * proxy info as JSON for one that takes JSON (curl, the console); a client that takes neither
+ * (an SDK transport pointed at the wrong URL) gets a 406 that says so, not JSON it cannot parse.
+ */
+function legacyGet(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const accept = parseAccept(req.headers.accept);
+  if (accept.streams) return openLegacy(ctx, c, res);
+  if (!accept.json) throw notAcceptable();
+  return sseInfo(ctx, c, res);
+}
+
+const notAcceptable = (): GatewayError =>
+  new GatewayError(
+    "not_acceptable",
+    "GET …/sse answers an event stream (Accept: text/event-stream, the 2024-11-05 SSE transport) or its connection details as JSON (Accept: application/json); streamable-HTTP clients connect to …/mcp",
+  );
+
 /** `GET …/sse` asking for an event stream: the standard legacy transport, through the gateway. */
 async function openLegacy(ctx: GatewayContext, c: Caller, res: ServerResponse): Promise<void> {
   const rec = await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c));
@@ -395,8 +413,7 @@ export function handleToolRoute(ctx: GatewayContext, route: Route, c: Caller, re
     case "sse-info":
       if (method === "POST") return postLegacy(ctx, c, req, res);
       if (method !== "GET") throw NOT_ALLOWED("GET, POST");
-      if (parseAccept(req.headers.accept).streams) return openLegacy(ctx, c, res);
-      return sseInfo(ctx, c, res);
+      return legacyGet(ctx, c, req, res);
     case "openapi":
       if (method !== "GET") throw NOT_ALLOWED("GET");
       return passThrough(ctx, c, req, res, "openapi.json", false);

@@ -7,7 +7,8 @@ export type ProxyChoice = "auto" | "external" | "builtin" | "none";
 
 export interface LaunchOptions {
   app: string;
-  host: string;
+  /** Bind address; none: loopback locally, 0.0.0.0 on a hub session (where the hub's proxy must reach it). */
+  host: string | undefined;
   port: number;
   pythonEnv: string | undefined;
   debug: boolean;
@@ -22,9 +23,11 @@ export interface LaunchOptions {
   pathPrefix?: string;
   /** Print the machine-readable ready line (../util/ready-line.ts) on stdout once listening. */
   readyLine: boolean;
+  /** Restart the server whenever a file under the app's folder changes (./watch.ts). */
+  watch?: boolean;
 }
 
-export type ParsedArgs = { kind: "run"; options: LaunchOptions } | { kind: "help" } | { kind: "usage"; message: string };
+export type ParsedArgs = { kind: "run"; options: LaunchOptions } | { kind: "help" } | { kind: "version" } | { kind: "usage"; message: string };
 
 export const USAGE = `usage: start_mcp --app FILE [options]
        start_mcp init [DIR]    write DIR/tsconfig.json: .ts apps there get hubmcp's types
@@ -33,7 +36,8 @@ Start an MCP tool server, locally or on a hub session.
 
 options:
   -a, --app FILE          app file exporting \`server\` (.js .mjs .cjs .ts .mts)   (required)
-      --host HOST         bind address                                   (default 0.0.0.0)
+      --host HOST         bind address; 0.0.0.0 serves other machines     (default 127.0.0.1;
+                          on a hub session 0.0.0.0)
       --allowed-host NAME a Host clients use besides this machine's names (repeatable)
   -p, --port PORT         port in local mode; 0 binds a free one         (default $MCP_PORT or 8000)
       --path-prefix PATH  also answer under PATH (e.g. /weber/S/C/P), stripping it; no hub
@@ -45,8 +49,10 @@ options:
       --proxy MODE        hub reverse proxy: auto | external | builtin | none  (default auto)
       --stdio             speak MCP on stdin/stdout (for desktop assistants); no HTTP
       --state-dir DIR     keep async jobs and tasks here across restarts   (default $HUBMCP_STATE_DIR)
+      --watch             restart the server when a file in the app's folder changes
       --debug             log one line per request on stderr
   -h, --help              show this help
+      --version           print hubmcp's version
 `;
 
 const PROXY_CHOICES: readonly ProxyChoice[] = ["auto", "external", "builtin", "none"];
@@ -75,7 +81,9 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
         "state-dir": { type: "string" },
         "path-prefix": { type: "string" },
         "ready-line": { type: "boolean" },
+        watch: { type: "boolean" },
         help: { type: "boolean", short: "h" },
+        version: { type: "boolean" },
       },
     }));
   } catch (err) {
@@ -83,6 +91,7 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
     return { kind: "usage", message: (err as Error).message.split("\n")[0]! };
   }
   if (values.help) return { kind: "help" };
+  if (values.version) return { kind: "version" };
   if (!values.app) return { kind: "usage", message: "--app is required" };
   const proxy = (values.proxy ?? "auto") as ProxyChoice;
   if (!PROXY_CHOICES.includes(proxy)) return { kind: "usage", message: "--proxy must be one of auto, external, builtin, none" };
@@ -100,13 +109,15 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
     return { kind: "usage", message: "--path-prefix must be a path like /a/b (no trailing slash, query or dot segments)" };
   if (prefix !== undefined && values.stdio) return { kind: "usage", message: "--path-prefix applies to HTTP, not --stdio" };
   const pathPrefix = prefix === undefined ? {} : { pathPrefix: prefix };
+  if (values.watch && values.stdio) return { kind: "usage", message: "--watch applies to HTTP, not --stdio" };
   return {
     kind: "run",
     options: {
       ...stateDir,
       ...pathPrefix,
+      ...(values.watch ? { watch: true } : {}),
       app: values.app,
-      host: values.host ?? "0.0.0.0",
+      host: values.host,
       port,
       pythonEnv: values["python-env"],
       debug: values.debug ?? false,

@@ -23,6 +23,7 @@ import { isSteadyRoute, ToolSessions } from "./tool-sessions.ts";
 import { handleToolRoute, type GatewayContext } from "./tool-routes.ts";
 import { UpstreamSlots } from "./upstream-slots.ts";
 import { handleSessionProxy } from "./session-proxy.ts";
+import { ConsoleLinkUses, openConsoleLink } from "./console-link.ts";
 import { CORS as PROFILES, answerPreflight } from "../http/cors.ts";
 import { bindHttp, gracefulClose, urlHost } from "../http/listen.ts";
 import { hostAllowList } from "../http/host-guard.ts";
@@ -129,6 +130,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
   for (const warning of await identityWarnings(config)) event("warning", { message: warning });
   const ctx: { current?: GatewayContext; connector?: ConnectorContext } = {};
+  const consoleUses = new ConsoleLinkUses(store);
   const host = options.host ?? "127.0.0.1";
   // DNS rebinding, on every bind: the gateway answers only to its public host, the hosts the
   // operator allows, and this machine's own names and addresses.
@@ -170,6 +172,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       }
       case "weber":
         facts.user = await handleSessionProxy(c, r.instance, req, res);
+        return;
+      case "console-link":
+        facts.user = await openConsoleLink(c, consoleUses, req, res);
         return;
       case "hub-resource-metadata":
         if (method !== "GET" && method !== "HEAD") throw new GatewayError("method_not_allowed", "Use GET", { allow: "GET" });

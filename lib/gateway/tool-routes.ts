@@ -34,6 +34,7 @@ import { sessionKey, type ToolSessionRecord, type ToolSessions } from "./tool-se
 import type { UpstreamSlots } from "./upstream-slots.ts";
 import { MCP_ACCEPT } from "./upstream-mcp.ts";
 import { sessionProxyCookie } from "./session-proxy-cookie.ts";
+import { consoleLinkFields } from "./console-ticket.ts";
 import { next } from "../util/maybe-async.ts";
 
 export interface GatewayContext {
@@ -307,6 +308,7 @@ async function bootstrap(ctx: GatewayContext, c: Caller, req: IncomingMessage, r
         tools: `${base}/tools/`,
         resource_metadata: `${base}/mcp/.well-known/oauth-protected-resource`,
       },
+      ...consoleLinkFields(ctx.cookieKey, ctx.publicUrl, c.principal.user, s.rec),
     },
     { "mcp-session-id": s.id! },
   );

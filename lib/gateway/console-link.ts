@@ -59,10 +59,16 @@ export class ConsoleLinkUses {
   }
 }
 
+/** Whose console a link opened, for the access log and metrics. */
+export interface Opened {
+  readonly user: string;
+  readonly tool: string;
+}
+
 const invalid = (): GatewayError => new GatewayError("console_link_invalid", `This console link is not valid: ${ASK_AGAIN}`);
 
 /** The cookie and the path to redirect to, once the ticket is checked and spent; throws a GatewayError otherwise. */
-async function exchange(ctx: GatewayContext, uses: ConsoleLinkUses, req: IncomingMessage): Promise<{ user: string; path: string; cookie: string }> {
+async function exchange(ctx: GatewayContext, uses: ConsoleLinkUses, req: IncomingMessage): Promise<Opened & { path: string; cookie: string }> {
   if (req.method !== "GET") throw new GatewayError("method_not_allowed", "Open the console link with GET", { allow: "GET" });
   const ticket = readConsoleTicket(queryOf(req.url).get("ticket"));
   if (!ticket) throw invalid();
@@ -78,14 +84,14 @@ async function exchange(ctx: GatewayContext, uses: ConsoleLinkUses, req: Incomin
   const path = `${new URL(ctx.publicUrl).pathname.replace(/\/$/, "")}${rec.weberPrefix}`;
   const lifetime = ctx.config.limits.proxyCookieMs;
   const cookie = sessionProxySetCookie(sessionProxyCookie(ctx.cookieKey, rec.instance, rec.user, lifetime), path, lifetime, ctx.publicUrl.startsWith("https:"));
-  return { user: rec.user, path, cookie };
+  return { user: rec.user, tool: rec.tool, path, cookie };
 }
 
 /**
  * Answers a console link: 303 to the console with the session proxy cookie, or a page that
- * says why not (the link is opened in a browser). Answers the account for the access log.
+ * says why not (the link is opened in a browser); answers whose console it opened, if any.
  */
-export async function openConsoleLink(ctx: GatewayContext, uses: ConsoleLinkUses, req: IncomingMessage, res: ServerResponse): Promise<string | undefined> {
+export async function openConsoleLink(ctx: GatewayContext, uses: ConsoleLinkUses, req: IncomingMessage, res: ServerResponse): Promise<Opened | undefined> {
   let opened;
   try {
     opened = await exchange(ctx, uses, req);
@@ -96,5 +102,5 @@ export async function openConsoleLink(ctx: GatewayContext, uses: ConsoleLinkUses
     return undefined;
   }
   sendRedirect(res, `${opened.path}/`, [opened.cookie]);
-  return opened.user;
+  return { user: opened.user, tool: opened.tool };
 }

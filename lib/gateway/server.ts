@@ -173,9 +173,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       case "weber":
         facts.user = await handleSessionProxy(c, r.instance, req, res);
         return;
-      case "console-link":
-        facts.user = await openConsoleLink(c, consoleUses, req, res);
+      case "console-link": {
+        const opened = await openConsoleLink(c, consoleUses, req, res);
+        facts.user = opened?.user;
+        facts.tool = opened?.tool;
         return;
+      }
       case "hub-resource-metadata":
         if (method !== "GET" && method !== "HEAD") throw new GatewayError("method_not_allowed", "Use GET", { allow: "GET" });
         return sendJson(res, 200, hubResourceMetadata(publicUrl));

@@ -85,7 +85,7 @@ test("a browser opens the console from the gateway's link, once", { skip, timeou
 
   const ticket = new URL(link).searchParams.get("ticket")!;
   assert.equal(h.logs.filter((l) => l.includes(ticket) || l.includes(ticket.split(".")[3]!)).length, 0, "the ticket is never logged");
-  assert.ok(h.logs.some((l) => l.includes('"path":"/console"') && l.includes('"status":303') && l.includes('"user":"alice"')));
+  assert.ok(h.logs.some((l) => l.includes('"path":"/console"') && l.includes('"status":303') && l.includes('"user":"alice","tool":"mcpdemo"')));
 });
 
 test("a console link opens only its own person's session, once, within its minute", { timeout: 120_000 }, async (t) => {

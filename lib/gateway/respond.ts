@@ -29,11 +29,11 @@ const STATUS = {
   unknown_revision: 404,
   unknown_session: 404,
   unknown_tool: 404,
+  method_not_allowed: 405,
+  not_acceptable: 406,
   /** A console link past its minute, or opened before: gone for good, a new one is needed. */
   console_link_expired: 410,
   console_link_used: 410,
-  method_not_allowed: 405,
-  not_acceptable: 406,
   body_too_large: statusOf("HUBMCP_BODY_TOO_LARGE"),
   rate_limited: 429,
   too_many_running: 429,

@@ -35,6 +35,7 @@ import type { UpstreamSlots } from "./upstream-slots.ts";
 import { MCP_ACCEPT } from "./upstream-mcp.ts";
 import { sessionProxyCookie } from "./session-proxy-cookie.ts";
 import { next } from "../util/maybe-async.ts";
+import { continueTrace } from "./trace.ts";
 
 export interface GatewayContext {
   readonly config: GatewayConfig;
@@ -208,11 +209,12 @@ async function rpc(
   // a server may refuse a second initialize on a session (the official SDK's does).
   const session = msg.initialize ? undefined : s.upstream;
   // Answers the gateway rewrites may come as JSON or as a stream (./rewrite.ts reads both).
+  const traced = continueTrace(forwardedHeaders(req, msg), msg);
   const out: Outgoing = {
     method: "POST",
     path: "mcp",
-    headers: forwardedHeaders(req, msg),
-    body: msg.body,
+    headers: traced.headers,
+    body: traced.body,
     session,
     accept: msg.rewrite ? MCP_ACCEPT : undefined,
   };

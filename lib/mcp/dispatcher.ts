@@ -136,7 +136,7 @@ export class Dispatcher {
         let result: Result | Promise<Result>;
         let later: boolean;
         try {
-          result = fn(params ?? {}, new Call(this.#core, id, exchange, call, this.#server));
+          result = fn(params ?? {}, new Call(this.#core, id, exchange, call, this.#server, params));
           later = isThenable(result);
         } catch (err) {
           return this.#failed(id, method, call, err);

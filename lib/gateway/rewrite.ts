@@ -7,6 +7,8 @@
 import { SseReader } from "../http/sse-reader.ts";
 import { formatEvent } from "../http/sse.ts";
 import { parentFromMeta, type ParentContext } from "../util/trace-context.ts";
+import { mcpSpanAttributes } from "../mcp/span.ts";
+import type { AttributeValue } from "../telemetry/span.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -33,6 +35,8 @@ export interface ParsedMessage {
   uri?: { sent: string; forwarded: string };
   /** A request whose `_meta` carries trace context: what it names, and the body with the gateway's own in its place. */
   traced?: { parent: ParentContext | null; with(fields: Record<string, string>): Buffer };
+  /** The span's name and attributes under the MCP conventions, when the body was read for tracing. */
+  span?: { name: string; attributes: Record<string, AttributeValue> };
 }
 
 /**
@@ -66,8 +70,11 @@ export function passedOn(raw: Buffer): ParsedMessage {
   return { rewrite: false, initialize: false, body: raw };
 }
 
-/** Reads a JSON-RPC body; null when it is not JSON. */
-export function inspectRequest(raw: Buffer, resourcePrefix: string): ParsedMessage | null {
+/**
+ * Reads a JSON-RPC body; null when it is not JSON. `tracing`: name the request's span, and
+ * make room for the gateway's trace context in the `_meta` of a request that carries none.
+ */
+export function inspectRequest(raw: Buffer, resourcePrefix: string, tracing = false): ParsedMessage | null {
   let value: unknown;
   try {
     value = JSON.parse(raw.toString("utf8"));
@@ -92,8 +99,10 @@ export function inspectRequest(raw: Buffer, resourcePrefix: string): ParsedMessa
     body,
   };
   if (uri) parsed.uri = uri;
+  if (tracing) parsed.span = mcpSpanAttributes(method, params, isRequest && (typeof value.id === "string" || typeof value.id === "number") ? value.id : null);
+  if (tracing && isRequest && isObject(params) && !isObject(params._meta)) params._meta = {};
   const meta = isObject(params) ? params._meta : undefined;
-  if (isRequest && isObject(meta) && "traceparent" in meta) {
+  if (isRequest && isObject(meta) && (tracing || "traceparent" in meta)) {
     parsed.traced = {
       parent: parentFromMeta(params),
       with: (fields) => {

@@ -3,7 +3,8 @@
 // each method a Call. Nothing here knows sockets, statuses, paths or streams.
 import type { Session } from "../session/session.ts";
 import type { JsonRpcMessage, RequestId } from "../util/jsonrpc.ts";
-import { childContext, parentFromMeta, type ParentContext, type TraceContext } from "../util/trace-context.ts";
+import { parentFromMeta, type ParentContext, type TraceContext } from "../util/trace-context.ts";
+import { processTracing } from "../telemetry/tracer.ts";
 import type { ServerCore } from "./core.ts";
 import type { InFlightCall } from "./inflight.ts";
 import type { StatelessLogLevel } from "./stateless/envelope.ts";
@@ -89,7 +90,7 @@ export class Call {
    * of a new trace. Made on first use, so a call nobody traces costs no ids.
    */
   get trace(): TraceContext {
-    this.#trace ??= childContext(parentFromMeta(this.#params) ?? this.exchange.traceParent ?? null);
+    this.#trace ??= processTracing().context(parentFromMeta(this.#params) ?? this.exchange.traceParent ?? null);
     return this.#trace;
   }
 

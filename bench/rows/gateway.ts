@@ -32,8 +32,9 @@ export interface Stack {
   uncachedGateway?: ServerChild;
   proxy?: ServerChild;
   rawRelay?: ServerChild;
-  /** The same gateway exporting a span per request to `sink`, sampler at 100 %. */
+  /** The same gateway exporting a span per request to `sink`, sampler at 100 %, and its twin with tracing off. */
   tracedGateway?: ServerChild;
+  untracedTwin?: ServerChild;
   sink?: SpanSink;
   bearer: Record<string, string>;
   stop(): Promise<void>;
@@ -66,6 +67,8 @@ export async function startStack(servers: Servers, withComparisons = false, mode
       stack.sink = sink = await startSpanSink();
       stack.tracedGateway = await servers.start("gateway", { args: [dataDir, `http://127.0.0.1:${tool.port}/`, "traced", sink.url] });
       started.push(stack.tracedGateway);
+      stack.untracedTwin = await servers.start("gateway", { args: [dataDir, `http://127.0.0.1:${tool.port}/`, "cached"] });
+      started.push(stack.untracedTwin);
     }
     return stack;
   } catch (err) {
@@ -206,6 +209,13 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
         runs: [],
         cpuMs: [0, 0],
       },
+      {
+        name: "gateway hop: via gateway, tracing off (the traced row's twin)",
+        target: await via(stack.untracedTwin!),
+        costs: [stack.untracedTwin!, stack.tool],
+        runs: [],
+        cpuMs: [0, 0],
+      },
     ];
     const pgLanes: Lane[] = [];
     if (typeof pg === "object") {
@@ -249,7 +259,8 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
       for (let i = 0; i < lanes.length; i++) await slice(gen, lanes[(round + i) % lanes.length]!, slicing.sliceMs);
     }
     type Counted = Row & { total: number };
-    const [directRow, viaRow, hubRow, uncachedRow, proxyRow, rawRow, tracedRow, ...pgRows] = lanes.map(laneRow) as [
+    const [directRow, viaRow, hubRow, uncachedRow, proxyRow, rawRow, tracedRow, twinRow, ...pgRows] = lanes.map(laneRow) as [
+      Counted,
       Counted,
       Counted,
       Counted,
@@ -269,6 +280,7 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
       [proxyRow, lanes[4]!, proxy],
       [rawRow, lanes[5]!, raw],
       [tracedRow, lanes[6]!, stack.tracedGateway!],
+      [twinRow, lanes[7]!, stack.untracedTwin!],
     ];
     pgRows.forEach((row, i) => hops.push([row, pgLanes[i]!, pgLanes[i]!.costs[0]!]));
     for (const [row, lane, gateway] of hops) {
@@ -284,7 +296,9 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
     proxyRow.note += "; not a target: node:http server and client relaying headers and body, nothing else";
     rawRow.note +=
       "; not a target: a node:http server relaying over raw keep-alive sockets (no node:http client), the least a hop through node:http costs here";
-    tracedRow.note += `; the gateway row above with a span per call exported to a local OTLP sink (${stack.sink!.spans()} spans received, ${stack.sink!.posts()} exports)`;
+    tracedRow.note += `; a gateway process exporting a span per call to a local OTLP sink (${stack.sink!.spans()} spans received, ${stack.sink!.posts()} exports), compared with its twin below`;
+    twinRow.note +=
+      "; not a target: a gateway process started like the traced one, tracing off, serving only this lane (the via-gateway row's process also serves the /mcp lane)";
     const [pgCachedRow, pgUncachedRow, pgLocalRow] = pgRows;
     if (pgCachedRow && pgUncachedRow && pgLocalRow) {
       const versus = (row: Counted, file: Counted, what: string): string =>
@@ -323,7 +337,7 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
     tracedRow.checks.push(
       atMost(
         "gateway CPU/req, tracing on vs off",
-        { value: own(lanes[6]!, tracedRow) / own(lanes[1]!, viaRow), digits: 2, unit: "×" },
+        { value: own(lanes[6]!, tracedRow) / own(lanes[7]!, twinRow), digits: 2, unit: "×" },
         TARGETS.tracingGatewayCpu,
       ),
     );
@@ -334,7 +348,7 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
         TARGETS.hubConnectorCpuFactor,
       ),
     );
-    return [directRow, viaRow, tracedRow, hubRow, uncachedRow, ...pgRows, proxyRow, rawRow].map(strip);
+    return [directRow, viaRow, tracedRow, twinRow, hubRow, uncachedRow, ...pgRows, proxyRow, rawRow].map(strip);
   } finally {
     if (typeof pg === "object") await pg.stop();
     await stack.stop();

@@ -22,6 +22,8 @@ export const TARGETS = {
   idleSessionsMb: 40,
   /** The gateway process's own CPU per tools/call, at most this many times a bare node:http proxy's in the same run. */
   gatewayVsProxyCpu: 1.25,
+  /** The gateway process's own CPU per tools/call exporting every span (OTLP, sampler 100 %), at most this many times with tracing off, same run. */
+  tracingGatewayCpu: 1.1,
   /**
    * The gateway process's own CPU per tools/call on a PostgreSQL store with the per-person limit
    * shared through it, at most this many times the file-store gateway's in the same run.

@@ -17,6 +17,7 @@ export type { ElicitResult, UrlElicitResult, SamplingRequest, SamplingResult, Sa
 export { ClientRequestError, type ClientRequestFailure } from "./mcp/client-requests.ts";
 export type { ServerInfo } from "./mcp/core.ts";
 export type { Logger } from "./util/logger.ts";
+export type { TraceContext } from "./util/trace-context.ts";
 export { ToolResult, type CallToolResult, type ToolResultOptions } from "./mcp/tool-result.ts";
 export {
   content,

@@ -12,6 +12,7 @@ const LIB = fileURLToPath(new URL("../lib/", import.meta.url));
 /** Lower ranks are lower in the graph; a folder may import from its own rank only inside itself. */
 const RANK: Record<string, number> = {
   util: 0,
+  telemetry: 0.5,
   schema: 1,
   registry: 2,
   session: 3,

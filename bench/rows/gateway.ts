@@ -18,6 +18,7 @@ import { GATEWAY_TOOL } from "../servers/gateway.ts";
 import { atMost, TARGETS } from "../targets.ts";
 import { addBenchUser, startPostgresGateways } from "./gateway-postgres.ts";
 import type { Slicing } from "./throughput.ts";
+import { startSpanSink, type SpanSink } from "../span-sink.ts";
 
 const MCP_ACCEPT = { accept: "application/json, text/event-stream" };
 const PATH = `/api/mcp/${GATEWAY_TOOL}/mcp`;
@@ -31,6 +32,10 @@ export interface Stack {
   uncachedGateway?: ServerChild;
   proxy?: ServerChild;
   rawRelay?: ServerChild;
+  /** The same gateway exporting a span per request to `sink`, sampler at 100 %, and its twin with tracing off. */
+  tracedGateway?: ServerChild;
+  untracedTwin?: ServerChild;
+  sink?: SpanSink;
   bearer: Record<string, string>;
   stop(): Promise<void>;
 }
@@ -39,8 +44,10 @@ export interface Stack {
 export async function startStack(servers: Servers, withComparisons = false, mode = "cached"): Promise<Stack> {
   const dataDir = mkdtempSync(join(tmpdir(), "hubmcp-bench-gateway-"));
   const started: ServerChild[] = [];
+  let sink: SpanSink | undefined;
   const stop = async (): Promise<void> => {
     await Promise.all(started.map((s) => s.stop()));
+    await sink?.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
@@ -57,6 +64,11 @@ export async function startStack(servers: Servers, withComparisons = false, mode
       started.push(stack.proxy);
       stack.rawRelay = await servers.start("raw-relay", { args: [`http://127.0.0.1:${tool.port}/`] });
       started.push(stack.rawRelay);
+      stack.sink = sink = await startSpanSink();
+      stack.tracedGateway = await servers.start("gateway", { args: [dataDir, `http://127.0.0.1:${tool.port}/`, "traced", sink.url] });
+      started.push(stack.tracedGateway);
+      stack.untracedTwin = await servers.start("gateway", { args: [dataDir, `http://127.0.0.1:${tool.port}/`, "cached"] });
+      started.push(stack.untracedTwin);
     }
     return stack;
   } catch (err) {
@@ -190,6 +202,20 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
         cpuMs: [0, 0],
       },
       { name: "gateway hop: raw-socket relay instead", target: targets.sessionCallAdd(raw.port, session), costs: [raw, stack.tool], runs: [], cpuMs: [0, 0] },
+      {
+        name: "gateway hop: via gateway, tracing on (OTLP export, sampler 100 %)",
+        target: await via(stack.tracedGateway!),
+        costs: [stack.tracedGateway!, stack.tool],
+        runs: [],
+        cpuMs: [0, 0],
+      },
+      {
+        name: "gateway hop: via gateway, tracing off (the traced row's twin)",
+        target: await via(stack.untracedTwin!),
+        costs: [stack.untracedTwin!, stack.tool],
+        runs: [],
+        cpuMs: [0, 0],
+      },
     ];
     const pgLanes: Lane[] = [];
     if (typeof pg === "object") {
@@ -233,7 +259,9 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
       for (let i = 0; i < lanes.length; i++) await slice(gen, lanes[(round + i) % lanes.length]!, slicing.sliceMs);
     }
     type Counted = Row & { total: number };
-    const [directRow, viaRow, hubRow, uncachedRow, proxyRow, rawRow, ...pgRows] = lanes.map(laneRow) as [
+    const [directRow, viaRow, hubRow, uncachedRow, proxyRow, rawRow, tracedRow, twinRow, ...pgRows] = lanes.map(laneRow) as [
+      Counted,
+      Counted,
       Counted,
       Counted,
       Counted,
@@ -251,6 +279,8 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
       [uncachedRow, lanes[3]!, uncached],
       [proxyRow, lanes[4]!, proxy],
       [rawRow, lanes[5]!, raw],
+      [tracedRow, lanes[6]!, stack.tracedGateway!],
+      [twinRow, lanes[7]!, stack.untracedTwin!],
     ];
     pgRows.forEach((row, i) => hops.push([row, pgLanes[i]!, pgLanes[i]!.costs[0]!]));
     for (const [row, lane, gateway] of hops) {
@@ -266,6 +296,9 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
     proxyRow.note += "; not a target: node:http server and client relaying headers and body, nothing else";
     rawRow.note +=
       "; not a target: a node:http server relaying over raw keep-alive sockets (no node:http client), the least a hop through node:http costs here";
+    tracedRow.note += `; a gateway process exporting a span per call to a local OTLP sink (${stack.sink!.spans()} spans received, ${stack.sink!.posts()} exports), compared with its twin below`;
+    twinRow.note +=
+      "; not a target: a gateway process started like the traced one, tracing off, serving only this lane (the via-gateway row's process also serves the /mcp lane)";
     const [pgCachedRow, pgUncachedRow, pgLocalRow] = pgRows;
     if (pgCachedRow && pgUncachedRow && pgLocalRow) {
       const versus = (row: Counted, file: Counted, what: string): string =>
@@ -301,6 +334,13 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
           TARGETS.postgresGatewayCpu,
         ),
       );
+    tracedRow.checks.push(
+      atMost(
+        "gateway CPU/req, tracing on vs off",
+        { value: own(lanes[6]!, tracedRow) / own(lanes[7]!, twinRow), digits: 2, unit: "×" },
+        TARGETS.tracingGatewayCpu,
+      ),
+    );
     hubRow.checks.push(
       atMost(
         "CPU/req via /mcp vs via /api/mcp/{tool}/mcp",
@@ -308,7 +348,7 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
         TARGETS.hubConnectorCpuFactor,
       ),
     );
-    return [directRow, viaRow, hubRow, uncachedRow, ...pgRows, proxyRow, rawRow].map(strip);
+    return [directRow, viaRow, tracedRow, twinRow, hubRow, uncachedRow, ...pgRows, proxyRow, rawRow].map(strip);
   } finally {
     if (typeof pg === "object") await pg.stop();
     await stack.stop();

@@ -15,10 +15,11 @@ export const HUB_TOOLS = 300;
  * `hub_gateway --store` takes it), the tool server's base URL, and "cached" (the default settings),
  * "uncached" (lookupCacheSeconds 0: the data dir read on every request, to show what the
  * cache saves), "local-limit" (cached, the rate limit per process even on Postgres: what
- * counting it in the database costs) or "hub300" (`add` and 300 more tools, all listed on one /mcp page).
+ * counting it in the database costs), "hub300" (`add` and 300 more tools, all listed on one /mcp page)
+ * or "traced" (cached, every request's span exported over OTLP to the sink URL given fourth, sampler 100 %).
  */
 export async function startGatewayServer(args: readonly string[]): Promise<BenchServer> {
-  const [location, upstream, lookups = "cached"] = args;
+  const [location, upstream, lookups = "cached", sink] = args;
   if (!location || !upstream) throw new Error("the gateway bench server needs a data dir or postgres:// URL and an upstream URL");
   const postgres = location.startsWith("postgres:")
     ? await PostgresRecordStore.open({ url: location, password: process.env.HUBMCP_STORE_PASSWORD || undefined })
@@ -41,6 +42,8 @@ export async function startGatewayServer(args: readonly string[]): Promise<Bench
     config,
     store: postgres ?? new FileRecordStore(dataDir),
     sharedLimits: postgres !== undefined && lookups !== "local-limit",
+    // Tracing off unless asked: the bench's own environment must not turn it on for the other rows.
+    telemetryEnv: lookups === "traced" && sink ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink, OTEL_TRACES_SAMPLER: "always_on" } : {},
   });
   // Gateway sessions are sealed ids the gateway does not hold: there is nothing to count.
   return {

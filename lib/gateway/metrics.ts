@@ -1,5 +1,5 @@
 // Counters for GET /metrics in the Prometheus text format (version 0.0.4): requests by
-// tool and status, upstream latency as a histogram, live tool sessions.
+// tool and status, upstream latency as a histogram, live tool sessions, trace spans dropped.
 
 const BUCKETS_S = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -14,6 +14,12 @@ export class GatewayMetrics {
   readonly #buckets = new Array<number>(BUCKETS_S.length).fill(0);
   #latencyCount = 0;
   #latencySum = 0;
+  readonly #droppedSpans: () => number;
+
+  /** `droppedSpans`: how many spans the gateway's exporter has dropped so far. */
+  constructor(droppedSpans: () => number = () => 0) {
+    this.#droppedSpans = droppedSpans;
+  }
 
   request(tool: string, status: number): void {
     let byStatus = this.#requests.get(tool);
@@ -48,6 +54,11 @@ export class GatewayMetrics {
     lines.push(`hubmcp_gateway_upstream_seconds_sum ${this.#latencySum}`, `hubmcp_gateway_upstream_seconds_count ${this.#latencyCount}`);
     lines.push("# HELP hubmcp_gateway_tool_sessions Tool sessions whose process this replica runs.", "# TYPE hubmcp_gateway_tool_sessions gauge");
     lines.push(`hubmcp_gateway_tool_sessions ${liveSessions}`);
+    lines.push(
+      "# HELP hubmcp_spans_dropped_total Trace spans not exported: the queue was full or the collector failed.",
+      "# TYPE hubmcp_spans_dropped_total counter",
+    );
+    lines.push(`hubmcp_spans_dropped_total ${this.#droppedSpans()}`);
     return `${lines.join("\n")}\n`;
   }
 }

@@ -2,9 +2,13 @@
 // resource URI a client sends with the gateway's address in front (`{publicUrl}/api/mcp/<tool>/ui://…`,
 // as earlier gateways listed them) goes on without it. URIs go out as the tool server wrote
 // them: one tool per route needs no renaming, and the rule for relays that merge tools is
-// ../federation/naming.ts (docs/decisions.md, "Resource URIs"). Everything else passes as it is.
+// ../federation/naming.ts (docs/decisions.md, "Resource URIs"). Trace context a request's `_meta`
+// carries is replaced by the gateway's own span (./trace.ts). Everything else passes as it is.
 import { SseReader } from "../http/sse-reader.ts";
 import { formatEvent } from "../http/sse.ts";
+import { parentFromMeta, type ParentContext } from "../util/trace-context.ts";
+import { mcpSpanAttributes } from "../mcp/span.ts";
+import type { AttributeValue } from "../telemetry/span.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -29,15 +33,20 @@ export interface ParsedMessage {
   body: Buffer;
   /** The resource URI as the client sent it and as it goes on, when the prefix was removed. */
   uri?: { sent: string; forwarded: string };
+  /** A request whose `_meta` carries trace context: what it names, and the body with the gateway's own in its place. */
+  traced?: { parent: ParentContext | null; with(fields: Record<string, string>): Buffer };
+  /** The span's name and attributes under the MCP conventions, when the body was read for tracing. */
+  span?: { name: string; attributes: Record<string, AttributeValue> };
 }
 
 /**
  * What every message the gateway acts on contains, as JSON writes it in UTF-8: the method
- * name in quotes (the methods in REWRITTEN and URI_PARAMS, and initialize). Only a backslash
+ * name in quotes (the methods in REWRITTEN and URI_PARAMS, and initialize), or the `_meta` key
+ * `traceparent` in quotes. Only a backslash
  * could spell one otherwise (`"\u0069nitialize"`). A NUL byte is never in UTF-8 JSON, but
  * is in every ASCII character of UTF-16 or UTF-32, which some servers detect and read.
  */
-const ACTED_ON = /\\|\0|"(?:initialize"|ping"|resources\/)/;
+const ACTED_ON = /\\|\0|"(?:initialize"|ping"|resources\/|traceparent")/;
 /** A charset named in Content-Type: a server may decode the body by it. */
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 const UTF8 = /^utf-?8$/i;
@@ -61,8 +70,11 @@ export function passedOn(raw: Buffer): ParsedMessage {
   return { rewrite: false, initialize: false, body: raw };
 }
 
-/** Reads a JSON-RPC body; null when it is not JSON. */
-export function inspectRequest(raw: Buffer, resourcePrefix: string): ParsedMessage | null {
+/**
+ * Reads a JSON-RPC body; null when it is not JSON. `tracing`: name the request's span, and
+ * make room for the gateway's trace context in the `_meta` of a request that carries none.
+ */
+export function inspectRequest(raw: Buffer, resourcePrefix: string, tracing = false): ParsedMessage | null {
   let value: unknown;
   try {
     value = JSON.parse(raw.toString("utf8"));
@@ -87,6 +99,22 @@ export function inspectRequest(raw: Buffer, resourcePrefix: string): ParsedMessa
     body,
   };
   if (uri) parsed.uri = uri;
+  if (tracing) parsed.span = mcpSpanAttributes(method, params, isRequest && (typeof value.id === "string" || typeof value.id === "number") ? value.id : null);
+  if (tracing && isRequest && isObject(params) && !isObject(params._meta)) params._meta = {};
+  const meta = isObject(params) ? params._meta : undefined;
+  if (isRequest && isObject(meta) && (tracing || "traceparent" in meta)) {
+    parsed.traced = {
+      parent: parentFromMeta(params),
+      with: (fields) => {
+        // The client's keys go, malformed or not: the tool server continues the gateway's span.
+        delete meta.traceparent;
+        delete meta.tracestate;
+        delete meta.baggage;
+        Object.assign(meta, fields);
+        return Buffer.from(JSON.stringify(value));
+      },
+    };
+  }
   return parsed;
 }
 

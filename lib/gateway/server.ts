@@ -13,6 +13,8 @@ import type { AuthorizationServer, RecordStore, TokenVerifier } from "./contract
 import { KEEPALIVE_MS, upstreamAgent } from "./forward.ts";
 import type { Backend, LaunchRequest } from "./launch.ts";
 import { GatewayMetrics } from "./metrics.ts";
+import { tracingConfig } from "../telemetry/config.ts";
+import { Tracer } from "../telemetry/tracer.ts";
 import { TokenBucketLimiter } from "./rate-limit.ts";
 import { identityWarnings } from "./run-as.ts";
 import { CORS, GatewayError, knownFailure, sendError, sendJson } from "./respond.ts";
@@ -52,6 +54,8 @@ export interface GatewayOptions {
   keepaliveMs?: number;
   /** The environment tool session children start from; the gateway's own by default. */
   childEnv?: NodeJS.ProcessEnv;
+  /** Where the OTEL_* settings (span export) are read; the gateway's own environment by default. */
+  telemetryEnv?: NodeJS.ProcessEnv;
   /**
    * Count the per-person rate limit (and the OAuth server's, via its own option) in `store`,
    * so replicas sharing it share the limit: what this replica's own limit lets through is
@@ -113,7 +117,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const accounts = new StoreAccountDirectory(store);
   const verifiers = [...(options.verifiers ?? [new ApiTokens(store, accounts, (collection, id) => store.copyOf(collection, id))])];
   if (options.authorizationServer) verifiers.push(options.authorizationServer.verifier);
-  const metrics = new GatewayMetrics();
+  const tracer = new Tracer(tracingConfig(options.telemetryEnv ?? process.env, "hub_gateway"));
+  const metrics = new GatewayMetrics(() => tracer.exporter?.dropped ?? 0);
   const local = new TokenBucketLimiter(config.limits.ratePerSecond, config.limits.rateBurst);
   const limiter = options.sharedLimits ? local.sharedIn(options.store) : { hit: (user: string) => local.take(user) };
   let publicUrl = options.publicUrl?.replace(/\/+$/, "") ?? config.publicUrl ?? "";
@@ -265,6 +270,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     ...bounds,
     legacy: new LegacyStreams(bounds.budget),
     agent,
+    tracer,
   };
   ctx.connector = createConnector(ctx.current, verifiers, event);
 

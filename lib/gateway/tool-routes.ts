@@ -36,6 +36,9 @@ import { MCP_ACCEPT } from "./upstream-mcp.ts";
 import { sessionProxyCookie } from "./session-proxy-cookie.ts";
 import { consoleLinkFields } from "./console-ticket.ts";
 import { next } from "../util/maybe-async.ts";
+import { continueTrace, errorTypeOf, gatewaySpan, type TracedRequest } from "./trace.ts";
+import type { Tracer } from "../telemetry/tracer.ts";
+import type { OpenSpan } from "../telemetry/span.ts";
 
 export interface GatewayContext {
   readonly config: GatewayConfig;
@@ -47,6 +50,8 @@ export interface GatewayContext {
   /** Session proxy requests check the cookie's account and groups here (through the lookup cache). */
   readonly accounts: AccountDirectory;
   readonly metrics: GatewayMetrics;
+  /** This gateway's spans: exported, published, or (inactive) not made at all. */
+  readonly tracer: Tracer;
   /** Between keepalive comments on relayed streams. */
   readonly keepaliveMs: number;
   /** The 2024-11-05 HTTP+SSE streams clients hold through `GET …/sse`. */
@@ -189,11 +194,37 @@ async function rpc(
 ): Promise<void> {
   const body = await readBody(req, ctx.config.limits.maxBodyBytes);
   const prefix = resourcePrefix(ctx, c.tool);
-  const msg = mayActOn(body, req.headers["content-type"]) ? inspectRequest(body, prefix) : passedOn(body);
+  // A traced request is read whole: its span is named by its method, and its _meta carries the gateway's span on.
+  const tracing = ctx.tracer.active;
+  const msg = tracing || mayActOn(body, req.headers["content-type"]) ? inspectRequest(body, prefix, tracing) : passedOn(body);
   if (!msg) {
     sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
     return;
   }
+  const traced = continueTrace(ctx.tracer, forwardedHeaders(req, msg), msg);
+  const span = tracing ? gatewaySpan(ctx.tracer, traced.trace, msg) : null;
+  let answered: number;
+  try {
+    answered = await startOrContinue(ctx, c, req, res, pathSession, autoSession, msg, traced, span);
+  } catch (err) {
+    span?.end(errorTypeOf(err));
+    throw err;
+  }
+  span?.end(answered >= 400 ? String(answered) : undefined);
+}
+
+/** Finds or starts the tool session the request goes to, then forwards it; the answer's status. */
+async function startOrContinue(
+  ctx: GatewayContext,
+  c: Caller,
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathSession: string | undefined,
+  autoSession: boolean,
+  msg: ParsedMessage,
+  traced: TracedRequest,
+  span: OpenSpan | null,
+): Promise<number> {
   const stateless = isStateless(req);
   // Refused before any tool session starts for it.
   if (stateless) checkSharedUse(isShared(ctx.config, c.tool, revisionOf(c)), { stateless, inSession: false });
@@ -202,18 +233,33 @@ async function rpc(
     : continueOrStart(ctx, c, req, pathSession);
   let s = found instanceof Promise ? await found : found;
   if (!stateless && s.id === undefined && autoSession && !msg.initialize) s = await mint(ctx, c, s.rec);
-  const shared = s.rec.user === EVERYONE;
-  checkSharedUse(shared, { stateless, inSession: msg.initialize || !!s.upstream });
+  checkSharedUse(s.rec.user === EVERYONE, { stateless, inSession: msg.initialize || !!s.upstream });
+  span?.set("mcp.session.id", s.id);
   const hold = msg.initialize ? holdShared(ctx, c, s.rec) : undefined;
   // An initialize opens a new upstream session, named in its answer, as for any MCP client:
   // a server may refuse a second initialize on a session (the official SDK's does).
   const session = msg.initialize ? undefined : s.upstream;
+  return forwardRpc(ctx, c, res, s, msg, traced, session, hold);
+}
+
+/** The POST on to the tool server and its answer back; the answer's status. */
+async function forwardRpc(
+  ctx: GatewayContext,
+  c: Caller,
+  res: ServerResponse,
+  s: Continued,
+  msg: ParsedMessage,
+  traced: TracedRequest,
+  session: string | undefined,
+  hold: (() => void) | undefined,
+): Promise<number> {
+  const shared = s.rec.user === EVERYONE;
   // Answers the gateway rewrites may come as JSON or as a stream (./rewrite.ts reads both).
   const out: Outgoing = {
     method: "POST",
     path: "mcp",
-    headers: forwardedHeaders(req, msg),
-    body: msg.body,
+    headers: traced.headers,
+    body: traced.body,
     session,
     accept: msg.rewrite ? MCP_ACCEPT : undefined,
   };
@@ -238,9 +284,10 @@ async function rpc(
       sendRewritten(res, answer, rewrite(method, raw) ?? raw, extra);
       return untilSent(res);
     });
-    return;
+    return answer.statusCode;
   }
   await relay(res, answer, extra, () => ctx.sessions.touch(sessionKey(s.rec.user, c.tool, s.rec.revision)), ctx.keepaliveMs);
+  return answer.statusCode ?? 502;
 }
 
 async function passThrough(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse, path: string, withBody: boolean): Promise<void> {

@@ -19,6 +19,7 @@ import type { EventStream } from "./event-stream.ts";
 import { CORS_HEADERS, sendRpcJson } from "./respond.ts";
 import { SseStream } from "./sse.ts";
 import { httpStatus } from "./status.ts";
+import { parentFromHeaders, type ParentContext } from "../util/trace-context.ts";
 
 const ACCEPTED = { status: "accepted" } as const;
 
@@ -50,6 +51,11 @@ export class PostReply implements Exchange {
       this.#holdTimer = setTimeout(() => this.#release(), app.options.sseHoldMs);
       this.#holdTimer.unref();
     }
+  }
+
+  /** The W3C `traceparent`/`tracestate`/`baggage` headers, read only when a call asks for its trace. */
+  get traceParent(): ParentContext | null {
+    return parentFromHeaders(this.#res.req.headers);
   }
 
   /** Made on first use. Aborts when the client hangs up and nothing else could take the result. */

@@ -26,6 +26,7 @@ import { ClientRequestError } from "./client-requests.ts";
 import type { InputMethod } from "./stateless/input-required.ts";
 import type { RequestId } from "../util/jsonrpc.ts";
 import { isRecord } from "../util/guards.ts";
+import type { TraceContext } from "../util/trace-context.ts";
 
 /** Default wait for the client's answer, in seconds. */
 export const DEFAULT_CLIENT_TIMEOUT_S = 60;
@@ -68,6 +69,12 @@ export interface ToolContext<Server = unknown> {
   readonly server: Server;
   /** Aborted when the client cancels the request or goes away. */
   readonly signal: AbortSignal;
+  /**
+   * This call's W3C trace context: a child of the caller's (`_meta.traceparent`, else the
+   * `traceparent` header), or a new trace. Pass `traceparent` on to what the tool calls; child
+   * programs started through hubmcp get it as TRACEPARENT / TRACESTATE already.
+   */
+  readonly trace: TraceContext;
   log(level: LogLevel, data: unknown, logger?: string): void;
   debug(data: unknown, logger?: string): void;
   info(data: unknown, logger?: string): void;
@@ -163,6 +170,10 @@ export class Context implements ToolContext {
     this.requestId = call.id;
     this.server = call.server;
     this.signal = call.signal ?? new AbortController().signal;
+  }
+
+  get trace(): TraceContext {
+    return this.#call.trace;
   }
 
   log(level: LogLevel, data: unknown, logger?: string): void {

@@ -14,7 +14,10 @@ import {
   type JsonRpcResponse,
   type RequestId,
 } from "../util/jsonrpc.ts";
-import { isThenable } from "../util/guards.ts";
+import { isRecord, isThenable } from "../util/guards.ts";
+import type { OpenSpan } from "../telemetry/span.ts";
+import { processTracing } from "../telemetry/tracer.ts";
+import { serverSpan } from "./span.ts";
 import { InFlight, type InFlightCall } from "./inflight.ts";
 import { completionMethods } from "./methods/completion.ts";
 import { lifecycleMethods } from "./methods/lifecycle.ts";
@@ -133,34 +136,39 @@ export class Dispatcher {
         if (!fn) return failure(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method.slice(0, 128)}` });
         // Only session requests can be cancelled; the signal stays lazy on the hot path.
         const call = exchange.session ? this.inflight.begin(exchange.session, id, exchange) : null;
+        const request = new Call(this.#core, id, exchange, call, this.#server, params);
+        const tracer = processTracing();
+        const span = tracer.active ? serverSpan(tracer, request, method, params) : null;
         let result: Result | Promise<Result>;
         let later: boolean;
         try {
-          result = fn(params ?? {}, new Call(this.#core, id, exchange, call, this.#server));
+          result = fn(params ?? {}, request);
           later = isThenable(result);
         } catch (err) {
-          return this.#failed(id, method, call, err);
+          return this.#failed(id, method, call, err, span);
         }
-        return later ? this.#later(id, method, call, result as Promise<Result>) : this.#settled(id, call, result as Result);
+        return later ? this.#later(id, method, call, result as Promise<Result>, span) : this.#settled(id, call, result as Result, span);
       }
     }
   }
 
   /** The closures of a method that answered with a promise; kept apart so the synchronous path makes none. */
-  #later(id: RequestId, method: string, call: InFlightCall | null, result: PromiseLike<Result>): Promise<JsonRpcResponse | null> {
+  #later(id: RequestId, method: string, call: InFlightCall | null, result: PromiseLike<Result>, span: OpenSpan | null): Promise<JsonRpcResponse | null> {
     return Promise.resolve(result).then(
-      (value) => this.#settled(id, call, value),
-      (err: unknown) => this.#failed(id, method, call, err),
+      (value) => this.#settled(id, call, value, span),
+      (err: unknown) => this.#failed(id, method, call, err, span),
     );
   }
 
-  #settled(id: RequestId, call: InFlightCall | null, result: Result): JsonRpcResponse | null {
+  #settled(id: RequestId, call: InFlightCall | null, result: Result, span: OpenSpan | null): JsonRpcResponse | null {
+    span?.end(isRecord(result) && result.isError === true ? "tool_error" : undefined);
     if (!call) return success(id, result);
     call.end();
     return call.cancelled ? null : success(id, result);
   }
 
-  #failed(id: RequestId, method: string, call: InFlightCall | null, err: unknown): JsonRpcResponse | null {
+  #failed(id: RequestId, method: string, call: InFlightCall | null, err: unknown, span: OpenSpan | null): JsonRpcResponse | null {
+    span?.end(isJsonRpcError(err) ? String(err.code) : "_OTHER");
     call?.end();
     if (call?.cancelled) return null;
     if (isJsonRpcError(err)) return failure(id, err.toBody());

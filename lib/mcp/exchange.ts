@@ -3,6 +3,8 @@
 // each method a Call. Nothing here knows sockets, statuses, paths or streams.
 import type { Session } from "../session/session.ts";
 import type { JsonRpcMessage, RequestId } from "../util/jsonrpc.ts";
+import { parentFromMeta, type ParentContext, type TraceContext } from "../util/trace-context.ts";
+import { processTracing } from "../telemetry/tracer.ts";
 import type { ServerCore } from "./core.ts";
 import type { InFlightCall } from "./inflight.ts";
 import type { StatelessLogLevel } from "./stateless/envelope.ts";
@@ -45,6 +47,8 @@ export interface Exchange {
   readonly clientCapabilities?: Record<string, unknown>;
   /** Set on a stateless (2026-07-28) request: logging and client questions follow it, not a session. */
   readonly stateless?: StatelessScope;
+  /** The trace context the transport's own carrier named (the W3C headers of an HTTP request); `_meta` wins over it. */
+  readonly traceParent?: ParentContext | null;
 }
 
 const NO_CAPABILITIES: Record<string, unknown> = Object.freeze({});
@@ -61,13 +65,33 @@ export class Call {
   /** What a tool context names as `ctx.server`: given by whoever built the protocol, never read here. */
   readonly server: unknown;
   readonly #tracked: InFlightCall | null;
+  /** The request's params, read for its trace context only when someone asks. */
+  readonly #params: unknown;
+  #trace: TraceContext | undefined;
 
-  constructor(core: ServerCore, id: RequestId, exchange: Exchange, tracked: InFlightCall | null = null, server: unknown = undefined) {
+  constructor(
+    core: ServerCore,
+    id: RequestId,
+    exchange: Exchange,
+    tracked: InFlightCall | null = null,
+    server: unknown = undefined,
+    params: unknown = undefined,
+  ) {
     this.core = core;
     this.id = id;
     this.exchange = exchange;
     this.#tracked = tracked;
     this.server = server;
+    this.#params = params;
+  }
+
+  /**
+   * This request's span: a child of the one its `_meta` (else its transport) named, or the root
+   * of a new trace. Made on first use, so a call nobody traces costs no ids.
+   */
+  get trace(): TraceContext {
+    this.#trace ??= processTracing().context(parentFromMeta(this.#params) ?? this.exchange.traceParent ?? null);
+    return this.#trace;
   }
 
   get session(): Session | null {
@@ -89,6 +113,8 @@ export class Call {
 
   /** The same request seen through another exchange (a background run's own signal and sender). */
   through(exchange: Exchange): Call {
-    return new Call(this.core, this.id, exchange, null, this.server);
+    const call = new Call(this.core, this.id, exchange, null, this.server);
+    call.#trace = this.trace;
+    return call;
   }
 }

@@ -9,6 +9,7 @@ import { inputSchemaOf } from "./inputs.ts";
 import { readOutputs } from "./outputs.ts";
 import { plotAppPage, plotAppUri } from "./plot-app.ts";
 import { runRappture } from "./run.ts";
+import { traceEnv, type TraceContext } from "../util/trace-context.ts";
 import { type RappturePublication, readToolXml } from "./tool-xml.ts";
 
 export interface RapptureOptions {
@@ -30,6 +31,8 @@ export interface RappturesContext {
   readonly signal: AbortSignal;
   reportProgress(progress: number, total?: number, message?: string): void;
   log(level: "info", data: unknown, logger?: string): void;
+  /** The call's trace context: the run's TRACEPARENT/TRACESTATE continue it. */
+  readonly trace?: TraceContext;
 }
 
 /** Lines of program output sent to the caller's log per run; the rest is counted. */
@@ -80,7 +83,7 @@ export function rapptureTool(
     const run = await runRappture(tool, checked.current, {
       signal: ctx.signal,
       timeoutMs: options.timeoutMs ?? 3_600_000,
-      env: options.env ?? process.env,
+      env: traceEnv(options.env ?? process.env, ctx.trace),
       workRoot: options.workRoot,
       onProgress: (percent, message) => ctx.reportProgress(percent, 100, message || undefined),
       onLog: (line) => {

@@ -4,6 +4,7 @@
 // (scancel), and the call returns once the command has ended.
 import { resolve } from "node:path";
 import type { ToolContext } from "../mcp/context.ts";
+import { traceEnv } from "../util/trace-context.ts";
 import { cancel, jobState, SlurmError, submit } from "./commands.ts";
 import { makeJobFiles, OutputFollower, PROGRESS_LINE, readExit, readOutput, removeJobFiles, type JobFiles } from "./job-files.ts";
 
@@ -24,7 +25,7 @@ export interface SlurmRunOptions {
   name?: string;
   /** How often the job is looked at, in ms; 1000 by default. */
   pollMs?: number;
-  /** Environment of the Slurm commands (and so of the job: sbatch exports it); this process's by default. */
+  /** Environment of the Slurm commands (and so of the job: sbatch exports it); this process's by default. TRACEPARENT/TRACESTATE are set from the call's trace context. */
   env?: NodeJS.ProcessEnv;
   /** Keep the job's folder (script, output, exit status) after it ends; false by default. */
   keepFiles?: boolean;
@@ -38,7 +39,7 @@ export interface SlurmRunResult {
 }
 
 /** What slurm.run uses of a tool's context. */
-export type SlurmContext = Pick<ToolContext, "signal" | "reportProgress" | "setTaskMetadata">;
+export type SlurmContext = Pick<ToolContext, "signal" | "reportProgress" | "setTaskMetadata"> & Partial<Pick<ToolContext, "trace">>;
 
 /** The handle slurm.run attaches to the run, under `_meta["io.hubmcp/handle"]`. */
 export interface SlurmHandle {
@@ -100,7 +101,8 @@ async function stopJob(jobId: string, env: NodeJS.ProcessEnv | undefined): Promi
 /** Runs the command as a Slurm job and follows it to its end; see SlurmRunOptions. */
 export async function run(ctx: SlurmContext, options: SlurmRunOptions): Promise<SlurmRunResult> {
   check(options);
-  const env = options.env;
+  // sbatch exports its environment to the job, so the job's TRACEPARENT continues this call's span.
+  const env = ctx.trace ? traceEnv(options.env ?? process.env, ctx.trace) : options.env;
   const workdir = resolve(options.workdir ?? process.cwd());
   let files: JobFiles;
   try {

@@ -54,10 +54,16 @@ test("tools running their work as Slurm jobs on a real cluster", async (t) => {
   const ended = { cancelled: deferred<unknown>(), lost: deferred<unknown>() };
   const server = new McpServer("slurm-spec");
   const options = { partition: cluster.partition, time: "00:05:00", workdir, pollMs: 100 };
+  // What the job saw as TRACEPARENT, and the span of the call that submitted it.
+  const traced = { job: "", call: "" };
   server.asyncTool(
     async (_args: object, ctx: ToolContext) => {
-      const done = await slurm.run(ctx, { ...options, command: ["/bin/sh", "-c", "echo PROGRESS 1/2 meshing; echo PROGRESS 2/2 solving; echo result=42"] });
-      return done.output.trim().split("\n").at(-1);
+      const script = 'echo PROGRESS 1/2 meshing; echo PROGRESS 2/2 solving; echo "trace=$TRACEPARENT"; echo result=42';
+      const done = await slurm.run(ctx, { ...options, command: ["/bin/sh", "-c", script] });
+      const lines = done.output.trim().split("\n");
+      traced.job = lines.find((l) => l.startsWith("trace=")) ?? "";
+      traced.call = ctx.trace.traceparent;
+      return lines.at(-1);
     },
     { name: "simulate", inputSchema: { type: "object" } },
   );
@@ -89,12 +95,17 @@ test("tools running their work as Slurm jobs on a real cluster", async (t) => {
   t.after(() => events.close());
 
   await t.test("a tool submits its own job, reports its progress and returns its output; the job id is the task's handle", async () => {
-    const { task } = await client.result("tools/call", { name: "simulate", arguments: {}, task: {}, _meta: { progressToken: "sim" } });
+    const parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    const { task } = await client.result("tools/call", { name: "simulate", arguments: {}, task: {}, _meta: { progressToken: "sim", traceparent: parent } });
     const first = await nextProgress(events);
     assert.deepEqual([first.progress, first.total, first.message], [1, 2, "meshing"]);
     assert.equal((await nextProgress(events)).message, "solving");
     const result = await client.result("tasks/result", { taskId: task.taskId });
     assert.equal(result.content[0].text, "result=42");
+    // The job continues the trace of the call that submitted it.
+    assert.match(traced.call, /^00-4bf92f3577b34da6a3ce929d0e0e4736-[0-9a-f]{16}-01$/);
+    assert.notEqual(traced.call, parent);
+    assert.equal(traced.job, `trace=${traced.call}`);
     const got = await client.result("tasks/get", { taskId: task.taskId });
     assert.equal(got.status, "completed");
     assert.equal(got._meta[HANDLE].scheduler, "slurm");

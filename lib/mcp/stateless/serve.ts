@@ -114,7 +114,7 @@ export class StatelessServer {
 
     try {
       const result = own
-        ? await own(params, this.#call(id, exchange, envelope, {}), envelope)
+        ? await own(params, this.#call(id, exchange, envelope, {}, undefined, params), envelope)
         : await this.#serve(method, shared!, params, id, exchange, envelope);
       const uri = method === "resources/read" && typeof params.uri === "string" ? params.uri : undefined;
       return replied(success(id, decorateResult(method, result, { serverInfo: this.#core.info, cache: this.#cache, uri })));
@@ -135,7 +135,7 @@ export class StatelessServer {
 
   /** A shared method; on those that may ask the user, as a replayed round. */
   async #serve(method: string, fn: Method, params: Record<string, unknown>, id: RequestId, exchange: Exchange, envelope: RequestEnvelope): Promise<Result> {
-    if (!INPUT_REQUIRED_METHODS.has(method)) return fn(params, this.#call(id, exchange, envelope, {}));
+    if (!INPUT_REQUIRED_METHODS.has(method)) return fn(params, this.#call(id, exchange, envelope, {}, undefined, params));
     // Ends the abandoned handler of a round that stops at a question: its ctx.signal aborts.
     const roundEnded = new AbortController();
     const outcome = await runRound(this.#codec, { method, params, clientCapabilities: envelope.clientCapabilities }, async (round) => {
@@ -145,14 +145,21 @@ export class StatelessServer {
       };
       // The round's own answers, not the client's: a handler never sees them in its params.
       const { inputResponses: _answers, requestState: _state, ...rest } = params;
-      return fn(rest, this.#call(id, exchange, envelope, asking, roundEnded.signal));
+      return fn(rest, this.#call(id, exchange, envelope, asking, roundEnded.signal, params));
     });
     if (outcome.kind !== "complete") roundEnded.abort(new Error("The round ended with input_required"));
     if (outcome.kind === "error") throw new JsonRpcError(outcome.error.code, outcome.error.message, outcome.error.data);
     return outcome.kind === "input_required" ? outcome.result : outcome.value;
   }
 
-  #call(id: RequestId, exchange: Exchange, envelope: RequestEnvelope, extra: Pick<StatelessScope, "ask" | "answered">, roundEnded?: AbortSignal): Call {
+  #call(
+    id: RequestId,
+    exchange: Exchange,
+    envelope: RequestEnvelope,
+    extra: Pick<StatelessScope, "ask" | "answered">,
+    roundEnded?: AbortSignal,
+    params?: Record<string, unknown>,
+  ): Call {
     const stateless: StatelessScope = envelope.logLevel === undefined ? extra : { ...extra, logLevel: envelope.logLevel };
     const scoped: Exchange = {
       session: null,
@@ -164,9 +171,12 @@ export class StatelessServer {
       },
       clientCapabilities: envelope.clientCapabilities,
       stateless,
+      get traceParent() {
+        return exchange.traceParent;
+      },
       send: (message) => exchange.send(message),
     };
-    return new Call(this.#core, id, scoped, null, this.#server);
+    return new Call(this.#core, id, scoped, null, this.#server, params);
   }
 
   #paramHeadersOf(tool: RegisteredTool): ParamHeader[] {

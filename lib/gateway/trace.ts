@@ -1,0 +1,34 @@
+// The gateway's span on a tool route: a child of the client's (`_meta.traceparent`, else the W3C
+// headers), passed on to the tool server in both carriers, so its span is the gateway's child.
+import type { IncomingHttpHeaders } from "node:http";
+import { parentFromHeaders, traceFields, type TraceContext } from "../util/trace-context.ts";
+import { SpanKind, type OpenSpan } from "../telemetry/span.ts";
+import type { Tracer } from "../telemetry/tracer.ts";
+import type { ParsedMessage } from "./rewrite.ts";
+import { GatewayError } from "./respond.ts";
+
+export interface TracedRequest {
+  trace: TraceContext;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** The gateway's span context for one forwarded POST, and the headers and body that carry it on. */
+export function continueTrace(tracer: Tracer, headers: IncomingHttpHeaders, msg: ParsedMessage): TracedRequest {
+  const trace = tracer.context(msg.traced?.parent ?? parentFromHeaders(headers));
+  const fields = traceFields(trace);
+  // The client's own trace headers never go on, malformed ones included.
+  const { traceparent: _p, tracestate: _s, baggage: _b, ...rest } = headers;
+  return { trace, headers: { ...rest, ...fields }, body: msg.traced ? msg.traced.with(fields) : msg.body };
+}
+
+/** The span of one JSON-RPC POST through the gateway (a server span: the client called it). */
+export function gatewaySpan(tracer: Tracer, trace: TraceContext, msg: ParsedMessage): OpenSpan {
+  const named = msg.span ?? { name: "POST", attributes: {} };
+  return tracer.start(named.name, SpanKind.server, trace, { ...named.attributes });
+}
+
+/** `error.type` for a request the gateway refused or could not forward: its stable code, never its message. */
+export function errorTypeOf(err: unknown): string {
+  return err instanceof GatewayError ? err.error : "_OTHER";
+}

@@ -6,7 +6,10 @@ import { isPathPrefix } from "../util/ready-line.ts";
 export type ProxyChoice = "auto" | "external" | "builtin" | "none";
 
 export interface LaunchOptions {
-  app: string;
+  /** Absent when only Rappture tools are served. */
+  app: string | undefined;
+  /** tool.xml files published as tools (beside the app's, or alone). */
+  rappture: string[];
   host: string;
   port: number;
   pythonEnv: string | undefined;
@@ -27,12 +30,14 @@ export interface LaunchOptions {
 export type ParsedArgs = { kind: "run"; options: LaunchOptions } | { kind: "help" } | { kind: "usage"; message: string };
 
 export const USAGE = `usage: start_mcp --app FILE [options]
+       start_mcp --rappture tool.xml [--rappture tool.xml ...] [options]
        start_mcp init [DIR]    write DIR/tsconfig.json: .ts apps there get hubmcp's types
 
 Start an MCP tool server, locally or on a hub session.
 
 options:
-  -a, --app FILE          app file exporting \`server\` (.js .mjs .cjs .ts .mts)   (required)
+  -a, --app FILE          app file exporting \`server\` (.js .mjs .cjs .ts .mts)
+      --rappture FILE     also publish this Rappture tool.xml (repeatable; no --app needed)
       --host HOST         bind address                                   (default 0.0.0.0)
       --allowed-host NAME a Host clients use besides this machine's names (repeatable)
   -p, --port PORT         port in local mode; 0 binds a free one         (default $MCP_PORT or 8000)
@@ -65,6 +70,7 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
       allowPositionals: false,
       options: {
         app: { type: "string", short: "a" },
+        rappture: { type: "string", multiple: true },
         host: { type: "string" },
         "allowed-host": { type: "string", multiple: true },
         port: { type: "string", short: "p" },
@@ -83,7 +89,9 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
     return { kind: "usage", message: (err as Error).message.split("\n")[0]! };
   }
   if (values.help) return { kind: "help" };
-  if (!values.app) return { kind: "usage", message: "--app is required" };
+  const rappture = values.rappture ?? [];
+  if (!values.app && rappture.length === 0) return { kind: "usage", message: "--app or --rappture is required" };
+  if (values.app === "" || rappture.includes("")) return { kind: "usage", message: "--app and --rappture must name a file" };
   const proxy = (values.proxy ?? "auto") as ProxyChoice;
   if (!PROXY_CHOICES.includes(proxy)) return { kind: "usage", message: "--proxy must be one of auto, external, builtin, none" };
   const portText = values.port ?? env.MCP_PORT ?? "8000";
@@ -106,6 +114,7 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
       ...stateDir,
       ...pathPrefix,
       app: values.app,
+      rappture,
       host: values.host ?? "0.0.0.0",
       port,
       pythonEnv: values["python-env"],

@@ -39,7 +39,7 @@ export async function rappturesCatalogueRow(servers: Servers): Promise<Row> {
     mkdirSync(tools);
     writeCatalogue(tools, CATALOGUE_TOOLS);
     const bearer = await addBenchUser(new FileRecordStore(dataDir));
-    gateway = await servers.start("gateway", { args: [dataDir, tools, "rappture"] });
+    gateway = await servers.start("gateway", { profile: true, args: [dataDir, tools, "rappture"] });
     const url = `http://127.0.0.1:${gateway.port}/mcp`;
     const base = { "content-type": "application/json", accept: "application/json, text/event-stream", ...bearer };
     const init = await fetch(url, { method: "POST", body: INITIALIZE, headers: base });

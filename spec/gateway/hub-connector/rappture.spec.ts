@@ -122,4 +122,6 @@ test("the lists of a tool.xml are kept, read again when it changes, and a bad on
   writeFileSync(file, "<run>\n<tool>\n</run>");
   await assert.rejects(lists.get(file), { code: "HUBMCP_TOOL_XML_INVALID", message: new RegExp(`^${file}: line \\d+: `) });
   await assert.rejects(lists.get(join(dir, "none.xml")), { message: `${join(dir, "none.xml")}: cannot be read` });
+  await assert.rejects(lists.get(join(file, "tool.xml")), { message: `${join(file, "tool.xml")}: cannot be read` });
+  await assert.rejects(lists.get(dir), { message: `${dir}: cannot be read` });
 });

@@ -10,7 +10,7 @@ import { spawnSync, execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chown, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { servedFile, type Served, type SlurmRevision } from "./config.ts";
+import { servedFile, type Served, type SlurmRevision } from "./served-settings.ts";
 import { refuseJobAddress } from "./ready-address.ts";
 import { childEnv, type Account } from "./run-as.ts";
 import { sessionStateDir, type StateRoots } from "./state-dirs.ts";

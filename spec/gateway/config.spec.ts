@@ -1,7 +1,7 @@
 // `slurm` revisions in gateway.json: checked key by key, each problem one line naming the key.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkAppFiles, ConfigError, parseGatewayConfig } from "../../lib/gateway/config.ts";
 import { tempDir } from "../helpers/launcher-fixtures.ts";
@@ -108,7 +108,7 @@ test("a rappture revision: the tool.xml resolved like an app, with isolation, ru
 test("at start, a served tool.xml or app must exist, and neither it nor its folder be writable by every account", async (t) => {
   const dir = tempDir(t);
   mkdirSync(join(dir, "fermi"));
-  writeFileSync(join(dir, "fermi", "tool.xml"), "<run/>");
+  writeFileSync(join(dir, "fermi", "tool.xml"), readFileSync(join(import.meta.dirname, "../../fixtures/rappture/fermi/tool.xml")));
   writeFileSync(join(dir, "app.ts"), "");
   await checkAppFiles(parseGatewayConfig(withRevision({ rappture: "fermi/tool.xml" }), dir));
   await assert.rejects(checkAppFiles(parseGatewayConfig(withRevision({ rappture: "none/tool.xml" }), dir)), {
@@ -120,6 +120,10 @@ test("at start, a served tool.xml or app must exist, and neither it nor its fold
     message: `tools.fermi.revisions.default.rappture names ${join(dir, "fermi/tool.xml")}, which or whose folder every account may write`,
   });
   chmodSync(join(dir, "fermi", "tool.xml"), 0o644);
+  writeFileSync(join(dir, "fermi", "broken.xml"), "<run>\n  <tool>\n</run>\n");
+  await assert.rejects(checkAppFiles(parseGatewayConfig(withRevision({ rappture: "fermi/broken.xml" }), dir)), {
+    message: `tools.fermi.revisions.default.rappture is not a usable tool.xml: ${join(dir, "fermi/broken.xml")}: line 3: </run> closes <tool>`,
+  });
   chmodSync(join(dir, "fermi"), 0o777);
   await assert.rejects(checkAppFiles(parseGatewayConfig(withRevision({ slurm: { rappture: "fermi/tool.xml", workdir: "." } }), dir)), {
     message: `tools.fermi.revisions.default.slurm.rappture names ${join(dir, "fermi/tool.xml")}, which or whose folder every account may write`,

@@ -11,10 +11,12 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { z } from "zod";
 import { launchBackend, type LaunchRequest } from "../../../lib/gateway/launch.ts";
 import { RappturesLists } from "../../../lib/gateway/hub-connector/rappture-lists.ts";
+import { McpServer } from "../../../lib/server.ts";
 import { ROOT, startHarness } from "../helpers.ts";
 import { tempDir } from "../../helpers/launcher-fixtures.ts";
 
 const FERMI = join(ROOT, "fixtures/rappture/fermi/tool.xml");
+const INSTANT = join(ROOT, "fixtures/rappture/instant/tool.xml");
 const TASKS = { "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } };
 const Any = z.object({}).passthrough();
 // The children run without coverage: merged coverage of differently compiled copies is skewed.
@@ -62,7 +64,9 @@ test("a rappture revision: start_mcp --rappture per person, on the per-tool rout
   const own = await sdkClient(t, `${h.base}/api/mcp/fermi/mcp`, h.tokens.alice);
   const live = (await own.listTools()).tools.find((x) => x.name === "fermi")!;
   assert.deepEqual(launches, ["fermi"]);
-  assert.deepEqual(listed.find((x) => x.name === name)!.inputSchema, live.inputSchema, "the tool.xml's listing is the session's own");
+  const { name: _a, _meta: _b, ...fromXml } = listed.find((x) => x.name === name)!;
+  const { name: _c, _meta: _d, ...fromSession } = live;
+  assert.deepEqual(fromXml, fromSession, "the tool.xml's listing is the session's own (but the names and URIs /mcp gives)");
   const created = (await own.request({ method: "tools/call", params: { name: "fermi", arguments: { points: 12 }, _meta: TASKS } }, Any)) as { taskId: string };
   let task: Record<string, unknown>;
   for (;;) {
@@ -122,6 +126,19 @@ test("the lists of a tool.xml are kept, read again when it changes, and a bad on
   writeFileSync(file, "<run>\n<tool>\n</run>");
   await assert.rejects(lists.get(file), { code: "HUBMCP_TOOL_XML_INVALID", message: new RegExp(`^${file}: line \\d+: `) });
   await assert.rejects(lists.get(join(dir, "none.xml")), { message: `${join(dir, "none.xml")}: cannot be read` });
+  // One lister publishes them in turn: files asked at once, or after a bad one, list only their own.
+  const [fermi, instant] = await Promise.all([lists.get(FERMI), lists.get(INSTANT)]);
+  const fresh = (await new McpServer("x").rappture(INSTANT).handle({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })) as unknown as {
+    result: { tools: unknown[] };
+  };
+  assert.deepEqual(instant.tools, fresh.result.tools, "what a server of its own lists, in its order");
+  assert.deepEqual(
+    [fermi, instant].map((l) => [l.tools.map((x) => x.name), l.resources.map((x) => x.uri)]),
+    [
+      [["fermi", "get_job_result"], ["ui://rappture/fermi/plot"]],
+      [["instant", "get_job_result"], ["ui://rappture/instant/plot"]],
+    ],
+  );
   await assert.rejects(lists.get(join(file, "tool.xml")), { message: `${join(file, "tool.xml")}: cannot be read` });
   await assert.rejects(lists.get(dir), { message: `${dir}: cannot be read` });
 });

@@ -2,11 +2,10 @@
 // The `hub_bridge` command: a stdio MCP server for desktop hosts that forwards to the hub
 // gateway. Configured only by environment (HUB_TOKEN, HUB_API, HUB_TOOLS). stdout carries
 // MCP messages and nothing else; every diagnostic goes to stderr.
-import { readFileSync } from "node:fs";
 import { Bridge } from "../lib/bridge/bridge.ts";
 import { BridgeConfigError, readBridgeConfig } from "../lib/bridge/config.ts";
 import { lineWriter, readLines } from "../lib/stdio/framing.ts";
-import { runIfExecutedDirectly } from "../lib/util/cli-entry.ts";
+import { packageVersion, runIfExecutedDirectly } from "../lib/util/cli-entry.ts";
 
 const USAGE = `usage: hub_bridge
 A stdio MCP server that forwards to the tools of a hub gateway. Configure it with
@@ -14,20 +13,8 @@ environment variables:
   HUB_TOKEN   API token for the hub (required)
   HUB_API     gateway base URL (default http://127.0.0.1:8080)
   HUB_TOOLS   comma-separated tool names, name@revision for a revision (default mcpdemo)
+Options: -h, --help (this text), --version (hubmcp's version).
 `;
-
-function packageVersion(): string {
-  // dist/cli/hub_bridge.js and cli/hub_bridge.ts sit at different depths.
-  for (const path of ["../../package.json", "../package.json"]) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8")) as { name?: string; version?: string };
-      if (pkg.name === "hubmcp" && typeof pkg.version === "string") return pkg.version;
-    } catch {
-      // Try the next place.
-    }
-  }
-  return "0.0.0";
-}
 
 export interface BridgeStdio {
   stdin: NodeJS.ReadableStream & import("node:stream").Readable;
@@ -39,6 +26,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, stdio: Bridge
   const err = (line: string): void => void stdio.stderr.write(`hub_bridge: ${line}\n`);
   if (argv.includes("-h") || argv.includes("--help")) {
     stdio.stderr.write(USAGE);
+    return 0;
+  }
+  if (argv.length === 1 && argv[0] === "--version") {
+    stdio.stdout.write(`hub_bridge ${packageVersion()}\n`);
     return 0;
   }
   if (argv.length > 0) {
@@ -69,7 +60,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, stdio: Bridge
       err(reason === "too-long" ? "dropped a message longer than the limit" : "dropped a line that was not JSON");
       send({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
     },
-    end: () => finish(),
+    // Closed input still gets an answer to every request read before it.
+    end: () => void bridge.inputClosed().then(finish),
   });
   // Hosts stop a stdio server by closing its stdin, then by signals (MCP lifecycle "Shutdown").
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;

@@ -19,7 +19,7 @@ import { NAME, usage, USAGE, type CliIo } from "../lib/gateway/cli/io.ts";
 import { tokenCommand } from "../lib/gateway/cli/tokens.ts";
 import { userCommand } from "../lib/gateway/cli/users.ts";
 import type { Logger } from "../lib/util/logger.ts";
-import { listenForStop, runIfExecutedDirectly } from "../lib/util/cli-entry.ts";
+import { listenForStop, packageVersion, runIfExecutedDirectly } from "../lib/util/cli-entry.ts";
 
 export { USAGE, type CliIo };
 
@@ -35,6 +35,7 @@ type Values = {
   tool?: string;
   user?: string;
   help?: boolean;
+  version?: boolean;
 };
 
 /** The config file, checked: one line naming the key (or the missing app file) and exit 2 otherwise. */
@@ -158,6 +159,7 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
         tool: { type: "string" },
         user: { type: "string" },
         help: { type: "boolean", short: "h" },
+        version: { type: "boolean" },
       },
     }));
   } catch (err) {
@@ -165,6 +167,10 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
   }
   if (values.help) {
     io.out(USAGE.trimEnd());
+    return 0;
+  }
+  if (values.version) {
+    io.out(`${NAME} ${packageVersion()}`);
     return 0;
   }
   const portText = values.port ?? "8080";

@@ -82,7 +82,10 @@ interface Answer {
 
 function send(base: string, t: { method: string; path: string; headers: Record<string, string>; body?: Buffer }): Promise<Answer> {
   return new Promise((resolve) => {
-    const req = request(`${base}${t.path}`, { method: t.method, headers: t.headers, agent, timeout: 20_000 }, (res) => {
+    // A body is framed by its length: Node sends a DELETE's body unframed otherwise, which the
+    // server rightly reads as a broken next request, and the reset lands on an innocent one.
+    const headers = t.body ? { ...t.headers, "content-length": String(t.body.length) } : t.headers;
+    const req = request(`${base}${t.path}`, { method: t.method, headers, agent, timeout: 20_000 }, (res) => {
       const status = res.statusCode ?? 0;
       // Streams (SSE) stay open: one status line is all this check reads.
       if (String(res.headers["content-type"] ?? "").startsWith("text/event-stream")) {

@@ -24,6 +24,8 @@ export interface BridgeOptions {
   log?: (line: string) => void;
 }
 
+const HOST_GONE = { code: ErrorCode.InternalError, message: "The client has closed its input and cannot answer" };
+
 export class Bridge implements RouteTarget {
   readonly config: BridgeConfig;
   readonly upstreams: readonly Upstream[];
@@ -40,6 +42,9 @@ export class Bridge implements RouteTarget {
   /** Tools that failed to initialise; when one comes back, the host is told its lists changed. */
   readonly down = new Set<Upstream>();
   #nextHostId = 1;
+  /** Answers being worked out for the host's requests, so closed input can wait for them. */
+  readonly #answering = new Set<Promise<void>>();
+  #inputClosed = false;
   /** Failure messages already logged, so a tool that stays down does not flood stderr. */
   readonly #logged = new Set<string>();
 
@@ -70,14 +75,31 @@ export class Bridge implements RouteTarget {
       case "invalid":
         if (incoming.id !== null) this.#send(failure(incoming.id, incoming.error));
         return;
-      case "request":
-        void this.#answer(incoming.message);
+      case "request": {
+        const answering = this.#answer(incoming.message);
+        this.#answering.add(answering);
+        void answering.finally(() => this.#answering.delete(answering));
         return;
+      }
       case "notification":
         return this.#hostNotification(incoming.message.method, incoming.message.params);
       case "response":
         return this.#hostResponse(incoming.message);
     }
+  }
+
+  /**
+   * The host closed its input: resolves once every request read before that is answered (as
+   * `start_mcp --stdio` does). A tool's question to the host can no longer be answered, so it
+   * gets an error at once, now and from then on, rather than holding its call.
+   */
+  async inputClosed(): Promise<void> {
+    this.#inputClosed = true;
+    for (const [hostId, pending] of this.#toolRequests) {
+      this.#toolRequests.delete(hostId);
+      void pending.upstream.answer(pending.id, { error: HOST_GONE });
+    }
+    while (this.#answering.size > 0) await Promise.all(this.#answering);
   }
 
   /** Ends every tool session (best effort) and stops whatever is still running. */
@@ -192,6 +214,7 @@ export class Bridge implements RouteTarget {
     const params = isRecord(message.params) ? message.params : undefined;
     if ("id" in message && (typeof message.id === "string" || typeof message.id === "number")) {
       if (method === "ping") return void upstream.answer(message.id, { result: {} });
+      if (this.#inputClosed) return void upstream.answer(message.id, { error: HOST_GONE });
       const hostId = this.#nextHostId++;
       this.#toolRequests.set(hostId, { upstream, id: message.id });
       this.#send({ jsonrpc: "2.0", id: hostId, method, ...(params ? { params } : {}) });

@@ -41,7 +41,7 @@ export function openApiDocument(core: ServerCore, base = ""): Record<string, unk
     "/mcp": {
       get: {
         operationId: "mcp_sse",
-        summary: "Open the server-to-client event stream (first event: endpoint)",
+        summary: "Open the server-to-client event stream (first event: endpoint, when no session is named)",
         responses: { "200": { description: "Event stream", content: { "text/event-stream": { schema: { type: "string" } } } } },
       },
       post: {

@@ -16,6 +16,8 @@ export const CORS = PROFILES.gateway.actual;
  */
 const STATUS = {
   bad_path: 400,
+  /** A console link the gateway did not sign, for this tool session, or malformed. */
+  console_link_invalid: 400,
   no_session: 400,
   session_required: 400,
   body_not_json: statusOf("HUBMCP_BODY_NOT_JSON"),
@@ -28,6 +30,10 @@ const STATUS = {
   unknown_session: 404,
   unknown_tool: 404,
   method_not_allowed: 405,
+  not_acceptable: 406,
+  /** A console link past its minute, or opened before: gone for good, a new one is needed. */
+  console_link_expired: 410,
+  console_link_used: 410,
   body_too_large: statusOf("HUBMCP_BODY_TOO_LARGE"),
   rate_limited: 429,
   too_many_running: 429,

@@ -6,6 +6,7 @@
 export type ToolEndpoint = "mcp" | "sse";
 
 export type Route =
+  | { kind: "landing" }
   | { kind: "health" }
   | { kind: "metrics" }
   | { kind: "hub-mcp" }
@@ -19,6 +20,7 @@ export type Route =
   | { kind: "openapi"; tool: string }
   | { kind: "rest"; tool: string; name: string }
   | { kind: "weber"; instance: string; cookie: string }
+  | { kind: "console-link" }
   | { kind: "not-found" }
   | { kind: "bad-path" };
 
@@ -46,6 +48,7 @@ export function matchRoute(method: string, target: string | undefined): Route {
   if (path === null) return { kind: "bad-path" };
   const parts = path.split("/").slice(1);
   if (parts.at(-1) === "" && parts.length > 1) parts.pop();
+  if (path === "/") return { kind: "landing" };
   if (path === "/healthz") return { kind: "health" };
   if (path === "/metrics") return { kind: "metrics" };
   // The hub connector: one endpoint for every tool (./hub-connector/).
@@ -62,6 +65,7 @@ export function matchRoute(method: string, target: string | undefined): Route {
   ) {
     return { kind: "resource-metadata", tool: parts[4]!, endpoint: parts[5] };
   }
+  if (path === "/console") return { kind: "console-link" };
   if (parts[0] === "weber" && parts.length >= 4) return { kind: "weber", instance: parts[1]!, cookie: parts[2]! };
   if (parts[0] !== "api" || parts[1] !== "mcp" || !parts[2]) return { kind: "not-found" };
   const tool = parts[2];

@@ -6,7 +6,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { ACCOUNTS, StoreAccountDirectory } from "./accounts.ts";
 import { AnswerBudget } from "./answer-budget.ts";
 import { API_TOKENS, ApiTokens } from "./api-tokens.ts";
-import { authorize, resourceMetadata } from "./auth.ts";
+import { authorize, bearer, resourceMetadata } from "./auth.ts";
 import { LegacyStreams } from "./legacy-sse.ts";
 import type { GatewayConfig } from "./config.ts";
 import type { AuthorizationServer, RecordStore, TokenVerifier } from "./contracts.ts";
@@ -23,10 +23,12 @@ import { isSteadyRoute, ToolSessions } from "./tool-sessions.ts";
 import { handleToolRoute, type GatewayContext } from "./tool-routes.ts";
 import { UpstreamSlots } from "./upstream-slots.ts";
 import { handleSessionProxy } from "./session-proxy.ts";
+import { ConsoleLinkUses, openConsoleLink } from "./console-link.ts";
 import { CORS as PROFILES, answerPreflight } from "../http/cors.ts";
 import { bindHttp, gracefulClose, urlHost } from "../http/listen.ts";
 import { hostAllowList } from "../http/host-guard.ts";
 import { authorizeHub, hubResourceMetadata } from "./hub-connector/auth.ts";
+import { sendLanding } from "./landing.ts";
 import { createConnector, type ConnectorContext } from "./hub-connector/context.ts";
 import { handleConnector } from "./hub-connector/endpoint.ts";
 
@@ -128,6 +130,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
   for (const warning of await identityWarnings(config)) event("warning", { message: warning });
   const ctx: { current?: GatewayContext; connector?: ConnectorContext } = {};
+  const consoleUses = new ConsoleLinkUses(store);
   const host = options.host ?? "127.0.0.1";
   // DNS rebinding, on every bind: the gateway answers only to its public host, the hosts the
   // operator allows, and this machine's own names and addresses.
@@ -151,6 +154,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         throw new GatewayError("bad_path", "The request path is not acceptable");
       case "not-found":
         throw new GatewayError("not_found", "No such route");
+      case "landing": {
+        if (method !== "GET" && method !== "HEAD") throw new GatewayError("method_not_allowed", "Use GET", { allow: "GET" });
+        // A credential, when there is one, must be good for the hub (its 401 otherwise); none is the public page.
+        const authorized = bearer(req) === null ? null : authorizeHub(req, verifiers, publicUrl);
+        const principal = authorized instanceof Promise ? await authorized : authorized;
+        if (principal) facts.user = principal.user;
+        return sendLanding(req, res, publicUrl, config, principal);
+      }
       case "health":
         return sendJson(res, 200, { status: "ok", toolSessions: sessions.liveOwned });
       case "metrics": {
@@ -162,6 +173,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       case "weber":
         facts.user = await handleSessionProxy(c, r.instance, req, res);
         return;
+      case "console-link": {
+        const opened = await openConsoleLink(c, consoleUses, req, res);
+        facts.user = opened?.user;
+        facts.tool = opened?.tool;
+        return;
+      }
       case "hub-resource-metadata":
         if (method !== "GET" && method !== "HEAD") throw new GatewayError("method_not_allowed", "Use GET", { allow: "GET" });
         return sendJson(res, 200, hubResourceMetadata(publicUrl));

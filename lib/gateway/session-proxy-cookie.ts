@@ -48,3 +48,12 @@ export function tokenValid(key: Buffer, token: string, instance: string, user: s
   if (!Number.isSafeInteger(expires) || expires.toString(36) !== token.slice(0, sep)) return false;
   return sameText(token.slice(sep + 1), mac(key, instance, user, expires)) && expires * 1000 > now;
 }
+
+/**
+ * The Set-Cookie header giving a browser `cookie` (from sessionProxyCookie) for the session
+ * proxy path `path` only, as the browser sees it: no script reads it, no other path or
+ * cross-site subrequest gets it, and on an https hub it never crosses plain http.
+ */
+export function sessionProxySetCookie(cookie: string, path: string, lifetimeMs: number, secure: boolean): string {
+  return `${cookie}; Path=${path}; Max-Age=${Math.floor(lifetimeMs / 1000)}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+}

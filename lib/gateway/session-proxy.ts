@@ -8,8 +8,24 @@ import { GatewayError } from "./respond.ts";
 import { upstreamOf, type GatewayContext } from "./tool-routes.ts";
 import { readBody } from "../http/body.ts";
 import { readSessionProxyCookie, tokenValid } from "./session-proxy-cookie.ts";
+import type { ToolSessionRecord } from "./tool-sessions.ts";
 
 const UNAUTHORIZED = (): GatewayError => new GatewayError("unauthorized", "This session path needs its session cookie");
+
+/**
+ * Refuses unless the tool session's account still exists (else `gone()`) and is still in the
+ * tool's groups (else 403): a credential for the session is only as good as the account now.
+ */
+export async function checkAccountNow(
+  ctx: Pick<GatewayContext, "accounts" | "config">,
+  rec: Pick<ToolSessionRecord, "user" | "tool">,
+  gone: () => GatewayError,
+): Promise<void> {
+  const groups = await ctx.accounts.groupsOf(rec.user);
+  if (groups === null) throw gone();
+  const required = ctx.config.tools[rec.tool]?.groups ?? [];
+  if (required.length > 0 && !required.some((g) => groups.includes(g))) throw new GatewayError("forbidden", "This account may no longer use this tool");
+}
 
 /**
  * Answers whether the request was for a session proxy path it may use; the caller logs the
@@ -24,10 +40,7 @@ export async function handleSessionProxy(ctx: GatewayContext, instance: string, 
   const path = (req.url ?? "/").split("?")[0]!;
   if (!rec?.weberPrefix) throw new GatewayError("unknown_session", "No such tool session");
   if (!tokenValid(ctx.cookieKey, sent.token, instance, rec.user)) throw UNAUTHORIZED();
-  const groups = await ctx.accounts.groupsOf(rec.user);
-  if (groups === null) throw UNAUTHORIZED();
-  const required = ctx.config.tools[rec.tool]?.groups ?? [];
-  if (required.length > 0 && !required.some((g) => groups.includes(g))) throw new GatewayError("forbidden", "This account may no longer use this tool");
+  await checkAccountNow(ctx, rec, UNAUTHORIZED);
   if (path !== rec.weberPrefix && !path.startsWith(`${rec.weberPrefix}/`)) throw new GatewayError("unknown_session", "No such tool session");
   ctx.sessions.touch(`${rec.user}\n${rec.tool}\n${rec.revision}`);
   const body = req.method === "POST" || req.method === "PUT" ? await readBody(req, ctx.config.limits.maxBodyBytes) : undefined;

@@ -68,7 +68,7 @@ export class SharedSessions {
   ) {}
 
   /**
-   * Refuses (503, as for tool sessions) when `user` already holds their most sessions on
+   * Refuses (429, as for tool sessions) when `user` already holds their most sessions on
    * shared revisions. Sessions of an instance that has since ended are dropped first.
    */
   admit(user: string, tool: string, revision: string, instance: string): void {

@@ -34,6 +34,7 @@ import { sessionKey, type ToolSessionRecord, type ToolSessions } from "./tool-se
 import type { UpstreamSlots } from "./upstream-slots.ts";
 import { MCP_ACCEPT } from "./upstream-mcp.ts";
 import { sessionProxyCookie } from "./session-proxy-cookie.ts";
+import { consoleLinkFields } from "./console-ticket.ts";
 import { next } from "../util/maybe-async.ts";
 
 export interface GatewayContext {
@@ -307,6 +308,7 @@ async function bootstrap(ctx: GatewayContext, c: Caller, req: IncomingMessage, r
         tools: `${base}/tools/`,
         resource_metadata: `${base}/mcp/.well-known/oauth-protected-resource`,
       },
+      ...consoleLinkFields(ctx.cookieKey, ctx.publicUrl, c.principal.user, s.rec),
     },
     { "mcp-session-id": s.id! },
   );
@@ -325,6 +327,24 @@ async function sseInfo(ctx: GatewayContext, c: Caller, res: ServerResponse): Pro
   const base = `${ctx.publicUrl}/api/mcp/${c.tool}`;
   sendJson(res, 200, { sse_endpoint: `${base}/sse`, post_endpoint: `${base}/mcp`, cookie_header: "" });
 }
+
+/**
+ * `GET …/sse`: the legacy transport's stream for a client that asks for one, the session
+ * proxy info as JSON for one that takes JSON (curl, the console); a client that takes neither
+ * (an SDK transport pointed at the wrong URL) gets a 406 that says so, not JSON it cannot parse.
+ */
+function legacyGet(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const accept = parseAccept(req.headers.accept);
+  if (accept.streams) return openLegacy(ctx, c, res);
+  if (!accept.json) throw notAcceptable();
+  return sseInfo(ctx, c, res);
+}
+
+const notAcceptable = (): GatewayError =>
+  new GatewayError(
+    "not_acceptable",
+    "GET …/sse answers an event stream (Accept: text/event-stream, the 2024-11-05 SSE transport) or its connection details as JSON (Accept: application/json); streamable-HTTP clients connect to …/mcp",
+  );
 
 /** `GET …/sse` asking for an event stream: the standard legacy transport, through the gateway. */
 async function openLegacy(ctx: GatewayContext, c: Caller, res: ServerResponse): Promise<void> {
@@ -395,8 +415,7 @@ export function handleToolRoute(ctx: GatewayContext, route: Route, c: Caller, re
     case "sse-info":
       if (method === "POST") return postLegacy(ctx, c, req, res);
       if (method !== "GET") throw NOT_ALLOWED("GET, POST");
-      if (parseAccept(req.headers.accept).streams) return openLegacy(ctx, c, res);
-      return sseInfo(ctx, c, res);
+      return legacyGet(ctx, c, req, res);
     case "openapi":
       if (method !== "GET") throw NOT_ALLOWED("GET");
       return passThrough(ctx, c, req, res, "openapi.json", false);

@@ -53,12 +53,15 @@ export class EventStream {
   /**
    * Puts a connection on this stream: the priming event (an id and, by default, empty data,
    * with `retry`), then every kept event after `afterSeq`, then live traffic. `primer` gives
-   * the priming event a name and data (GET /mcp opens with its `endpoint` event).
+   * the priming event a name and data (GET /mcp that minted its session opens with its
+   * `endpoint` event); a `note` goes before it as a comment, which every client skips.
    */
-  attach(sse: SseStream, afterSeq: number | null, primer?: { event: string; data: string }): void {
+  attach(sse: SseStream, afterSeq: number | null, primer?: { event: string; data: string } | { note: string }): void {
     if (this.#sse && this.#sse !== sse) this.#sse.close();
     this.#sse = sse;
-    sse.send({ ...primer, id: this.#id(++this.#seq), data: primer?.data ?? "", retry: this.#limits.retryMs });
+    if (primer && "note" in primer) sse.comment(primer.note);
+    const named = primer && "event" in primer ? primer : undefined;
+    sse.send({ ...named, id: this.#id(++this.#seq), data: named?.data ?? "", retry: this.#limits.retryMs });
     if (afterSeq !== null) for (const k of this.#kept) if (k.seq > afterSeq) sse.send(k.event);
     sse.onClose(() => {
       if (this.#sse === sse) this.#sse = null;

@@ -64,13 +64,18 @@ export interface BindOptions {
 }
 
 function answerUnparsable(server: Server, cors: CorsProfile): void {
-  const body = JSON.stringify({ error: "bad_request" });
   const head = Object.entries(cors.actual)
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("");
-  const answer = `HTTP/1.1 400 Bad Request\r\n${head}content-type: application/json\r\nconnection: close\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
-  server.on("clientError", (_err, socket) => {
-    if (socket.writable) socket.end(answer);
+  const answer = (status: string, error: string): string => {
+    const body = JSON.stringify({ error });
+    return `HTTP/1.1 ${status}\r\n${head}content-type: application/json\r\nconnection: close\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+  };
+  const unparsable = answer("400 Bad Request", "bad_request");
+  // Headers past node's limit are not malformed, just too large: the status says which.
+  const tooLarge = answer("431 Request Header Fields Too Large", "headers_too_large");
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    if (socket.writable) socket.end(err.code === "HPE_HEADER_OVERFLOW" ? tooLarge : unparsable);
     else socket.destroy();
   });
 }

@@ -10,7 +10,8 @@ export interface LaunchOptions {
   app: string | undefined;
   /** tool.xml files published as tools (beside the app's, or alone). */
   rappture: string[];
-  host: string;
+  /** Bind address; none: loopback locally, 0.0.0.0 on a hub session (where the hub's proxy must reach it). */
+  host: string | undefined;
   port: number;
   pythonEnv: string | undefined;
   debug: boolean;
@@ -25,9 +26,11 @@ export interface LaunchOptions {
   pathPrefix?: string;
   /** Print the machine-readable ready line (../util/ready-line.ts) on stdout once listening. */
   readyLine: boolean;
+  /** Restart the server whenever a file under the app's folder changes (./watch.ts). */
+  watch?: boolean;
 }
 
-export type ParsedArgs = { kind: "run"; options: LaunchOptions } | { kind: "help" } | { kind: "usage"; message: string };
+export type ParsedArgs = { kind: "run"; options: LaunchOptions } | { kind: "help" } | { kind: "version" } | { kind: "usage"; message: string };
 
 export const USAGE = `usage: start_mcp --app FILE [options]
        start_mcp --rappture tool.xml [--rappture tool.xml ...] [options]
@@ -38,7 +41,8 @@ Start an MCP tool server, locally or on a hub session.
 options:
   -a, --app FILE          app file exporting \`server\` (.js .mjs .cjs .ts .mts)
       --rappture FILE     also publish this Rappture tool.xml (repeatable; no --app needed)
-      --host HOST         bind address                                   (default 0.0.0.0)
+      --host HOST         bind address; 0.0.0.0 serves other machines     (default 127.0.0.1;
+                          on a hub session 0.0.0.0)
       --allowed-host NAME a Host clients use besides this machine's names (repeatable)
   -p, --port PORT         port in local mode; 0 binds a free one         (default $MCP_PORT or 8000)
       --path-prefix PATH  also answer under PATH (e.g. /weber/S/C/P), stripping it; no hub
@@ -50,8 +54,10 @@ options:
       --proxy MODE        hub reverse proxy: auto | external | builtin | none  (default auto)
       --stdio             speak MCP on stdin/stdout (for desktop assistants); no HTTP
       --state-dir DIR     keep async jobs and tasks here across restarts   (default $HUBMCP_STATE_DIR)
+      --watch             restart the server when a file in the app's folder changes
       --debug             log one line per request on stderr
   -h, --help              show this help
+      --version           print hubmcp's version
 `;
 
 const PROXY_CHOICES: readonly ProxyChoice[] = ["auto", "external", "builtin", "none"];
@@ -81,7 +87,9 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
         "state-dir": { type: "string" },
         "path-prefix": { type: "string" },
         "ready-line": { type: "boolean" },
+        watch: { type: "boolean" },
         help: { type: "boolean", short: "h" },
+        version: { type: "boolean" },
       },
     }));
   } catch (err) {
@@ -89,6 +97,7 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
     return { kind: "usage", message: (err as Error).message.split("\n")[0]! };
   }
   if (values.help) return { kind: "help" };
+  if (values.version) return { kind: "version" };
   const rappture = values.rappture ?? [];
   if (!values.app && rappture.length === 0) return { kind: "usage", message: "--app or --rappture is required" };
   if (values.app === "" || rappture.includes("")) return { kind: "usage", message: "--app and --rappture must name a file" };
@@ -108,14 +117,16 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
     return { kind: "usage", message: "--path-prefix must be a path like /a/b (no trailing slash, query or dot segments)" };
   if (prefix !== undefined && values.stdio) return { kind: "usage", message: "--path-prefix applies to HTTP, not --stdio" };
   const pathPrefix = prefix === undefined ? {} : { pathPrefix: prefix };
+  if (values.watch && values.stdio) return { kind: "usage", message: "--watch applies to HTTP, not --stdio" };
   return {
     kind: "run",
     options: {
       ...stateDir,
       ...pathPrefix,
+      ...(values.watch ? { watch: true } : {}),
       app: values.app,
       rappture,
-      host: values.host ?? "0.0.0.0",
+      host: values.host,
       port,
       pythonEnv: values["python-env"],
       debug: values.debug ?? false,

@@ -2,7 +2,7 @@
 // mode, the printed lines, and shutdown on a stop request. Output goes through `io`, so
 // the CLI decides what reaches the terminal.
 import { readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { RunningServer } from "../http/listen.ts";
 import { adoptLogger, loadApp, type ServerLike } from "./app-loader.ts";
 import { parseLauncherArgs, USAGE, type LaunchOptions } from "./args.ts";
@@ -10,12 +10,15 @@ import { lookupConda } from "./conda.ts";
 import { initCommand } from "./init.ts";
 import { detectHub, hubEnv } from "./hub.ts";
 import { guarded, hubPorts, HubStartError, startHub, type HubRun } from "./hub-mode.ts";
+import { isLoopbackHost } from "../http/host-guard.ts";
 import { takeSessionSecret } from "../http/session-secret.ts";
 import { attachRequestLog } from "./request-log.ts";
 import { stderrLogger } from "./stderr-logger.ts";
+import { superviseWatch } from "./watch.ts";
 import { protocolOutput, superviseStdioChild } from "./stdio-split.ts";
 import { publishRappture } from "./rappture-tools.ts";
 import { formatReadyLine } from "../util/ready-line.ts";
+import { packageVersion } from "../util/cli-entry.ts";
 
 export interface LauncherIo {
   /** A line for stdout (the lines users and scripts read). */
@@ -55,6 +58,14 @@ export function boundUrl(server: RunningServer): string {
   return `http://${host}:${address.port}${new URL(server.url).pathname}`;
 }
 
+/** One line when the socket takes connections from beyond this machine, else null. */
+export function exposure(server: RunningServer, onHub: boolean): string | null {
+  const address = server.httpServer.address();
+  if (address === null || typeof address === "string" || isLoopbackHost(address.address)) return null;
+  const why = onHub ? "the hub's proxy reaches it there" : "--host 127.0.0.1 keeps it on this machine";
+  return `listening on ${address.address}, beyond this machine: whoever reaches port ${address.port} can use every tool, the console and /sse with no credential (${why})`;
+}
+
 type Started = { server: RunningServer; prefix: string; lines: string[]; notes: string[]; hub: HubRun | null };
 
 async function start(options: LaunchOptions, env: NodeJS.ProcessEnv, io: LauncherIo, app: ServerLike, secret: string | undefined): Promise<Started | number> {
@@ -66,7 +77,7 @@ async function start(options: LaunchOptions, env: NodeJS.ProcessEnv, io: Launche
     if (options.proxy !== "auto") io.err(`${NAME}: --proxy applies on a hub session only; ignored`);
     const prefix = options.pathPrefix ?? "";
     const listening = app.listen({
-      host: options.host,
+      host: options.host ?? "127.0.0.1",
       port: options.port,
       ...(prefix ? { pathPrefix: prefix } : {}),
       ...(options.allowedHosts.length > 0 ? { allowedHosts: options.allowedHosts } : {}),
@@ -83,7 +94,8 @@ async function start(options: LaunchOptions, env: NodeJS.ProcessEnv, io: Launche
   const hub = await startHub({
     app,
     hub: detection.hub,
-    host: options.host,
+    // The hub's proxy reaches the server from another address: the interface specification's bind.
+    host: options.host ?? "0.0.0.0",
     proxy: options.proxy,
     ports,
     debug: options.debug,
@@ -111,12 +123,23 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
     io.out(USAGE.trimEnd());
     return 0;
   }
+  if (parsed.kind === "version") {
+    io.out(`${NAME} ${packageVersion()}`);
+    return 0;
+  }
   if (parsed.kind === "usage") {
     io.err(`${NAME}: ${parsed.message}`);
     io.err(USAGE.trimEnd());
     return 2;
   }
   const options = parsed.options;
+  // The watcher only supervises: the app is loaded by each child it starts, never here. A
+  // session secret is left to the child (fail-closed: a restart finds its file gone and stays down).
+  if (options.watch) {
+    const rest = argv.filter((a) => a !== "--watch");
+    // A Rappture-only server is watched in its (first) tool.xml's folder: its command and examples live there.
+    return superviseWatch(io.relaunch, rest, env, dirname(resolve(options.app ?? options.rappture[0]!)), io);
+  }
   // Taken before anything runs (the app's import included), so nothing started later inherits its path.
   const taken = takeSessionSecret(env);
   if (taken !== null && "error" in taken) {
@@ -180,6 +203,8 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
   const { server, hub } = started;
   if (options.debug) attachRequestLog(server.httpServer, (line) => io.err(line));
   for (const note of started.notes) io.err(`${NAME}: ${note}`);
+  const exposed = exposure(server, hub !== null);
+  if (exposed) io.err(`${NAME}: ${exposed}`);
   // The ready line comes first, so a reader can stop at it.
   if (options.readyLine) io.out(formatReadyLine({ url: new URL("/", boundUrl(server)).href, prefix: started.prefix }));
   for (const line of started.lines) io.out(line);

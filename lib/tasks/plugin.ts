@@ -105,7 +105,7 @@ function startRun(runs: AsyncStore, call: Call, tool: RegisteredTool, args: Reco
     throw new JsonRpcError(ErrorCode.InternalError, started.message);
   }
   const { run } = started;
-  if (how.kind === "job") return jobStarted(run) as Result;
+  if (how.kind === "job") return jobStarted(run, progressTokenOf(params) !== undefined) as Result;
   return how.form === "seed" ? seedCreated(run) : { task: mcpTask(run, true) };
 }
 

@@ -31,12 +31,17 @@ function failureText(run: AsyncRun): string {
   return (run.settled && resultText(run.settled.result)) || "Tool failed";
 }
 
-/** The immediate `tools/call` answer to an older client: the job handle as JSON text. */
-export function jobStarted(run: AsyncRun): CallToolResult {
+/**
+ * The immediate `tools/call` answer to an older client: the job handle as JSON text. A call
+ * that asked for progress is told it gets none: its request is answered here, and a progress
+ * token lives only as long as its request (MCP basic/utilities/progress).
+ */
+export function jobStarted(run: AsyncRun, progressAsked = false): CallToolResult {
+  const noProgress = progressAsked ? " No progress is reported for a background job: this answer ends the request its progressToken belonged to." : "";
   const handle = {
     status: "running",
     job_id: run.id,
-    message: `Started \`${run.toolName}\` in the background. Call \`${JOB_RESULT_TOOL}\` with this job_id until its status is done, error or cancelled.`,
+    message: `Started \`${run.toolName}\` in the background. Call \`${JOB_RESULT_TOOL}\` with this job_id until its status is done, error or cancelled.${noProgress}`,
   };
   // The names are stated, so a relay that renames tools renames them in the message too.
   return { content: [{ type: "text", text: JSON.stringify(handle) }], isError: false, _meta: toolRefsMeta([run.toolName, JOB_RESULT_TOOL]) };

@@ -1,8 +1,28 @@
 // What every command of the package (start_mcp, hub_gateway, hub_bridge) does at its edge:
 // run `main` only when the file is the process's script (so specs can import it), and turn
 // stop signals into a promise the command awaits.
-import { realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+
+/**
+ * hubmcp's version (what `--version` prints, what hub_bridge reports), from the nearest
+ * package.json named hubmcp above `from`: the source and dist/ sit at different depths.
+ */
+export function packageVersion(from: string = import.meta.url): string {
+  for (let dir = new URL(".", from); ; dir = new URL("..", dir)) {
+    const pkg = readPackage(new URL("package.json", dir));
+    if (pkg?.name === "hubmcp" && typeof pkg.version === "string") return pkg.version;
+    if (dir.pathname === "/") return "0.0.0";
+  }
+}
+
+function readPackage(url: URL): { name?: unknown; version?: unknown } | null {
+  try {
+    return JSON.parse(readFileSync(url, "utf8")) as { name?: unknown; version?: unknown };
+  } catch {
+    return null;
+  }
+}
 
 export type CommandMain = (argv: string[], env: NodeJS.ProcessEnv) => Promise<number>;
 
@@ -43,6 +63,9 @@ export interface StopSignals {
  */
 export const STDIO_PROTOCOL_FD_ENV = "HUBMCP_STDIO_PROTOCOL_FD";
 
+/** Set by `start_mcp --watch` for the child that serves (lib/launcher/watch.ts): it stops when its parent goes. */
+export const WATCHED_CHILD_ENV = "HUBMCP_WATCHED_CHILD";
+
 /** How often the parent is looked at under npm; a stop within this is prompt enough for a supervisor. */
 const PARENT_CHECK_MS = 500;
 
@@ -68,7 +91,7 @@ export function listenForStop(name: string, env: NodeJS.ProcessEnv = process.env
     process.exit(1);
   };
   for (const signal of signals) process.on(signal, onSignal);
-  const supervised = env.npm_lifecycle_event !== undefined || env[STDIO_PROTOCOL_FD_ENV] !== undefined;
+  const supervised = env.npm_lifecycle_event !== undefined || env[STDIO_PROTOCOL_FD_ENV] !== undefined || env[WATCHED_CHILD_ENV] !== undefined;
   const stopWatching = !supervised
     ? () => {}
     : watchParent(() => {

@@ -115,6 +115,17 @@ test("a request the tool withdraws (elicitation timeout) is cancelled under the 
   assert.deepEqual((await h.request("ping")).result, {});
 });
 
+test("closed input: a call still running is answered; the tool's questions to the host get an error at once", async (t) => {
+  const h = await host(t, "mcpdemo,lab", { elicitation: { form: {} } });
+  const asking = h.request("tools/call", { name: "mcpdemo_ask_user", arguments: { timeout: 30 } });
+  await h.next((m) => m.method === "elicitation/create");
+  const second = h.request("tools/call", { name: "mcpdemo_ask_user", arguments: { timeout: 30 } });
+  await h.bridge.inputClosed();
+  // Both calls were answered before inputClosed resolved: the pending question was refused,
+  // and so was the one asked after the input closed (it may have been sent before or after).
+  for (const reply of [await asking, await second]) assert.match(reply.result.content[0].text, /Could not ask for your name/);
+});
+
 test("a reply whose connection the tool server ends mid-call is resumed with Last-Event-ID", async (t) => {
   const h = await host(t, "lab");
   const reply = await h.request("tools/call", { name: "polled", arguments: {} });

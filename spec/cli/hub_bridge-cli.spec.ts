@@ -92,6 +92,26 @@ test("raw stdio: a line that is not JSON gets a parse error, a batch is answered
   assert.equal(await new Promise<number | null>((done) => child.on("close", done)), 0);
 });
 
+test("stdin closed right after the requests: every request read is still answered, then exit 0", { timeout: 30_000 }, async () => {
+  const child = spawn(process.execPath, ["--import", "tsx", BRIDGE_CLI], { env: bridgeEnv(env("mcpdemo")), stdio: ["pipe", "pipe", "pipe"] });
+  let out = "";
+  child.stdout.on("data", (c: Buffer) => (out += c));
+  const requests = [
+    { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "spec", version: "1" } } },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 2, method: "tools/list" },
+    { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "add", arguments: { a: 2, b: 3 } } },
+  ];
+  child.stdin.end(requests.map((r) => `${JSON.stringify(r)}\n`).join(""));
+  assert.equal(await new Promise<number | null>((done) => child.on("close", done)), 0);
+  const answers = out
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { id: number; result?: { content?: { text: string }[] } });
+  assert.deepEqual(answers.map((a) => a.id).sort(), [1, 2, 3]);
+  assert.equal(answers.find((a) => a.id === 3)!.result!.content![0]!.text, "5");
+});
+
 test("an https HUB_API works (the certificate trusted through NODE_EXTRA_CA_CERTS)", { timeout: 30_000 }, async (t) => {
   const tls = (name: string): string => fileURLToPath(new URL(`../../fixtures/bridge/tls/${name}`, import.meta.url));
   const front = createHttpsServer({ key: readFileSync(tls("key.pem")), cert: readFileSync(tls("cert.pem")) }, createProxyHandler({ target: hub.url }));

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startGateway } from "../../lib/gateway/server.ts";
 import { parseGatewayConfig } from "../../lib/gateway/config.ts";
-import { startHarness, ROOT } from "../gateway/helpers.ts";
+import { forThisCheckout, startHarness, ROOT } from "../gateway/helpers.ts";
 import { appUriOf, assertAppFound } from "../helpers/apps-host.ts";
 import { spawnBridge } from "../bridge/bridge-client.ts";
 import { firstText } from "../bridge/shared-hub.ts";
@@ -26,7 +26,7 @@ test("through the gateway: a gateway restarted mid-session is picked up again tr
   const { resources } = await bridge.client.listResources();
   assert.equal(assertAppFound(projectile, resources, await bridge.client.readResource({ uri: appUriOf(projectile)! })), "ui://demo/plot");
   await h.gw.close();
-  const again = await startGateway({ config: parseGatewayConfig(CONFIG, ROOT), store: h.store, port: h.gw.port });
+  const again = await startGateway({ config: parseGatewayConfig(forThisCheckout(t, CONFIG), ROOT), store: h.store, port: h.gw.port });
   t.after(() => again.close());
   assert.equal(text(await bridge.client.callTool({ name: "add", arguments: { a: 2, b: 2 } })), "4");
   await bridge.waitForStderr(/mcpdemo: session ended on the gateway; starting a new one/);

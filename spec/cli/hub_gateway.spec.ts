@@ -108,6 +108,11 @@ test("a bad config is one line naming the key, exit 2", async (t) => {
   const help = io();
   assert.equal(await run(["--help"], {}, help), 0);
   assert.match(help.lines[0]!, /^usage: hub_gateway/);
+  // user and token take the store from --data-dir, --store or the config's "store": the help says so.
+  const text = help.lines.join("\n");
+  assert.match(text, /hub_gateway user add NAME \[--groups a,b\] --password-stdin \[STORE\]/);
+  assert.match(text, /hub_gateway token list \[STORE\]/);
+  assert.match(text, /where STORE is --data-dir DIR, --store URL, or --config FILE/);
 });
 
 test("serves until asked to stop", async (t) => {

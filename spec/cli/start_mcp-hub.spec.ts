@@ -36,7 +36,7 @@ async function exerciseRoutes(base: string, prefix: string): Promise<void> {
 
   const sse = await fetch(`${base}sse`, { headers: { cookie: COOKIE } });
   const sseReader = sse.body!.getReader();
-  assert.equal(await readEvent(sseReader, "open"), "{}");
+  assert.match(await readEvent(sseReader, "endpoint"), new RegExp(`^${prefix}/\\?session_id=`));
 
   const mcpStream = await fetch(`${base}mcp`, { headers: { cookie: COOKIE, accept: "text/event-stream" } });
   const endpoint = await readEvent(mcpStream.body!.getReader(), "endpoint");
@@ -117,6 +117,11 @@ test("with wrwroxy found through `use`: server behind the external proxy, every 
     "--stream-log",
   ]);
   assert.notEqual(serverPort, 1, "hub mode ignores --port");
+  // With no --host a hub session keeps the interface specification's 0.0.0.0, and says so.
+  assert.match(
+    cli.stderr(),
+    new RegExp(`listening on 0\\.0\\.0\\.0, beyond this machine: whoever reaches port ${serverPort} .+the hub's proxy reaches it there\\)`),
+  );
   assert.match(cli.stderr(), new RegExp(`reverse proxy wrwroxy-0\\.10 \\(pid \\d+\\) on port ${proxyPort}`));
 
   await exerciseRoutes(`http://127.0.0.1:${proxyPort}${hub.prefix}/`, hub.prefix);

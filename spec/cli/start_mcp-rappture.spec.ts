@@ -2,7 +2,7 @@
 // the official SDK client over streamable HTTP; a malformed tool.xml is one line at start.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -90,4 +90,21 @@ test("a malformed tool.xml, or none: one line naming the file, the line and what
   const twice = spawnCli(t, ["--rappture", FERMI, "--rappture", FERMI, ...LOCAL], launcherEnv(dir));
   assert.equal((await twice.exit).code, 1);
   assert.match(twice.stderr(), /^start_mcp: .*fermi.* already registered\n$/);
+});
+
+test("--watch with --rappture alone watches the tool.xml's folder: an edited tool.xml is served on restart", { timeout: 60_000 }, async (t) => {
+  const dir = tempDir(t);
+  const file = join(dir, "tool.xml");
+  const source = readFileSync(FERMI, "utf8");
+  writeFileSync(file, source);
+  const cli = spawnCli(t, ["--rappture", file, ...LOCAL, "--watch"], launcherEnv(dir));
+  const [, first] = await cli.waitFor(/MCP server ready at (\S+)\n/);
+  const title = async (url: string): Promise<string | undefined> => {
+    const client = await connected(t, url);
+    return (await client.listTools()).tools.find((x) => x.name === "fermi")?.title;
+  };
+  assert.equal(await title(first!), "Fermi-Dirac Function");
+  writeFileSync(file, source.replace("<title>Fermi-Dirac Function</title>", "<title>Edited</title>"));
+  const [, second] = await cli.waitFor(/(?:MCP server ready at \S+\n[\s\S]*)MCP server ready at (\S+)\n/);
+  assert.equal(await title(second!), "Edited");
 });

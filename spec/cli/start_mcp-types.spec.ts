@@ -99,6 +99,9 @@ test("the ready line names the address bound: 0.0.0.0 stays 0.0.0.0", { timeout:
   const [, port] = await cli.waitFor(/^MCP server ready at http:\/\/0\.0\.0\.0:(\d+)\/\nSSE endpoint: http:\/\/0\.0\.0\.0:\d+\/sse\n/);
   const info = (await (await fetch(`http://127.0.0.1:${port}/`)).json()) as { name: string };
   assert.equal(info.name, "any");
+  // One line says what that exposes, and how to keep it local.
+  await cli.waitForErr(/start_mcp: listening on 0\.0\.0\.0, beyond this machine: .+--host 127\.0\.0\.1 keeps it on this machine\)\n/);
+  assert.equal(cli.stderr().match(/beyond this machine/g)?.length, 1);
 });
 
 test("an untyped handler in a .ts app start_mcp compiles: the refusal says what to write, not that nothing compiled it", { timeout: 60_000 }, async (t) => {

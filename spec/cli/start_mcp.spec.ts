@@ -49,6 +49,15 @@ test("serves an .mjs app, prints the ready lines, and exits 0 on SIGTERM", { tim
   assert.match(cli.stderr(), /SIGTERM received; shutting down/);
 });
 
+test("with no --host it listens on loopback only and says nothing about exposure", { timeout: 30_000 }, async (t) => {
+  const cli = spawnCli(t, ["--app", writeApp(tempDir(t)), "--port", "0"], env());
+  const [, url] = await cli.waitFor(/MCP server ready at (http:\/\/127\.0\.0\.1:\d+\/)\n/);
+  assert.equal((await rpc(url!, "ping")).result !== undefined, true);
+  cli.child.kill("SIGTERM");
+  await cli.exit;
+  assert.doesNotMatch(cli.stderr(), /beyond this machine/);
+});
+
 test("SIGINT: open streams end, a running call still gets its answer, exit 0", { timeout: 30_000 }, async (t) => {
   const dir = tempDir(t);
   const app = writeApp(

@@ -88,7 +88,8 @@ test("the demo's console runs tools in a browser", { skip }, async (t) => {
   await t.test("lists tools, resources and prompts with their forms", async () => {
     assert.equal(await text(page, "#server-title"), "hubmcp-demo");
     const tools = await page.$$eval("#tools > details", (cards) => cards.map((c) => c.id));
-    assert.deepEqual(tools, ["tool-add", "tool-divide", "tool-projectile", "tool-slow_sum", "tool-get_job_result", "tool-ask_user"]);
+    // get_job_result is the console's own business (it polls jobs itself): no form for it.
+    assert.deepEqual(tools, ["tool-add", "tool-divide", "tool-projectile", "tool-slow_sum", "tool-ask_user"]);
     assert.match(await text(page, "#tool-projectile > summary"), /Projectile motion/);
     assert.equal(await page.$eval("#tool-projectile input[name=g]", (el) => (el as HTMLInputElement).value), "9.81");
     assert.equal(await page.$eval("#tool-projectile input[name=angle]", (el) => el.getAttribute("max")), "90");
@@ -233,6 +234,25 @@ test("the demo's console runs tools in a browser", { skip }, async (t) => {
     assert.equal(overflow, 0, "nothing is wider than a phone screen");
     await shoot("console-phone.png", 390, true);
   });
+});
+
+test("a server restart (start_mcp --watch): the console starts a new session and shows the new lists", { skip }, async (t) => {
+  const browser = await launchBrowser(t);
+  const before = new McpServer("restarting");
+  before.tool(() => 1, { name: "old_tool" });
+  const first = await before.listen({ port: 0 });
+  t.after(() => first.close());
+  // While the server is down the page's reconnects are refused, and the old session is a 404.
+  const page = await openConsole(t, browser, first.url, /ERR_CONNECTION_REFUSED|404/);
+  await page.waitForSelector("#tool-old_tool");
+  await first.close();
+  const after = new McpServer("restarting");
+  after.tool(() => 2, { name: "new_tool" });
+  const second = await after.listen({ port: first.port });
+  t.after(() => second.close());
+  await page.waitForSelector("#tool-new_tool");
+  assert.equal(await page.$("#tool-old_tool"), null);
+  assert.equal(await text(page, "#status"), "The server restarted; its lists were reloaded");
 });
 
 test("the console works under a path prefix and behind the reverse proxy", { skip }, async (t) => {

@@ -1,5 +1,6 @@
 // Gateway specs: an in-process gateway on a memory store with users and API tokens, and
 // the fake tool server (fixtures/gateway/fake-tool.mjs) as `command` revisions.
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,6 +18,24 @@ export const FAKE_TOOL = join(ROOT, "fixtures", "gateway", "fake-tool.mjs");
 
 interface After {
   after(fn: () => unknown): void;
+  diagnostic?(message: string): void;
+}
+
+let clonePrivate: boolean | undefined;
+
+/**
+ * A root gateway runs tool sessions as `nobody`, which must read this checkout's apps and
+ * start_mcp. In a clone `nobody` cannot enter (under /root, in a `mktemp -d` folder) the
+ * config then names root as `runAs` outright (the gateway's own account, allowed with its
+ * warning), and the test output says why; the account switch itself is pinned by
+ * run-as.spec.ts and launch.spec.ts on fixtures of their own.
+ */
+export function forThisCheckout(t: After, config: Record<string, unknown>): Record<string, unknown> {
+  if (process.getuid?.() !== 0 || "runAs" in config) return config;
+  clonePrivate ??= spawnSync("runuser", ["-u", "nobody", "--", "test", "-r", join(ROOT, "package.json")]).status !== 0;
+  if (!clonePrivate) return config;
+  t.diagnostic?.(`tool sessions run as root: this checkout (${ROOT}) is not readable by nobody, the default runAs of a root gateway`);
+  return { ...config, runAs: "root" };
 }
 
 export function fake(mode = "normal"): { command: string[] } {
@@ -48,7 +67,7 @@ export async function startHarness(t: After, config: Record<string, unknown>, ex
     logs.push(line);
     for (const w of [...watchers]) if (w.pattern.test(line)) watchers.splice(watchers.indexOf(w), 1), w.resolve(line);
   };
-  const gw = await startGateway({ config: parseGatewayConfig(config, ROOT), store, log, ...extra });
+  const gw = await startGateway({ config: parseGatewayConfig(forThisCheckout(t, config), ROOT), store, log, ...extra });
   t.after(async () => {
     await gw.close();
     // The tool sessions' state roots it made (in the temp folder, for app revisions) go with it.

@@ -205,6 +205,18 @@ test("gateway routes, auth and rewriting", async (t) => {
     assert.deepEqual(info, { sse_endpoint: `${h.base}/api/mcp/fake/sse`, post_endpoint: `${h.base}/api/mcp/fake/mcp`, cookie_header: "" });
   });
 
+  await t.test("GET …/sse from a client that takes neither an event stream nor JSON: 406 saying which to ask for", async () => {
+    const sse = `${h.base}/api/mcp/fake/sse`;
+    const refused = await fetch(sse, { headers: { authorization: `Bearer ${h.tokens.alice}`, accept: "text/html" } });
+    assert.equal(refused.status, 406);
+    const body = (await json(refused)) as { error: string; message: string };
+    assert.equal(body.error, "not_acceptable");
+    assert.match(body.message, /Accept: text\/event-stream.+Accept: application\/json.+…\/mcp/);
+    // JSON is still the answer for a client that takes it (curl sends */*).
+    const asked = await fetch(sse, { headers: { authorization: `Bearer ${h.tokens.alice}`, accept: "application/json" } });
+    assert.equal(((await json(asked)) as { post_endpoint: string }).post_endpoint, `${h.base}/api/mcp/fake/mcp`);
+  });
+
   await t.test("hostile input: clear 4xx, never 5xx, and the gateway keeps serving", async () => {
     const auth = { authorization: `Bearer ${h.tokens.alice}` };
     const cases: Array<[string, RequestInit, number]> = [

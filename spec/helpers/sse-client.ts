@@ -4,7 +4,7 @@
 //
 //   const parser = new SseParser();  parser.push(bytes) → SseMessage[]; parser.comments
 //   const c = await openSse(url, { method: "POST", headers, body });
-//   c.status, c.headers, await c.next(), await c.nextMessage(), await c.until("endpoint"), c.close()
+//   c.status, c.headers, await c.next(), await c.nextMessage(), await c.until("endpoint"), await c.opened(), c.close()
 import { request, type IncomingHttpHeaders } from "node:http";
 
 export interface SseMessage {
@@ -119,6 +119,8 @@ export interface SseConnection {
   nextMessage(): Promise<any>;
   /** Skips events until one named `event`. */
   until(event: string): Promise<SseMessage>;
+  /** The stream's opening event: `endpoint` (a stream that minted its session, or /sse), else the priming event (an id, empty data). */
+  opened(): Promise<SseMessage>;
   /** Resolves when the server ends the stream. */
   ended: Promise<void>;
   comments: string[];
@@ -193,6 +195,12 @@ export function openSse(url: string, options: OpenSseOptions = {}): Promise<SseC
           for (;;) {
             const m = await next();
             if (m.event === event) return m;
+          }
+        },
+        async opened() {
+          for (;;) {
+            const m = await next();
+            if (m.event === "endpoint" || (m.hasId && m.data === "")) return m;
           }
         },
         ended,

@@ -73,7 +73,7 @@ test("a client that never reads its GET /mcp stream is dropped; the session and 
   assert.equal(server.sessions.get(id), session, "the session itself lives on");
   const other = await openSse(mcp, { headers: { "mcp-session-id": id } });
   t.after(() => other.close());
-  await other.until("endpoint");
+  await other.opened();
   session.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "still here" } });
   assert.equal((await other.nextMessage()).params.data, "still here");
   assert.equal((await post(mcp, rpc(1, "ping"))).status, 200);
@@ -83,7 +83,7 @@ test("replay is bounded per stream and never crosses sessions", async (t) => {
   const { server, mcp } = await start(t, { replayEvents: 3 });
   const id = await initialize(mcp);
   const first = await openSse(mcp, { headers: { "mcp-session-id": id } });
-  const endpoint = await first.until("endpoint");
+  const endpoint = await first.opened();
   const session = server.sessions.get(id)!;
   for (let n = 1; n <= 10; n++) session.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: n } });
   for (let n = 1; n <= 10; n++) await first.next();
@@ -92,7 +92,7 @@ test("replay is bounded per stream and never crosses sessions", async (t) => {
   while (session.streams.size > 0) await new Promise((r) => setImmediate(r));
   const resumed = await openSse(mcp, { headers: { "mcp-session-id": id, "last-event-id": endpoint.lastEventId } });
   t.after(() => resumed.close());
-  await resumed.until("endpoint");
+  await resumed.opened();
   const replayed = [await resumed.next(), await resumed.next(), await resumed.next()].map((e) => JSON.parse(e.data).params.data);
   assert.deepEqual(replayed, [8, 9, 10], "only the last three were kept");
 
@@ -100,7 +100,7 @@ test("replay is bounded per stream and never crosses sessions", async (t) => {
   const foreign = await openSse(mcp, { headers: { "mcp-session-id": stranger, "last-event-id": endpoint.lastEventId } });
   t.after(() => foreign.close());
   const opened = await foreign.next();
-  assert.equal(opened.event, "endpoint");
+  assert.deepEqual([opened.hasId, opened.data], [true, ""], "a priming event");
   assert.notEqual(opened.lastEventId.split(".")[0], endpoint.lastEventId.split(".")[0], "a fresh stream, not the other session's");
   server.sessions.get(stranger)!.send({ jsonrpc: "2.0", method: "ping", id: "server-1" });
   assert.equal((await foreign.nextMessage()).method, "ping", "nothing of the other session was replayed before it");

@@ -31,7 +31,7 @@ test("bindHttp: a free port that answers; a taken one is refused and nothing is 
   assert.equal(urlHost("::1"), "[::1]");
 });
 
-test("a request node cannot parse gets a JSON 400 with the profile's CORS headers", async (t) => {
+test("a request node cannot parse gets a JSON 400 (431 for headers past the limit) with the profile's CORS headers", async (t) => {
   const { server, port } = await bindHttp(() => {}, { host: "127.0.0.1", port: 0, limits: LIMITS, onError: () => {}, badRequestCors: CORS.gateway });
   t.after(gracefulClose(server, { timeoutMs: 1_000 }));
   const raw = await new Promise<string>((resolve, reject) => {
@@ -45,6 +45,16 @@ test("a request node cannot parse gets a JSON 400 with the profile's CORS header
   assert.match(raw, /^HTTP\/1\.1 400 Bad Request\r\n/);
   assert.match(raw, /\r\naccess-control-allow-origin: \*\r\n/);
   assert.match(raw, /\r\ncontent-length: 23\r\n\r\n\{"error":"bad_request"\}$/);
+  const overflow = await new Promise<string>((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(`GET /?q=${"a".repeat(20_000)} HTTP/1.1\r\nhost: x\r\n\r\n`));
+    let text = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (c: string) => (text += c));
+    socket.on("end", () => resolve(text));
+    socket.on("error", reject);
+  });
+  assert.match(overflow, /^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/, "headers past the limit are too large, not malformed");
+  assert.match(overflow, /\{"error":"headers_too_large"\}$/);
 });
 
 test("gracefulClose: stops accepting, lets a running exchange finish, cuts what outlives the bound, safe twice", async () => {

@@ -129,10 +129,11 @@ test("without text/event-stream in Accept, related messages go to the session's 
   const session = await initialize();
   const stream = await openSse(`${mcp}?session_id=${session}`);
   t.after(() => stream.close());
-  const endpoint = await stream.next();
-  assert.equal(endpoint.event, "endpoint");
-  assert.ok(endpoint.hasId);
-  assert.equal(endpoint.retry, 250);
+  // The session is named, so the client knows its POST URL: the official SDK clients warn on an
+  // `endpoint` event, so it comes as a comment before a plain priming event.
+  const primer = await stream.next();
+  assert.deepEqual([primer.event, primer.data, primer.hasId, primer.retry], ["message", "", true, 250]);
+  assert.deepEqual(stream.comments, [`endpoint /mcp?session_id=${session}`]);
   const reply = await post(mcp, call(2, "chatty", { tag: "g" }), { ...JSON_ONLY, "mcp-session-id": session });
   assert.equal(reply.status, 200);
   assert.equal(reply.json.result.content[0].text, "done g");
@@ -224,7 +225,7 @@ test("several concurrent POST streams in one session each carry only their own r
 test("GET /mcp with Last-Event-ID replays what that stream sent after the id, and nothing from other streams", async (t) => {
   const session = await initialize();
   const first = await openSse(mcp, { headers: { "mcp-session-id": session } });
-  await first.until("endpoint");
+  await first.opened();
   const s = server.sessions.get(session)!;
   for (const n of [1, 2, 3]) s.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: n } });
   const got = [await first.next(), await first.next(), await first.next()];
@@ -237,7 +238,7 @@ test("GET /mcp with Last-Event-ID replays what that stream sent after the id, an
   const resumed = await openSse(mcp, { headers: { "mcp-session-id": session, "last-event-id": got[0]!.lastEventId } });
   t.after(() => resumed.close());
   const endpoint = await resumed.next();
-  assert.equal(endpoint.event, "endpoint");
+  assert.deepEqual([endpoint.event, endpoint.data], ["message", ""]);
   assert.equal(endpoint.lastEventId.split(".")[0], got[0]!.lastEventId.split(".")[0], "same stream");
   const replayed = [await resumed.next(), await resumed.next()];
   assert.deepEqual(
@@ -253,7 +254,7 @@ test("GET /mcp with Last-Event-ID replays what that stream sent after the id, an
   // An id this server never minted, or from another stream family, just opens a fresh stream.
   const fresh = await openSse(mcp, { headers: { "mcp-session-id": session, "last-event-id": "nonsense" } });
   t.after(() => fresh.close());
-  assert.equal((await fresh.next()).event, "endpoint");
+  assert.equal((await fresh.next()).data, "");
 });
 
 test("a POST stream dropped mid-call keeps running and is resumed with GET + Last-Event-ID, response included", async (t) => {
@@ -304,7 +305,7 @@ test("without SSE on the POST, a server request goes to GET /mcp, else to the se
 
   const standalone = await openSse(mcp, { headers: { "mcp-session-id": session } });
   t.after(() => standalone.close());
-  await standalone.until("endpoint");
+  await standalone.opened();
   const pending2 = post(mcp, call(8, "ask"), { ...JSON_ONLY, "mcp-session-id": session });
   const viaGet = await standalone.nextMessage();
   assert.equal(viaGet.method, "elicitation/create");

@@ -2,13 +2,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseLauncherArgs, USAGE } from "../../lib/launcher/args.ts";
 
-test("defaults: host 0.0.0.0, port 8000, proxy auto", () => {
+test("defaults: no host (the launcher picks loopback, or 0.0.0.0 on a hub), port 8000, proxy auto", () => {
   assert.deepEqual(parseLauncherArgs(["--app", "app.mjs"], {}), {
     kind: "run",
     options: {
       app: "app.mjs",
       rappture: [],
-      host: "0.0.0.0",
+      host: undefined,
       port: 8000,
       pythonEnv: undefined,
       debug: false,
@@ -41,6 +41,7 @@ test("short and long options, MCP_PORT as the port default", () => {
   const stdio = parseLauncherArgs(["--app=x.mjs", "--stdio"], {});
   assert.equal(stdio.kind === "run" && stdio.options.stdio, true);
   assert.match(USAGE, /--stdio/);
+  assert.match(USAGE, /--host HOST .+\(default 127\.0\.0\.1;\n +on a hub session 0\.0\.0\.0\)/);
   const hosts = parseLauncherArgs(["--app=x.mjs", "--allowed-host", "lab.example.org", "--allowed-host=lab:8000"], {});
   assert.deepEqual(hosts.kind === "run" && hosts.options.allowedHosts, ["lab.example.org", "lab:8000"]);
   const state = parseLauncherArgs(["--app=x.mjs", "--state-dir", "runs"], {});

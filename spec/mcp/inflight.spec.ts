@@ -109,7 +109,7 @@ test("notifications/cancelled aborts the handler; the JSON answer is dropped (20
   reset();
   const id = await session();
   const stream = await openSse(mcp, { headers: { "mcp-session-id": id } });
-  await stream.until("endpoint");
+  await stream.opened();
   const pending = post(mcp, call("c-1"), { accept: "application/json", "mcp-session-id": id });
   assert.equal((await stream.nextMessage()).params.data, "waiting");
   const wrongSession = await session();

@@ -30,7 +30,7 @@ test("one line publishes a tool.xml: its schema, a task with progress, outputs a
   assert.equal(fermi.execution.taskSupport, "optional");
   const events = await openEvents(`${client.url}`, { "mcp-session-id": client.sessionId! });
   t.after(() => events.close());
-  assert.equal((await events.next()).event, "endpoint");
+  assert.equal((await events.next()).data, "", "the priming event");
   const args = { tabs_physics_temperature: "-196C", points: 16 };
   const { task } = await client.result("tools/call", { name: "fermi", arguments: args, task: {}, _meta: { progressToken: "p" } });
   let first = JSON.parse((await events.next()).data);

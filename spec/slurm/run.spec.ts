@@ -16,7 +16,8 @@ const HANDLE = "io.hubmcp/handle";
 async function nextProgress(events: EventReader): Promise<any> {
   for (;;) {
     const event = await events.next();
-    if (event.event !== "message") continue;
+    // The stream opens with a priming event (no data) before any message.
+    if (event.event !== "message" || event.data === "") continue;
     const message = JSON.parse(event.data);
     if (message.method === "notifications/progress") return message.params;
   }

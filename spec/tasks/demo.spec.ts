@@ -1,6 +1,8 @@
 // The demo's `slow_sum`: an async tool that reports progress and honours cancellation.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { server } from "../../fixtures/demo/app.ts";
 import { McpServer } from "../../lib/index.ts";
 import { openEvents } from "../helpers/rpc.ts";
@@ -13,7 +15,7 @@ test("slow_sum runs as a task, reports progress per value, and sums", async (t) 
   await client.initialize({ tasks: {} });
   const events = await openEvents(`${running.url}mcp`, { "mcp-session-id": client.sessionId! });
   t.after(() => events.close());
-  assert.equal((await events.next()).event, "endpoint");
+  assert.equal((await events.next()).data, "", "the priming event");
   const { task } = await client.result("tools/call", { name: "slow_sum", arguments: { values: "1, 2,3", delay: 0 }, task: {}, _meta: { progressToken: "s" } });
   const progress = [];
   for (let i = 0; i < 3; i++) progress.push(JSON.parse((await events.next()).data).params.progress);
@@ -70,9 +72,11 @@ test("a job sends no progress on its request's token: that request was answered 
   await client.initialize();
   const events = await openEvents(`${running.url}mcp`, { "mcp-session-id": client.sessionId! });
   t.after(() => events.close());
-  assert.equal((await events.next()).event, "endpoint");
+  assert.equal((await events.next()).data, "", "the priming event");
   const job = jobOf(await client.result("tools/call", { name: "count", arguments: {}, _meta: { progressToken: "job" } }));
   assert.equal(job.status, "running");
+  // The caller asked for progress: the handle says it gets none, rather than leave it waiting.
+  assert.match(job.message, /No progress is reported for a background job: this answer ends the request its progressToken belonged to\.$/);
   await done;
   // Anything the job had sent would be on the stream before this notice.
   server.tool(
@@ -82,4 +86,20 @@ test("a job sends no progress on its request's token: that request was answered 
     { inputSchema: { type: "object" } },
   );
   assert.equal(JSON.parse((await events.next()).data).method, "notifications/tools/list_changed");
+});
+
+test("the TS SDK client with onprogress on a 2025-11-25 session without tasks is told a job reports no progress", async (t) => {
+  const running = await server.listen({ port: 0 });
+  t.after(() => running.close());
+  const client = new Client({ name: "progress-probe", version: "1" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${running.url}mcp`)));
+  t.after(() => client.close());
+  const progress: unknown[] = [];
+  const result = await client.callTool({ name: "slow_sum", arguments: { values: "1,2", delay: 0 } }, undefined, { onprogress: (p) => progress.push(p) });
+  const handle = JSON.parse((result.content as { text: string }[])[0]!.text) as { status: string; message: string };
+  assert.equal(handle.status, "running");
+  assert.match(handle.message, /No progress is reported for a background job/);
+  // Without onprogress the message stays as it was.
+  const quiet = await client.callTool({ name: "slow_sum", arguments: { values: "1", delay: 0 } });
+  assert.doesNotMatch((quiet.content as { text: string }[])[0]!.text, /progress/);
 });

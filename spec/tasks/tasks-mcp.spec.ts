@@ -110,7 +110,7 @@ describe("MCP 2025-11-25 tasks", () => {
     const { client, gates, running } = await serve(t);
     const events = await openEvents(`${running.url}mcp`, { "mcp-session-id": client.sessionId! });
     t.after(() => events.close());
-    assert.equal((await events.next()).event, "endpoint");
+    assert.equal((await events.next()).data, "", "the priming event");
     const { task } = await client.result("tools/call", { name: "watcher", arguments: { key: "p" }, task: {}, _meta: { progressToken: 7 } });
     const progress = JSON.parse((await events.next()).data);
     assert.deepEqual(progress.params, { progressToken: 7, progress: 1, total: 2, message: "half way", _meta: { [RELATED]: { taskId: task.taskId } } });
@@ -128,7 +128,7 @@ describe("MCP 2025-11-25 tasks", () => {
     const { client, gates, running } = await serve(t);
     const events = await openEvents(`${running.url}mcp`, { "mcp-session-id": client.sessionId! });
     t.after(() => events.close());
-    assert.equal((await events.next()).event, "endpoint");
+    assert.equal((await events.next()).data, "", "the priming event");
     const { task } = await client.result("tools/call", { name: "asks", arguments: { key: "e" }, task: {} });
     assert.equal(task.status, "working");
     await gates.started("e");

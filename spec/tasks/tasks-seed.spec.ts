@@ -166,7 +166,7 @@ describe("seed-form tasks", () => {
     const { client, gates, running } = await serve(t);
     const events = await openEvents(`${running.url}mcp`, { "mcp-session-id": client.sessionId! });
     t.after(() => events.close());
-    assert.equal((await events.next()).event, "endpoint");
+    assert.equal((await events.next()).data, "", "the priming event");
     const { taskId } = await client.result("tools/call", { name: "watcher", arguments: { key: "p" }, _meta: { progressToken: "tok" } });
     const progress = JSON.parse((await events.next()).data);
     assert.deepEqual(progress, {

@@ -1,7 +1,7 @@
 // The page's entry: start-up, the catalogue (tools, resources, templates, prompts) and the
 // wiring between forms, calls and the MCP client.
 import { appHost, appView, toolVisibility } from "./apps.js";
-import { callFor, cancelCall, elicitationForm, finishCall, followJob, followTask, jobHandle, logLine, onProgress, setStatus, startCall } from "./calls.js";
+import { callFor, cancelCall, elicitationForm, finishCall, followJob, followTask, JOB_TOOL, jobHandle, logLine, onProgress, setStatus, startCall } from "./calls.js";
 import { el } from "./dom.js";
 import { fieldModel, formModel } from "./form-model.js";
 import { buildFields, contentBlock, readForm, resourceView, resultView } from "./render.js";
@@ -253,19 +253,38 @@ function fill(sectionId, listId, nodes) {
   $(listId).replaceChildren.apply($(listId), nodes);
 }
 
+/** What each list showed last, as JSON: a reload that finds it unchanged keeps the cards (and the runs in them). @type {Map<string, string>} */
+const shown = new Map();
+/** @param {string} listId @param {Wire[]} items */
+function unchanged(listId, items) {
+  const now = JSON.stringify(items);
+  if (shown.get(listId) === now) return true;
+  shown.set(listId, now);
+  return false;
+}
+
 async function loadCatalogue() {
   if (capabilities.tools) {
     const tools = await listAll("tools/list", "tools");
     appHost.tools = new Map(tools.map(function (t) { return [t.name, t]; }));
-    fill("tools-section", "tools", tools.map(toolCard));
+    if (unchanged("tools", tools)) return loadReaders();
+    // A job is polled by the console itself (followJob): a form for the polling tool would only confuse.
+    fill("tools-section", "tools", tools.filter(function (t) { return t.name !== JOB_TOOL; }).map(toolCard));
   }
+  return loadReaders();
+}
+
+/** The resource, template and prompt cards, each list re-rendered only when it changed. */
+async function loadReaders() {
   if (capabilities.resources) {
-    fill("resources-section", "resources", (await listAll("resources/list", "resources")).map(function (r) {
+    const resources = await listAll("resources/list", "resources");
+    if (!unchanged("resources", resources)) fill("resources-section", "resources", resources.map(function (r) {
       return readerCard("resource", r.uri, r.title || r.name || r.uri, r.description, [], function () {
         return connected().request("resources/read", { uri: r.uri }).then(contentsView);
       });
     }));
-    fill("templates-section", "templates", (await listAll("resources/templates/list", "resourceTemplates")).map(function (t) {
+    const templates = await listAll("resources/templates/list", "resourceTemplates");
+    if (!unchanged("templates", templates)) fill("templates-section", "templates", templates.map(function (t) {
       const fields = templateVars(t.uriTemplate).map(function (n) { return fieldModel(n, { type: "string" }, true); });
       return readerCard("template", t.uriTemplate, t.title || t.name || t.uriTemplate, t.description, fields, function (values) {
         return connected().request("resources/read", { uri: expandTemplate(t.uriTemplate, values) }).then(contentsView);
@@ -273,7 +292,8 @@ async function loadCatalogue() {
     }));
   }
   if (capabilities.prompts) {
-    fill("prompts-section", "prompts", (await listAll("prompts/list", "prompts")).map(function (p) {
+    const prompts = await listAll("prompts/list", "prompts");
+    if (!unchanged("prompts", prompts)) fill("prompts-section", "prompts", prompts.map(function (p) {
       const fields = (p.arguments || []).map(function (/** @type {Wire} */ a) { return fieldModel(a.name, { type: "string", title: a.title, description: a.description }, !!a.required); });
       return readerCard("prompt", p.name, p.title || p.name, p.description, fields, function (values) {
         return connected().request("prompts/get", { name: p.name, arguments: values }).then(promptView);
@@ -291,6 +311,10 @@ function reloadSoon() {
 
 /** @type {import("./rpc.js").ClientHooks} */
 const hooks = {
+  onNewSession: function () {
+    say("The server restarted; its lists were reloaded", "good");
+    reloadSoon();
+  },
   onNotification: function (message, call) {
     const params = message.params || {};
     const target = callFor(message, call);

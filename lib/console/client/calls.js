@@ -203,6 +203,9 @@ export function jobHandle(result) {
   } catch { return null; }
 }
 
+/** The polling tool of older-style jobs: the console calls it itself, so it offers no form for it. */
+export const JOB_TOOL = "get_job_result";
+
 /**
  * Polls an older-style job through get_job_result.
  * @param {Client} client
@@ -219,7 +222,7 @@ export async function followJob(client, call, job) {
     if (job.status === "cancelled" || call.cancelled) return null;
     await sleepUntil(call, 1000);
     if (call.cancelled) return null;
-    const polled = await client.request("tools/call", { name: "get_job_result", arguments: { job_id: call.jobId } });
+    const polled = await client.request("tools/call", { name: JOB_TOOL, arguments: { job_id: call.jobId } });
     job = JSON.parse(polled.content[0].text);
   }
 }

@@ -11,6 +11,7 @@ import { createSseParser } from "./sse.js";
  * @property {(message: Wire, call: any) => void} onNotification
  * @property {(message: Wire, call: any) => unknown} onRequest
  * @property {(err: Error) => void} onError
+ * @property {() => void} onNewSession the server forgot the session (it restarted, e.g. under start_mcp --watch) and a new one began
  */
 /**
  * @typedef {object} Client
@@ -126,9 +127,7 @@ export function createClient(endpoint, hooks) {
     });
     // An expired session: start a new one once and repeat the request.
     if (res.status === 404 && sessionId && initParams && !retried && method !== "initialize") {
-      sessionId = null;
-      await initialize(initParams.request);
-      listen();
+      await renew();
       return post(method, params, call, true);
     }
     if (method === "initialize" && res.headers.get("mcp-session-id")) sessionId = res.headers.get("mcp-session-id");
@@ -152,6 +151,14 @@ export function createClient(endpoint, hooks) {
     if (!reply) throw new Error("The server closed the stream without an answer");
     if (reply.error) throw new RpcError(reply.error);
     return reply.result;
+  }
+
+  /** A new session for a forgotten one; the page then reloads what the old server listed. */
+  async function renew() {
+    sessionId = null;
+    await initialize(/** @type {{ request: Wire }} */ (initParams).request);
+    listen();
+    hooks.onNewSession();
   }
 
   /** @param {Wire} request */
@@ -178,6 +185,11 @@ export function createClient(endpoint, hooks) {
             delete h["content-type"];
             if (lastEventId) h["last-event-id"] = lastEventId;
             const res = await fetch(endpoint, { method: "GET", headers: h, signal: streamAbort.signal });
+            // The stream ended because the server restarted: it no longer knows the session.
+            if (res.status === 404 && initParams && generation === listening) {
+              await renew();
+              break;
+            }
             if (!res.ok || !res.body) break;
             ready(true);
             const parser = await readStream(res, function (event) {

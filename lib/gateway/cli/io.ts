@@ -6,14 +6,16 @@ export const NAME = "hub_gateway";
 export const USAGE = `usage: hub_gateway --config FILE [--host HOST] [--port PORT] [--data-dir DIR]
        hub_gateway init [--app FILE] [--tool NAME] [--user NAME] [--password-stdin]
                         [--config FILE] [--data-dir DIR | --store URL] [--port PORT]
-       hub_gateway user add NAME [--groups a,b] --password-stdin [--data-dir DIR]
-       hub_gateway user list [--data-dir DIR]           (each user's name, groups, creation time)
-       hub_gateway user remove NAME [--data-dir DIR]
-       hub_gateway user passwd NAME --password-stdin [--data-dir DIR]
-       hub_gateway user groups NAME a,b [--data-dir DIR]
-       hub_gateway token create NAME [--data-dir DIR]
-       hub_gateway token revoke ID [--data-dir DIR]
-       hub_gateway token list [--data-dir DIR]          (each token's id, owner, creation time)
+       hub_gateway user add NAME [--groups a,b] --password-stdin [STORE]
+       hub_gateway user list [STORE]                    (each user's name, groups, creation time)
+       hub_gateway user remove NAME [STORE]
+       hub_gateway user passwd NAME --password-stdin [STORE]
+       hub_gateway user groups NAME a,b [STORE]
+       hub_gateway token create NAME [STORE]
+       hub_gateway token revoke ID [STORE]
+       hub_gateway token list [STORE]                   (each token's id, owner, creation time)
+       hub_gateway --version
+  where STORE is --data-dir DIR, --store URL, or --config FILE (the "store" it names)
 
 Front many MCP tools for outside callers: bearer tokens, per-user tool sessions.
 \`init\` writes a working local gateway.json, a data dir and a user, and prints a token.
@@ -32,6 +34,7 @@ options:
       --tool NAME         init: the tool's name in URLs       (default: mcpdemo, or the app's file name)
       --user NAME         init: the first user                (default: your login name)
   -h, --help              show this help
+      --version           print hubmcp's version
 `;
 
 export interface CliIo {

@@ -90,5 +90,7 @@ export function searchResult(tools: readonly Item[], args: unknown): Item {
     a.query,
     limit,
   );
-  return { content: [{ type: "text", text: JSON.stringify(found) }], structuredContent: { tools: found } };
+  // The text is the structured result's JSON, as every tool's object result is.
+  const result = { tools: found };
+  return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };
 }

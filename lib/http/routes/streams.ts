@@ -8,7 +8,7 @@ import type { HttpState, RouteHandler } from "../types.ts";
 import { acceptFor } from "../accept.ts";
 import { parseEventId, type EventStream } from "../event-stream.ts";
 import { CORS_HEADERS, sendError } from "../respond.ts";
-import { resolveSession } from "../session-ref.ts";
+import { namedSessionId, resolveSession } from "../session-ref.ts";
 import { SseStream } from "../sse.ts";
 import { notAcceptable, sessionNotFound } from "./messages.ts";
 
@@ -55,12 +55,15 @@ export const streamRoutes = {
       },
       sse,
     );
-    sse.send({ event: "open", data: "{}" });
+    // `open` is a comment: the official SDK clients warn on any event but `endpoint` and
+    // `message`, and an EventSource fires its own `open` anyway (docs/decisions.md, Streams).
+    sse.comment("open");
     sse.send({ event: "endpoint", data: `${url.base}/?session_id=${session.id}` });
   },
 
   mcp(app, req, res, url) {
     if (!acceptFor(req.headers.accept).sse) return notAcceptable(res, "text/event-stream");
+    const minted = namedSessionId(req, url.query) === null;
     const session = sessionFor(app, req, res, url.query);
     if (!session) return;
     const resume = resumable(app, req, session);
@@ -68,8 +71,11 @@ export const streamRoutes = {
     const sse = openSse(app, res, session);
     // A resumed POST stream only finishes its own request; it takes no other traffic.
     if (resume && stream.key.startsWith("p")) return stream.attach(sse, resume.after);
-    // The stream begins with `endpoint`; with an id and `retry` it also primes resumption.
-    stream.attach(sse, resume ? resume.after : null, { event: "endpoint", data: `${url.base}/mcp?session_id=${session.id}` });
+    // A client that named no session learns its POST URL from the `endpoint` event, which
+    // also primes resumption (an id and `retry`). One that named it already knows it (the
+    // official clients, which warn on unknown events): a plain priming event, the URL a comment.
+    const endpoint = `${url.base}/mcp?session_id=${session.id}`;
+    stream.attach(sse, resume ? resume.after : null, minted ? { event: "endpoint", data: endpoint } : { note: `endpoint ${endpoint}` });
     app.keepStream(
       session,
       {

@@ -82,6 +82,13 @@ test("one endpoint for every tool a person may use", { timeout: 120_000 }, async
     assert.equal(h.logs.filter((l) => l.includes('"catalog filled"')).length, 3);
   });
 
+  await t.test("hub_search_tools answers {tools: [...]} in its text as in its structuredContent", async () => {
+    const found = await alice.callTool({ name: "hub_search_tools", arguments: { query: "add", limit: 3 } });
+    const structured = found.structuredContent as { tools: Array<{ name: string }> };
+    assert.ok(structured.tools.some((x) => x.name === "mcpdemo_add"));
+    assert.deepEqual(JSON.parse((found.content as { text: string }[])[0]!.text), structured);
+  });
+
   await t.test("a name of a tool the caller may not use is answered like a name that never existed", async () => {
     const hidden = await alice.callTool({ name: "staffdemo_add", arguments: { a: 1, b: 2 } }).catch((e: Error) => e.message);
     const missing = await alice.callTool({ name: "nosuchtool_add", arguments: { a: 1, b: 2 } }).catch((e: Error) => e.message);

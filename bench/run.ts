@@ -14,6 +14,7 @@ import { stdioRows } from "./rows/stdio.ts";
 import { allocationPerRequest } from "./rows/allocation.ts";
 import { gatewayHopRows, gatewaySessionsRow } from "./rows/gateway.ts";
 import { hubConnectorListRow } from "./rows/hub-connector.ts";
+import { rappturesCatalogueRow } from "./rows/rappture-catalogue.ts";
 import { rewriteBudgetRow } from "./rows/rewrite-budget.ts";
 import { rappturCallRow } from "./rows/rappture.ts";
 import { processSessionRow, sharedDensityRow } from "./rows/density.ts";
@@ -50,6 +51,7 @@ async function bench(options: BenchOptions): Promise<Row[]> {
     await phase("gateway hop", () => gatewayHopRows(servers, gen, options.slicing));
     await phase("idle gateway sessions", () => gatewaySessionsRow(servers, gen, options.gatewaySessions));
     await phase("hub connector listing", () => hubConnectorListRow(servers, gen, options.slicing));
+    await phase("hub connector: Rappture catalogue", () => rappturesCatalogueRow(servers));
     await phase("rewrite budget", () => rewriteBudgetRow(servers));
     await phase("density: shared revision", () => sharedDensityRow(pkg, options.gatewaySessions, options.quick));
     await phase("density: process session", () => processSessionRow(pkg));

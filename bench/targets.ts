@@ -47,6 +47,10 @@ export const TARGETS = {
   hubConnectorCpuFactor: 1.1,
   /** Gateway CPU per `tools/list` of a 300-tool hub at /mcp, from its catalog ("lists in milliseconds"). */
   hubConnectorListCpuMs: 5,
+  /** The first `tools/list` at /mcp of a gateway of 1,000 Rappture tools, every tool.xml parsed (issue 36.7). */
+  rappturesCatalogueListMs: 1000,
+  /** One hub_search_tools call over those 1,000 tools (issue 36.7). */
+  rappturesCatalogueSearchMs: 50,
   /**
    * Gateway peak RSS above idle while rewriting large answers, as a multiple of
    * `rewriteBudgetBytes`: the budget bounds what is held, V8's uncollected garbage comes on top

@@ -94,3 +94,26 @@ test("the README and docs/ show every hub_gateway command", async () => {
     [],
   );
 });
+
+test("every start_mcp --rappture command and rappture revision the pages show is one start_mcp and the gateway take", async () => {
+  const { parseLauncherArgs } = await import("../lib/launcher/args.ts");
+  const { parseGatewayConfig } = await import("../lib/gateway/config.ts");
+  const { readToolXml } = await import("../lib/rappture/tool-xml.ts");
+  const all = pages();
+  const lines = all.flatMap((p) => fenced(p.text, "sh").flatMap((b) => b.code.split("\n")));
+  const inline = all.flatMap((p) => [...p.text.matchAll(/`((?:npx )?start_mcp --rappture [^`]+)`/g)].map((m) => m[1]!));
+  const commands = [...lines.filter((l) => /start_mcp --rappture/.test(l)), ...inline].map((l) => l.replace(/\s+#.*$/, "").trim());
+  assert.ok(commands.length >= 3, "the pages show start_mcp --rappture");
+  for (const command of commands) {
+    const parsed = parseLauncherArgs(command.replace(/^(npx )?start_mcp /, "").split(/\s+/), {});
+    assert.equal(parsed.kind, "run", command);
+    // The clone's own example is a tool.xml that start_mcp publishes.
+    for (const file of parsed.kind === "run" ? parsed.options.rappture.filter((f) => f.startsWith("fixtures/")) : []) readToolXml(join(ROOT, file));
+  }
+  const configs = all.flatMap((p) => fenced(p.text, "json").map((b) => b.code)).filter((c) => c.includes('"rappture"'));
+  assert.ok(configs.length >= 1, "the gateway page shows a rappture revision");
+  for (const config of configs) {
+    const tools = parseGatewayConfig(JSON.parse(config), ROOT).tools;
+    assert.ok(Object.values(tools).some((tool) => tool.revisions.default!.kind === "rappture"));
+  }
+});

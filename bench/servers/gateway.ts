@@ -3,6 +3,8 @@
 // database) the bench made. The per-user rate limit is lifted: the bench measures the hop,
 // not the limiter's 429s.
 import { FileRecordStore, parseGatewayConfig, PostgresRecordStore, startGateway } from "../../lib/gateway/index.ts";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import type { BenchServer } from "./types.ts";
 
 export const GATEWAY_TOOL = "add";
@@ -15,9 +17,18 @@ export const HUB_TOOLS = 300;
  * `hub_gateway --store` takes it), the tool server's base URL, and "cached" (the default settings),
  * "uncached" (lookupCacheSeconds 0: the data dir read on every request, to show what the
  * cache saves), "local-limit" (cached, the rate limit per process even on Postgres: what
- * counting it in the database costs), "hub300" (`add` and 300 more tools, all listed on one /mcp page)
- * or "traced" (cached, every request's span exported over OTLP to the sink URL given fourth, sampler 100 %).
+ * counting it in the database costs), "hub300" (`add` and 300 more tools, all listed on one /mcp page),
+ * "traced" (cached, every request's span exported over OTLP to the sink URL given fourth, sampler 100 %)
+ * or "rappture" (instead of the tool server's URL, a folder of Rappture tools, `NAME/tool.xml`,
+ * each a `rappture` revision; all listed on one /mcp page).
  */
+/** Each `<folder>/<name>/tool.xml` as the tool `<name>`. */
+function rappturesIn(folder: string): Record<string, unknown> {
+  const tools: Record<string, unknown> = {};
+  for (const name of readdirSync(folder).sort()) tools[name] = { revisions: { default: { rappture: join(folder, name, "tool.xml") } } };
+  return tools;
+}
+
 export async function startGatewayServer(args: readonly string[]): Promise<BenchServer> {
   const [location, upstream, lookups = "cached", sink] = args;
   if (!location || !upstream) throw new Error("the gateway bench server needs a data dir or postgres:// URL and an upstream URL");
@@ -26,12 +37,12 @@ export async function startGatewayServer(args: readonly string[]): Promise<Bench
     : undefined;
   // parseGatewayConfig resolves paths against a directory; a database has none of its own.
   const dataDir = postgres ? process.cwd() : location;
-  const tools: Record<string, unknown> = { [GATEWAY_TOOL]: { revisions: { default: { url: upstream } } } };
+  const tools: Record<string, unknown> = lookups === "rappture" ? rappturesIn(upstream) : { [GATEWAY_TOOL]: { revisions: { default: { url: upstream } } } };
   if (lookups === "hub300") for (let i = 0; i < HUB_TOOLS; i++) tools[`t${i}`] = { revisions: { default: { url: upstream } } };
   const config = parseGatewayConfig(
     {
       tools,
-      ...(lookups === "hub300" ? { connector: { pageSize: 1000 } } : {}),
+      ...(lookups === "hub300" || lookups === "rappture" ? { connector: { pageSize: 1000 } } : {}),
       // One bench user drives every connection: the per-person bounds are lifted as far as they go.
       limits: { ratePerSecond: 1e9, rateBurst: 1e9, upstreamRequestsPerUser: 128, ...(lookups === "uncached" ? { lookupCacheSeconds: 0 } : {}) },
     },

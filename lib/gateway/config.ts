@@ -2,11 +2,13 @@
 // (`tools.mcpdemo.revisions.dev.url must be an http(s) URL`), so an operator can fix it
 // without reading code; values are never echoed, since a command line may hold secrets.
 import { stat } from "node:fs/promises";
-import { isAbsolute, resolve } from "node:path";
+import { dirname } from "node:path";
 import { parseConnectorSettings, type ConnectorSettings } from "./hub-connector/settings.ts";
 import { parseLimits, type GatewayLimits } from "./limits-settings.ts";
 import { parseOAuthSettings, type OAuthSettings } from "./oauth/gateway-settings.ts";
 import { checkStoreUrl } from "./store/open-store.ts";
+import { parseServed, parseSlurmRevision, servedFile, type SlurmRevision } from "./served-settings.ts";
+import { readToolXml } from "../rappture/tool-xml.ts";
 
 /** Who a started tool session runs as, and which of the gateway's variables it sees (docs/gateway.md, "Deployment"). */
 export interface ChildIdentity {
@@ -22,22 +24,14 @@ export interface ChildIdentity {
  */
 export type Isolation = "process" | "shared";
 
+export type { SlurmRevision } from "./served-settings.ts";
+
 export type RevisionSpec =
   | ({ readonly kind: "app"; readonly app: string; readonly isolation?: Isolation } & ChildIdentity)
+  | ({ readonly kind: "rappture"; readonly rappture: string; readonly isolation?: Isolation } & ChildIdentity)
   | { readonly kind: "url"; readonly url: string }
   | ({ readonly kind: "command"; readonly command: readonly string[] } & ChildIdentity)
   | ({ readonly kind: "slurm"; readonly slurm: SlurmRevision } & ChildIdentity);
-
-/** A tool session as one Slurm batch job running start_mcp (docs/scale-out.md, "Tool sessions as Slurm jobs"). */
-export interface SlurmRevision {
-  readonly app: string;
-  /** A folder the gateway and every compute node see: per-session folders and state directories go there. */
-  readonly workdir: string;
-  readonly partition?: string;
-  readonly time?: string;
-  /** More sbatch options, each one argv entry (`--mem=2G`). */
-  readonly sbatch: readonly string[];
-}
 
 export interface ToolSpec {
   /** Empty: open to every authenticated user. */
@@ -124,48 +118,25 @@ function identity(tool: Record<string, unknown>, key: string, top: ChildIdentity
   return { ...(runAs === undefined ? {} : { runAs }), ...(env === undefined ? {} : { env }) };
 }
 
-/** Slurm names and times: no spaces or shell-ish characters, one argv entry each. */
-const SLURM_WORD = /^[A-Za-z0-9][A-Za-z0-9_.:,+-]{0,127}$/;
-
-function slurmRevision(v: unknown, key: string, baseDir: string): SlurmRevision {
-  if (!isObject(v)) throw new ConfigError(key, "must be an object");
-  for (const k of Object.keys(v))
-    if (!["app", "workdir", "partition", "time", "sbatch"].includes(k)) throw new ConfigError(`${key}.${k}`, "is not a known key");
-  const path = (k: "app" | "workdir"): string => {
-    const p = v[k];
-    if (typeof p !== "string" || p === "")
-      throw new ConfigError(`${key}.${k}`, k === "app" ? "must be a file path" : "must be a folder path (one the compute nodes see too)");
-    return isAbsolute(p) ? p : resolve(baseDir, p);
-  };
-  const word = (k: "partition" | "time"): string | undefined => {
-    if (v[k] === undefined) return undefined;
-    if (typeof v[k] !== "string" || !SLURM_WORD.test(v[k])) throw new ConfigError(`${key}.${k}`, "must be a Slurm name or time, without spaces");
-    return v[k];
-  };
-  const sbatch = v.sbatch ?? [];
-  if (!Array.isArray(sbatch) || !sbatch.every((o) => typeof o === "string" && /^--?[A-Za-z]/.test(o) && !o.includes("\n"))) {
-    throw new ConfigError(`${key}.sbatch`, 'must be an array of sbatch options, each starting with "-" ("--mem=2G")');
-  }
-  const partition = word("partition");
-  const time = word("time");
-  return { app: path("app"), workdir: path("workdir"), ...(partition ? { partition } : {}), ...(time ? { time } : {}), sbatch: sbatch as string[] };
-}
+const KINDS = ["app", "rappture", "url", "command", "slurm"];
+const ONE_OF = `one of ${KINDS.map((k) => `"${k}"`).join(", ")}`;
 
 function revision(v: unknown, key: string, baseDir: string, who: ChildIdentity): RevisionSpec {
-  if (!isObject(v)) throw new ConfigError(key, 'must be an object with one of "app", "url", "command", "slurm"');
-  const kinds = ["app", "url", "command", "slurm"].filter((k) => k in v);
-  if (kinds.length !== 1) throw new ConfigError(key, 'must have exactly one of "app", "url", "command", "slurm"');
-  for (const k of Object.keys(v)) if (k !== kinds[0] && !(k === "isolation" && kinds[0] === "app")) throw new ConfigError(`${key}.${k}`, "is not a known key");
-  if ("app" in v) {
-    if (typeof v.app !== "string" || v.app === "") throw new ConfigError(`${key}.app`, "must be a file path");
-    const app = isAbsolute(v.app) ? v.app : resolve(baseDir, v.app);
-    if (v.isolation === undefined || v.isolation === "process") return { kind: "app", app, ...who };
+  if (!isObject(v)) throw new ConfigError(key, `must be an object with ${ONE_OF}`);
+  const kinds = KINDS.filter((k) => k in v);
+  if (kinds.length !== 1) throw new ConfigError(key, `must have exactly ${ONE_OF}`);
+  const startsMcp = kinds[0] === "app" || kinds[0] === "rappture";
+  for (const k of Object.keys(v)) if (k !== kinds[0] && !(k === "isolation" && startsMcp)) throw new ConfigError(`${key}.${k}`, "is not a known key");
+  if (startsMcp) {
+    const file = parseServed(v, key, baseDir, fail);
+    const spec = "app" in file ? { kind: "app" as const, ...file } : { kind: "rappture" as const, ...file };
+    if (v.isolation === undefined || v.isolation === "process") return { ...spec, ...who };
     if (v.isolation !== "shared") throw new ConfigError(`${key}.isolation`, 'must be "process" or "shared"');
     // One process for everyone has one identity: it cannot be each person's own account.
     if (who.runAs === "@person") throw new ConfigError(`${key}.isolation`, 'cannot be "shared" when runAs is "@person"');
-    return { kind: "app", app, isolation: "shared", ...who };
+    return { ...spec, isolation: "shared", ...who };
   }
-  if ("slurm" in v) return { kind: "slurm", slurm: slurmRevision(v.slurm, `${key}.slurm`, baseDir), ...who };
+  if ("slurm" in v) return { kind: "slurm", slurm: parseSlurmRevision(v.slurm, `${key}.slurm`, baseDir, fail), ...who };
   if ("url" in v) {
     const url = httpUrl(v.url, `${key}.url`);
     if (!url.startsWith("http:")) throw new ConfigError(`${key}.url`, "must be an http:// URL (the gateway forwards over plain HTTP)");
@@ -257,19 +228,34 @@ export function parseGatewayConfigText(text: string, baseDir: string): GatewayCo
   return parseGatewayConfig(value, baseDir);
 }
 
+function checkToolXml(key: string, file: string): void {
+  try {
+    readToolXml(file);
+  } catch (err) {
+    // readToolXml throws only ToolXmlError: one line naming the file, the line and what is wrong.
+    throw new ConfigError(key, `is not a usable tool.xml: ${(err as Error).message}`);
+  }
+}
+
 /**
- * Every `app` revision's file exists: checked at start, so a wrong path stops the gateway
- * with one line naming the file instead of a 502 on the first call. The path is named
- * (unlike other values) because it is what the operator must fix.
+ * Every `app` and `rappture` revision's file exists: checked at start, so a wrong path stops
+ * the gateway with one line naming the file instead of a 502 on the first call. The path is
+ * named (unlike other values) because it is what the operator must fix. Neither the file nor
+ * its folder may be writable by every account: any of them could change what the tool's
+ * account runs (an app's imports, a tool.xml's command and the programs beside it).
  */
 export async function checkAppFiles(config: GatewayConfig): Promise<void> {
   for (const [tool, spec] of Object.entries(config.tools)) {
     for (const [name, rev] of Object.entries(spec.revisions)) {
-      if (rev.kind !== "app" && rev.kind !== "slurm") continue;
+      if (rev.kind === "url" || rev.kind === "command") continue;
+      const { key: k, file } = servedFile(rev.kind === "slurm" ? rev.slurm : rev);
       const key = `tools.${tool}.revisions.${name}${rev.kind === "slurm" ? ".slurm" : ""}`;
-      const app = rev.kind === "app" ? rev.app : rev.slurm.app;
-      const found = await stat(app).catch(() => undefined);
-      if (!found?.isFile()) throw new ConfigError(`${key}.app`, `names ${app}, which ${found ? "is not a file" : "does not exist"}`);
+      const found = await stat(file).catch(() => undefined);
+      if (!found?.isFile()) throw new ConfigError(`${key}.${k}`, `names ${file}, which ${found ? "is not a file" : "does not exist"}`);
+      const parent = await stat(dirname(file));
+      if (((found.mode | parent.mode) & 0o002) !== 0) throw new ConfigError(`${key}.${k}`, `names ${file}, which or whose folder every account may write`);
+      // A tool.xml its session could not publish is one line now, not a failed start per person later.
+      if (k === "rappture") checkToolXml(`${key}.${k}`, file);
       if (rev.kind !== "slurm") continue;
       const folder = await stat(rev.slurm.workdir).catch(() => undefined);
       if (!folder?.isDirectory()) throw new ConfigError(`${key}.workdir`, `names ${rev.slurm.workdir}, which ${folder ? "is not a folder" : "does not exist"}`);

@@ -1,5 +1,6 @@
 // Starting the server behind a revision: `app` runs start_mcp as a child on an ephemeral
-// loopback port, which its ready line names (lib/util/ready-line.ts), `url` is a server already running, and `command` is a hub's own session launcher
+// loopback port, which its ready line names (lib/util/ready-line.ts), and `rappture` the same
+// with --rappture; `url` is a server already running, and `command` is a hub's own session launcher
 // that prints one JSON line `{url, cookie?}`. All children get their own process group,
 // so stopping one reaches everything it started, and run as the tool's account with a
 // reduced environment (./run-as.ts). An `app` session answers only requests carrying its
@@ -11,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RevisionSpec } from "./config.ts";
+import { servedFile, type Served } from "./served-settings.ts";
 import { childAccount, childEnv, type Account } from "./run-as.ts";
 import { provesSession } from "./ready-address.ts";
 import { launchSlurm } from "./slurm-backend.ts";
@@ -209,7 +211,7 @@ function readyAt(line: string, prefix: string): ReadyInfo | null {
   return info && new URL(info.url).hostname === "127.0.0.1" && info.prefix === prefix ? info : null;
 }
 
-async function launchApp(req: LaunchRequest, app: string, runAs: string | undefined, allow: readonly string[], shared: boolean): Promise<Backend> {
+async function launchApp(req: LaunchRequest, served: Served, runAs: string | undefined, allow: readonly string[], shared: boolean): Promise<Backend> {
   const account = await accountFor(req, runAs);
   // The child binds a port of its own choosing and strips the proxy path it is given; its
   // ready line says where it listens. Its folder holds the secret and is its account's alone.
@@ -228,7 +230,8 @@ async function launchApp(req: LaunchRequest, app: string, runAs: string | undefi
       HUB_TOOL: req.tool,
       HUB_REVISION: req.revisionName,
     });
-    const args = ["--app", app, "--host", "127.0.0.1", "--port", "0", "--path-prefix", prefix, "--ready-line", "--state-dir", stateDir];
+    const { key, file } = servedFile(served);
+    const args = [`--${key}`, file, "--host", "127.0.0.1", "--port", "0", "--path-prefix", prefix, "--ready-line", "--state-dir", stateDir];
     group = spawnGroup([...launcherCommand(!shared), ...args], env, account, dir);
   } catch (err) {
     await cleanup();
@@ -302,7 +305,7 @@ async function launchCommand(req: LaunchRequest, command: readonly string[], run
 export async function launchBackend(req: LaunchRequest): Promise<Backend> {
   const r = req.revision;
   if (r.kind === "url") return { url: r.url, exited: NEVER, stop: async () => {} };
-  if (r.kind === "app") return launchApp(req, r.app, r.runAs, r.env ?? [], r.isolation === "shared");
+  if (r.kind === "app" || r.kind === "rappture") return launchApp(req, r, r.runAs, r.env ?? [], r.isolation === "shared");
   if (r.kind === "slurm") {
     const fail = (code: SessionLaunchError["code"], message: string): Error => new SessionLaunchError(code, message);
     return launchSlurm(req, r.slurm, await accountFor(req, r.runAs), { launcher: launcherCommand(true), allow: r.env ?? [], fail });

@@ -10,7 +10,7 @@ import { spawnSync, execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chown, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { SlurmRevision } from "./config.ts";
+import { servedFile, type Served, type SlurmRevision } from "./served-settings.ts";
 import { refuseJobAddress } from "./ready-address.ts";
 import { childEnv, type Account } from "./run-as.ts";
 import { sessionStateDir, type StateRoots } from "./state-dirs.ts";
@@ -106,8 +106,9 @@ process.once("exit", () => {
   }
 });
 
-function jobScript(how: SlurmHow, app: string, stateDir: string): string {
-  const argv = [...how.launcher, "--app", app].map(quote).join(" ");
+function jobScript(how: SlurmHow, served: Served, stateDir: string): string {
+  const { key, file } = servedFile(served);
+  const argv = [...how.launcher, `--${key}`, file].map(quote).join(" ");
   return `#!/bin/sh
 # Written by hub_gateway: this job is one tool session. The server is exec'd, so scancel reaches it.
 set -- $(getent ahostsv4 "\${SLURMD_NODENAME:-$(hostname)}")
@@ -152,7 +153,7 @@ export async function launchSlurm(req: SlurmLaunch, spec: SlurmRevision, account
     if (account) await chown(dir, account.uid, account.gid);
     for (const [name, text, mode] of [
       ["secret", secret, 0o600],
-      ["job.sh", jobScript(how, spec.app, stateDir), 0o700],
+      ["job.sh", jobScript(how, spec, stateDir), 0o700],
     ] as const) {
       await writeFile(join(dir, name), text, { mode });
       if (account) await chown(join(dir, name), account.uid, account.gid);

@@ -6,7 +6,10 @@ import { isPathPrefix } from "../util/ready-line.ts";
 export type ProxyChoice = "auto" | "external" | "builtin" | "none";
 
 export interface LaunchOptions {
-  app: string;
+  /** Absent when only Rappture tools are served. */
+  app: string | undefined;
+  /** tool.xml files published as tools (beside the app's, or alone). */
+  rappture: string[];
   /** Bind address; none: loopback locally, 0.0.0.0 on a hub session (where the hub's proxy must reach it). */
   host: string | undefined;
   port: number;
@@ -30,12 +33,14 @@ export interface LaunchOptions {
 export type ParsedArgs = { kind: "run"; options: LaunchOptions } | { kind: "help" } | { kind: "version" } | { kind: "usage"; message: string };
 
 export const USAGE = `usage: start_mcp --app FILE [options]
+       start_mcp --rappture tool.xml [--rappture tool.xml ...] [options]
        start_mcp init [DIR]    write DIR/tsconfig.json: .ts apps there get hubmcp's types
 
 Start an MCP tool server, locally or on a hub session.
 
 options:
-  -a, --app FILE          app file exporting \`server\` (.js .mjs .cjs .ts .mts)   (required)
+  -a, --app FILE          app file exporting \`server\` (.js .mjs .cjs .ts .mts)
+      --rappture FILE     also publish this Rappture tool.xml (repeatable; no --app needed)
       --host HOST         bind address; 0.0.0.0 serves other machines     (default 127.0.0.1;
                           on a hub session 0.0.0.0)
       --allowed-host NAME a Host clients use besides this machine's names (repeatable)
@@ -71,6 +76,7 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
       allowPositionals: false,
       options: {
         app: { type: "string", short: "a" },
+        rappture: { type: "string", multiple: true },
         host: { type: "string" },
         "allowed-host": { type: "string", multiple: true },
         port: { type: "string", short: "p" },
@@ -92,7 +98,9 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
   }
   if (values.help) return { kind: "help" };
   if (values.version) return { kind: "version" };
-  if (!values.app) return { kind: "usage", message: "--app is required" };
+  const rappture = values.rappture ?? [];
+  if (!values.app && rappture.length === 0) return { kind: "usage", message: "--app or --rappture is required" };
+  if (values.app === "" || rappture.includes("")) return { kind: "usage", message: "--app and --rappture must name a file" };
   const proxy = (values.proxy ?? "auto") as ProxyChoice;
   if (!PROXY_CHOICES.includes(proxy)) return { kind: "usage", message: "--proxy must be one of auto, external, builtin, none" };
   const portText = values.port ?? env.MCP_PORT ?? "8000";
@@ -117,6 +125,7 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
       ...pathPrefix,
       ...(values.watch ? { watch: true } : {}),
       app: values.app,
+      rappture,
       host: values.host,
       port,
       pythonEnv: values["python-env"],

@@ -16,6 +16,7 @@ import { attachRequestLog } from "./request-log.ts";
 import { stderrLogger } from "./stderr-logger.ts";
 import { superviseWatch } from "./watch.ts";
 import { protocolOutput, superviseStdioChild } from "./stdio-split.ts";
+import { publishRappture } from "./rappture-tools.ts";
 import { formatReadyLine } from "../util/ready-line.ts";
 import { packageVersion } from "../util/cli-entry.ts";
 
@@ -136,7 +137,8 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
   // session secret is left to the child (fail-closed: a restart finds its file gone and stays down).
   if (options.watch) {
     const rest = argv.filter((a) => a !== "--watch");
-    return superviseWatch(io.relaunch, rest, env, dirname(resolve(options.app)), io);
+    // A Rappture-only server is watched in its (first) tool.xml's folder: its command and examples live there.
+    return superviseWatch(io.relaunch, rest, env, dirname(resolve(options.app ?? options.rappture[0]!)), io);
   }
   // Taken before anything runs (the app's import included), so nothing started later inherits its path.
   const taken = takeSessionSecret(env);
@@ -168,24 +170,30 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
   // The app makes its McpServer while it loads: the state directory reaches it through the environment.
   if (options.stateDir !== undefined) env.HUBMCP_STATE_DIR = resolve(options.stateDir);
 
-  const loaded = await loadApp(options.app, { env });
+  const loaded = options.app === undefined ? ({ kind: "ok", server: undefined, notes: [], unexpressible: [] } as const) : await loadApp(options.app, { env });
   if (loaded.kind === "error") {
     io.err(`${NAME}: ${loaded.message}`);
     return 1;
   }
+  const published = publishRappture(options.rappture, loaded.server);
+  if (published.kind === "error") {
+    io.err(`${NAME}: ${published.message}`);
+    return 1;
+  }
+  const app = published.server;
   // Handler failures and the like reach the operator; the library itself prints nothing.
-  adoptLogger(loaded.server, stderrLogger(io.err, options.debug, NAME));
+  adoptLogger(app, stderrLogger(io.err, options.debug, NAME));
   for (const note of loaded.notes) io.err(`${NAME}: ${note}`);
   if (options.debug && loaded.unexpressible.length > 0) {
     io.err(`${NAME}: parameter types with no JSON Schema equivalent (these accept any value):`);
     for (const entry of loaded.unexpressible) io.err(`  ${entry}`);
   }
 
-  if (output) return serveOnStdio(loaded.server, io, output);
+  if (output) return serveOnStdio(app, io, output);
 
   let started: Started | number;
   try {
-    started = await start(options, hubToolsEnv, io, loaded.server, taken?.secret);
+    started = await start(options, hubToolsEnv, io, app, taken?.secret);
   } catch (err) {
     io.err(listenFailure(err));
     return 1;

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { chmodSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
 import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
@@ -16,11 +16,11 @@ import { parseGatewayConfig } from "../../lib/gateway/config.ts";
 import { startGateway } from "../../lib/gateway/server.ts";
 import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
 import type { ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
-import { LIB_INDEX, tempDir } from "../helpers/launcher-fixtures.ts";
+import { LIB_INDEX, ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
 import { IS_ROOT } from "../helpers/os-user.ts";
 import { slurmCluster, squeueState } from "../helpers/slurm.ts";
 import { HUB_GATEWAY } from "./cli/hub-process.ts";
-import { post, rpc, startHarness } from "./helpers.ts";
+import { json, post, rpc, startHarness } from "./helpers.ts";
 
 type After = { after(fn: () => unknown): void };
 
@@ -165,6 +165,32 @@ test("tool sessions as Slurm jobs on a real cluster", { skip: !IS_ROOT && "needs
       assert.equal(squeueState(/Slurm job (\d+)/.exec(line)![1]!), null, "the job is cancelled");
     }
     assert.deepEqual(seen, [{ method: "GET", cookie: false }], "only the challenge reached the service: no request, no secret");
+  });
+
+  await t.test("a rappture revision as a Slurm job: start_mcp --rappture runs in the job and the program on the node", async (st) => {
+    const workdir = sharedDir(t);
+    const folder = sharedDir(t, 0o755);
+    for (const name of ["tool.xml", "fermi.py"]) writeFileSync(join(folder, name), readFileSync(join(ROOT, "fixtures/rappture/fermi", name)));
+    const tools = {
+      fermi: { revisions: { default: { slurm: { rappture: join(folder, "tool.xml"), workdir, partition: cluster.partition, time: "00:10:00" } } } },
+    };
+    const h = await startHarness(st, { tools });
+    const ask = async (method: string, params: Record<string, unknown>) => {
+      const res = await post(`${h.base}/api/mcp/fermi/mcp`, h.tokens.alice, rpc(method, params));
+      assert.equal(res.status, 200);
+      return (await json(res)).result;
+    };
+    const { tools: listed } = await ask("tools/list", {});
+    assert.ok(listed.some((x: { name: string }) => x.name === "fermi"));
+    const rec = (await h.store.get<ToolSessionRecord>("tool-sessions", "alice\nfermi\ndefault"))!;
+    assert.equal(squeueState(rec.jobId!), "RUNNING", "the session is the batch job");
+    let job = JSON.parse((await ask("tools/call", { name: "fermi", arguments: { points: 10 } })).content[0].text);
+    while (job.status === "running") {
+      await new Promise((r) => setTimeout(r, 100)); // jobs are polled
+      job = JSON.parse((await ask("tools/call", { name: "get_job_result", arguments: { job_id: job.job_id } })).content[0].text);
+    }
+    assert.equal(job.status, "done", JSON.stringify(job));
+    assert.equal(job.result.f.points.length, 10);
   });
 
   await t.test("a sticky workdir where another account made .hubmcp-state first still starts sessions", async (st) => {

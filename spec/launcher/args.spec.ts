@@ -7,6 +7,7 @@ test("defaults: no host (the launcher picks loopback, or 0.0.0.0 on a hub), port
     kind: "run",
     options: {
       app: "app.mjs",
+      rappture: [],
       host: undefined,
       port: 8000,
       pythonEnv: undefined,
@@ -24,6 +25,7 @@ test("short and long options, MCP_PORT as the port default", () => {
     kind: "run",
     options: {
       app: "x.ts",
+      rappture: [],
       host: "127.0.0.1",
       port: 9001,
       pythonEnv: "AIIDA",
@@ -63,7 +65,8 @@ test("help wins over everything else", () => {
 test("usage errors: unknown option, missing --app, positionals, bad values", () => {
   const cases: [string[], Record<string, string>, RegExp][] = [
     [["--app", "x", "--frobnicate"], {}, /--frobnicate/],
-    [[], {}, /--app is required/],
+    [[], {}, /--app or --rappture is required/],
+    [["--rappture", ""], {}, /--app and --rappture must name a file/],
     [["--app", "x", "extra"], {}, /positional/i],
     [["--app", "x", "--port", "http"], {}, /--port must be a port number/],
     [["--app", "x", "--port", "70000"], {}, /--port must be a port number/],
@@ -84,4 +87,12 @@ test("usage errors: unknown option, missing --app, positionals, bad values", () 
     assert.equal(parsed.kind, "usage", argv.join(" "));
     assert.match(parsed.kind === "usage" ? parsed.message : "", message, argv.join(" "));
   }
+});
+
+test("--rappture alone or beside --app, repeatable", () => {
+  const alone = parseLauncherArgs(["--rappture", "a/tool.xml", "--rappture=b/tool.xml"], {});
+  assert.equal(alone.kind === "run" && alone.options.app, undefined);
+  assert.deepEqual(alone.kind === "run" && alone.options.rappture, ["a/tool.xml", "b/tool.xml"]);
+  const both = parseLauncherArgs(["--app", "x.mjs", "--rappture", "a/tool.xml"], {});
+  assert.deepEqual(both.kind === "run" && [both.options.app, both.options.rappture], ["x.mjs", ["a/tool.xml"]]);
 });

@@ -5,6 +5,7 @@ import { upstreamOf, type GatewayContext } from "../tool-routes.ts";
 import type { TokenVerifier, Principal } from "../contracts.ts";
 import type { ToolSessionRecord } from "../tool-sessions.ts";
 import { Catalogs } from "./catalogs.ts";
+import { RappturesLists } from "./rappture-lists.ts";
 import { PersonView, toolsFor } from "./namespace.ts";
 import { ConnectorSessions } from "./sessions.ts";
 
@@ -12,6 +13,8 @@ export interface ConnectorContext {
   readonly gw: GatewayContext;
   readonly verifiers: readonly TokenVerifier[];
   readonly catalogs: Catalogs;
+  /** `rappture` revisions' lists, from their tool.xml: no tool session is started to list one. */
+  readonly rappture: RappturesLists;
   readonly table: ConnectorSessions;
   readonly views: ViewCache;
   event(name: string, fields: Record<string, unknown>): void;
@@ -82,6 +85,8 @@ export class ViewCache {
         return rec;
       };
       try {
+        const served = spec.revisions[revision]!;
+        if (served.kind === "rappture" && spec.catalog) return { tool, lists: await cc.rappture.get(served.rappture) };
         return { tool, lists: await cc.catalogs.get(tool, revision, spec.catalog, async () => upstreamOf(cc.gw, await session())) };
       } catch (err) {
         // One tool that cannot be listed leaves the others usable; its names come back when it lists.
@@ -107,6 +112,7 @@ export function createConnector(gw: GatewayContext, verifiers: readonly TokenVer
     gw,
     verifiers,
     catalogs: new Catalogs(connector.catalogMaxAgeMs, (tool, revision) => event("catalog filled", { tool, revision })),
+    rappture: new RappturesLists(),
     table: new ConnectorSessions({ sealer: gw.sealer, idleMs: limits.idleTimeoutMs, shared: gw.sessions.shared }),
     views: new ViewCache(connector.catalogMaxAgeMs),
     event,

@@ -13,7 +13,7 @@ import { GatewayError, knownFailure } from "./respond.ts";
 import { queryOf } from "./routes.ts";
 import { checkAccountNow } from "./session-proxy.ts";
 import { sessionProxyCookie, sessionProxySetCookie } from "./session-proxy-cookie.ts";
-import type { GatewayContext } from "./tool-routes.ts";
+import type { GatewayContext } from "./tool-call.ts";
 
 /** Nonces of tickets already opened. */
 export const CONSOLE_LINK_USES = "console-link-uses";

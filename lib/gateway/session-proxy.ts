@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { relay, send, upstreamFailure, type Cancel } from "./forward.ts";
 import { GatewayError } from "./respond.ts";
-import { upstreamOf, type GatewayContext } from "./tool-routes.ts";
+import { upstreamOf, type GatewayContext } from "./tool-call.ts";
 import { readBody } from "../http/body.ts";
 import { readSessionProxyCookie, tokenValid } from "./session-proxy-cookie.ts";
 import type { ToolSessionRecord } from "./tool-sessions.ts";

@@ -1,7 +1,7 @@
 // What the hub connector's parts share: the gateway's context, the catalogs, the session
 // table, and each person's view of the catalog (kept per set of usable tools, so a listing
 // or a call by any of a thousand people with the same groups reuses one merge).
-import { upstreamOf, type GatewayContext } from "../tool-routes.ts";
+import { upstreamOf, type GatewayContext } from "../tool-call.ts";
 import type { TokenVerifier, Principal } from "../contracts.ts";
 import type { ToolSessionRecord } from "../tool-sessions.ts";
 import { Catalogs } from "./catalogs.ts";

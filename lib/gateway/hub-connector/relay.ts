@@ -10,7 +10,7 @@ import { isRecord } from "../../util/guards.ts";
 import { TOOL_REFS } from "../../mcp/tool-result.ts";
 import type { ExposedName } from "../../federation/expose.ts";
 import { formatComment, formatEvent } from "../../http/sse.ts";
-import { upstreamOf, vouchedFor } from "../tool-routes.ts";
+import { upstreamOf, vouchedFor } from "../tool-call.ts";
 import { checkSharedUse, EVERYONE } from "../shared-sessions.ts";
 import type { ToolSessionRecord } from "../tool-sessions.ts";
 import { corsWith, isEventStream, openStream, send, type Cancel, type Upstream } from "../forward.ts";

@@ -7,6 +7,7 @@ import { type Stats, statSync } from "node:fs";
 import { METHOD_OF } from "../../federation/expose.ts";
 import { LATEST_VERSION } from "../../mcp/versions.ts";
 import { McpServer } from "../../server.ts";
+import { ToolXmlError } from "../../rappture/tool-xml.ts";
 import { JOB_RESULT_TOOL } from "../../tasks/views.ts";
 import type { Lists } from "./catalogs.ts";
 
@@ -16,11 +17,6 @@ const KINDS: ReadonlyArray<[keyof Lists, string]> = [
   ["resources", "resources"],
   ["resourceTemplates", "resources"],
 ];
-
-/** A tool.xml the gateway cannot publish: the session would not start either. */
-export class RappturesListError extends Error {
-  readonly code = "HUBMCP_TOOL_XML_INVALID";
-}
 
 /** A request to our own in-process server, which answers these methods with a result. */
 async function ask(server: McpServer, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -43,7 +39,8 @@ async function listOn(lister: McpServer, file: string): Promise<Lists> {
     try {
       lister.rappture(file);
     } catch (err) {
-      throw new RappturesListError((err as Error).message);
+      // A tool.xml the gateway cannot publish: the session would not start either.
+      throw err instanceof ToolXmlError ? err : new ToolXmlError((err as Error).message);
     }
     const opened = await ask(lister, "initialize", {
       protocolVersion: LATEST_VERSION,
@@ -93,7 +90,7 @@ export class RappturesLists {
    */
   async get(file: string): Promise<Lists> {
     const now = fileStat(file);
-    if (!now?.isFile()) throw new RappturesListError(`${file}: cannot be read`);
+    if (!now?.isFile()) throw new ToolXmlError(`${file}: cannot be read`);
     const kept = this.#entries.get(file);
     if (kept && kept.mtimeMs === now.mtimeMs && kept.size === now.size) return kept.lists;
     const lists = this.#queue.then(() => listOn((this.#lister ??= new McpServer("rappture-tools")), file));

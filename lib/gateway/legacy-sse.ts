@@ -19,7 +19,7 @@ import { CORS, GatewayError, sendJson } from "./respond.ts";
 import { type AnswerBudget, rewriteCost } from "./answer-budget.ts";
 import { isEventStream, send, upstreamFailure, type Upstream, type Vouched } from "./forward.ts";
 import { isStateless, mintUpstreamSession } from "./mcp-sessions.ts";
-import { checkSharedUse } from "./shared-sessions.ts";
+import { checkSharedUse } from "./isolation.ts";
 import { inspectRequest, rewriteResult, type ParsedMessage } from "./rewrite.ts";
 import { end, MCP_ACCEPT } from "./upstream-mcp.ts";
 
@@ -36,7 +36,7 @@ export interface LegacyOpen {
   maxAnswerBytes: number;
   /** Who the gateway vouches for to the tool server (X-Forwarded-User & co.). */
   vouched: Vouched;
-  /** Whether the tool server is a shared revision's, serving everyone (./shared-sessions.ts). */
+  /** Whether the tool server is a shared revision's, serving everyone (./isolation.ts). */
   shared: boolean;
   /**
    * Runs with each keepalive, so the tool session does not idle out under an open stream,

@@ -15,7 +15,7 @@ import type { ParsedMessage } from "./rewrite.ts";
 import { decodeHeaderValue, encodeHeaderValue } from "../mcp/stateless/headers.ts";
 import type { Query } from "./routes.ts";
 import type { SessionSealer } from "./session-seal.ts";
-import { EVERYONE } from "./shared-sessions.ts";
+import { EVERYONE } from "./isolation.ts";
 import type { ToolSessionRecord, ToolSessions } from "./tool-sessions.ts";
 import type { UpstreamSlots } from "./upstream-slots.ts";
 import { next } from "../util/maybe-async.ts";

@@ -10,7 +10,7 @@ import type { RecordStore } from "./contracts.ts";
 import { launchBackend, SessionLaunchError, type Backend, type LaunchRequest } from "./launch.ts";
 import { GatewayError } from "./respond.ts";
 import { SessionCaps, tooMany, tooManyForUser } from "./session-caps.ts";
-import { EVERYONE, isShared, SharedSessions } from "./shared-sessions.ts";
+import { EVERYONE, isShared, SharedSessions } from "./isolation.ts";
 import { StateRoots } from "./state-dirs.ts";
 
 export interface ToolSessionRecord {

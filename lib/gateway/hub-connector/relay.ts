@@ -11,7 +11,7 @@ import { TOOL_REFS } from "../../mcp/tool-result.ts";
 import type { ExposedName } from "../../federation/expose.ts";
 import { formatComment, formatEvent } from "../../http/sse.ts";
 import { upstreamOf, vouchedFor } from "../tool-call.ts";
-import { checkSharedUse, EVERYONE } from "../shared-sessions.ts";
+import { checkSharedUse, EVERYONE } from "../isolation.ts";
 import type { ToolSessionRecord } from "../tool-sessions.ts";
 import { corsWith, isEventStream, openStream, send, type Cancel, type Upstream } from "../forward.ts";
 import { writeHeadFrom } from "../../proxy/headers.ts";

@@ -12,7 +12,7 @@ import type { SessionSealer } from "../session-seal.ts";
 import { GatewayError } from "../respond.ts";
 import type { Upstream } from "../forward.ts";
 import type { ToolSessionRecord } from "../tool-sessions.ts";
-import { EVERYONE, type SharedSessions } from "../shared-sessions.ts";
+import { EVERYONE, type SharedSessions } from "../isolation.ts";
 import { end } from "../upstream-mcp.ts";
 
 /** One tool as this client uses it: the tool session and the MCP session on it. */

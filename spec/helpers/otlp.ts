@@ -1,36 +1,19 @@
 // An OTLP/HTTP collector for specs: a loopback server that keeps every /v1/traces body, and a
 // decoder that reads them with the official definitions (the `opentelemetry-proto` Python
-// package, in a venv made once under the user's cache), not with a parser of our own.
+// package, in the specs' shared Python venv builder), not with a parser of our own.
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { homedir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
-
-const run = promisify(execFile);
+import { pythonWith } from "./python-venv.ts";
 
 interface After {
   after(fn: () => unknown): void;
 }
 
-const VENV = join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "hubmcp", "otlp-venv");
-const PYTHON = join(VENV, "bin", "python");
-
-/** The venv's python with opentelemetry-proto installed; made on first use, atomically (a rename), so parallel specs share it. */
-export async function otlpPython(): Promise<string> {
-  if (existsSync(PYTHON)) return PYTHON;
-  mkdirSync(join(VENV, ".."), { recursive: true });
-  const building = mkdtempSync(`${VENV}.building-`);
-  try {
-    await run("python3", ["-m", "venv", building], { timeout: 120_000 });
-    // The machine's configured package index; no retries against one it cannot reach.
-    await run(join(building, "bin", "pip"), ["install", "--quiet", "--retries", "0", "--timeout", "5", "opentelemetry-proto"], { timeout: 300_000 });
-    if (!existsSync(PYTHON)) renameSync(building, VENV);
-  } finally {
-    rmSync(building, { recursive: true, force: true });
-  }
-  return PYTHON;
+/** Python with opentelemetry-proto, from the one venv builder the Python specs share. */
+async function otlpPython(): Promise<string> {
+  const env = await pythonWith("otlp", ["opentelemetry-proto"]);
+  if ("missing" in env) throw new Error(`cannot decode OTLP: needs ${env.missing}`);
+  return env.python;
 }
 
 export interface DecodedSpan {

@@ -4,9 +4,9 @@
 // modules). Clients lose their sessions and start new ones: the official SDKs and the tool
 // console do this on their own (404 on the old session id). A child that fails to load waits
 // for the next change rather than ending the watch.
-import { spawn, type ChildProcess } from "node:child_process";
 import { watch, type FSWatcher } from "node:fs";
 import { WATCHED_CHILD_ENV } from "../util/cli-entry.ts";
+import { type ChildProcessHandle, spawnGroup } from "../util/process-group.ts";
 
 export interface WatchIo {
   err(line: string): void;
@@ -21,28 +21,17 @@ function ignored(file: string | null): boolean {
   return file !== null && /(^|[\\/])(node_modules|\.[^\\/]*)([\\/]|$)|~$/.test(file);
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  const exited = new Promise<void>((done) => child.once("exit", () => done()));
-  try {
-    process.kill(-child.pid!, "SIGTERM");
-  } catch {
-    // Already gone.
-  }
-  return exited;
-}
-
 /** Serves through `command ...argv` until a stop signal; resolves with 0 then. */
 export function superviseWatch(command: readonly string[], argv: readonly string[], env: NodeJS.ProcessEnv, folder: string, io: WatchIo): Promise<number> {
   const [exe, ...flags] = command;
   const args = [...flags.filter((f) => !f.startsWith("--inspect")), ...argv];
-  let child: ChildProcess;
+  let child: ChildProcessHandle;
   const start = (): void => {
-    // Its own process group: a Ctrl-C reaches it once, through here. It stops if this process dies.
-    child = spawn(exe!, args, { stdio: "inherit", env: { ...env, [WATCHED_CHILD_ENV]: "1" }, detached: true });
+    // Its own process group, sharing this one's output: a Ctrl-C reaches it once, through here, and it stops if this process dies.
+    child = spawnGroup(exe!, args, { env: { ...env, [WATCHED_CHILD_ENV]: "1" } });
     const current = child;
-    current.once("exit", (code, signal) => {
-      if (current === child && !restarting && !stopping) io.err(`start_mcp: the app stopped (${code ?? signal}); waiting for a change to start it again`);
+    void current.exited.then((code) => {
+      if (current === child && !restarting && !stopping) io.err(`start_mcp: the app stopped (${code ?? "a signal"}); waiting for a change to start it again`);
     });
   };
   let restarting = false;
@@ -50,7 +39,7 @@ export function superviseWatch(command: readonly string[], argv: readonly string
   let timer: NodeJS.Timeout | undefined;
   const restart = async (): Promise<void> => {
     restarting = true;
-    await stopChild(child);
+    await child.stop();
     restarting = false;
     if (stopping) return;
     io.err("start_mcp: a file changed; restarting");
@@ -73,7 +62,7 @@ export function superviseWatch(command: readonly string[], argv: readonly string
     stopping = true;
     clearTimeout(timer);
     watcher.close();
-    await stopChild(child);
+    await child.stop();
     return 0;
   });
 }

@@ -14,15 +14,18 @@ export interface ChildProcessHandle {
 export interface SpawnGroupOptions {
   env: NodeJS.ProcessEnv;
   cwd?: string;
-  /** Decoded stdout text as it arrives (stderr too, unless onStderr is given). */
-  onStdout: (text: string) => void;
+  /** Decoded stdout text as it arrives (stderr too, unless onStderr is given); without it the child shares this process's stdio. */
+  onStdout?: (text: string) => void;
   onStderr?: (text: string) => void;
 }
 
 export function spawnGroup(command: string, args: readonly string[], options: SpawnGroupOptions): ChildProcessHandle {
-  const child = spawn(command, [...args], { env: options.env, cwd: options.cwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout.setEncoding("utf8").on("data", options.onStdout);
-  child.stderr.setEncoding("utf8").on("data", options.onStderr ?? options.onStdout);
+  const { onStdout } = options;
+  const child = spawn(command, [...args], { env: options.env, cwd: options.cwd, detached: true, stdio: onStdout ? ["ignore", "pipe", "pipe"] : "inherit" });
+  if (onStdout) {
+    child.stdout!.setEncoding("utf8").on("data", onStdout);
+    child.stderr!.setEncoding("utf8").on("data", options.onStderr ?? onStdout);
+  }
   const signalGroup = (signal: NodeJS.Signals): void => {
     try {
       process.kill(-child.pid!, signal);

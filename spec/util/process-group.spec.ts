@@ -69,3 +69,9 @@ test("stdout and stderr can go apart, and the child runs in the folder given", a
   assert.equal(out, "/\n");
   assert.equal(err, "oops\n");
 });
+
+test("without an output handler the child shares this process's stdio, in a group of its own", async (t) => {
+  const child = spawnGroup("sh", ["-c", "exit 3"], { env: process.env });
+  t.after(() => child.stop(10));
+  assert.equal(await child.exited, 3);
+});

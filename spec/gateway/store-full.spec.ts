@@ -23,17 +23,24 @@ import { fake, post, ROOT } from "./helpers.ts";
 
 const NOT_ROOT = process.getuid?.() !== 0 && "needs root to mount a tmpfs";
 
-/** A small tmpfs of its own, unmounted when the test ends; `data` inside it is a private data dir. */
-function smallDisk(t: TestContext, options: string): { mount: string; data: string } {
+/**
+ * A small tmpfs of its own, unmounted when the test ends; `data` inside it is a private data dir.
+ * `beforeUnmount` runs its callbacks (last added first) ahead of the unmount: node:test runs
+ * `after` hooks in the order they were added, so a gateway closed by a later hook could still
+ * hold a file on the disk when it is unmounted ("target is busy").
+ */
+function smallDisk(t: TestContext, options: string): { mount: string; data: string; beforeUnmount: (close: () => unknown) => void } {
   const mount = mkdtempSync(join(tmpdir(), "hubmcp-full-"));
   execFileSync("mount", ["-t", "tmpfs", "-o", `${options},mode=0700`, "tmpfs", mount]);
-  t.after(() => {
+  const closers: Array<() => unknown> = [];
+  t.after(async () => {
+    for (const close of closers.reverse()) await close();
     execFileSync("umount", [mount]);
     rmdirSync(mount);
   });
   const data = join(mount, "data");
   mkdirSync(data, { mode: 0o700 });
-  return { mount, data };
+  return { mount, data, beforeUnmount: (close) => closers.push(close) };
 }
 
 /** Writes a filler file until the disk refuses another byte. */
@@ -132,7 +139,7 @@ test("a gateway on a full disk: 503 with Retry-After for OAuth registration and 
   skip: NOT_ROOT,
   timeout: 60_000,
 }, async (t) => {
-  const { mount, data } = smallDisk(t, "size=1m");
+  const { mount, data, beforeUnmount } = smallDisk(t, "size=1m");
   const store = await FileRecordStore.open(data);
   const accounts = new StoreAccountDirectory(store);
   const tokens = new ApiTokens(store, accounts);
@@ -143,7 +150,7 @@ test("a gateway on a full disk: 503 with Retry-After for OAuth registration and 
   const authorizationServer = gatewayAuthorizationServer({ config, settings: config.oauth, store, accounts, apiTokens: tokens, publicUrl: () => publicUrl });
   const gw = await startGateway({ config, store, authorizationServer });
   publicUrl = gw.publicUrl;
-  t.after(() => gw.close());
+  beforeUnmount(() => gw.close());
   const register = () =>
     fetch(`${gw.url}authorize/register`, {
       method: "POST",

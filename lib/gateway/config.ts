@@ -3,6 +3,7 @@
 // without reading code; values are never echoed, since a command line may hold secrets.
 import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
+import { parseAdminSettings, type AdminSettings } from "./admin-settings.ts";
 import { parseConnectorSettings, type ConnectorSettings } from "./hub-connector/settings.ts";
 import { parseLimits, type GatewayLimits } from "./limits-settings.ts";
 import { parseOAuthSettings, type OAuthSettings } from "./oauth/gateway-settings.ts";
@@ -56,6 +57,8 @@ export interface GatewayConfig {
   readonly store?: string;
   /** `{publicUrl}/mcp`, the one endpoint for every tool (section `connector`). */
   readonly connector: ConnectorSettings;
+  /** Who the hub's operators are (section `admin`): the `/admin` page and API. */
+  readonly admin: AdminSettings;
 }
 
 /** A config problem; `message` is the whole line, starting with the key. */
@@ -188,7 +191,7 @@ function hostNames(v: unknown): string[] {
 export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConfig {
   if (!isObject(value)) throw new ConfigError("(top level)", "must be a JSON object");
   for (const k of Object.keys(value))
-    if (!["publicUrl", "allowedHosts", "tools", "limits", "oauth", "runAs", "env", "store", "connector"].includes(k))
+    if (!["publicUrl", "allowedHosts", "tools", "limits", "oauth", "runAs", "env", "store", "connector", "admin"].includes(k))
       throw new ConfigError(k, "is not a known key");
   const top = identity(value, "", {});
   const publicUrl = value.publicUrl === undefined ? undefined : httpUrl(value.publicUrl, "publicUrl").replace(/\/+$/, "");
@@ -213,6 +216,7 @@ export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConf
     limits: parseLimits(value.limits, fail),
     oauth,
     connector,
+    admin: parseAdminSettings(value.admin, fail),
     ...(store !== undefined ? { store } : {}),
   };
 }

@@ -133,3 +133,21 @@ test("at start, a served tool.xml or app must exist, and neither it nor its fold
     message: `tools.fermi.revisions.default.app names ${join(dir, "app.ts")}, which or whose folder every account may write`,
   });
 });
+
+test("the admin section names the operators' groups; nobody is an operator unless it does", async () => {
+  const { isAdmin } = await import("../../lib/gateway/admin-settings.ts");
+  const none = parseGatewayConfig({ tools: {} }, "/");
+  assert.deepEqual(none.admin.groups, []);
+  assert.equal(isAdmin(none.admin, { groups: ["anyone"] }), false);
+  const ops = parseGatewayConfig({ tools: {}, admin: { groups: ["hub-admins"] } }, "/");
+  assert.equal(isAdmin(ops.admin, { groups: ["staff", "hub-admins"] }), true);
+  assert.equal(isAdmin(ops.admin, { groups: ["staff"] }), false);
+  for (const [admin, line] of [
+    [[], "admin must be an object"],
+    [{ group: "x" }, "admin.group is not a known key"],
+    [{ groups: "hub-admins" }, "admin.groups must be an array of group names"],
+    [{ groups: ["bad name"] }, "admin.groups must be an array of group names"],
+  ] as const) {
+    assert.throws(() => parseGatewayConfig({ tools: {}, admin }, "/"), (err) => err instanceof ConfigError && err.message === line);
+  }
+});

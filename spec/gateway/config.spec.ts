@@ -148,6 +148,9 @@ test("the admin section names the operators' groups; nobody is an operator unles
     [{ groups: "hub-admins" }, "admin.groups must be an array of group names"],
     [{ groups: ["bad name"] }, "admin.groups must be an array of group names"],
   ] as const) {
-    assert.throws(() => parseGatewayConfig({ tools: {}, admin }, "/"), (err) => err instanceof ConfigError && err.message === line);
+    assert.throws(
+      () => parseGatewayConfig({ tools: {}, admin }, "/"),
+      (err) => err instanceof ConfigError && err.message === line,
+    );
   }
 });

@@ -280,14 +280,24 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     publicUrl,
     port,
     httpServer: server,
-    // Tool sessions stop first; what they leave running is then cut, and the agent's sockets with it.
-    close: gracefulClose(server, {
-      begin: () => {
-        ctx.connector!.table.close();
-        return sessions.close();
-      },
-      timeoutMs: 0,
-      end: () => agent.destroy(),
-    }),
+    // Tool sessions stop first; what they leave running is then cut, and the agent's sockets with
+    // it. Spans still queued go to the collector last (bounded by its request time limit), so a
+    // stopped gateway's final requests are not missing from the trace.
+    close: closeThen(
+      gracefulClose(server, {
+        begin: () => {
+          ctx.connector!.table.close();
+          return sessions.close();
+        },
+        timeoutMs: 0,
+        end: () => agent.destroy(),
+      }),
+      () => tracer.exporter?.flush(),
+    ),
   };
+}
+
+function closeThen(close: () => Promise<void>, after: () => Promise<void> | undefined): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= close().then(after));
 }

@@ -48,6 +48,14 @@ export function connectorTrace(
   };
 }
 
+/** The same for a REST call to a tool (`POST …/tools/{name}`): a `tools/call` span, carried on in the W3C headers. */
+export function restTrace(tracer: Tracer, tool: string, headers: IncomingHttpHeaders): { span: OpenSpan; headers: IncomingHttpHeaders } {
+  const trace = tracer.context(parentFromHeaders(headers));
+  const named = mcpSpanAttributes("tools/call", { name: tool }, null);
+  const { traceparent: _p, tracestate: _s, baggage: _b, ...rest } = headers;
+  return { span: tracer.start(named.name, SpanKind.server, trace, { ...named.attributes }), headers: { ...rest, ...traceFields(trace) } };
+}
+
 /** The span of one JSON-RPC POST through the gateway (a server span: the client called it). */
 export function gatewaySpan(tracer: Tracer, trace: TraceContext, msg: ParsedMessage): OpenSpan {
   const named = msg.span ?? { name: "POST", attributes: {} };

@@ -135,3 +135,25 @@ test("/mcp continues the client's trace too: its span stands between the client'
   assert.notEqual(bad.trace.traceId, TRACE);
   assert.ok(!bad.text.includes(junk) && !bad.text.includes("garbage-header"));
 });
+
+test("a REST call through the gateway is a tools/call span under the client's, carried on in the headers", { timeout: 90_000 }, async (t) => {
+  const seen: SpanRecord[] = [];
+  const onSpan = (span: unknown): void => {
+    seen.push(span as SpanRecord);
+  };
+  subscribe(SPAN_CHANNEL, onSpan);
+  t.after(() => unsubscribe(SPAN_CHANNEL, onSpan));
+  const h = await startHarness(
+    t,
+    { tools: { tracing: { env: ["TRACING_TOOL_XML"], revisions: { default: { app: "fixtures/tracing/app.ts" } } } } },
+    { childEnv: { ...process.env, NODE_V8_COVERAGE: "", TRACING_TOOL_XML: fileURLToPath(new URL("../../fixtures/rappture/trace/tool.xml", import.meta.url)) } },
+  );
+  const res = await post(`${h.base}/api/mcp/tracing/tools/fail_always`, h.tokens.alice, "{}", { traceparent: PARENT });
+  assert.equal(res.status, 500);
+  await res.text();
+  const span = seen.find((s) => s.name === "tools/call fail_always");
+  assert.ok(span, seen.map((s) => s.name).join(", "));
+  assert.equal(span.traceId, TRACE);
+  assert.equal(span.parentSpanId, SPAN);
+  assert.equal(span.error, "500");
+});

@@ -269,7 +269,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     metrics,
     keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS,
     ...bounds,
-    legacy: new LegacyStreams(bounds.budget),
+    legacy: new LegacyStreams(bounds.budget, tracer),
     agent,
     tracer,
   };

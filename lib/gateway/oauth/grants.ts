@@ -26,6 +26,10 @@ export interface GrantRecord {
   used_generation: number;
   /** Who won the latest rotation (a random nonce), so a refresh knows whether it was its own. */
   rotation?: string;
+  /** The client's name when approved, for the person's account page (the client's record may be swept later). */
+  client_name?: string;
+  /** The last refresh: when the application last came back for a token (access tokens last an hour). */
+  used_at?: number;
 }
 
 interface CodeRecord {
@@ -77,6 +81,7 @@ export class Grants {
       ...(resource !== undefined ? { resource } : {}),
       created_at: this.#config.now(),
       used_generation: 0,
+      ...(client.client_name !== undefined ? { client_name: client.client_name } : {}),
     };
     await this.#config.store.put(GRANTS, grantId, grant);
     const code = randomToken();
@@ -149,7 +154,7 @@ export class Grants {
     const claim = randomToken(12);
     const rotated = await this.#config.store.update<GrantRecord>(GRANTS, record.grant_id, (current) =>
       current && !current.revoked && record.generation > current.used_generation
-        ? { ...current, used_generation: record.generation, rotation: claim }
+        ? { ...current, used_generation: record.generation, rotation: claim, used_at: this.#config.now() }
         : undefined,
     );
     if (!rotated || rotated.revoked) return { ok: false, error: "invalid_grant", description: BAD_REFRESH };

@@ -1,0 +1,96 @@
+// The authorization server's side of the gateway's account page: the signed-in person (by
+// whatever path they signed in), CSRF tokens bound to their browser session, the sign-in
+// pages, a rate limit, and the person's own grants. Grant ids are checked against the
+// person, so another's id is the same "no such grant" as a made-up one.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AccountHost, ConnectedApp } from "../contracts.ts";
+import type { AuthorizeEndpoints } from "./authorize.ts";
+import type { BrowserSessions } from "./browser-session.ts";
+import { CLIENTS, type ClientRecord } from "./clients.ts";
+import { GRANTS, type GrantRecord, type Grants } from "./grants.ts";
+import { AS_PATHS } from "./metadata.ts";
+import type { OAuthConfig } from "./options.ts";
+import { LIMITS, oauthLimit } from "./rate-limit.ts";
+
+type PageHandler = (req: IncomingMessage, res: ServerResponse, query: string) => Promise<void>;
+
+/** Requests per address per minute: a person clicking through their page never comes near. */
+const ACCOUNT_REQUESTS_PER_MINUTE = 60;
+const CSRF_FORM = "account";
+
+export class OAuthAccountHost implements AccountHost {
+  readonly #config: OAuthConfig;
+  readonly #sessions: BrowserSessions;
+  readonly #grants: Grants;
+  readonly #pages: AuthorizeEndpoints;
+  readonly #limit: ReturnType<typeof oauthLimit>;
+  readonly #mount: (page: { GET: PageHandler; POST: PageHandler }) => void;
+
+  constructor(
+    config: OAuthConfig,
+    sessions: BrowserSessions,
+    grants: Grants,
+    pages: AuthorizeEndpoints,
+    mount: (page: { GET: PageHandler; POST: PageHandler }) => void,
+  ) {
+    this.#config = config;
+    this.#sessions = sessions;
+    this.#grants = grants;
+    this.#pages = pages;
+    this.#limit = oauthLimit(config, LIMITS.account, ACCOUNT_REQUESTS_PER_MINUTE, 60_000);
+    this.#mount = mount;
+  }
+
+  user(req: IncomingMessage): Promise<string | undefined> {
+    return this.#sessions.user(req);
+  }
+
+  // The signed-in browser always has its cookie: sign-in set it.
+  csrfToken(req: IncomingMessage, user: string): Promise<string> {
+    return this.#sessions.csrfToken(this.#sessions.browser(req).id, CSRF_FORM, user);
+  }
+
+  csrfValid(req: IncomingMessage, user: string, token: string | undefined): Promise<boolean> {
+    return this.#sessions.csrfValid(req, CSRF_FORM, user, token);
+  }
+
+  signIn(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    return this.#pages.accountSignIn(req, res);
+  }
+
+  hit(req: IncomingMessage): number | Promise<number> {
+    return this.#limit.hit(this.#config.clientIp(req));
+  }
+
+  async grantsOf(user: string): Promise<ConnectedApp[]> {
+    const theirs = (await this.#config.store.list<GrantRecord>(GRANTS)).filter(({ value }) => value.user === user && !value.revoked);
+    const apps: ConnectedApp[] = [];
+    for (const { id, value } of theirs) {
+      apps.push({
+        id,
+        clientName: value.client_name ?? (await this.#clientName(value.client_id)),
+        createdAt: value.created_at,
+        ...(value.used_at !== undefined ? { usedAt: value.used_at } : {}),
+      });
+    }
+    return apps.sort((a, b) => b.createdAt - a.createdAt);
+  }
+
+  async revokeGrant(user: string, id: string): Promise<boolean> {
+    if (!/^[A-Za-z0-9_-]{24}$/.test(id)) return false;
+    if ((await this.#grants.activeGrant(id))?.user !== user) return false;
+    await this.#grants.revokeGrant(id);
+    this.#config.logger.info("oauth grant revoked by its user", { user });
+    return true;
+  }
+
+  serve(page: { GET: PageHandler; POST: PageHandler }): string {
+    this.#mount(page);
+    return AS_PATHS.account;
+  }
+
+  /** A grant made before grants kept the client's name: the registration's, else the client id (a metadata document's URL). */
+  async #clientName(clientId: string): Promise<string> {
+    return (await this.#config.store.get<ClientRecord>(CLIENTS, clientId))?.client_name ?? clientId;
+  }
+}

@@ -41,8 +41,7 @@ pre,textarea{width:100%;font:.85rem/1.4 ui-monospace,monospace;background:#f9faf
 select{padding:.6rem;font-size:1rem;border:1px solid #9ca3af;border-radius:8px}
 </style>`;
 
-function when(ms: number | undefined): string {
-  if (ms === undefined || !Number.isFinite(ms)) return "—";
+function when(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
@@ -82,7 +81,7 @@ export function accountPage(view: AccountView): string {
   const tokens = view.tokens.map((t) => [
     escapeHtml(t.name ?? "(no name)"),
     `<code>${escapeHtml(t.id)}</code>`,
-    escapeHtml(at(t.createdAt, "—")),
+    escapeHtml(when(Date.parse(t.createdAt))),
     escapeHtml(at(t.expiresAt, "never")),
     escapeHtml(at(t.lastUsedAt, "never")),
     action(csrf, "revoke-token", t.id, "Revoke", `token ${t.name ?? t.id}`),

@@ -75,9 +75,15 @@ test("/account leads through sign-in back to the page, never elsewhere, with the
 });
 
 test("a token made on the page is shown once with a hub_bridge config, listed with its expiry and last use, and revoked", async (t) => {
-  const { base, store } = await hub(t);
+  const { base, store, tokens } = await hub(t);
+  const operatorMade = (await tokens.create(USER))!;
   const browser = new PageClient(base);
   let html = await browser.signIn(USER, PASSWORD);
+  assert.match(
+    html,
+    new RegExp(`<tr><td>\\(no name\\)</td><td><code>${operatorMade.id}</code></td><td>[^<]+</td><td>never</td><td>never</td>`),
+    "made by the operator: no name, no expiry",
+  );
   const made = await browser.act(html, { action: "create-token", name: "laptop <1>", expires: "30" });
   assert.equal(made.status, 200);
   assert.equal(made.headers.get("cache-control"), "no-store");
@@ -93,15 +99,17 @@ test("a token made on the page is shown once with a hub_bridge config, listed wi
   const row = /<tr><td>laptop &#60;1&#62;<\/td><td><code>([a-z0-9]{12})<\/code><\/td><td>([^<]+)<\/td><td>([^<]+)<\/td>/.exec(html)!;
   const expires = Date.parse(row[3]!.replace(" UTC", "Z").replace(" ", "T"));
   assert.ok(Math.abs(expires - (Date.now() + 30 * 86_400_000)) < 5 * 60_000, "30 days from now");
-  assert.deepEqual(ids(html, "revoke-token"), [row[1]]);
+  assert.deepEqual(ids(html, "revoke-token"), [row[1], operatorMade.id], "newest first");
   // Last use is written beside the token without holding up the request: the page shows it once written.
   const lastUsed = async (): Promise<string> => /<tr><td>laptop &#60;1&#62;<\/td>(?:<td>.*?<\/td>){3}<td>([^<]*)<\/td>/.exec(await browser.page())![1]!;
   for (let i = 0; i < 10_000 && (await store.get("api-token-use", row[1]!)) === undefined; i++) await new Promise(setImmediate);
   assert.match(await lastUsed(), /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/, "last used: a time");
   // Bad values are the page again with the reason, and nothing made.
-  const unnamed = await browser.act(html, { action: "create-token", name: "   ", expires: "30" });
-  assert.equal(unnamed.status, 400);
-  assert.match(await unnamed.text(), /Give the token a name of 1 to 64 characters\./);
+  for (const fields of [{ name: "   ", expires: "30" }, { expires: "30" }, { name: "x".repeat(65), expires: "30" }] as Array<Record<string, string>>) {
+    const unnamed = await browser.act(html, { action: "create-token", ...fields });
+    assert.equal(unnamed.status, 400);
+    assert.match(await unnamed.text(), /Give the token a name of 1 to 64 characters\./);
+  }
   const forever = await browser.act(html, { action: "create-token", name: "forever", expires: "36500" });
   assert.equal(forever.status, 400);
   assert.match(await forever.text(), /Choose one of the offered lifetimes\./);
@@ -112,22 +120,33 @@ test("a token made on the page is shown once with a hub_bridge config, listed wi
   assert.match(await (await browser.get("developer/oauth/account?done=token-revoked")).text(), /The token is revoked\./);
   assert.doesNotMatch(await (await browser.get("developer/oauth/account?done=%3Cscript%3E")).text(), /class="notice"|&#60;script/, "only known notices");
   assert.equal((await post(`${base}/mcp`, token, INIT)).status, 401, "revoked: refused");
-  assert.deepEqual(ids(html, "revoke-token"), []);
+  assert.deepEqual(ids(html, "revoke-token"), [operatorMade.id]);
   assert.equal(await status(browser.act(html, { action: "frobnicate" })), 400);
+  assert.equal(await status(browser.post("developer/oauth/account", { action: "a", id: "1" }).then((r) => r)), 403, "no CSRF token");
 });
 
 test("a connected app is listed by name and revoking it ends its refresh and access tokens", async (t) => {
-  const { base } = await hub(t);
+  const { base, store } = await hub(t);
   const app = await connectApp(base, USER, PASSWORD, "Lab notebook");
+  // Grants made before grants kept the client's name: the registration's, or the client id once that is gone.
+  const older = await connectApp(base, USER, PASSWORD, "Older app");
+  const gone = await connectApp(base, USER, PASSWORD, "Gone app");
+  for (const { id, value } of await store.list<{ client_id: string; client_name?: string }>("oauth-grants")) {
+    if (value.client_id === older.clientId || value.client_id === gone.clientId) await store.put("oauth-grants", id, { ...value, client_name: undefined });
+  }
+  await store.delete("oauth-clients", gone.clientId);
   const browser = new PageClient(base);
   let html = await browser.signIn(USER, PASSWORD);
   assert.match(html, /<tr><td>Lab notebook<\/td>/);
-  const [grant] = ids(html, "revoke-app");
+  assert.match(html, /<tr><td>Older app<\/td>/);
+  assert.match(html, new RegExp(`<tr><td>${gone.clientId}</td>`));
+  const grant = /<tr><td>Lab notebook<\/td>.*?name="id" value="([^"]+)"/.exec(html)![1];
   const res = await browser.act(html, { action: "revoke-app", id: grant! });
   assert.equal(res.status, 303);
   assert.equal(res.headers.get("location"), "account?done=app-revoked");
   html = await browser.page();
-  assert.match(html, /No application is connected\./);
+  assert.doesNotMatch(html, /Lab notebook/);
+  assert.equal(ids(html, "revoke-app").length, 2);
   const refreshed = await tokenRequest(base, { grant_type: "refresh_token", client_id: app.clientId, refresh_token: app.refresh });
   assert.equal(refreshed.status, 400);
   assert.equal(((await refreshed.json()) as { error: string }).error, "invalid_grant");

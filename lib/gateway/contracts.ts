@@ -102,8 +102,11 @@ type PageHandler = (req: import("node:http").IncomingMessage, res: import("node:
  */
 export interface AccountHost {
   user(req: import("node:http").IncomingMessage): Promise<string | undefined>;
-  /** A CSRF token for the account page's forms, bound to this browser and person. */
-  csrfToken(req: import("node:http").IncomingMessage, user: string): Promise<string>;
+  /**
+   * A CSRF token for the account page's forms, bound to this browser and person, and the
+   * cookie to set when the browser has none yet (a person a front proxy signed in).
+   */
+  csrfToken(req: import("node:http").IncomingMessage, user: string): Promise<{ token: string; setCookie: string[] }>;
   csrfValid(req: import("node:http").IncomingMessage, user: string, token: string | undefined): Promise<boolean>;
   /** Answers with the sign-in page; signed in, the browser comes back to the account page. */
   signIn(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): Promise<void>;

@@ -41,19 +41,19 @@ export function accountPageHandlers(options: AccountPageOptions): { GET: Handler
   const { host, tokens, sessions } = options;
 
   const show = async (req: IncomingMessage, res: ServerResponse, user: string, status: number, extra: Partial<AccountView> = {}): Promise<void> => {
-    const [mine, apps, running] = await Promise.all([tokens.listOf(user), host.grantsOf(user), sessions.of(user)]);
+    const [mine, apps, running, csrf] = await Promise.all([tokens.listOf(user), host.grantsOf(user), sessions.of(user), host.csrfToken(req, user)]);
     const view: AccountView = {
       user,
       hub: new URL(options.publicUrl()).host,
       publicUrl: options.publicUrl(),
-      csrf: await host.csrfToken(req, user),
+      csrf: csrf.token,
       tokens: mine,
       apps,
       sessions: running.map(({ instance, tool, revision, since }) => ({ instance, tool, revision, since })),
       lifetimes: LIFETIMES,
       ...extra,
     };
-    sendHtml(res, status, accountPage(view));
+    sendHtml(res, status, accountPage(view), csrf.setCookie);
   };
 
   /** The limit, then the person: undefined when the answer has been sent. */

@@ -45,9 +45,11 @@ export class OAuthAccountHost implements AccountHost {
     return this.#sessions.user(req);
   }
 
-  // The signed-in browser always has its cookie: sign-in set it.
-  csrfToken(req: IncomingMessage, user: string): Promise<string> {
-    return this.#sessions.csrfToken(this.#sessions.browser(req).id, CSRF_FORM, user);
+  // A browser signed in by the sign-in page has its cookie; one a front proxy vouches for
+  // (trustedUserHeader) may not, and gets one here, or no form of the page would ever pass.
+  async csrfToken(req: IncomingMessage, user: string): Promise<{ token: string; setCookie: string[] }> {
+    const browser = this.#sessions.browser(req);
+    return { token: await this.#sessions.csrfToken(browser.id, CSRF_FORM, user), setCookie: browser.setCookie };
   }
 
   csrfValid(req: IncomingMessage, user: string, token: string | undefined): Promise<boolean> {

@@ -7,7 +7,11 @@ export const FORM = { "Content-Type": "application/x-www-form-urlencoded" };
 
 export class PageClient {
   cookie: string | undefined;
-  constructor(readonly base: string) {}
+  /** `headers`: sent with every request, as a front proxy adds them. */
+  constructor(
+    readonly base: string,
+    readonly headers: Record<string, string> = {},
+  ) {}
 
   async get(path: string): Promise<Response> {
     return this.#remember(await fetch(new URL(path, `${this.base}/`), { redirect: "manual", headers: this.#headers() }));
@@ -53,7 +57,7 @@ export class PageClient {
   }
 
   #headers(): Record<string, string> {
-    return this.cookie ? { Cookie: this.cookie } : {};
+    return this.cookie ? { ...this.headers, Cookie: this.cookie } : { ...this.headers };
   }
 
   #remember(res: Response): Response {

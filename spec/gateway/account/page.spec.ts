@@ -3,7 +3,13 @@
 // token, connected app or tool session (404, as for an id that does not exist).
 import assert from "node:assert/strict";
 import { test, type TestContext } from "node:test";
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { StoreAccountDirectory } from "../../../lib/gateway/accounts.ts";
+import { parseGatewayConfigText } from "../../../lib/gateway/config.ts";
+import { gatewayAuthorizationServer } from "../../../lib/gateway/oauth/for-gateway.ts";
+import { startGateway } from "../../../lib/gateway/server.ts";
+import { MemoryRecordStore } from "../../../lib/gateway/store/memory-record-store.ts";
 import { ApiTokens } from "../../../lib/gateway/api-tokens.ts";
 import { FileRecordStore } from "../../../lib/gateway/store/file-record-store.ts";
 import { post, rpc } from "../helpers.ts";
@@ -220,4 +226,31 @@ test("the page is rate limited per address: 429 with Retry-After, before any wor
   assert.equal(last!.status, 429);
   assert.match(last!.headers.get("retry-after")!, /^\d+$/);
   assert.equal(await status(browser.post("developer/oauth/account", { action: "create-token" })), 429);
+});
+
+test("a person a front proxy signed in (trustedUserHeader) gets the page and its forms work: the page sets the browser cookie the CSRF token is bound to", async (t) => {
+  const fixtures = fileURLToPath(new URL("../../../fixtures/gateway/", import.meta.url));
+  const config = parseGatewayConfigText(await readFile(`${fixtures}demo.json`, "utf8"), fixtures);
+  const store = new MemoryRecordStore();
+  const accounts = new StoreAccountDirectory(store);
+  await accounts.add(USER, PASSWORD, []);
+  let publicUrl = "http://127.0.0.1";
+  const authorizationServer = gatewayAuthorizationServer({
+    config,
+    settings: { ...config.oauth, trustedUserHeader: "x-forwarded-user" },
+    store,
+    accounts,
+    apiTokens: new ApiTokens(store, accounts),
+    publicUrl: () => publicUrl,
+  });
+  const gateway = await startGateway({ config, store, authorizationServer });
+  publicUrl = gateway.publicUrl;
+  t.after(() => gateway.close());
+  const browser = new PageClient(publicUrl, { "X-Forwarded-User": USER });
+  const html = await browser.page();
+  assert.match(html, /Signed in as <strong>ada<\/strong>/, "no sign-in page: the proxy vouched");
+  assert.ok(browser.cookie, "the page set the browser cookie");
+  const made = await browser.act(html, { action: "create-token", name: "via proxy", expires: "7" });
+  assert.equal(made.status, 200);
+  assert.match(await made.text(), /hubmcp_[a-z0-9]{12}_/);
 });

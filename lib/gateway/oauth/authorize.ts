@@ -138,7 +138,8 @@ export class AuthorizeEndpoints {
     const form = singleParams(await readBody(req));
     const requestId = form?.get("request") ?? "";
     const pending = await this.#pending(requestId);
-    if (!form || !pending) return fail(res, 400, "Sign-in expired", "Start the sign-in again from the application.");
+    // An account-page sign-in has nothing to consent to: no client may be approved through it.
+    if (!form || !pending || pending.ends_at) return fail(res, 400, "Sign-in expired", "Start the sign-in again from the application.");
     if (!(await this.#sessions.csrfValid(req, "consent", requestId, form.get("csrf")))) {
       return fail(res, 403, "Form expired", "Reload the page and try again.");
     }

@@ -67,6 +67,13 @@ test("/account leads through sign-in back to the page, never elsewhere, with the
   const html = await browser.signIn(USER, PASSWORD);
   assert.match(html, /Signed in as <strong>ada<\/strong>/);
   assert.match(html, /You have no API tokens\./);
+  // An account sign-in's request can't be turned into a grant at the consent form.
+  const other = new PageClient(base);
+  const pending = await (await other.get("developer/oauth/account")).text();
+  const request = /name="request" value="([^"]+)"/.exec(pending)![1]!;
+  const consent = await browser.post("developer/oauth/consent", { request, csrf: "x", decision: "approve" });
+  assert.equal(consent.status, 400);
+  assert.equal(consent.headers.get("location"), null);
   const page = await browser.get("developer/oauth/account");
   assert.match(page.headers.get("content-security-policy")!, /default-src 'none'.*frame-ancestors 'none'/);
   assert.equal(page.headers.get("x-frame-options"), "DENY");

@@ -89,7 +89,7 @@ export interface ConnectedApp {
   readonly id: string;
   readonly clientName: string;
   readonly createdAt: number;
-  /** The application's last refresh, if any. */
+  /** When the application last refreshed its token or used one, if ever. */
   readonly usedAt?: number;
 }
 

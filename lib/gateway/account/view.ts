@@ -117,7 +117,7 @@ ${table(["Name", "Id", "Created", "Expires", "Last used", ""], tokens, "You have
 <button type="submit">Create token</button></form>
 <h2>Connected apps</h2>
 <p class="muted">Applications you allowed when they asked you to sign in. Revoking one signs it out: it has to ask you again.</p>
-${table(["Application", "Allowed", "Last refreshed", ""], apps, "No application is connected.")}
+${table(["Application", "Allowed", "Last used", ""], apps, "No application is connected.")}
 <h2>Tool sessions</h2>
 <p class="muted">Tools running for you now. Stopping one ends its work in progress; the next request starts it afresh.</p>
 ${table(["Tool", "Revision", "Since", ""], sessions, "No tool is running for you.")}`,

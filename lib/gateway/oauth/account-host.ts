@@ -7,7 +7,7 @@ import type { AccountHost, ConnectedApp } from "../contracts.ts";
 import type { AuthorizeEndpoints } from "./authorize.ts";
 import type { BrowserSessions } from "./browser-session.ts";
 import { CLIENTS, type ClientRecord } from "./clients.ts";
-import { GRANTS, type GrantRecord, type Grants } from "./grants.ts";
+import { GRANT_USES, GRANTS, type GrantRecord, type Grants } from "./grants.ts";
 import { AS_PATHS } from "./metadata.ts";
 import type { OAuthConfig } from "./options.ts";
 import { LIMITS, oauthLimit } from "./rate-limit.ts";
@@ -65,14 +65,17 @@ export class OAuthAccountHost implements AccountHost {
   }
 
   async grantsOf(user: string): Promise<ConnectedApp[]> {
-    const theirs = (await this.#config.store.list<GrantRecord>(GRANTS)).filter(({ value }) => value.user === user && !value.revoked);
+    const [grants, uses] = await Promise.all([this.#config.store.list<GrantRecord>(GRANTS), this.#config.store.list<{ at: number }>(GRANT_USES)]);
+    const usedAt = new Map(uses.map(({ id, value }) => [id, value.at]));
     const apps: ConnectedApp[] = [];
-    for (const { id, value } of theirs) {
+    for (const { id, value } of grants.filter(({ value }) => value.user === user && !value.revoked)) {
+      // Its last refresh or the last request one of its access tokens served, whichever is later.
+      const used = Math.max(value.used_at ?? 0, usedAt.get(id) ?? 0);
       apps.push({
         id,
         clientName: value.client_name ?? (await this.#clientName(value.client_id)),
         createdAt: value.created_at,
-        ...(value.used_at !== undefined ? { usedAt: value.used_at } : {}),
+        ...(used > 0 ? { usedAt: used } : {}),
       });
     }
     return apps.sort((a, b) => b.createdAt - a.createdAt);

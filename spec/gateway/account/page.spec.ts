@@ -153,7 +153,14 @@ test("a connected app is listed by name and revoking it ends its refresh and acc
   assert.match(html, /<tr><td>Lab notebook<\/td>/);
   assert.match(html, /<tr><td>Older app<\/td>/);
   assert.match(html, new RegExp(`<tr><td>${gone.clientId}</td>`));
-  const grant = /<tr><td>Lab notebook<\/td>.*?name="id" value="([^"]+)"/.exec(html)![1];
+  const grant = /<tr><td>Lab notebook<\/td>.*?name="id" value="([^"]+)"/.exec(html)![1]!;
+  const lastUsed = (page: string): string => /<tr><td>Lab notebook<\/td><td>[^<]+<\/td><td>([^<]+)<\/td>/.exec(page)![1]!;
+  assert.equal(lastUsed(html), "—", "not used yet");
+  // Its access token serves a request: noted beside the grant without holding the request up.
+  assert.equal((await post(`${base}/mcp`, app.access, INIT)).status, 200);
+  for (let i = 0; i < 10_000 && (await store.get("oauth-grant-uses", grant)) === undefined; i++) await new Promise(setImmediate);
+  html = await browser.page();
+  assert.match(lastUsed(html), /^\d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
   const res = await browser.act(html, { action: "revoke-app", id: grant! });
   assert.equal(res.status, 303);
   assert.equal(res.headers.get("location"), "account?done=app-revoked");
@@ -210,7 +217,7 @@ test("CSRF and another person's ids: 403 without the page's token, 404 for what 
   assert.equal(refreshed.status, 200, "bob's app still refreshes");
   const after = await bob.page();
   assert.deepEqual(ids(after, "stop-session"), [bobSession], "bob's tool session still runs");
-  assert.match(after, /<tr><td>Bob&#39;s app<\/td><td>[^<]+<\/td><td>\d{4}-[^<]+<\/td>/, "last refreshed now shown");
+  assert.match(after, /<tr><td>Bob&#39;s app<\/td><td>[^<]+<\/td><td>\d{4}-[^<]+<\/td>/, "last used: the refresh just now");
 
   // Bob stops his own session: it goes from the page and from the gateway.
   const stopped = await bob.act(after, { action: "stop-session", id: bobSession! });

@@ -6,52 +6,25 @@
 // both see. sbatch and scancel run as the session's account: Slurm then knows whose job it
 // is, and a root gateway never submits root jobs. The job is the session: while Slurm lists
 // it the session lives, and its end is the session's end.
-import { spawnSync, execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chown, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { servedFile, type Served, type SlurmRevision } from "./served-settings.ts";
-import { refuseJobAddress } from "./ready-address.ts";
-import { childEnv, type Account } from "./run-as.ts";
-import { sessionStateDir, type StateRoots } from "./state-dirs.ts";
-import { SECRET_COOKIE, SECRET_FILE_ENV } from "../http/session-secret.ts";
-import { OutputFollower } from "../slurm/job-files.ts";
-import { parseReadyLine } from "../util/ready-line.ts";
-
-/** What of a launch request a Slurm session needs (launch.ts's LaunchRequest has it all). */
-export interface SlurmLaunch {
-  user: string;
-  tool: string;
-  revisionName: string;
-  instance: string;
-  startTimeoutMs: number;
-  env?: NodeJS.ProcessEnv;
-  stateRoots: StateRoots;
-  onOutput(line: string): void;
-}
-
-export interface SlurmHow {
-  /** argv that runs start_mcp (node, its loader, the CLI), the same on the nodes. */
-  launcher: readonly string[];
-  /** The gateway's variables the tool may see. */
-  allow: readonly string[];
-  fail(code: "HUBMCP_SESSION_NEVER_READY" | "HUBMCP_SESSION_LAUNCH_FAILED", message: string): Error;
-}
-
-export interface SlurmBackend {
-  readonly url: string;
-  readonly cookie: string;
-  readonly jobId: string;
-  readonly exited: Promise<void>;
-  stop(): Promise<void>;
-}
+import { SECRET_COOKIE, SECRET_FILE_ENV } from "../../http/session-secret.ts";
+import { batchHost, cancelAndWait, cancelAtExit, isLive, jobStatus, SBATCH_NOT_FOUND, submit, type JobStatus, type SlurmCaller } from "../../slurm/client.ts";
+import { SlurmError } from "../../slurm/error.ts";
+import { OutputFollower } from "../../slurm/job-files.ts";
+import { parseReadyLine } from "../../util/ready-line.ts";
+import { refuseJobAddress } from "../ready-address.ts";
+import { childEnv } from "../run-as.ts";
+import { servedFile, type Served } from "../served-settings.ts";
+import { sessionStateDir } from "../state-dirs.ts";
+import { accountFor } from "./child.ts";
+import { SessionLaunchError, type Backend, type LaunchRequest, type RevisionOf, type ToolBackend } from "./contract.ts";
+import { launcherCommand } from "./start-mcp.ts";
 
 /** Polling while a job starts, and while it runs (one squeue per session). */
 const START_POLL_MS = 250;
 const WATCH_POLL_MS = 1000;
-const COMMAND_TIMEOUT_MS = 60_000;
-/** States in which the job (and so the server) is still there or about to be; COMPLETING is its end. */
-const ALIVE = new Set(["PENDING", "CONFIGURING", "RUNNING", "SUSPENDED", "REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED", "RESIZING"]);
 
 const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 /** Only the watch of a running job lets the gateway exit meanwhile; a stop under way must finish first. */
@@ -61,54 +34,15 @@ const pause = (ms: number, hold = true): Promise<void> =>
     if (!hold) timer.unref();
   });
 
-interface Ran {
-  ok: boolean;
-  stdout: string;
-  stderr: string;
-  errno?: string;
-}
-
-/** A Slurm command without a shell, as `account` when given; its output is never put in errors (it may quote the job). */
-function slurm(command: string, args: readonly string[], env: NodeJS.ProcessEnv, account: Account | null): Promise<Ran> {
-  const as = account ? { uid: account.uid, gid: account.gid } : {};
-  return new Promise((resolve) => {
-    execFile(command, args, { env, timeout: COMMAND_TIMEOUT_MS, maxBuffer: 1 << 20, ...as }, (err, stdout, stderr) => {
-      const errno = err && typeof (err as NodeJS.ErrnoException).code === "string" ? ((err as NodeJS.ErrnoException).code as string) : undefined;
-      resolve({ ok: !err, stdout, stderr, ...(errno ? { errno } : {}) });
-    });
-  });
-}
-
 /**
- * `{state, reason}` while Slurm lists the job (COMPLETING included: its processes may still be
- * ending), null once it has ended, undefined when squeue cannot say (a controller away).
+ * Whether the job has ended as a session: gone from squeue, or COMPLETING (its processes are
+ * ending), or in a final state. `unknown` (squeue failing, lib/slurm/client.ts's rule) is not an end.
  */
-async function jobStatus(jobId: string, env: NodeJS.ProcessEnv, anyState = false): Promise<{ state: string; reason: string } | null | undefined> {
-  const ran = await slurm("squeue", ["-h", "-j", jobId, "-o", "%T %r"], env, null);
-  if (!ran.ok) return /invalid job id/i.test(ran.stderr) ? null : undefined;
-  const [state = "", reason = ""] = ran.stdout.trim().split(/\s+/, 2);
-  if (state === "") return null;
-  return anyState || ALIVE.has(state) || state === "COMPLETING" ? { state, reason } : null;
-}
+const ended = (status: JobStatus): boolean => status.kind === "gone" || (status.kind === "listed" && !isLive(status.state));
 
-/** The node running the job's batch script, as the controller names it (not the job's word). */
-async function batchHost(jobId: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const ran = await slurm("squeue", ["-h", "-j", jobId, "-o", "%B"], env, null);
-  return ran.ok ? ran.stdout.trim() : "";
-}
-
-// However the gateway ends, the jobs it submitted must not outlive it: an exit hook can only
-// run synchronous work, so it cancels them with spawnSync, one scancel per account.
-const LIVE = new Map<string, { account: Account | null; env: NodeJS.ProcessEnv }>();
-process.once("exit", () => {
-  for (const [jobId, { account, env }] of LIVE) {
-    spawnSync("scancel", [jobId], { env, timeout: 10_000, stdio: "ignore", ...(account ? { uid: account.uid, gid: account.gid } : {}) });
-  }
-});
-
-function jobScript(how: SlurmHow, served: Served, stateDir: string): string {
+function jobScript(launcher: readonly string[], served: Served, stateDir: string): string {
   const { key, file } = servedFile(served);
-  const argv = [...how.launcher, `--${key}`, file].map(quote).join(" ");
+  const argv = [...launcher, `--${key}`, file].map(quote).join(" ");
   return `#!/bin/sh
 # Written by hub_gateway: this job is one tool session. The server is exec'd, so scancel reaches it.
 set -- $(getent ahostsv4 "\${SLURMD_NODENAME:-$(hostname)}")
@@ -117,71 +51,69 @@ exec ${argv} --host "$1" --port 0 --ready-line --state-dir ${quote(stateDir)}
 `;
 }
 
-export async function launchSlurm(req: SlurmLaunch, spec: SlurmRevision, account: Account | null, how: SlurmHow): Promise<SlurmBackend> {
+const failed = (message: string): SessionLaunchError => new SessionLaunchError("HUBMCP_SESSION_LAUNCH_FAILED", message);
+
+async function startJob(req: LaunchRequest, revision: RevisionOf<"slurm">): Promise<Backend> {
+  const spec = revision.slurm;
+  const account = await accountFor(req, revision.runAs);
   // Where any account may rename entries, another could swap a session's folder for its own.
   const shared = await stat(spec.workdir).catch(() => undefined);
   if (!shared?.isDirectory() || ((shared.mode & 0o002) !== 0 && (shared.mode & 0o1000) === 0)) {
     req.onOutput("the slurm revision's workdir is missing, or writable by every account without the sticky bit");
-    throw how.fail("HUBMCP_SESSION_LAUNCH_FAILED", "the slurm revision's workdir is not usable");
+    throw failed("the slurm revision's workdir is not usable");
   }
   const stateDir = await sessionStateDir(await req.stateRoots.root({ kind: "slurm", parent: spec.workdir }), req.user, req.tool, req.revisionName, account);
   const dir = await mkdtemp(join(spec.workdir, ".hubmcp-session-"));
   const cleanup = (): Promise<void> => rm(dir, { recursive: true, force: true });
   const secret = randomBytes(32).toString("base64url");
-  const base = req.env ?? process.env;
   // sbatch passes its environment on to the job: the tool's allowed variables, and where the controller is.
-  const env = childEnv(base, [...how.allow, "SLURM_CONF"], account, {
+  const env = childEnv(req.env ?? process.env, [...(revision.env ?? []), "SLURM_CONF"], account, {
     [SECRET_FILE_ENV]: join(dir, "secret"),
     HUB_USER: req.user,
     HUB_TOOL: req.tool,
     HUB_REVISION: req.revisionName,
     HUB_SESSION: req.instance,
   });
-  const script = join(dir, "job.sh");
+  // sbatch and scancel as the session's account; squeue as the gateway (any account may look).
+  const asJob: SlurmCaller = { env, account };
+  const asGateway: SlurmCaller = { env };
   const args = [
-    "--parsable",
     `--job-name=hubmcp-${req.tool}`,
     `--chdir=${dir}`,
     `--output=${join(dir, "output")}`,
     ...(spec.partition ? [`--partition=${spec.partition}`] : []),
     ...(spec.time ? [`--time=${spec.time}`] : []),
     ...spec.sbatch,
-    script,
+    join(dir, "job.sh"),
   ];
   let jobId: string;
   try {
     if (account) await chown(dir, account.uid, account.gid);
     for (const [name, text, mode] of [
       ["secret", secret, 0o600],
-      ["job.sh", jobScript(how, spec, stateDir), 0o700],
+      ["job.sh", jobScript(launcherCommand(true), spec, stateDir), 0o700],
     ] as const) {
       await writeFile(join(dir, name), text, { mode });
       if (account) await chown(join(dir, name), account.uid, account.gid);
     }
-    const ran = await slurm("sbatch", args, env, account);
-    const id = /^(\d+)(?:;\S+)?\s*$/.exec(ran.stdout)?.[1];
-    if (!ran.ok || !id) {
-      req.onOutput(
-        ran.errno === "ENOENT"
-          ? "sbatch was not found on PATH"
-          : "sbatch refused the tool session's job (see the revision's partition, time and sbatch options)",
-      );
-      throw how.fail("HUBMCP_SESSION_LAUNCH_FAILED", "the Slurm job could not be submitted");
-    }
-    jobId = id;
+    jobId = await submit(args, asJob);
   } catch (err) {
     await cleanup();
-    throw err;
+    if (!(err instanceof SlurmError)) throw err;
+    req.onOutput(
+      err.message === SBATCH_NOT_FOUND
+        ? "sbatch was not found on PATH"
+        : "sbatch refused the tool session's job (see the revision's partition, time and sbatch options)",
+    );
+    throw failed("the Slurm job could not be submitted");
   }
-  LIVE.set(jobId, { account, env });
+  // However the gateway ends, the jobs it submitted must not outlive it.
+  const forget = cancelAtExit(jobId, asJob);
   let gone = false;
   const cancel = async (): Promise<void> => {
-    await slurm("scancel", [jobId], env, account);
-    // Gone from squeue (or past its own bound): the server's port is closed. A cancelled job
-    // can read CANCELLED a moment before COMPLETING, so any listing counts as still there.
-    for (let i = 0; i < 150 && (await jobStatus(jobId, env, true)) !== null; i++) await pause(200);
+    await cancelAndWait(jobId, asJob, asGateway);
     gone = true;
-    LIVE.delete(jobId);
+    forget();
     await cleanup();
   };
 
@@ -194,30 +126,29 @@ export async function launchSlurm(req: SlurmLaunch, spec: SlurmRevision, account
       else if (line.trim() !== "") req.onOutput(line);
     });
   const deadline = Date.now() + req.startTimeoutMs;
-  let status: Awaited<ReturnType<typeof jobStatus>>;
   for (;;) {
     read();
     if (url !== undefined) break;
-    status = await jobStatus(jobId, env);
-    if (status === null || status?.state === "COMPLETING") {
+    const status = await jobStatus(jobId, asGateway);
+    if (ended(status)) {
       read();
       await cancel();
-      throw how.fail("HUBMCP_SESSION_LAUNCH_FAILED", "the Slurm job ended before its tool server was ready");
+      throw failed("the Slurm job ended before its tool server was ready");
     }
     if (Date.now() > deadline) {
       const seconds = Math.round(req.startTimeoutMs / 1000);
-      const pending = status?.state === "PENDING";
-      req.onOutput(`Slurm job ${jobId} ${pending ? `still pending (reason ${status!.reason})` : "not ready"} after ${seconds} s: cancelled`);
+      const pending = status.kind === "listed" && status.state === "PENDING" ? status.reason : undefined;
+      req.onOutput(`Slurm job ${jobId} ${pending !== undefined ? `still pending (reason ${pending})` : "not ready"} after ${seconds} s: cancelled`);
       await cancel();
-      throw how.fail("HUBMCP_SESSION_NEVER_READY", `the Slurm job was not ready within ${seconds} s`);
+      throw new SessionLaunchError("HUBMCP_SESSION_NEVER_READY", `the Slurm job was not ready within ${seconds} s`);
     }
     await pause(START_POLL_MS);
   }
-  const refused = await refuseJobAddress(url, await batchHost(jobId, env), secret);
+  const refused = await refuseJobAddress(url, await batchHost(jobId, asGateway), secret);
   if (refused) {
     req.onOutput(`Slurm job ${jobId}: ${refused}`);
     await cancel();
-    throw how.fail("HUBMCP_SESSION_LAUNCH_FAILED", "the Slurm job's ready line was refused");
+    throw failed("the Slurm job's ready line was refused");
   }
 
   let stopping: Promise<void> | undefined;
@@ -226,12 +157,11 @@ export async function launchSlurm(req: SlurmLaunch, spec: SlurmRevision, account
       await pause(WATCH_POLL_MS, false);
       if (gone) return;
       read();
-      const now = await jobStatus(jobId, env);
-      if (now === null || now?.state === "COMPLETING") break;
+      if (ended(await jobStatus(jobId, asGateway))) break;
     }
     // Ended on its own (time limit, preemption, an admin's scancel), unless a stop is under way.
     if (stopping) return stopping;
-    LIVE.delete(jobId);
+    forget();
     await cleanup();
   })();
   return {
@@ -242,3 +172,5 @@ export async function launchSlurm(req: SlurmLaunch, spec: SlurmRevision, account
     stop: () => (stopping ??= cancel()),
   };
 }
+
+export const slurm: ToolBackend<"slurm"> = { kind: "slurm", start: startJob };

@@ -96,14 +96,30 @@ export async function runCommand(command: string, args: readonly string[], optio
 }
 
 /**
- * The same command run synchronously, output discarded: for exit hooks (./exit-registry.ts),
- * where nothing asynchronous runs any more. True when it exited with status 0.
+ * The same command run synchronously: for exit hooks (./exit-registry.ts), where nothing
+ * asynchronous runs any more, and for code that cannot wait (an error being worded). Only the
+ * command itself is ended at the time limit; output past the bound ends it too (truncated).
  */
-export function runCommandSync(command: string, args: readonly string[], options: Omit<CommandOptions, "maxOutputBytes">): boolean {
+export function runCommandSync(command: string, args: readonly string[], options: CommandOptions): CommandRun {
   const as = options.uid !== undefined ? { uid: options.uid, gid: options.gid ?? options.uid } : {};
+  let ran: ReturnType<typeof spawnSync>;
   try {
-    return spawnSync(command, [...args], { env: options.env, cwd: options.cwd, timeout: options.timeoutMs, stdio: "ignore", ...as }).status === 0;
+    ran = spawnSync(command, [...args], {
+      env: options.env,
+      cwd: options.cwd,
+      timeout: options.timeoutMs,
+      maxBuffer: options.maxOutputBytes ?? DEFAULT_OUTPUT_BYTES,
+      stdio: ["ignore", "pipe", "pipe"],
+      ...as,
+    });
   } catch {
-    return false;
+    return { code: null, failure: "HUBMCP_COMMAND_NOT_STARTED", stdout: "", stderr: "", truncated: false };
   }
+  const text = { stdout: ran.stdout?.toString("utf8") ?? "", stderr: ran.stderr?.toString("utf8") ?? "" };
+  const errno = (ran.error as NodeJS.ErrnoException | undefined)?.code;
+  if (errno === "ENOBUFS") return { code: null, ...text, truncated: true };
+  if (errno === "ETIMEDOUT") return { code: null, failure: "HUBMCP_COMMAND_TIMEOUT", ...text, truncated: false };
+  if (errno !== undefined)
+    return { code: null, failure: errno === "ENOENT" ? "HUBMCP_COMMAND_NOT_FOUND" : "HUBMCP_COMMAND_NOT_STARTED", ...text, truncated: false };
+  return { code: ran.status, ...text, truncated: false };
 }

@@ -65,8 +65,22 @@ test("as another account, asynchronously and at exit time", { skip: !IS_ROOT && 
   assert.equal(ran.stdout.trim(), String(user.uid));
   const dir = tempDir(t, "hubmcp-run-sync-");
   chmodSync(dir, 0o777);
-  assert.equal(runCommandSync("sh", ["-c", `id -u > ${dir}/who`], { timeoutMs: 10_000, uid: user.uid, gid: user.gid, cwd: "/" }), true);
+  assert.equal(runCommandSync("sh", ["-c", `id -u > ${dir}/who`], { timeoutMs: 10_000, uid: user.uid, gid: user.gid, cwd: "/" }).code, 0);
   assert.equal((await runCommand("cat", [join(dir, "who")], { timeoutMs: 10_000 })).stdout.trim(), String(user.uid));
-  assert.equal(runCommandSync("false", [], { timeoutMs: 10_000 }), false);
-  assert.equal(runCommandSync("true", [], { timeoutMs: 10_000, uid: 1.5 }), false);
+  assert.equal(runCommandSync("id", ["-u"], { timeoutMs: 10_000, uid: user.uid, gid: user.gid, cwd: "/" }).stdout.trim(), String(user.uid));
+});
+
+test("synchronously: status, output, and each way of not running to an end", () => {
+  assert.deepEqual(runCommandSync("sh", ["-c", "echo out; echo err >&2; exit 2"], { timeoutMs: 10_000 }), {
+    code: 2,
+    stdout: "out\n",
+    stderr: "err\n",
+    truncated: false,
+  });
+  assert.equal(runCommandSync("hubmcp-no-such-program-x", [], { timeoutMs: 10_000 }).failure, "HUBMCP_COMMAND_NOT_FOUND");
+  assert.equal(runCommandSync("/", [], { timeoutMs: 10_000 }).failure, "HUBMCP_COMMAND_NOT_STARTED");
+  assert.equal(runCommandSync("true", [], { timeoutMs: 10_000, uid: 1.5 }).failure, "HUBMCP_COMMAND_NOT_STARTED");
+  assert.equal(runCommandSync("sleep", ["5"], { timeoutMs: 100 }).failure, "HUBMCP_COMMAND_TIMEOUT");
+  const big = runCommandSync("head", ["-c", "100000", "/dev/zero"], { timeoutMs: 10_000, maxOutputBytes: 1000 });
+  assert.equal(big.truncated, true);
 });

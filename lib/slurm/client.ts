@@ -30,16 +30,18 @@ export type JobStatus =
 
 /** Bounded: a controller that does not answer must not hold a tool forever. */
 const COMMAND_TIMEOUT_MS = 60_000;
-/** squeue tries per look before a look is `unknown`, and the pauses between them. */
-export const STATUS_RETRY_PAUSES_MS: readonly number[] = [200, 400];
+/** One squeue try; its three tries together stay within one COMMAND_TIMEOUT_MS. */
+const SQUEUE_TIMEOUT_MS = 20_000;
+/** The pauses between squeue's tries in one look (so three tries) before the look is `unknown`. */
+const RETRY_PAUSES_MS: readonly number[] = [200, 400];
 /** States in which the job (and so a server it runs) is still there or about to be; COMPLETING is its end. */
 const LIVE = new Set(["PENDING", "CONFIGURING", "RUNNING", "SUSPENDED", "REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED", "RESIZING"]);
 
 const pause = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
-function slurm(command: string, args: readonly string[], as: SlurmCaller): Promise<CommandRun> {
+function slurm(command: string, args: readonly string[], as: SlurmCaller, timeoutMs = COMMAND_TIMEOUT_MS): Promise<CommandRun> {
   const account = as.account ? { uid: as.account.uid, gid: as.account.gid } : {};
-  return runCommand(command, args, { env: as.env, timeoutMs: COMMAND_TIMEOUT_MS, ...account });
+  return runCommand(command, args, { env: as.env, timeoutMs, ...account });
 }
 
 /** True for a state in which the job has not begun to end. */
@@ -65,27 +67,27 @@ export async function submit(args: readonly string[], as: SlurmCaller): Promise<
  * squeue about one job, asked again after each pause while it fails without an answer; null
  * when it never answered, "gone" when it said it no longer knows the id (purged after MinJobAge).
  */
-async function squeue(jobId: string, format: string, as: SlurmCaller, pauses: readonly number[]): Promise<{ listed: string } | "gone" | null> {
+async function squeue(jobId: string, format: string, as: SlurmCaller): Promise<{ listed: string } | "gone" | null> {
   for (let attempt = 0; ; attempt++) {
-    const ran = await slurm("squeue", ["-h", "-j", jobId, "-o", format], as);
+    const ran = await slurm("squeue", ["-h", "-j", jobId, "-o", format], as, SQUEUE_TIMEOUT_MS);
     if (ran.code === 0) return { listed: ran.stdout.trim() };
     if (ran.code !== null && /invalid job id/i.test(ran.stderr)) return "gone";
-    if (attempt >= pauses.length) return null;
-    await pause(pauses[attempt]!);
+    if (attempt >= RETRY_PAUSES_MS.length) return null;
+    await pause(RETRY_PAUSES_MS[attempt]!);
   }
 }
 
 /** What squeue says of the job, by the rule above. */
-export async function jobStatus(jobId: string, as: SlurmCaller, pauses: readonly number[] = STATUS_RETRY_PAUSES_MS): Promise<JobStatus> {
-  const answer = await squeue(jobId, "%T %r", as, pauses);
+export async function jobStatus(jobId: string, as: SlurmCaller): Promise<JobStatus> {
+  const answer = await squeue(jobId, "%T %r", as);
   if (answer === null) return { kind: "unknown" };
   const [state = "", reason = ""] = answer === "gone" ? [] : answer.listed.split(/\s+/, 2);
   return state === "" ? { kind: "gone" } : { kind: "listed", state, reason };
 }
 
 /** The node running the job's batch script, as the controller names it (not the job's word); "" when squeue cannot say. */
-export async function batchHost(jobId: string, as: SlurmCaller, pauses: readonly number[] = STATUS_RETRY_PAUSES_MS): Promise<string> {
-  const answer = await squeue(jobId, "%B", as, pauses);
+export async function batchHost(jobId: string, as: SlurmCaller): Promise<string> {
+  const answer = await squeue(jobId, "%B", as);
   return answer === null || answer === "gone" ? "" : answer.listed;
 }
 

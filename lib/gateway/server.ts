@@ -11,7 +11,7 @@ import { LegacyStreams } from "./legacy-sse.ts";
 import type { GatewayConfig } from "./config.ts";
 import type { AuthorizationServer, RecordStore, TokenVerifier } from "./contracts.ts";
 import { KEEPALIVE_MS, upstreamAgent } from "./forward.ts";
-import type { Backend, LaunchRequest } from "./launch.ts";
+import type { Backend, LaunchRequest } from "./backends/index.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { tracingConfig } from "../telemetry/config.ts";
 import { Tracer } from "../telemetry/tracer.ts";

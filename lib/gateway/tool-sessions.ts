@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { GatewayConfig } from "./config.ts";
 import type { RecordStore } from "./contracts.ts";
-import { launchBackend, SessionLaunchError, type Backend, type LaunchRequest } from "./launch.ts";
+import { launchBackend, SessionLaunchError, type Backend, type LaunchRequest } from "./backends/index.ts";
 import { GatewayError } from "./respond.ts";
 import { SessionCaps, tooMany, tooManyForUser } from "./session-caps.ts";
 import { EVERYONE, isShared, SharedSessions } from "./isolation.ts";

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseGatewayConfig } from "../../lib/gateway/config.ts";
-import type { Backend } from "../../lib/gateway/launch.ts";
+import type { Backend } from "../../lib/gateway/backends/index.ts";
 import { CachingRecordStore } from "../../lib/gateway/store/caching-record-store.ts";
 import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
 import { isSteadyRoute, sessionKey, ToolSessions, type ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";

@@ -120,6 +120,11 @@ export function rapptureTool(
       description: options.description ?? tool.description,
       inputSchema: inputSchemaOf(tool.inputs, loaderNames),
       context: true,
+      // Units and ranges are checked with the schema, at call time: a refused value never becomes a job or a task.
+      checkArguments: (args) => {
+        const checked = currentValues(tool.inputs, args, examples);
+        return checked.ok ? undefined : { path: `/${checked.input}`, message: checked.reason };
+      },
       annotations: { title: tool.title, readOnlyHint: true, openWorldHint: false },
       _meta: { ui: { resourceUri: app.uri } },
     },

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { McpServer } from "../../lib/index.ts";
 import { RAPPTURE_META } from "../../lib/rappture/publish.ts";
 import { ToolXmlError } from "../../lib/rappture/tool-xml.ts";
-import { openEvents } from "../helpers/rpc.ts";
+import { openEvents, post, rpc } from "../helpers/rpc.ts";
 import { RpcClient } from "../tasks/harness.ts";
 
 const FERMI = fileURLToPath(new URL("../../fixtures/rappture/fermi/tool.xml", import.meta.url));
@@ -63,17 +63,44 @@ test("refused inputs and failed runs are isError results with a short message; n
     const { task } = await client.result("tools/call", { name: "fd", arguments: args, task: {} });
     return client.result("tasks/result", { taskId: task.taskId });
   };
-  const range = await call({ tabs_physics_temperature: "900K" });
-  assert.deepEqual([range.isError, range.content[0].text], [true, "tabs_physics_temperature is out of range: allowed 0 to 500 K"]);
+  const refusedTask = await client.call("tools/call", { name: "fd", arguments: { tabs_physics_temperature: "900K" }, task: {} });
+  const why = "Invalid arguments: /tabs_physics_temperature: is out of range: allowed 0 to 500 K";
+  assert.deepEqual([refusedTask.error.code, refusedTask.error.message], [-32602, why], "refused at call time, not when the task is polled");
+  const unconvertible = await client.call("tools/call", { name: "fd", arguments: { tabs_physics_temperature: "3 furlongs" }, task: {} });
+  assert.match(unconvertible.error.message, /^Invalid arguments: \/tabs_physics_temperature: /);
+  assert.deepEqual((await client.result("tasks/list")).tasks, [], "no task was created");
   const failed = await call({ title: "fail" });
   assert.deepEqual([failed.isError, failed.content[0].text], [true, "the tool exited with status 3; its last error output:\nfermi: the solver diverged"]);
   const malformed = await call({ title: "badxml" });
   assert.equal(malformed.isError, true);
   assert.match(malformed.content[0].text, /^the run file is not valid XML/);
-  const schema = await call({ model: "nope" });
-  assert.equal(schema.isError, true, "the schema refuses an option that is not one");
-  assert.match(schema.content[0].text, /model/);
-  assert.doesNotMatch(JSON.stringify([range, failed, malformed]), /s3cret/);
+  const schema = await client.call("tools/call", { name: "fd", arguments: { model: "nope" }, task: {} });
+  assert.match(schema.error.message, /^Invalid arguments: \/model: /, "the schema refuses an option that is not one");
+  assert.doesNotMatch(JSON.stringify([refusedTask, failed, malformed]), /s3cret/);
+});
+
+test("an out-of-range value is refused at call time on every path: a job's client, a stateless client", async (t) => {
+  const server = new McpServer("hub").rappture(FERMI, { name: "fd", cacheSize: 0 });
+  const running = await server.listen({ port: 0 });
+  t.after(() => running.close());
+  const jobs = new RpcClient(running.url);
+  await jobs.initialize({});
+  const job = await jobs.result("tools/call", { name: "fd", arguments: { tabs_physics_temperature: "-300C" } });
+  assert.deepEqual([job.isError, job.content[0].text], [true, "Invalid arguments: /tabs_physics_temperature: is out of range: allowed 0 to 500 K"]);
+  assert.equal(job._meta, undefined, "no job handle");
+  const unconvertible = await jobs.result("tools/call", { name: "fd", arguments: { tabs_physics_temperature: "77 apples" } });
+  assert.equal(unconvertible.isError, true);
+  assert.match(unconvertible.content[0].text, /^Invalid arguments: \/tabs_physics_temperature: /);
+  // A 2026-07-28 client without the tasks extension gets its answer in-line: the refusal too.
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+  const headers = { accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "fd" };
+  const inline = await post(
+    `${running.url}mcp`,
+    rpc(1, "tools/call", { name: "fd", arguments: { tabs_physics_temperature: "1 parsec" }, _meta: meta }),
+    headers,
+  );
+  assert.equal(inline.json.result.isError, true);
+  assert.match(inline.json.result.content[0].text, /^Invalid arguments: \/tabs_physics_temperature: /);
 });
 
 test("a malformed tool.xml is one clear error at registration", () => {

@@ -9,7 +9,7 @@ import { authorizeHub } from "../../../lib/gateway/hub-connector/auth.ts";
 import { exposeMessage, exposeResult, prefixId, unprefixId, unprefixTask } from "../../../lib/gateway/hub-connector/messages.ts";
 import { listPage, negotiatedVersion } from "../../../lib/gateway/hub-connector/local.ts";
 import { PersonView } from "../../../lib/gateway/hub-connector/namespace.ts";
-import { searchTools } from "../../../lib/gateway/hub-connector/search.ts";
+import { SEARCH_DEFINITION, searchIndex, searchTools } from "../../../lib/gateway/hub-connector/search.ts";
 
 const HUB = "https://hub.example.org";
 const request = (authorization?: string): IncomingMessage => ({ headers: authorization ? { authorization } : {} }) as IncomingMessage;
@@ -142,6 +142,33 @@ test("search ranks by BM25 over names and descriptions", () => {
   );
   assert.deepEqual(searchTools(tools, "points", 1).map((x) => x.name).length, 1);
   assert.deepEqual(searchTools(tools, "   ", 5), []);
+  const twins = [
+    { name: "a_one", description: "same words" },
+    { name: "b_one", description: "same words" },
+  ];
+  assert.deepEqual(
+    searchTools(twins, "words", 5).map((x) => x.name),
+    ["a_one", "b_one"],
+    "equal scores keep list order",
+  );
+});
+
+test("search indexes a catalogue once: the same list reuses its index, a changed one (a new list) gets its own", () => {
+  const tools = [{ name: "lab_fit", description: "Fits a curve" }, { ...SEARCH_DEFINITION }];
+  const index = searchIndex(tools);
+  searchTools(tools, "curve", 5);
+  assert.equal(searchIndex(tools), index, "no index is built per query");
+  assert.deepEqual(
+    index.docs.map((d) => d.item.name),
+    ["lab_fit"],
+    "the search tool itself is not a result",
+  );
+  const changed = [...tools, { name: "lab_band", description: "Band structure" }];
+  assert.notEqual(searchIndex(changed), index);
+  assert.deepEqual(
+    searchTools(changed, "band", 5).map((x) => x.name),
+    ["lab_band"],
+  );
 });
 
 test("connector settings and per-tool catalog keys in gateway.json", () => {

@@ -1,6 +1,7 @@
 // server.rappture(): a Rappture tool published with one line, called over real HTTP as a
 // task (progress, structured outputs, provenance, the cache) and refused when its inputs are.
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { McpServer } from "../../lib/index.ts";
@@ -108,4 +109,38 @@ test("a malformed tool.xml is one clear error at registration", () => {
     () => new McpServer("hub").rappture("/nonexistent/tool.xml"),
     (err: unknown) => err instanceof ToolXmlError && /cannot be read \(ENOENT\)/.test(err.message),
   );
+});
+
+test("each run's file is a resource for its own session: linked from the result, its digest in _meta, private, linked anew from the cache", async (t) => {
+  const server = new McpServer("hub").rappture(FERMI);
+  const running = await server.listen({ port: 0 });
+  t.after(() => running.close());
+  const mine = new RpcClient(running.url);
+  await mine.initialize({ tasks: {} });
+  const other = new RpcClient(running.url);
+  await other.initialize({ tasks: {} });
+  const { resourceTemplates } = await mine.result("resources/templates/list");
+  assert.deepEqual(
+    resourceTemplates.map((x: { uriTemplate: string }) => x.uriTemplate),
+    ["rappture://fermi/runs/{run}/run.xml"],
+  );
+  const runOnce = async (client: RpcClient) => {
+    const { task } = await client.result("tools/call", { name: "fermi", arguments: { points: 11 }, task: {} });
+    return client.result("tasks/result", { taskId: task.taskId });
+  };
+  const result = await runOnce(mine);
+  const link = result.content.find((b: { type: string }) => b.type === "resource_link");
+  assert.match(link.uri, /^rappture:\/\/fermi\/runs\/[\w-]{22}\/run\.xml$/);
+  assert.equal(link.mimeType, "application/xml");
+  const read = await mine.result("resources/read", { uri: link.uri });
+  assert.equal(createHash("sha256").update(read.contents[0].text).digest("hex"), result._meta[RAPPTURE_META].runDigest, "the digest names this file");
+  assert.match(read.contents[0].text, /<output>/);
+  const stranger = await other.call("resources/read", { uri: link.uri });
+  assert.equal(stranger.error.code, -32002, "another session finds nothing there");
+  const cached = await runOnce(other);
+  assert.equal(cached._meta[RAPPTURE_META].cached, true);
+  const theirs = cached.content.find((b: { type: string }) => b.type === "resource_link").uri;
+  assert.notEqual(theirs, link.uri, "a cached answer links a copy kept for the caller's session");
+  assert.equal((await other.result("resources/read", { uri: theirs })).contents[0].text, read.contents[0].text);
+  assert.equal((await mine.call("resources/read", { uri: theirs })).error.code, -32002);
 });

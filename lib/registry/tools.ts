@@ -193,6 +193,25 @@ function withCheck(schema: Validator, check: ToolOptions["checkArguments"]): Val
   };
 }
 
+/**
+ * The entry `tools/list` sends for a tool of these options (a description and inputSchema
+ * given): what a catalogue that lists a tool without registering it (the gateway's, from a
+ * tool.xml) must send too, so it is built here alone.
+ */
+export function toolEntry(name: string, options: ToolOptions & { description: string; inputSchema: SchemaObject }, kind: ToolKind): Record<string, unknown> {
+  const entry = withOptional({ name } as Record<string, unknown>, {
+    title: options.title,
+    description: options.description || undefined,
+    inputSchema: options.inputSchema,
+    outputSchema: options.outputSchema,
+    annotations: checkAnnotations(name, options.annotations),
+    icons: checkIcons(`Tool ${name}`, options.icons),
+    _meta: options._meta,
+  });
+  if (kind === "async") entry.execution = { taskSupport: "optional" };
+  return entry;
+}
+
 /** `typescript`: the registration came from a TypeScript file (see ./origin.ts). */
 export function defineTool(handler: AnyToolHandler, options: ToolOptions, kind: ToolKind, typescript = false): RegisteredTool {
   if (typeof handler !== "function") throw new TypeError("A tool handler must be a function");
@@ -214,20 +233,10 @@ export function defineTool(handler: AnyToolHandler, options: ToolOptions, kind: 
   const validateInput = withCheck(compileOrThrow(name, "inputSchema", inputSchema), options.checkArguments);
   const outputSchema = options.outputSchema;
   const validateOutput = outputSchema === undefined ? undefined : compileOrThrow(name, "outputSchema", outputSchema);
-  const annotations = checkAnnotations(name, options.annotations);
   const description = options.description ?? (shape.doc?.description || types?.description) ?? "";
   const convention: Convention = built ? objectStyle(shape, options.context) : shape.convention;
   const contextBearing = convention.contextIndex !== null;
-  const entry = withOptional({ name } as Record<string, unknown>, {
-    title: options.title,
-    description: description || undefined,
-    inputSchema,
-    outputSchema,
-    annotations,
-    icons: checkIcons(`Tool ${name}`, options.icons),
-    _meta: options._meta,
-  });
-  if (kind === "async") entry.execution = { taskSupport: "optional" };
+  const entry = toolEntry(name, { ...options, description, inputSchema }, kind);
   return {
     name,
     kind,

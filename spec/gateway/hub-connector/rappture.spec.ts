@@ -97,6 +97,8 @@ test("a catalogue of 60 Rappture tools: listed and searched at /mcp with no tool
     names.push(...page.tools.map((x) => x.name));
     cursor = page.nextCursor;
   } while (cursor);
+  assert.equal(names.length, 62, "60 tools, hub_search_tools and one hub_get_job_result for all their jobs");
+  assert.deepEqual(names.slice(0, 2), ["hub_search_tools", "hub_get_job_result"]);
   for (let i = 0; i < 60; i++)
     assert.ok(
       names.some((n) => n.includes(`model${i}`)),

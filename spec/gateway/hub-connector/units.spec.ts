@@ -10,6 +10,7 @@ import { exposeMessage, exposeResult, prefixId, unprefixId, unprefixTask } from 
 import { listPage, negotiatedVersion } from "../../../lib/gateway/hub-connector/local.ts";
 import { PersonView } from "../../../lib/gateway/hub-connector/namespace.ts";
 import { SEARCH_DEFINITION, searchIndex, searchTools } from "../../../lib/gateway/hub-connector/search.ts";
+import { exposeJobHandle, exposeJobPoll, isJobPoller, notFoundJob, routeJob } from "../../../lib/gateway/hub-connector/jobs.ts";
 
 const HUB = "https://hub.example.org";
 const request = (authorization?: string): IncomingMessage => ({ headers: authorization ? { authorization } : {} }) as IncomingMessage;
@@ -192,4 +193,31 @@ test("connector settings and per-tool catalog keys in gateway.json", () => {
       () => parseGatewayConfig(value, "/"),
       (e: Error) => message.test(e.message),
     );
+});
+
+test("job ids through /mcp: a handle stated by its tool-refs and a poll's answer carry the tool; anything else is left", () => {
+  const handle = {
+    content: [{ type: "text", text: JSON.stringify({ status: "running", job_id: "j1", message: "Call `get_job_result`" }) }],
+    _meta: { "io.hubmcp/tool-refs": ["get_job_result"] },
+  };
+  assert.equal(JSON.parse((exposeJobHandle("lab", handle).content as Array<{ text: string }>)[0]!.text).job_id, "lab/j1");
+  const plain = { content: [{ type: "text", text: '{"job_id":"mine"}' }] };
+  assert.equal(exposeJobHandle("lab", plain), plain, "a tool's own job_id without the poller's tool-refs is its own");
+  const poll = {
+    content: [
+      { type: "text", text: '{"status":"done","job_id":"j1","result":3}' },
+      { type: "text", text: 'not json "job_id"' },
+    ],
+    structuredContent: { status: "done", job_id: "j1", result: 3 },
+  };
+  const exposed = exposeJobPoll("lab", poll);
+  assert.deepEqual(exposed.structuredContent, { status: "done", job_id: "lab/j1", result: 3 });
+  assert.deepEqual(
+    (exposed.content as Array<{ text: string }>).map((b) => b.text),
+    ['{"status":"done","job_id":"lab/j1","result":3}', 'not json "job_id"'],
+  );
+  assert.deepEqual(routeJob({ job_id: "lab/j/1" }), { tool: "lab", jobId: "j/1" });
+  for (const args of [{ job_id: "lab/" }, { job_id: "/x" }, { job_id: 7 }, null]) assert.equal(routeJob(args), null);
+  assert.deepEqual(notFoundJob({ job_id: 7 }).structuredContent, { status: "not_found", job_id: "" });
+  assert.equal(isJobPoller({ name: "get_job_result" }, [{ name: "get_job_result" }]), false, "a sync server's own tool of that name stays");
 });

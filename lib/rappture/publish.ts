@@ -6,6 +6,7 @@ import type { ToolOptions } from "../registry/tools.ts";
 import { currentValues, type Examples } from "./arguments.ts";
 import { examplesOf } from "./examples.ts";
 import { inputSchemaOf } from "./inputs.ts";
+import { outputSchemaOf } from "./output-schema.ts";
 import { readOutputs } from "./outputs.ts";
 import { plotAppPage, plotAppUri } from "./plot-app.ts";
 import { runRappture } from "./run.ts";
@@ -165,6 +166,7 @@ export function rapptureTool(
       title: tool.title,
       description: options.description ?? tool.description,
       inputSchema: inputSchemaOf(tool.inputs, loaderNames),
+      outputSchema: outputSchemaOf(tool.run),
       context: true,
       // Units and ranges are checked with the schema, at call time: a refused value never becomes a job or a task.
       checkArguments: (args) => {

@@ -3,12 +3,15 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { test } from "node:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { McpServer } from "../../lib/index.ts";
 import { RAPPTURE_META } from "../../lib/rappture/publish.ts";
 import { ToolXmlError } from "../../lib/rappture/tool-xml.ts";
 import { openEvents, post, rpc } from "../helpers/rpc.ts";
 import { RpcClient } from "../tasks/harness.ts";
+import { tempDir } from "../helpers/launcher-fixtures.ts";
 
 const FERMI = fileURLToPath(new URL("../../fixtures/rappture/fermi/tool.xml", import.meta.url));
 
@@ -143,4 +146,23 @@ test("each run's file is a resource for its own session: linked from the result,
   assert.notEqual(theirs, link.uri, "a cached answer links a copy kept for the caller's session");
   assert.equal((await other.result("resources/read", { uri: theirs })).contents[0].text, read.contents[0].text);
   assert.equal((await mine.call("resources/read", { uri: theirs })).error.code, -32002);
+});
+
+test("a tool.xml that declares its outputs gives the tool an outputSchema, which its runs answer", async (t) => {
+  const dir = tempDir(t);
+  const declared =
+    '<output><curve id="f"><about><label>Fermi-Dirac Factor</label></about></curve><number id="kT"><about><label>kT</label><description>Thermal energy</description></about></number><log id="unused"/></output>';
+  writeFileSync(join(dir, "tool.xml"), readFileSync(FERMI, "utf8").replace("<output/>", declared).replaceAll("@tool", dirname(FERMI)));
+  const server = new McpServer("hub").rappture(join(dir, "tool.xml"), { cacheSize: 0 });
+  const client = await started(t, server);
+  const { tools } = await client.result("tools/list");
+  const schema = tools.find((x: { name: string }) => x.name === "fermi").outputSchema;
+  assert.deepEqual(Object.keys(schema.properties), ["f", "kT", "unused"]);
+  assert.deepEqual(schema.properties.kT.properties.kind, { const: "number" });
+  assert.equal(schema.properties.kT.description, "Thermal energy");
+  assert.equal(schema.required, undefined, "a run may leave an output out");
+  const { task } = await client.result("tools/call", { name: "fermi", arguments: { points: 10 }, task: {} });
+  const result = await client.result("tasks/result", { taskId: task.taskId });
+  assert.equal(result.isError, false, "the run's outputs match the schema");
+  assert.equal(result.structuredContent.f.points.length, 10);
 });

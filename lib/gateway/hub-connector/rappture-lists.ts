@@ -24,8 +24,11 @@ function listsOf(file: string): Lists {
     // A tool.xml the gateway cannot publish: the session would not start either.
     throw err instanceof ToolXmlError ? err : new ToolXmlError((err as Error).message);
   }
+  // As the session lists it to a client without tasks (as catalogs are filled): a job handle
+  // carries no structured result, so an async tool's outputSchema is not listed.
   const { options, app, runFiles } = published;
-  const tool = toolEntry(options.name!, { ...options, description: options.description ?? "", inputSchema: options.inputSchema! }, "async");
+  const { outputSchema: _hidden, ...listed } = options;
+  const tool = toolEntry(options.name!, { ...listed, description: options.description ?? "", inputSchema: options.inputSchema! }, "async");
   return {
     // A session registers its job poller with its first async tool, after it.
     tools: [tool, JOB_RESULT_ENTRY],

@@ -12,6 +12,7 @@ import { plotAppPage, plotAppUri } from "./plot-app.ts";
 import { runRappture } from "./run.ts";
 import { RunFiles, runFileTemplate, runFileUri } from "./run-files.ts";
 import type { ReadScope } from "../registry/resource-templates.ts";
+import { isRecord } from "../util/guards.ts";
 import { ErrorCode, JsonRpcError } from "../util/jsonrpc.ts";
 import { traceEnv, type TraceContext } from "../util/trace-context.ts";
 import { type RappturePublication, readToolXml } from "./tool-xml.ts";
@@ -22,7 +23,7 @@ export interface RapptureOptions {
   description?: string;
   /** A run is ended after this long (default 1 hour). */
   timeoutMs?: number;
-  /** Identical inputs answered from the last `cacheSize` runs (default 32; 0 turns the cache off). */
+  /** Identical inputs answered from the last `cacheSize` runs (default 32; 0 turns the cache off; a caller opts out per call, see RappturesContext.meta). */
   cacheSize?: number;
   /** The program's environment (default: this process's). */
   env?: NodeJS.ProcessEnv;
@@ -39,6 +40,8 @@ export interface RappturesContext {
   log(level: "info", data: unknown, logger?: string): void;
   /** The call's trace context: the run's TRACEPARENT/TRACESTATE continue it. */
   readonly trace?: TraceContext;
+  /** The request's `_meta`: `{"io.hubmcp/rappture": {"cache": false}}` runs again instead of answering from the cache. */
+  readonly meta?: Readonly<Record<string, unknown>>;
 }
 
 /** A run file kept with its cached answer up to this size; a larger one is linked only from the run that made it. */
@@ -106,7 +109,8 @@ export function rapptureTool(
     const key = createHash("sha256")
       .update(JSON.stringify([tool.version, tool.command, inputs]))
       .digest("hex");
-    const hit = cache.get(key);
+    const asked = ctx.meta?.[RAPPTURE_META];
+    const hit = isRecord(asked) && asked.cache === false ? undefined : cache.get(key);
     if (hit) {
       cache.delete(key);
       cache.set(key, hit);

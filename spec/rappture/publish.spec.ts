@@ -58,6 +58,9 @@ test("one line publishes a tool.xml: its schema, a task with progress, outputs a
   const cached = await client.result("tasks/result", { taskId: again.task.taskId });
   assert.equal(cached._meta[RAPPTURE_META].cached, true);
   assert.equal(cached._meta[RAPPTURE_META].runDigest, meta.runDigest);
+  const optOut = { [RAPPTURE_META]: { cache: false } };
+  const fresh = await client.result("tools/call", { name: "fermi", arguments: args, task: {}, _meta: optOut });
+  assert.equal((await client.result("tasks/result", { taskId: fresh.task.taskId }))._meta[RAPPTURE_META].cached, false, "a caller opts out of the cache");
 });
 
 test("refused inputs and failed runs are isError results with a short message; nothing of the environment leaks", async (t) => {

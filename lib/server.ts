@@ -176,12 +176,16 @@ export class McpServer {
    * back as structured data (an async tool: long runs become jobs or tasks).
    */
   rappture(toolXml: string, options: RapptureOptions = {}): this {
-    const published = defining(() => rapptureTool(toolXml, options));
+    // A run's file is kept for its session until that session ends.
+    const watch = (id: string, ended: () => void): boolean => {
+      const session = this.sessions.get(id);
+      session?.onEnd(ended);
+      return session !== undefined;
+    };
+    const published = defining(() => rapptureTool(toolXml, options, watch));
     this.asyncTool(published.handler as AnyToolHandler, published.options);
-    return this.resource(published.app.uri, () => published.app.page, {
-      name: `${published.options.name}-plot`,
-      description: `Plots the curves, histograms and sequences of a ${published.tool.title} run`,
-    });
+    this.resource(published.runFiles.template, published.runFiles.read, published.runFiles.options);
+    return this.resource(published.app.uri, () => published.app.page, published.app.options);
   }
 
   /** Unregisters a tool; returns whether it existed. Connected clients are told the list changed. */

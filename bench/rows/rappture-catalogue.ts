@@ -53,7 +53,8 @@ export async function rappturesCatalogueRow(servers: Servers): Promise<Row> {
       if (!body.result) throw new Error(`${method} at /mcp failed: HTTP ${res.status}`);
       return body.result;
     };
-    const heap0 = (await gateway.stats(true)).heapUsedMb;
+    const before = await gateway.stats(true);
+    const heap0 = before.heapUsedMb;
     const t0 = performance.now();
     let listed = 0;
     let cursor: unknown;
@@ -63,22 +64,28 @@ export async function rappturesCatalogueRow(servers: Servers): Promise<Row> {
       cursor = page.nextCursor;
     } while (typeof cursor === "string");
     const listMs = performance.now() - t0;
+    // The gateway's own CPU for each: on a machine shared with other work, wall time says more about the others.
+    const listed0 = await gateway.stats();
     const t1 = performance.now();
     const found = await ask("tools/call", { name: "hub_search_tools", arguments: { query: "band structure model 512 crystal family", limit: 5 } });
     const searchMs = performance.now() - t1;
+    const searched = await gateway.stats();
     const stats = await gateway.stats(true);
     const top = ((found.structuredContent as { tools: Array<{ name: string }> }).tools[0]?.name ?? "nothing").replace(/^.*_/, "");
     const row: Row = {
       name: `hub connector: ${CATALOGUE_TOOLS.toLocaleString("en")} Rappture tools at /mcp, from tool.xml`,
       rssMb: stats.rssMb,
-      result: `first tools/list ${listMs.toFixed(0)} ms (${listed} tools), hub_search_tools ${searchMs.toFixed(1)} ms (top: ${top}), live heap +${(stats.heapUsedMb - heap0).toFixed(1)} MB`,
+      result:
+        `first tools/list ${listMs.toFixed(0)} ms (gateway CPU ${(listed0.cpuMs - before.cpuMs).toFixed(0)} ms, ${listed} tools), ` +
+        `hub_search_tools ${searchMs.toFixed(1)} ms (CPU ${(searched.cpuMs - listed0.cpuMs).toFixed(1)} ms, top: ${top}), live heap +${(stats.heapUsedMb - heap0).toFixed(1)} MB`,
       note: "no tool session is started: every listing is parsed from its tool.xml in the gateway, cached per file",
       checks: [
         atMost("first listing", { value: listMs, digits: 0, unit: " ms" }, TARGETS.rappturesCatalogueListMs),
         atMost("search", { value: searchMs, digits: 1, unit: " ms" }, TARGETS.rappturesCatalogueSearchMs),
       ],
     };
-    if (listed < CATALOGUE_TOOLS + 1) row.checks.push({ target: `${CATALOGUE_TOOLS + 1} tools listed`, measured: `${listed}`, pass: false });
+    // Each tool, hub_search_tools and the one hub_get_job_result: no poller per tool.
+    if (listed !== CATALOGUE_TOOLS + 2) row.checks.push({ target: `${CATALOGUE_TOOLS + 2} tools listed`, measured: `${listed}`, pass: false });
     if (top !== "model512") row.checks.push({ target: "the search finds model512 first", measured: top, pass: false });
     return row;
   } finally {

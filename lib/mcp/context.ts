@@ -75,6 +75,8 @@ export interface ToolContext<Server = unknown> {
    * programs started through hubmcp get it as TRACEPARENT / TRACESTATE already.
    */
   readonly trace: TraceContext;
+  /** The request's `_meta`, as the caller sent it (empty without one): for options a caller gives beside the arguments. */
+  readonly meta: Readonly<Record<string, unknown>>;
   log(level: LogLevel, data: unknown, logger?: string): void;
   debug(data: unknown, logger?: string): void;
   info(data: unknown, logger?: string): void;
@@ -174,6 +176,10 @@ export class Context implements ToolContext {
 
   get trace(): TraceContext {
     return this.#call.trace;
+  }
+
+  get meta(): Readonly<Record<string, unknown>> {
+    return this.#call.meta;
   }
 
   log(level: LogLevel, data: unknown, logger?: string): void {

@@ -2,6 +2,7 @@
 // hands the dispatcher parsed JSON-RPC and one Exchange per message; the dispatcher hands
 // each method a Call. Nothing here knows sockets, statuses, paths or streams.
 import type { Session } from "../session/session.ts";
+import { isRecord } from "../util/guards.ts";
 import type { JsonRpcMessage, RequestId } from "../util/jsonrpc.ts";
 import { parentFromMeta, type ParentContext, type TraceContext } from "../util/trace-context.ts";
 import { processTracing } from "../telemetry/tracer.ts";
@@ -52,6 +53,7 @@ export interface Exchange {
 }
 
 const NO_CAPABILITIES: Record<string, unknown> = Object.freeze({});
+const NO_META: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /**
  * One request as a method sees it. A class, not an object literal: V8 builds a literal that
@@ -94,6 +96,12 @@ export class Call {
     return this.#trace;
   }
 
+  /** The request's `_meta` (empty when it has none). */
+  get meta(): Readonly<Record<string, unknown>> {
+    const params = this.#params;
+    return isRecord(params) && isRecord(params._meta) ? params._meta : NO_META;
+  }
+
   get session(): Session | null {
     return this.exchange.session;
   }
@@ -113,7 +121,7 @@ export class Call {
 
   /** The same request seen through another exchange (a background run's own signal and sender). */
   through(exchange: Exchange): Call {
-    const call = new Call(this.core, this.id, exchange, null, this.server);
+    const call = new Call(this.core, this.id, exchange, null, this.server, this.#params);
     call.#trace = this.trace;
     return call;
   }

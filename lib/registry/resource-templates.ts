@@ -8,8 +8,13 @@ export interface ResourceTemplateOptions extends ResourceOptions {
   complete?: Record<string, Completer>;
 }
 
-/** Called with the variables of the URI that was read, and that URI. */
-export type ResourceTemplateHandler = (variables: Record<string, string>, uri: string) => unknown;
+/** Who reads: the MCP session of the request (null without one), for resources private to a session. */
+export interface ReadScope {
+  readonly sessionId: string | null;
+}
+
+/** Called with the variables of the URI that was read, that URI, and who reads it. */
+export type ResourceTemplateHandler = (variables: Record<string, string>, uri: string, scope: ReadScope) => unknown;
 
 export interface RegisteredTemplate {
   readonly uriTemplate: string;
@@ -18,7 +23,7 @@ export interface RegisteredTemplate {
   readonly completers: ReadonlyMap<string, Completer>;
   /** The variables when `uri` fits this template, else null. */
   match(uri: string): Record<string, string> | null;
-  read(uri: string, variables: Record<string, string>): Promise<ResourceContent>;
+  read(uri: string, variables: Record<string, string>, scope?: ReadScope): Promise<ResourceContent>;
 }
 
 const HOLE = /\{([A-Za-z0-9_]+)\}/g;
@@ -90,6 +95,6 @@ export function defineResourceTemplate(uriTemplate: string, handler: ResourceTem
       }
       return out;
     },
-    read: async (uri, vars) => shapeResourceContent(uri, mimeType, await handler(vars, uri), options._meta),
+    read: async (uri, vars, scope = { sessionId: null }) => shapeResourceContent(uri, mimeType, await handler(vars, uri, scope), options._meta),
   };
 }

@@ -8,6 +8,7 @@ import {
   SchemaError,
   type SchemaObject,
   type Shape,
+  type ValidationError,
   type Validator,
 } from "../schema/index.ts";
 import { checkIcons, checkName, handlerName, withOptional, type Icon } from "./common.ts";
@@ -62,6 +63,12 @@ export interface ToolOptions {
    * rounds; the task starts once the handler is working with nothing left to ask.
    */
   inputBeforeTask?: boolean;
+  /**
+   * What the schema cannot say (a value with units out of the input's range, say): checked
+   * with the schema wherever arguments are, so a bad call is refused before any job or task
+   * exists. Answers what is wrong, or undefined.
+   */
+  checkArguments?: (args: Record<string, unknown>) => ValidationError | undefined;
 }
 
 /**
@@ -175,6 +182,36 @@ function checkContextRule(tool: string, shape: HandlerShape, types: ParamTypes |
   );
 }
 
+/** The schema first; the tool's own check only of arguments the schema let through. */
+function withCheck(schema: Validator, check: ToolOptions["checkArguments"]): Validator {
+  if (!check) return schema;
+  return (value) => {
+    const checked = schema(value);
+    if (!checked.valid) return checked;
+    const error = check(value as Record<string, unknown>);
+    return error ? { valid: false, errors: [error] } : checked;
+  };
+}
+
+/**
+ * The entry `tools/list` sends for a tool of these options (a description and inputSchema
+ * given): what a catalogue that lists a tool without registering it (the gateway's, from a
+ * tool.xml) must send too, so it is built here alone.
+ */
+export function toolEntry(name: string, options: ToolOptions & { description: string; inputSchema: SchemaObject }, kind: ToolKind): Record<string, unknown> {
+  const entry = withOptional({ name } as Record<string, unknown>, {
+    title: options.title,
+    description: options.description || undefined,
+    inputSchema: options.inputSchema,
+    outputSchema: options.outputSchema,
+    annotations: checkAnnotations(name, options.annotations),
+    icons: checkIcons(`Tool ${name}`, options.icons),
+    _meta: options._meta,
+  });
+  if (kind === "async") entry.execution = { taskSupport: "optional" };
+  return entry;
+}
+
 /** `typescript`: the registration came from a TypeScript file (see ./origin.ts). */
 export function defineTool(handler: AnyToolHandler, options: ToolOptions, kind: ToolKind, typescript = false): RegisteredTool {
   if (typeof handler !== "function") throw new TypeError("A tool handler must be a function");
@@ -193,23 +230,13 @@ export function defineTool(handler: AnyToolHandler, options: ToolOptions, kind: 
     inputSchema = schemaOfParams(shape.params, shape.doc, types);
     checkTypesReached(name, inputSchema, shape, types, typescript);
   }
-  const validateInput = compileOrThrow(name, "inputSchema", inputSchema);
+  const validateInput = withCheck(compileOrThrow(name, "inputSchema", inputSchema), options.checkArguments);
   const outputSchema = options.outputSchema;
   const validateOutput = outputSchema === undefined ? undefined : compileOrThrow(name, "outputSchema", outputSchema);
-  const annotations = checkAnnotations(name, options.annotations);
   const description = options.description ?? (shape.doc?.description || types?.description) ?? "";
   const convention: Convention = built ? objectStyle(shape, options.context) : shape.convention;
   const contextBearing = convention.contextIndex !== null;
-  const entry = withOptional({ name } as Record<string, unknown>, {
-    title: options.title,
-    description: description || undefined,
-    inputSchema,
-    outputSchema,
-    annotations,
-    icons: checkIcons(`Tool ${name}`, options.icons),
-    _meta: options._meta,
-  });
-  if (kind === "async") entry.execution = { taskSupport: "optional" };
+  const entry = toolEntry(name, { ...options, description, inputSchema }, kind);
   return {
     name,
     kind,

@@ -2,7 +2,7 @@
 // with the first async tool. A finished job is forgotten after its first poll. A client
 // that declared task support but cannot poll tasks (MCP Inspector's CLI asks for a task,
 // then has no `tasks/get`) may poll its task here too, from the session that owns it.
-import { defineTool, type RegisteredTool } from "../registry/tools.ts";
+import { defineTool, type RegisteredTool, type ToolOptions, toolEntry } from "../registry/tools.ts";
 import type { AsyncRun } from "./run.ts";
 import type { AsyncStore } from "./store.ts";
 import { JOB_RESULT_TOOL, jobStatus } from "./views.ts";
@@ -21,6 +21,23 @@ function visible(run: AsyncRun | undefined, scope: PollScope | undefined): Async
   return run !== undefined && sessionId !== null && run.sessionId === sessionId ? run : undefined;
 }
 
+const OPTIONS = {
+  name: JOB_RESULT_TOOL,
+  description:
+    "Check a background job started by a long-running tool. Returns its status (running, done, error, cancelled or not_found); " +
+    "when done it carries the tool's result, when error the error text. Finished jobs can be read once. A task id works too.",
+  inputSchema: {
+    type: "object",
+    properties: { job_id: { type: "string", minLength: 1, maxLength: 200, description: "The job_id (or taskId) the tool call returned" } },
+    required: ["job_id"],
+  },
+  annotations: { title: "Get job result", readOnlyHint: false, openWorldHint: false },
+  context: false,
+} satisfies ToolOptions;
+
+/** The poller's tools/list entry, as every server with an async tool lists it. */
+export const JOB_RESULT_ENTRY: Readonly<Record<string, unknown>> = toolEntry(JOB_RESULT_TOOL, OPTIONS, "sync");
+
 export function jobResultTool(store: AsyncStore): RegisteredTool {
   const poll = (job_id: string, scope: PollScope | undefined): Record<string, unknown> => {
     const run = visible(store.get(job_id), scope);
@@ -29,23 +46,7 @@ export function jobResultTool(store: AsyncStore): RegisteredTool {
     if (run?.terminal && run.how.kind === "job") store.delete(run.id);
     return status;
   };
-  const tool = defineTool(
-    ({ job_id }: { job_id: string }) => poll(job_id, undefined),
-    {
-      name: JOB_RESULT_TOOL,
-      description:
-        "Check a background job started by a long-running tool. Returns its status (running, done, error, cancelled or not_found); " +
-        "when done it carries the tool's result, when error the error text. Finished jobs can be read once. A task id works too.",
-      inputSchema: {
-        type: "object",
-        properties: { job_id: { type: "string", minLength: 1, maxLength: 200, description: "The job_id (or taskId) the tool call returned" } },
-        required: ["job_id"],
-      },
-      annotations: { title: "Get job result", readOnlyHint: false, openWorldHint: false },
-      context: false,
-    },
-    "sync",
-  );
+  const tool = defineTool(({ job_id }: { job_id: string }) => poll(job_id, undefined), OPTIONS, "sync");
   // Not context-bearing (REST may poll jobs), but `tools/call` passes the caller's session as the second argument.
   return { ...tool, call: (args, scope) => poll(args.job_id as string, scope as PollScope | undefined) };
 }

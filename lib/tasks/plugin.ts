@@ -76,10 +76,13 @@ function startRun(runs: AsyncStore, call: Call, tool: RegisteredTool, args: Reco
   if (how.kind === "task" && !call.session) {
     throw new JsonRpcError(ErrorCode.NotAvailable, "Task-capable async tool calls require an MCP session");
   }
-  if (how.kind === "job") {
-    // An older client gets bad arguments at once rather than as a job that fails.
-    const check = tool.validateInput(args);
-    if (!check.valid) return errorResult(describeErrors("Invalid arguments", check.errors)) as Result;
+  // Bad arguments are refused at once, before a job or task exists: a tool error for a job's
+  // client, invalid params for a task's (whose answer must otherwise be a task).
+  const check = tool.validateInput(args);
+  if (!check.valid) {
+    const message = describeErrors("Invalid arguments", check.errors);
+    if (how.kind === "job") return errorResult(message) as Result;
+    throw new JsonRpcError(ErrorCode.InvalidParams, message);
   }
   const requestedTtl = how.kind === "task" && isRecord(params.task) && typeof params.task.ttl === "number" ? params.task.ttl : undefined;
   // A job's request is answered at once with its handle: the client forgets the request's

@@ -10,6 +10,7 @@ import { checkTasksMethod, createTaskResult, detailedTask, taskAck, taskDispatch
 import type { StatelessErrorBody } from "../mcp/stateless/errors.ts";
 import type { Method, MethodTable, Result } from "../mcp/methods/types.ts";
 import type { RegisteredTool } from "../registry/tools.ts";
+import { describeErrors } from "../mcp/run-tool.ts";
 import { isRecord } from "../util/guards.ts";
 import { ErrorCode, JsonRpcError } from "../util/jsonrpc.ts";
 import { executeTool } from "./execute.ts";
@@ -55,6 +56,9 @@ export async function statelessToolCall(runs: AsyncStore, call: Call, tool: Regi
   if (how.kind === "refuse") throw refuse(how.error);
   if (how.kind === "inline") return inline(params, call);
   const args = isRecord(params.arguments) ? params.arguments : {};
+  // Refused before a task exists, as for the other task forms (./plugin.ts).
+  const check = tool.validateInput(args);
+  if (!check.valid) throw new JsonRpcError(ErrorCode.InvalidParams, describeErrors("Invalid arguments", check.errors));
   const token = progressTokenOf(params);
   if (tool.inputBeforeTask && tool.contextBearing) return gatherThenStart(runs, call, tool, args, token);
   const run = start(runs, call, tool, (r) => {

@@ -51,13 +51,12 @@ describe("seed-form tasks", () => {
     assert.deepEqual(failed, { resultType: "complete", taskId, status: "failed", error: { code: -32603, message: "boom" } });
   });
 
-  test("bad arguments make a task that fails, never a crash", async (t) => {
+  test("bad arguments are refused at once (-32602), before any task exists", async (t) => {
     const { client } = await serve(t);
-    const { taskId } = await client.result("tools/call", { name: "gated", arguments: {} });
-    await client.result("tasks/result", { taskId });
-    const failed = await client.result("tasks/get", { taskId });
-    assert.equal(failed.status, "failed");
-    assert.match(failed.error.message, /^Invalid arguments/);
+    const refused = await client.call("tools/call", { name: "gated", arguments: {} });
+    assert.equal(refused.error.code, -32602);
+    assert.match(refused.error.message, /^Invalid arguments/);
+    assert.deepEqual((await client.result("tasks/list")).tasks, [], "no task was made");
   });
 
   test("tasks/cancel aborts the handler's signal and answers cancelled; a terminal task refuses (-32602)", async (t) => {

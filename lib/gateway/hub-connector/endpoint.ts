@@ -16,6 +16,8 @@ import type { ConnectorContext } from "./context.ts";
 import { ConnectorRpcError, discover, initializeResult, listPage, negotiatedVersion, SERVER_INFO } from "./local.ts";
 import { prefixTask, TASK_METHODS, unprefixTask } from "./messages.ts";
 import { SEARCH_TOOL } from "./namespace.ts";
+import { JOB_POLL, JOBS_TOOL, notFoundJob, routeJob } from "./jobs.ts";
+import { JOB_RESULT_TOOL } from "../../tasks/views.ts";
 import { answerTool, forward, notifyTools, standaloneStream } from "./relay.ts";
 import { searchResult } from "./search.ts";
 import type { ConnectorSession } from "./sessions.ts";
@@ -70,11 +72,19 @@ async function routeRequest(cc: ConnectorContext, c: Call, request: JsonRpcReque
   if (method === "tasks/list") return reply(c, id, method, await listTasks(c, params));
   let tool: string;
   let routed: Result;
+  let answering: string | undefined;
   if (TASK_METHODS.has(method)) {
     const task = unprefixTask(params.taskId);
     if (!task || !view.labels.has(task.tool)) throw new ConnectorRpcError(ErrorCode.InvalidParams, "Unknown task");
     tool = task.tool;
     routed = { ...params, taskId: task.taskId };
+  } else if (method === "tools/call" && params.name === JOBS_TOOL && view.hasJobs) {
+    const job = routeJob(params.arguments);
+    // A job of no tool this person may use is one that does not exist, as the poller answers it.
+    if (!job || !view.labels.has(job.tool)) return reply(c, id, method, notFoundJob(params.arguments));
+    tool = job.tool;
+    routed = { ...params, name: JOB_RESULT_TOOL, arguments: { job_id: job.jobId } };
+    answering = JOB_POLL;
   } else {
     const resolved = resolveByName(method, params, view);
     if (!resolved) throw new ConnectorRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
@@ -86,7 +96,7 @@ async function routeRequest(cc: ConnectorContext, c: Call, request: JsonRpcReque
   const exposedName = (label: string, name: string) => view.exposedName(label, name);
   await forward(
     cc,
-    { session: c.session, user: c.principal.user, tool, id, method, params: routed, headers: c.req.headers, extra: c.extra, exposedName },
+    { session: c.session, user: c.principal.user, tool, id, method, params: routed, headers: c.req.headers, extra: c.extra, exposedName, answering },
     c.res,
   );
 }

@@ -6,6 +6,7 @@ import { discoverResult } from "../../mcp/stateless/results.ts";
 import { LATEST_VERSION, SUPPORTED_VERSIONS } from "../../mcp/versions.ts";
 import { ErrorCode } from "../../util/jsonrpc.ts";
 import type { PersonView } from "./namespace.ts";
+import { JOBS_DEFINITION } from "./jobs.ts";
 import { SEARCH_DEFINITION } from "./search.ts";
 
 type Result = Record<string, unknown>;
@@ -64,11 +65,12 @@ function offsetOf(cursor: unknown): number {
   return n;
 }
 
-/** One page of a merged list; the built-in search tool opens the first page of tools/list. */
+/** One page of a merged list; the built-in search tool (and job poller) open the first page of tools/list. */
 export function listPage(view: PersonView, method: string, params: Result, pageSize: number): Result | undefined {
   const kind = listKindOf(method);
   if (!kind) return undefined;
-  const items: unknown[] = kind === "tools" ? [SEARCH_DEFINITION, ...view.lists.tools] : view.lists[kind];
+  const builtIn = view.hasJobs ? [SEARCH_DEFINITION, JOBS_DEFINITION] : [SEARCH_DEFINITION];
+  const items: unknown[] = kind === "tools" ? [...builtIn, ...view.lists.tools] : view.lists[kind];
   const from = offsetOf(params.cursor);
   const to = from + pageSize;
   return { [kind]: items.slice(from, to), ...(to < items.length ? { nextCursor: `o${to}` } : {}) };

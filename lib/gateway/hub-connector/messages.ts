@@ -6,6 +6,7 @@
 import { isRecord } from "../../util/guards.ts";
 import { exposeToolResult, rewriteResultUris, type ExposedName } from "../../federation/expose.ts";
 import { exposeUri } from "../../federation/naming.ts";
+import { exposeJobHandle, exposeJobPoll, JOB_POLL } from "./jobs.ts";
 
 type Message = Record<string, unknown>;
 const RELATED_TASK = "io.modelcontextprotocol/related-task";
@@ -56,9 +57,12 @@ export function exposeResult(tool: string, method: string, result: Message, expo
   const target = { label: tool, tool };
   let out = withMeta(tool, result);
   switch (method) {
+    case JOB_POLL:
+      return exposeJobPoll(tool, exposeToolResult(target, out, exposedName));
     case "tools/call":
     case "tasks/result":
-      out = exposeToolResult(target, out, exposedName);
+      // Before renaming: the handle is known by the poller's own name in its tool-refs.
+      out = exposeToolResult(target, exposeJobHandle(tool, out), exposedName);
       // A created task: the 2025-11-25 `task` field, or the 2026-07-28 flat result.
       if (isRecord(out.task)) out = { ...out, task: withTask(tool, out.task) };
       return withTask(tool, out) as Message;

@@ -8,6 +8,8 @@ import type { Namespace } from "../../federation/resolve.ts";
 import type { GatewayConfig, ToolSpec } from "../config.ts";
 import type { Principal } from "../contracts.ts";
 import type { Lists } from "./catalogs.ts";
+import { isJobPoller, JOBS_ORIGIN, JOBS_TOOL } from "./jobs.ts";
+import { JOB_RESULT_TOOL } from "../../tasks/views.ts";
 
 type Item = Record<string, unknown>;
 
@@ -33,15 +35,25 @@ export class PersonView implements Namespace {
   /** `listed`: each usable tool's lists, in namespace order (tools that failed to list left out). */
   /** False when a usable tool could not be listed. */
   readonly complete: boolean;
+  /** Whether a tool has async tools, whose jobs hub_get_job_result polls. */
+  readonly hasJobs: boolean;
 
   constructor(usable: readonly string[], listed: ReadonlyArray<{ tool: string; lists: Lists }>, complete = true) {
     this.complete = complete;
     this.labels = new Set(usable);
     const per = (kind: ListKind) => listed.map(({ tool, lists }) => ({ target: { label: tool, tool }, items: lists[kind] }));
-    const tools = exposeList("tools", per("tools"), [SEARCH_ORIGIN]);
+    // Each server's job poller is the connector's one (./jobs.ts): not listed per tool.
+    const polled = new Set(listed.filter(({ lists }) => lists.tools.some((t) => isJobPoller(t, lists.tools))).map(({ tool }) => tool));
+    this.hasJobs = polled.size > 0;
+    const ownTools = listed.map(({ tool, lists }) => ({
+      target: { label: tool, tool },
+      items: polled.has(tool) ? lists.tools.filter((t) => !isJobPoller(t, lists.tools)) : lists.tools,
+    }));
+    const tools = exposeList("tools", ownTools, [SEARCH_ORIGIN, JOBS_ORIGIN]);
     const prompts = exposeList("prompts", per("prompts"));
     this.#names = { tools: tools.names, prompts: prompts.names };
-    this.#exposedName = exposedNames(tools.names);
+    const exposed = exposedNames(tools.names);
+    this.#exposedName = (label, name) => (name === JOB_RESULT_TOOL && polled.has(label) ? JOBS_TOOL : exposed(label, name));
     this.lists = {
       tools: tools.items,
       prompts: prompts.items,

@@ -34,11 +34,13 @@ export interface Routed {
   extra: Record<string, string>;
   /** The caller's names for a tool's own tool names (its view of the namespace). */
   exposedName?: ExposedName;
+  /** How the answer is exposed, when not as an answer to `method` (a job poll, ./jobs.ts). */
+  answering?: string;
 }
 
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 /** Keys whose presence in an answer may call for a change on the way out (./messages.ts, federation/references.ts). */
-const NEEDS_REWRITE = ['"uri"', '"taskId"', '"method"', `"${TOOL_REFS}"`];
+const NEEDS_REWRITE = ['"uri"', '"taskId"', '"method"', `"${TOOL_REFS}"`, '"job_id"'];
 
 /** The link to `tool` for this client: reused while its tool session runs, else (re)started. */
 export async function linkFor(cc: ConnectorContext, s: ConnectorSession | undefined, user: string, tool: string): Promise<Link> {
@@ -185,7 +187,7 @@ async function relayAnswer(cc: ConnectorContext, r: Routed, answer: IncomingMess
   timer.unref();
   res.once("close", () => answer.destroy());
   try {
-    await readMessages(answer, (m) => writeMessage(res, exposeMessage(r.tool, m, r.method, onListChanged, r.exposedName)));
+    await readMessages(answer, (m) => writeMessage(res, exposeMessage(r.tool, m, r.answering ?? r.method, onListChanged, r.exposedName)));
   } catch {
     // The tool's stream broke off, or the client left: the client's stream ends too.
   } finally {
@@ -217,7 +219,7 @@ function sendAnswer(cc: ConnectorContext, r: Routed, status: number, raw: Buffer
     res.end(raw);
     return;
   }
-  sendJson(res, status, exposeMessage(r.tool, value, r.method, listChanged(cc, r.tool), r.exposedName), r.extra);
+  sendJson(res, status, exposeMessage(r.tool, value, r.answering ?? r.method, listChanged(cc, r.tool), r.exposedName), r.extra);
 }
 
 /** A client's answer to a request a tool sent it (elicitation, sampling, roots): back to that tool. */

@@ -39,36 +39,73 @@ function terms(item: Item): string[] {
   return [...name, ...name, ...title, ...description];
 }
 
+interface Doc {
+  item: Item;
+  /** Its place in the list: equal scores keep list order. */
+  order: number;
+  counts: Map<string, number>;
+  length: number;
+}
+
+/** What BM25 needs of a list, built once per list: each tool's term counts, and where each term occurs. */
+export interface Index {
+  docs: Doc[];
+  avg: number;
+  /** Term → the documents holding it: a query scores those alone, not every tool. */
+  postings: Map<string, Doc[]>;
+}
+
+// Keyed by the list itself: a view's list is one array for as long as its catalogue is unchanged,
+// and a new catalogue is a new array, so an index lives exactly as long as its catalogue.
+const indexes = new WeakMap<readonly Item[], Index>();
+
+/** The list's index, built at its first search and kept while the list lives. */
+export function searchIndex(tools: readonly Item[]): Index {
+  const kept = indexes.get(tools);
+  if (kept) return kept;
+  const docs: Doc[] = [];
+  const postings = new Map<string, Doc[]>();
+  for (const item of tools) {
+    if (item.name === SEARCH_DEFINITION.name) continue;
+    const counts = new Map<string, number>();
+    for (const t of terms(item)) counts.set(t, (counts.get(t) ?? 0) + 1);
+    let length = 0;
+    for (const n of counts.values()) length += n;
+    const doc = { item, order: docs.length, counts, length };
+    docs.push(doc);
+    for (const term of counts.keys()) {
+      const list = postings.get(term);
+      if (list) list.push(doc);
+      else postings.set(term, [doc]);
+    }
+  }
+  const avg = docs.reduce((a, d) => a + d.length, 0) / Math.max(1, docs.length);
+  const index = { docs, avg, postings };
+  indexes.set(tools, index);
+  return index;
+}
+
 /** The `limit` best matches of `query` among `tools`, as {name, description}. */
 export function searchTools(tools: readonly Item[], query: string, limit: number): Array<{ name: string; description?: string; score: number }> {
   const wanted = [...new Set(words(query))];
   if (wanted.length === 0) return [];
-  const docs = tools.map((item) => {
-    const counts = new Map<string, number>();
-    for (const t of terms(item)) counts.set(t, (counts.get(t) ?? 0) + 1);
-    return { item, counts, length: [...counts.values()].reduce((a, b) => a + b, 0) };
-  });
+  const { docs, avg, postings } = searchIndex(tools);
   const n = docs.length;
-  const avg = docs.reduce((a, d) => a + d.length, 0) / Math.max(1, n);
-  const idf = new Map(
-    wanted.map((w) => {
-      const df = docs.filter((d) => d.counts.has(w)).length;
-      return [w, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
-    }),
-  );
-  const scored = docs.map(({ item, counts, length }) => {
-    let score = 0;
-    for (const w of wanted) {
-      const f = counts.get(w) ?? 0;
-      if (f > 0) score += idf.get(w)! * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * length) / Math.max(1, avg))));
+  const scores = new Map<Doc, number>();
+  for (const w of wanted) {
+    const holding = postings.get(w) ?? [];
+    const idf = Math.log(1 + (n - holding.length + 0.5) / (holding.length + 0.5));
+    for (const doc of holding) {
+      const f = doc.counts.get(w)!;
+      const add = idf * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * doc.length) / Math.max(1, avg))));
+      scores.set(doc, (scores.get(doc) ?? 0) + add);
     }
-    return { item, score };
-  });
-  return scored
-    .filter((s) => s.score > 0)
-    .sort((a, b) => b.score - a.score)
+  }
+  return [...scores]
+    .filter(([, score]) => score > 0)
+    .sort((a, b) => b[1] - a[1] || a[0].order - b[0].order)
     .slice(0, limit)
-    .map(({ item, score }) => ({
+    .map(([{ item }, score]) => ({
       name: item.name as string,
       ...(typeof item.description === "string" ? { description: item.description } : {}),
       score: Math.round(score * 1000) / 1000,
@@ -85,11 +122,7 @@ export function searchResult(tools: readonly Item[], args: unknown): Item {
   if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > 50) {
     return { content: [{ type: "text", text: "limit must be a whole number from 1 to 50" }], isError: true };
   }
-  const found = searchTools(
-    tools.filter((t) => t.name !== SEARCH_DEFINITION.name),
-    a.query,
-    limit,
-  );
+  const found = searchTools(tools, a.query, limit);
   // The text is the structured result's JSON, as every tool's object result is.
   const result = { tools: found };
   return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };

@@ -68,12 +68,13 @@ export const resourceMethods = {
       "resourceTemplates",
     ),
 
-  async "resources/read"(params, { core }) {
+  async "resources/read"(params, { core, session }) {
     const uri = uriParam(params);
     const found = resolveUri(core, uri);
     if (!found) throw notFound(uri);
     try {
-      const content = found.kind === "resource" ? await found.resource.read() : await found.template.read(found.uri, found.variables);
+      const content =
+        found.kind === "resource" ? await found.resource.read() : await found.template.read(found.uri, found.variables, { sessionId: session?.id ?? null });
       return { contents: [content] };
     } catch (err) {
       // A handler may answer "not found" or "invalid params" itself.

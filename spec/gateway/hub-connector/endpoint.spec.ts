@@ -75,7 +75,8 @@ test("one endpoint for every tool a person may use", { timeout: 120_000 }, async
     const bobs = await allToolNames(bob);
     assert.deepEqual(
       bobs.filter((n) => !n.startsWith("mcpdemo_")),
-      ["hub_search_tools"],
+      ["hub_search_tools", "hub_get_job_result"],
+      "the built-in tools; mcpdemo's job poller is the one hub_get_job_result",
     );
     await allToolNames(alice);
     assert.deepEqual(started().sort(), ["alice:labdemo", "alice:mcpdemo", "carol:staffdemo"], "later listings start no tool session");

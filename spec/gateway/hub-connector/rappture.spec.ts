@@ -81,6 +81,21 @@ test("a rappture revision: start_mcp --rappture per person, on the per-tool rout
   const called = await hub.callTool({ name, arguments: { points: 10 } });
   assert.match(JSON.stringify(called), /job_id|points/);
   assert.deepEqual(launches, ["fermi"]);
+
+  // A run's file through /mcp: linked under the tool's label, read by the /mcp session that ran it.
+  const viaHub = (await hub.request({ method: "tools/call", params: { name, arguments: { points: 13 }, _meta: TASKS } }, Any)) as { taskId: string };
+  let done: Record<string, unknown>;
+  for (;;) {
+    done = (await hub.request({ method: "tasks/get", params: { taskId: viaHub.taskId, _meta: TASKS } }, Any)) as Record<string, unknown>;
+    if (done.status !== "working") break;
+    await new Promise((r) => setTimeout(r, 100)); // the task protocol is polling
+  }
+  const link = (done.result as { content: Array<{ type: string; uri?: string }> }).content.find((b) => b.type === "resource_link")!;
+  assert.match(link.uri!, /^rappture:\/\/fermi\/fermi\/runs\/[\w-]{22}\/run\.xml$/);
+  const read = await hub.readResource({ uri: link.uri! });
+  assert.match((read.contents[0] as { text: string }).text, /<output>/);
+  const stranger = await sdkClient(t, `${h.base}/mcp`, h.tokens.alice);
+  await assert.rejects(stranger.readResource({ uri: link.uri! }), /Resource not found/, "another /mcp session of the same person finds nothing");
 });
 
 test("a catalogue of 60 Rappture tools: listed and searched at /mcp with no tool session; a call starts one", { timeout: 90_000 }, async (t) => {
@@ -97,6 +112,8 @@ test("a catalogue of 60 Rappture tools: listed and searched at /mcp with no tool
     names.push(...page.tools.map((x) => x.name));
     cursor = page.nextCursor;
   } while (cursor);
+  assert.equal(names.length, 62, "60 tools, hub_search_tools and one hub_get_job_result for all their jobs");
+  assert.deepEqual(names.slice(0, 2), ["hub_search_tools", "hub_get_job_result"]);
   for (let i = 0; i < 60; i++)
     assert.ok(
       names.some((n) => n.includes(`model${i}`)),

@@ -25,15 +25,28 @@ test("/mcp: job messages name tools that exist, and an App is found under one UR
   const names = tools.map((x) => x.name);
 
   await t.test("a job's message names the tool to call as the client lists it, and following it works", async () => {
+    assert.equal(names.filter((n) => n.endsWith("get_job_result")).join(), "hub_get_job_result", "one poller for every tool's jobs");
     const started = await client.callTool({ name: "labdemo_slow_sum", arguments: { values: "1,2", delay: 0.05 } });
     const handle = JSON.parse(textOf(started)) as { job_id: string; message: string };
-    assert.match(handle.message, /^Started `labdemo_slow_sum` in the background\. Call `labdemo_get_job_result` with this job_id/);
-    assert.deepEqual(started._meta, { "io.hubmcp/tool-refs": ["labdemo_slow_sum", "labdemo_get_job_result"] });
+    assert.match(handle.message, /^Started `labdemo_slow_sum` in the background\. Call `hub_get_job_result` with this job_id/);
+    assert.match(handle.job_id, /^labdemo\//, "the job id leads to its tool");
+    assert.deepEqual(started._meta, { "io.hubmcp/tool-refs": ["labdemo_slow_sum", "hub_get_job_result"] });
     for (const named of handle.message.match(/`[^`]+`/g)!) assert.ok(names.includes(named.slice(1, -1)), `${named} is a listed tool`);
     let polled: { status: string; result?: unknown } = { status: "running" };
-    while (polled.status === "running")
-      polled = JSON.parse(textOf(await client.callTool({ name: "labdemo_get_job_result", arguments: { job_id: handle.job_id } })));
+    while (polled.status === "running") {
+      const answer = await client.callTool({ name: "hub_get_job_result", arguments: { job_id: handle.job_id } });
+      polled = JSON.parse(textOf(answer));
+      assert.deepEqual(answer.structuredContent, polled);
+    }
     assert.deepEqual(polled, { status: "done", job_id: handle.job_id, result: 3 });
+    const other = JSON.parse(
+      textOf(await client.callTool({ name: "hub_get_job_result", arguments: { job_id: handle.job_id.replace(/^labdemo/, "mcpdemo") } })),
+    );
+    assert.equal(other.status, "not_found", "another tool's server does not know the job");
+    for (const job_id of ["nobody/1", "no-slash", "secret/1"]) {
+      const answer = JSON.parse(textOf(await client.callTool({ name: "hub_get_job_result", arguments: { job_id } })));
+      assert.deepEqual(answer, { status: "not_found", job_id });
+    }
   });
 
   await t.test("the App's URI is the same in _meta, the list and the read; the ext-apps host finds it", async () => {

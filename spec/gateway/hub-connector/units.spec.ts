@@ -9,7 +9,8 @@ import { authorizeHub } from "../../../lib/gateway/hub-connector/auth.ts";
 import { exposeMessage, exposeResult, prefixId, unprefixId, unprefixTask } from "../../../lib/gateway/hub-connector/messages.ts";
 import { listPage, negotiatedVersion } from "../../../lib/gateway/hub-connector/local.ts";
 import { PersonView } from "../../../lib/gateway/hub-connector/namespace.ts";
-import { searchTools } from "../../../lib/gateway/hub-connector/search.ts";
+import { SEARCH_DEFINITION, searchIndex, searchTools } from "../../../lib/gateway/hub-connector/search.ts";
+import { exposeJobHandle, exposeJobPoll, isJobPoller, notFoundJob, routeJob } from "../../../lib/gateway/hub-connector/jobs.ts";
 
 const HUB = "https://hub.example.org";
 const request = (authorization?: string): IncomingMessage => ({ headers: authorization ? { authorization } : {} }) as IncomingMessage;
@@ -142,6 +143,33 @@ test("search ranks by BM25 over names and descriptions", () => {
   );
   assert.deepEqual(searchTools(tools, "points", 1).map((x) => x.name).length, 1);
   assert.deepEqual(searchTools(tools, "   ", 5), []);
+  const twins = [
+    { name: "a_one", description: "same words" },
+    { name: "b_one", description: "same words" },
+  ];
+  assert.deepEqual(
+    searchTools(twins, "words", 5).map((x) => x.name),
+    ["a_one", "b_one"],
+    "equal scores keep list order",
+  );
+});
+
+test("search indexes a catalogue once: the same list reuses its index, a changed one (a new list) gets its own", () => {
+  const tools = [{ name: "lab_fit", description: "Fits a curve" }, { ...SEARCH_DEFINITION }];
+  const index = searchIndex(tools);
+  searchTools(tools, "curve", 5);
+  assert.equal(searchIndex(tools), index, "no index is built per query");
+  assert.deepEqual(
+    index.docs.map((d) => d.item.name),
+    ["lab_fit"],
+    "the search tool itself is not a result",
+  );
+  const changed = [...tools, { name: "lab_band", description: "Band structure" }];
+  assert.notEqual(searchIndex(changed), index);
+  assert.deepEqual(
+    searchTools(changed, "band", 5).map((x) => x.name),
+    ["lab_band"],
+  );
 });
 
 test("connector settings and per-tool catalog keys in gateway.json", () => {
@@ -165,4 +193,31 @@ test("connector settings and per-tool catalog keys in gateway.json", () => {
       () => parseGatewayConfig(value, "/"),
       (e: Error) => message.test(e.message),
     );
+});
+
+test("job ids through /mcp: a handle stated by its tool-refs and a poll's answer carry the tool; anything else is left", () => {
+  const handle = {
+    content: [{ type: "text", text: JSON.stringify({ status: "running", job_id: "j1", message: "Call `get_job_result`" }) }],
+    _meta: { "io.hubmcp/tool-refs": ["get_job_result"] },
+  };
+  assert.equal(JSON.parse((exposeJobHandle("lab", handle).content as Array<{ text: string }>)[0]!.text).job_id, "lab/j1");
+  const plain = { content: [{ type: "text", text: '{"job_id":"mine"}' }] };
+  assert.equal(exposeJobHandle("lab", plain), plain, "a tool's own job_id without the poller's tool-refs is its own");
+  const poll = {
+    content: [
+      { type: "text", text: '{"status":"done","job_id":"j1","result":3}' },
+      { type: "text", text: 'not json "job_id"' },
+    ],
+    structuredContent: { status: "done", job_id: "j1", result: 3 },
+  };
+  const exposed = exposeJobPoll("lab", poll);
+  assert.deepEqual(exposed.structuredContent, { status: "done", job_id: "lab/j1", result: 3 });
+  assert.deepEqual(
+    (exposed.content as Array<{ text: string }>).map((b) => b.text),
+    ['{"status":"done","job_id":"lab/j1","result":3}', 'not json "job_id"'],
+  );
+  assert.deepEqual(routeJob({ job_id: "lab/j/1" }), { tool: "lab", jobId: "j/1" });
+  for (const args of [{ job_id: "lab/" }, { job_id: "/x" }, { job_id: 7 }, null]) assert.equal(routeJob(args), null);
+  assert.deepEqual(notFoundJob({ job_id: 7 }).structuredContent, { status: "not_found", job_id: "" });
+  assert.equal(isJobPoller({ name: "get_job_result" }, [{ name: "get_job_result" }]), false, "a sync server's own tool of that name stays");
 });

@@ -293,6 +293,10 @@ tasksServer.asyncTool(
   },
   { name: "ask_then_confirm", inputSchema: NO_ARGS, context: true, taskSupport: "required", inputBeforeTask: true },
 );
+tasksServer.asyncTool(({ n }: { n: number }) => n, {
+  name: "needs_n",
+  inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+});
 const tasksRunning = await tasksServer.listen({ port: 0 });
 after(() => tasksRunning.close());
 const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} }, elicitation: {} };
@@ -343,6 +347,13 @@ test("tasks extension: required tasks refuse clients without it; tasks methods n
   assert.equal((await taskCall(2, "tasks/get", { taskId: "x" }, {})).json.error.code, -32021);
   assert.equal((await taskCall(3, "tasks/get", { taskId: "x" })).json.error.code, -32602);
   for (const method of ["tasks/list", "tasks/result"]) assert.equal((await taskCall(4, method, {})).status, 404, method);
+});
+
+test("tasks extension: bad arguments are refused at once (-32602); no task is made", async () => {
+  const refused = await taskCall(1, "tools/call", { name: "needs_n", arguments: { n: "six" } });
+  assert.equal(refused.json.error.code, -32602);
+  assert.match(refused.json.error.message, /^Invalid arguments: \/n: /);
+  assert.equal((await taskCall(2, "tools/call", { name: "needs_n", arguments: { n: 6 } })).json.result.resultType, "task");
 });
 
 test("tasks extension: a handler error with a JSON-RPC code is a failed task carrying it", async () => {

@@ -32,8 +32,9 @@ import { bindHttp, gracefulClose, urlHost } from "../http/listen.ts";
 import { hostAllowList } from "../http/host-guard.ts";
 import { authorizeHub, hubResourceMetadata } from "./hub-connector/auth.ts";
 import { sendLanding } from "./landing.ts";
-import { createConnector, type ConnectorContext } from "./hub-connector/context.ts";
+import { createConnector, toolsChanged, type ConnectorContext } from "./hub-connector/context.ts";
 import { handleConnector } from "./hub-connector/endpoint.ts";
+import { LiveTools } from "./tool-registry/live.ts";
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -65,6 +66,11 @@ export interface GatewayOptions {
   sharedLimits?: boolean;
   /** How tool sessions start; for embedding and specs. */
   launch?: (req: LaunchRequest) => Promise<Backend>;
+  /**
+   * The tools served, gateway.json's and those registered in `store`, kept current; opened
+   * here by default. Given when something else (the OAuth server) must see the same tools.
+   */
+  liveTools?: LiveTools;
 }
 
 export interface RunningGateway {
@@ -111,10 +117,12 @@ function routeOf(method: string, target: string | undefined): Route {
 }
 
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
-  const { config } = options;
-  const store = new CachingRecordStore(options.store, { ttlMs: config.limits.lookupCacheMs, keep: keepForLookups });
   const log = options.log ?? (() => {});
   const event = (name: string, fields: Record<string, unknown>): void => log(JSON.stringify({ time: new Date().toISOString(), event: name, ...fields }));
+  const live = options.liveTools ?? (await LiveTools.open({ store: options.store, config: options.config, event }));
+  // Its `tools` are read through `live` on every use: registered tools come and go while serving.
+  const { config } = live;
+  const store = new CachingRecordStore(options.store, { ttlMs: config.limits.lookupCacheMs, keep: keepForLookups });
   const accounts = new StoreAccountDirectory(store);
   const verifiers = [...(options.verifiers ?? [new ApiTokens(store, accounts, (collection, id) => store.copyOf(collection, id))])];
   if (options.authorizationServer) verifiers.push(options.authorizationServer.verifier);
@@ -274,6 +282,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     tracer,
   };
   ctx.connector = createConnector(ctx.current, verifiers, event);
+  live.listen((change) => {
+    toolsChanged(ctx.connector!, change.tools);
+    // Sessions of revisions no longer served end now, rather than at the next sweep.
+    const retired = change.now ? sessions.retire() : Promise.resolve();
+    void retired.then(
+      () => event("tools changed", { tools: change.tools.slice(0, 20), count: change.tools.length }),
+      (err: unknown) => event("tool sessions not retired", { error: String(err).slice(0, 200) }),
+    );
+  });
 
   return {
     url,
@@ -283,6 +300,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     // Tool sessions stop first; what they leave running is then cut, and the agent's sockets with it.
     close: gracefulClose(server, {
       begin: () => {
+        live.close();
         ctx.connector!.table.close();
         return sessions.close();
       },

@@ -34,6 +34,7 @@ import { authorizeHub, hubResourceMetadata } from "./hub-connector/auth.ts";
 import { sendLanding } from "./landing.ts";
 import { createConnector, toolsChanged, type ConnectorContext } from "./hub-connector/context.ts";
 import { handleConnector } from "./hub-connector/endpoint.ts";
+import { handleAdminApi, isAdminApi } from "./tool-registry/admin-api.ts";
 import { LiveTools } from "./tool-registry/live.ts";
 
 export interface GatewayOptions {
@@ -157,7 +158,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const route = async (req: IncomingMessage, res: ServerResponse, facts: { user?: string; tool?: string }): Promise<void> => {
     const method = req.method ?? "GET";
     if (!hostServed(req.headers.host)) throw new GatewayError("host_not_allowed", "This Host is not served here");
-    if (method === "OPTIONS") return answerPreflight(res, PROFILES.gateway);
+    if (method === "OPTIONS" && !isAdminApi(req.url)) return answerPreflight(res, PROFILES.gateway);
     const as = options.authorizationServer;
     const handled = as ? (as.handleNow ? as.handleNow(req, res) : as.handle(req, res)) : false;
     if (handled instanceof Promise ? await handled : handled) return;
@@ -193,6 +194,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         facts.tool = opened?.tool;
         return;
       }
+      case "admin-api":
+        facts.user = await handleAdminApi({ config: live.fileConfig, store: options.store, verifiers, publicUrl }, req, res);
+        return;
       case "hub-resource-metadata":
         if (method !== "GET" && method !== "HEAD") throw new GatewayError("method_not_allowed", "Use GET", { allow: "GET" });
         return sendJson(res, 200, hubResourceMetadata(publicUrl));

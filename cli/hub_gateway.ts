@@ -19,6 +19,7 @@ import { NAME, usage, USAGE, type CliIo } from "../lib/gateway/cli/io.ts";
 import { tokenCommand } from "../lib/gateway/cli/tokens.ts";
 import { userCommand } from "../lib/gateway/cli/users.ts";
 import { toolCommand } from "../lib/gateway/cli/tools.ts";
+import { LiveTools } from "../lib/gateway/tool-registry/live.ts";
 import type { Logger } from "../lib/util/logger.ts";
 import { listenForStop, packageVersion, runIfExecutedDirectly } from "../lib/util/cli-entry.ts";
 
@@ -106,8 +107,16 @@ async function serve(io: CliIo, values: Values, env: NodeJS.ProcessEnv, port: nu
   return withStore(io, values, env, config, (opened) => serveOn(io, values, config, opened, port));
 }
 
-async function serveOn(io: CliIo, values: Values, config: GatewayConfig, opened: OpenedStore, port: number): Promise<number> {
+async function serveOn(io: CliIo, values: Values, fileConfig: GatewayConfig, opened: OpenedStore, port: number): Promise<number> {
   const { store } = opened;
+  // The OAuth server and the gateway see the same tools, registered ones included: a
+  // person may get a token for a registered tool's own URL.
+  const liveTools = await LiveTools.open({
+    store,
+    config: fileConfig,
+    event: (name, fields) => io.err(JSON.stringify({ time: new Date().toISOString(), event: name, ...fields })),
+  });
+  const { config } = liveTools;
   // The OAuth server needs the public URL, which without a configured one is known only once listening.
   let publicUrl = config.publicUrl ?? "http://127.0.0.1";
   const authorizationServer = config.oauth.enabled
@@ -130,10 +139,12 @@ async function serveOn(io: CliIo, values: Values, config: GatewayConfig, opened:
       port,
       log: io.err,
       sharedLimits: opened.kind === "postgres",
+      liveTools,
       ...(authorizationServer ? { authorizationServer } : {}),
     });
     publicUrl = gateway.publicUrl;
   } catch (err) {
+    liveTools.close();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE") io.err(`${NAME}: port ${port} is already in use`);
     else if (code === "EACCES") io.err(`${NAME}: not allowed to listen on port ${port} or to use the data dir`);

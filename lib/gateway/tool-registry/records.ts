@@ -42,16 +42,14 @@ export function trustedOwners(): number[] {
   return own === undefined || own === 0 ? [0] : [0, own];
 }
 
-/** A registered tool's files are named in full: there is no config file's folder to be relative to. */
+/** A registered tool's files are named in full: there is no config file's folder to be relative to. Run once the tool parsed. */
 function checkAbsolute(name: string, tool: RawTool): void {
-  if (!isRecord(tool.revisions)) return;
-  for (const [rev, spec] of Object.entries(tool.revisions)) {
-    if (!isRecord(spec)) continue;
+  for (const [rev, spec] of Object.entries(tool.revisions as Record<string, Record<string, unknown>>)) {
     const places: Array<[string, Record<string, unknown>]> = [[`tools.${name}.revisions.${rev}`, spec]];
     if (isRecord(spec.slurm)) places.push([`tools.${name}.revisions.${rev}.slurm`, spec.slurm]);
     for (const [key, o] of places)
       for (const k of ["app", "rappture", "workdir"])
-        if (typeof o[k] === "string" && o[k] !== "" && !isAbsolute(o[k])) throw new ConfigError(`${key}.${k}`, "must be an absolute path in a registered tool");
+        if (typeof o[k] === "string" && !isAbsolute(o[k])) throw new ConfigError(`${key}.${k}`, "must be an absolute path in a registered tool");
   }
 }
 

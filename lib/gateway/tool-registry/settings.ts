@@ -3,7 +3,11 @@
 // registers a tool does not get to choose which account runs it, nor which of the gateway's
 // variables it sees: the operator lists those here. Empty lists (the default): a registered
 // tool runs as gateway.json's top-level `runAs` and sees its top-level `env`, nothing else.
-import type { ChildIdentity } from "../config.ts";
+/** gateway.json's top-level `runAs` and `env` (config.ts's ChildIdentity; not imported, which would make a cycle). */
+export interface Inherited {
+  readonly runAs?: string;
+  readonly env?: readonly string[];
+}
 
 export interface RegistrySettings {
   /** Accounts (and `@person`) a registered tool may name as its `runAs`. */
@@ -11,7 +15,7 @@ export interface RegistrySettings {
   /** Environment variable names a registered tool may name in its `env`. */
   readonly env: readonly string[];
   /** gateway.json's top-level `runAs` and `env`, which a registered tool inherits as the file's tools do. */
-  readonly inherited: ChildIdentity;
+  readonly inherited: Inherited;
 }
 
 type Fail = (key: string, problem: string) => never;
@@ -25,7 +29,7 @@ function names(v: unknown, key: string, pattern: RegExp, what: string, fail: Fai
   return v as string[];
 }
 
-export function parseRegistrySettings(v: unknown, inherited: ChildIdentity, fail: Fail): RegistrySettings {
+export function parseRegistrySettings(v: unknown, inherited: Inherited, fail: Fail): RegistrySettings {
   if (v === undefined) return { runAs: [], env: [], inherited };
   if (typeof v !== "object" || v === null || Array.isArray(v)) return fail("registry", "must be an object");
   const o = v as Record<string, unknown>;

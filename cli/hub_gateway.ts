@@ -44,6 +44,8 @@ type Values = {
   default?: boolean;
   format?: string;
   now?: boolean;
+  expires?: string;
+  name?: string;
   help?: boolean;
   version?: boolean;
 };
@@ -189,6 +191,8 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
         default: { type: "boolean" },
         format: { type: "string" },
         now: { type: "boolean" },
+        expires: { type: "string" },
+        name: { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean" },
       },
@@ -235,7 +239,7 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
   return withStore(io, values, env, config, ({ store }) => {
     if (command === "user")
       return userCommand(io, store, { action: sub, name: arg, value, groups: values.groups, passwordStdin: values["password-stdin"] === true });
-    if (command === "token") return tokenCommand(io, store, sub, arg);
+    if (command === "token") return tokenCommand(io, store, sub, arg, { expires: values.expires, name: values.name });
     return toolCommand(io, store, config, {
       action: sub,
       name: arg,

@@ -21,6 +21,7 @@ export type Route =
   | { kind: "rest"; tool: string; name: string }
   | { kind: "weber"; instance: string; cookie: string }
   | { kind: "console-link" }
+  | { kind: "account" }
   | { kind: "admin-api" }
   | { kind: "not-found" }
   | { kind: "bad-path" };
@@ -67,6 +68,7 @@ export function matchRoute(method: string, target: string | undefined): Route {
     return { kind: "resource-metadata", tool: parts[4]!, endpoint: parts[5] };
   }
   if (path === "/console") return { kind: "console-link" };
+  if (path === "/account") return { kind: "account" };
   // The tool registry's API (./tool-registry/admin-api.ts), which reads the rest of the path itself.
   if (parts[0] === "admin" && parts[1] === "api") return { kind: "admin-api" };
   if (parts[0] === "weber" && parts.length >= 4) return { kind: "weber", instance: parts[1]!, cookie: parts[2]! };

@@ -33,6 +33,7 @@ import { hostAllowList } from "../http/host-guard.ts";
 import { authorizeHub, hubResourceMetadata } from "./hub-connector/auth.ts";
 import { sendLanding } from "./landing.ts";
 import { createConnector, toolsChanged, type ConnectorContext } from "./hub-connector/context.ts";
+import { accountPageHandlers } from "./account/page.ts";
 import { handleConnector } from "./hub-connector/endpoint.ts";
 import { handleAdminApi, isAdminApi } from "./tool-registry/admin-api.ts";
 import { LiveTools } from "./tool-registry/live.ts";
@@ -142,6 +143,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     childEnv: options.childEnv,
     onEvent: event,
   });
+  // The account page, where the authorization server signs people in: served on its path.
+  const accountPath = options.authorizationServer?.account?.serve(
+    accountPageHandlers({ host: options.authorizationServer.account, tokens: new ApiTokens(store, accounts), sessions, publicUrl: () => publicUrl }),
+  );
   const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
   for (const warning of await identityWarnings(config)) event("warning", { message: warning });
   const ctx: { current?: GatewayContext; connector?: ConnectorContext } = {};
@@ -194,6 +199,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         facts.tool = opened?.tool;
         return;
       }
+      case "account":
+        if (!accountPath) throw new GatewayError("not_found", "No such route");
+        // Relative, as the sign-in pages' links are: it works on whatever host and path prefix the browser used.
+        res.writeHead(303, { location: accountPath.slice(1), "cache-control": "no-store", "content-length": 0 }).end();
+        return;
       case "admin-api":
         facts.user = await handleAdminApi({ config: live.fileConfig, store: options.store, verifiers, publicUrl }, req, res);
         return;
@@ -281,7 +291,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     metrics,
     keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS,
     ...bounds,
-    legacy: new LegacyStreams(bounds.budget),
+    legacy: new LegacyStreams(bounds.budget, tracer),
     agent,
     tracer,
   };
@@ -301,15 +311,25 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     publicUrl,
     port,
     httpServer: server,
-    // Tool sessions stop first; what they leave running is then cut, and the agent's sockets with it.
-    close: gracefulClose(server, {
-      begin: () => {
-        live.close();
-        ctx.connector!.table.close();
-        return sessions.close();
-      },
-      timeoutMs: 0,
-      end: () => agent.destroy(),
-    }),
+    // Tool sessions stop first; what they leave running is then cut, and the agent's sockets with
+    // it. Spans still queued go to the collector last (bounded by its request time limit), so a
+    // stopped gateway's final requests are not missing from the trace.
+    close: closeThen(
+      gracefulClose(server, {
+        begin: () => {
+          live.close();
+          ctx.connector!.table.close();
+          return sessions.close();
+        },
+        timeoutMs: 0,
+        end: () => agent.destroy(),
+      }),
+      () => tracer.exporter?.flush(),
+    ),
   };
+}
+
+function closeThen(close: () => Promise<void>, after: () => Promise<void> | undefined): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= close().then(after));
 }

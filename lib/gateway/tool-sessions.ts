@@ -361,6 +361,30 @@ export class ToolSessions {
     return Math.max(shared, this.#touched.get(key) ?? 0);
   }
 
+  /** A person's own tool sessions, as the data dir has them (any replica's), oldest first. */
+  async of(user: string): Promise<ToolSessionRecord[]> {
+    const all = await this.#o.store.list<ToolSessionRecord>(SESSIONS);
+    return all
+      .map((r) => r.value)
+      .filter((rec) => rec.user === user && rec.state !== "crashed")
+      .sort((a, b) => a.since - b.since);
+  }
+
+  /**
+   * Ends one of `user`'s own tool sessions: stopped here when this replica runs it, else
+   * forgotten, which its owner sees at its next sweep and stops it. False when `user` has
+   * no session with that instance (another person's included).
+   */
+  async endOf(user: string, instance: string): Promise<boolean> {
+    if (!/^[0-9a-f]{32}$/.test(instance)) return false;
+    const found = (await this.#o.store.list<ToolSessionRecord>(SESSIONS)).find(({ value }) => value.instance === instance && value.user === user);
+    if (!found) return false;
+    if (this.#owned.has(instance)) await this.#stop(instance);
+    else await this.#forget(found.id, instance);
+    this.#o.onEvent("tool session stopped by its user", {});
+    return true;
+  }
+
   /** Stops a tool session this replica runs (one the hub connector started only to fill a catalog). */
   stop(instance: string): Promise<void> {
     return this.#stop(instance);

@@ -23,7 +23,8 @@ dt{font-size:.85rem;color:#4b5563}dd{margin:0 0 .5rem;font-weight:600;overflow-w
 .muted{color:#4b5563;font-size:.9rem}
 `;
 
-function page(title: string, body: string): string {
+/** A whole page around `body` (already escaped): the pages of the account page share it. */
+export function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
@@ -31,7 +32,7 @@ function page(title: string, body: string): string {
 `;
 }
 
-function hidden(name: string, value: string): string {
+export function hidden(name: string, value: string): string {
   return `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
 }
 
@@ -42,6 +43,8 @@ export interface LoginView {
   readonly requestId: string;
   readonly csrf: string;
   readonly clientName: string;
+  /** Instead of "… wants to use tools on this hub": what signing in is for, when no application asks. */
+  readonly purpose?: string;
   readonly error?: string;
   readonly username?: string;
 }
@@ -51,7 +54,7 @@ export function loginPage(view: LoginView): string {
   return page(
     "Sign in",
     `<h1>Sign in to ${escapeHtml(view.hub)}</h1>
-<p class="muted">${escapeHtml(view.clientName)} wants to use tools on this hub. Sign in with your hub account.</p>
+<p class="muted">${escapeHtml(view.purpose ?? `${view.clientName} wants to use tools on this hub.`)} Sign in with your hub account.</p>
 ${error}<form method="post" action="${escapeHtml(view.action)}">
 ${hidden("request", view.requestId)}${hidden("csrf", view.csrf)}
 <label for="username">User name</label>

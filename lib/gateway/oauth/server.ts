@@ -2,6 +2,7 @@
 // own paths and leaves every other request to the gateway untouched.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthorizationServer, TokenVerifier } from "../contracts.ts";
+import { OAuthAccountHost } from "./account-host.ts";
 import { AuthorizeEndpoints } from "./authorize.ts";
 import { BrowserSessions } from "./browser-session.ts";
 import { ClientDirectory } from "./clients.ts";
@@ -37,6 +38,7 @@ function limited(limiter: { hit(key: string): number | Promise<number> }, client
 
 export class OAuthServer implements AuthorizationServer {
   readonly verifier: TokenVerifier;
+  readonly account: OAuthAccountHost;
   readonly #config: OAuthConfig;
   readonly #sweeper: Sweeper;
   readonly #routes: Map<string, Partial<Record<"GET" | "POST", Route>>>;
@@ -48,7 +50,8 @@ export class OAuthServer implements AuthorizationServer {
     this.#config = config;
     const clients = new ClientDirectory(config);
     const grants = new Grants(config);
-    const pages = new AuthorizeEndpoints(config, clients, grants, new BrowserSessions(config));
+    const sessions = new BrowserSessions(config);
+    const pages = new AuthorizeEndpoints(config, clients, grants, sessions);
     const registrations = oauthLimit(config, LIMITS.register, config.maxRegistrations, config.registrationWindowMs);
     const tokenRequests = new FixedWindowLimiter(TOKEN_REQUESTS_PER_MINUTE, 60_000, config.now);
     const revocations = new FixedWindowLimiter(REVOCATIONS_PER_MINUTE, 60_000, config.now);
@@ -74,6 +77,9 @@ export class OAuthServer implements AuthorizationServer {
       [AS_PATHS.token, { POST: limited(tokenRequests, config.clientIp, "token requests", (req, res) => tokenEndpoint(req, res, clients, grants)) }],
       [AS_PATHS.revoke, { POST: limited(revocations, config.clientIp, "revocation requests", (req, res) => revocationEndpoint(req, res, clients, grants)) }],
     ]);
+    // The account page is the gateway's (it lists API tokens and tool sessions too), served
+    // here so the sign-in cookie, scoped to this server's path, reaches it.
+    this.account = new OAuthAccountHost(config, sessions, grants, pages, (page) => this.#routes.set(AS_PATHS.account, page));
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {

@@ -13,6 +13,7 @@ import { startupRows, tsAppRows } from "./rows/launcher.ts";
 import { stdioRows } from "./rows/stdio.ts";
 import { allocationPerRequest } from "./rows/allocation.ts";
 import { gatewayHopRows, gatewaySessionsRow } from "./rows/gateway.ts";
+import { registryHopRows } from "./rows/registry.ts";
 import { hubConnectorListRow } from "./rows/hub-connector.ts";
 import { rappturesCatalogueRow } from "./rows/rappture-catalogue.ts";
 import { rewriteBudgetRow } from "./rows/rewrite-budget.ts";
@@ -49,6 +50,7 @@ async function bench(options: BenchOptions): Promise<Row[]> {
     await phase("memory under calls", () => callMemoryRow(servers, gen, options.calls));
     await phase("idle sessions", () => idleSessionsRow(servers, gen, options.sessions));
     await phase("gateway hop", () => gatewayHopRows(servers, gen, options.slicing));
+    await phase("tool registry: 1,000 registered tools", () => registryHopRows(servers, gen, options.slicing));
     await phase("idle gateway sessions", () => gatewaySessionsRow(servers, gen, options.gatewaySessions));
     await phase("hub connector listing", () => hubConnectorListRow(servers, gen, options.slicing));
     await phase("hub connector: Rappture catalogue", () => rappturesCatalogueRow(servers));

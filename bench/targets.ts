@@ -22,6 +22,8 @@ export const TARGETS = {
   idleSessionsMb: 40,
   /** The gateway process's own CPU per tools/call, at most this many times a bare node:http proxy's in the same run. */
   gatewayVsProxyCpu: 1.25,
+  /** The gateway process's own CPU per tools/call with 1,000 tools registered in its store, at most this many times with 1 tool, same run. */
+  registryGatewayCpu: 1.1,
   /** The gateway process's own CPU per tools/call exporting every span (OTLP, sampler 100 %), at most this many times with tracing off, same run. */
   tracingGatewayCpu: 1.1,
   /**

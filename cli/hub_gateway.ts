@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `hub_gateway` command: serve (`--config gateway.json`), `init` (a first local
-// gateway), and the operator commands `user …` and `token …` on a data dir. The commands
+// gateway), and the operator commands `user …`, `token …` and `tool …` on a data dir. The commands
 // live in lib/gateway/cli; this file parses argv, serves, and wires stdin, stdout/stderr
 // and the stop signals.
 import { readFile } from "node:fs/promises";
@@ -18,6 +18,8 @@ import { initCommand } from "../lib/gateway/cli/init.ts";
 import { NAME, usage, USAGE, type CliIo } from "../lib/gateway/cli/io.ts";
 import { tokenCommand } from "../lib/gateway/cli/tokens.ts";
 import { userCommand } from "../lib/gateway/cli/users.ts";
+import { toolCommand } from "../lib/gateway/cli/tools.ts";
+import { LiveTools } from "../lib/gateway/tool-registry/live.ts";
 import type { Logger } from "../lib/util/logger.ts";
 import { listenForStop, packageVersion, runIfExecutedDirectly } from "../lib/util/cli-entry.ts";
 
@@ -34,6 +36,14 @@ type Values = {
   app?: string;
   tool?: string;
   user?: string;
+  url?: string;
+  rappture?: string;
+  command?: boolean;
+  revision?: string;
+  isolation?: string;
+  default?: boolean;
+  format?: string;
+  now?: boolean;
   expires?: string;
   name?: string;
   help?: boolean;
@@ -99,8 +109,16 @@ async function serve(io: CliIo, values: Values, env: NodeJS.ProcessEnv, port: nu
   return withStore(io, values, env, config, (opened) => serveOn(io, values, config, opened, port));
 }
 
-async function serveOn(io: CliIo, values: Values, config: GatewayConfig, opened: OpenedStore, port: number): Promise<number> {
+async function serveOn(io: CliIo, values: Values, fileConfig: GatewayConfig, opened: OpenedStore, port: number): Promise<number> {
   const { store } = opened;
+  // The OAuth server and the gateway see the same tools, registered ones included: a
+  // person may get a token for a registered tool's own URL.
+  const liveTools = await LiveTools.open({
+    store,
+    config: fileConfig,
+    event: (name, fields) => io.err(JSON.stringify({ time: new Date().toISOString(), event: name, ...fields })),
+  });
+  const { config } = liveTools;
   // The OAuth server needs the public URL, which without a configured one is known only once listening.
   let publicUrl = config.publicUrl ?? "http://127.0.0.1";
   const authorizationServer = config.oauth.enabled
@@ -123,10 +141,12 @@ async function serveOn(io: CliIo, values: Values, config: GatewayConfig, opened:
       port,
       log: io.err,
       sharedLimits: opened.kind === "postgres",
+      liveTools,
       ...(authorizationServer ? { authorizationServer } : {}),
     });
     publicUrl = gateway.publicUrl;
   } catch (err) {
+    liveTools.close();
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "EADDRINUSE") io.err(`${NAME}: port ${port} is already in use`);
     else if (code === "EACCES") io.err(`${NAME}: not allowed to listen on port ${port} or to use the data dir`);
@@ -144,9 +164,12 @@ async function serveOn(io: CliIo, values: Values, config: GatewayConfig, opened:
 export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: CliIo, script?: string): Promise<number> {
   let values: Values;
   let positionals: string[];
+  // `tool add NAME --command -- PROGRAM ARG…`: what follows `--` is the command, as given.
+  const dashes = argv.indexOf("--");
+  const tail = dashes === -1 ? undefined : argv.slice(dashes + 1);
   try {
     ({ values, positionals } = parseArgs({
-      args: [...argv],
+      args: dashes === -1 ? [...argv] : argv.slice(0, dashes),
       strict: true,
       allowPositionals: true,
       options: {
@@ -160,6 +183,14 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
         app: { type: "string" },
         tool: { type: "string" },
         user: { type: "string" },
+        url: { type: "string" },
+        rappture: { type: "string" },
+        command: { type: "boolean" },
+        revision: { type: "string" },
+        isolation: { type: "string" },
+        default: { type: "boolean" },
+        format: { type: "string" },
+        now: { type: "boolean" },
         expires: { type: "string" },
         name: { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -200,14 +231,29 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
     // The config init writes does not exist yet: the store comes from --store alone.
     return withStore(io, { store: url }, env, undefined, ({ store }) => initCommand(io, env, { ...args, store: { records: store, url } }));
   }
-  if (command !== "user" && command !== "token") return usage(io, "unknown command");
+  if (command !== "user" && command !== "token" && command !== "tool") return usage(io, "unknown command");
+  if ((tail !== undefined) !== (values.command === true)) return usage(io, "--command needs the command after --, and -- needs --command");
+  if (tail?.length === 0) return usage(io, "--command needs a program after --");
   const config = values.config === undefined ? undefined : await loadConfig(io, values.config);
   if (typeof config === "number") return config;
-  return withStore(io, values, env, config, ({ store }) =>
-    command === "user"
-      ? userCommand(io, store, { action: sub, name: arg, value, groups: values.groups, passwordStdin: values["password-stdin"] === true })
-      : tokenCommand(io, store, sub, arg, { expires: values.expires, name: values.name }),
-  );
+  return withStore(io, values, env, config, ({ store }) => {
+    if (command === "user")
+      return userCommand(io, store, { action: sub, name: arg, value, groups: values.groups, passwordStdin: values["password-stdin"] === true });
+    if (command === "token") return tokenCommand(io, store, sub, arg, { expires: values.expires, name: values.name });
+    return toolCommand(io, store, config, {
+      action: sub,
+      name: arg,
+      ...optional({ app: values.app, url: values.url, rappture: values.rappture, command: tail, revision: values.revision }),
+      ...optional({ groups: values.groups, isolation: values.isolation, format: values.format }),
+      makeDefault: values.default === true,
+      now: values.now === true,
+    });
+  });
+}
+
+/** The options given, without the keys of those that were not. */
+function optional<T extends Record<string, unknown>>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function jsonLineLogger(write: (line: string) => void): Logger {

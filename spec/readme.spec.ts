@@ -87,8 +87,8 @@ test("the README and docs/ show every hub_gateway command", async () => {
     .map((p) => p.text)
     .join("\n");
   const { USAGE } = await import("../lib/gateway/cli/io.ts");
-  const commands = [...USAGE.matchAll(/hub_gateway ((?:init|user \w+|token \w+))/g)].map((m) => m[1]!);
-  assert.equal(commands.length, 9, "init, five user and three token commands");
+  const commands = [...USAGE.matchAll(/hub_gateway ((?:init|user \w+|token \w+|tool \w+))/g)].map((m) => m[1]!);
+  assert.equal(commands.length, 15, "init, five user, three token and six tool commands");
   assert.deepEqual(
     commands.filter((command) => !readme.includes(`hub_gateway ${command}`)),
     [],

@@ -82,7 +82,7 @@ async function post(port: number, body: string, headers: Record<string, string>)
 }
 
 /** The MCP handshake through the gateway; returns the gateway's session id. */
-async function openGatewaySession(stack: Stack, gateway = stack.gateway, bearer = stack.bearer): Promise<string> {
+export async function openGatewaySession(stack: Pick<Stack, "gateway" | "bearer">, gateway = stack.gateway, bearer = stack.bearer): Promise<string> {
   const res = await post(gateway.port, INITIALIZE, bearer);
   const id = res.headers.get("mcp-session-id");
   await res.arrayBuffer();
@@ -96,7 +96,7 @@ async function openGatewaySession(stack: Stack, gateway = stack.gateway, bearer 
   return id;
 }
 
-interface Lane {
+export interface Lane {
   name: string;
   target: Target;
   /** The processes whose CPU time this lane's requests cost. */
@@ -110,7 +110,7 @@ interface Lane {
 
 const cpuOf = async (servers: ServerChild[]): Promise<number[]> => Promise.all(servers.map(async (s) => (await s.stats()).cpuMs));
 
-async function slice(gen: LoadGenerator, lane: Lane, durationMs: number): Promise<void> {
+export async function slice(gen: LoadGenerator, lane: Lane, durationMs: number): Promise<void> {
   const before = await cpuOf(lane.costs);
   const dbBefore = lane.database?.read() ?? 0;
   lane.runs.push(await gen.run(lane.target, { durationMs, warmupMs: 150 }));
@@ -119,7 +119,7 @@ async function slice(gen: LoadGenerator, lane: Lane, durationMs: number): Promis
   after.forEach((ms, i) => (lane.cpuMs[i]! += ms - before[i]!));
 }
 
-function laneRow(lane: Lane): Row & { total: number } {
+export function laneRow(lane: Lane): Row & { total: number } {
   const all = combine(lane.runs);
   const cpu = lane.cpuMs.reduce((a, b) => a + b, 0);
   const row: Row & { total: number } = {
@@ -355,7 +355,7 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
   }
 }
 
-const strip = ({ total: _total, ...row }: Row & { total: number }): Row => row;
+export const strip = ({ total: _total, ...row }: Row & { total: number }): Row => row;
 
 /** Idle readings after a full GC, before and after opening the sessions. */
 async function settled(stack: Stack): Promise<[Stats, Stats]> {

@@ -10,6 +10,7 @@ import { parseOAuthSettings, type OAuthSettings } from "./oauth/gateway-settings
 import { checkStoreUrl } from "./store/open-store.ts";
 import { parseServed, parseSlurmRevision, servedFile, type SlurmRevision } from "./served-settings.ts";
 import { readToolXml } from "../rappture/tool-xml.ts";
+import { parseRegistrySettings, type RegistrySettings } from "./tool-registry/settings.ts";
 
 /** Who a started tool session runs as, and which of the gateway's variables it sees (docs/gateway.md, "Deployment"). */
 export interface ChildIdentity {
@@ -40,8 +41,10 @@ export interface ToolSpec {
   readonly revisions: Readonly<Record<string, RevisionSpec>>;
   /** Listed at `{publicUrl}/mcp` from the gateway's shared catalog (true), or live per caller (false). */
   readonly catalog: boolean;
-  /** The revision `{publicUrl}/mcp` lists and calls; `default`. */
+  /** The revision `{publicUrl}/mcp` lists and calls; the default revision unless named. */
   readonly catalogRevision: string;
+  /** The revision a request without `?revision=` gets; `default`. */
+  readonly defaultRevision: string;
 }
 
 export interface GatewayConfig {
@@ -59,6 +62,8 @@ export interface GatewayConfig {
   readonly connector: ConnectorSettings;
   /** Who the hub's operators are (section `admin`): the `/admin` page and API. */
   readonly admin: AdminSettings;
+  /** What tools registered in the store may ask for (section `registry`). */
+  readonly registry: RegistrySettings;
 }
 
 /** A config problem; `message` is the whole line, starting with the key. */
@@ -155,7 +160,8 @@ function revision(v: unknown, key: string, baseDir: string, who: ChildIdentity):
 function tool(v: unknown, key: string, baseDir: string, top: ChildIdentity): ToolSpec {
   if (!isObject(v)) throw new ConfigError(key, "must be an object");
   for (const k of Object.keys(v))
-    if (!["groups", "revisions", "runAs", "env", "catalog", "catalogRevision"].includes(k)) throw new ConfigError(`${key}.${k}`, "is not a known key");
+    if (!["groups", "revisions", "runAs", "env", "catalog", "catalogRevision", "defaultRevision"].includes(k))
+      throw new ConfigError(`${key}.${k}`, "is not a known key");
   const who = identity(v, key, top);
   let groups: string[] = [];
   if (v.groups !== undefined) {
@@ -170,12 +176,24 @@ function tool(v: unknown, key: string, baseDir: string, top: ChildIdentity): Too
     if (!REVISION_NAME.test(name)) throw new ConfigError(`${key}.revisions`, "has a revision name that is not letters, digits, '.', '_' or '-'");
     revisions[name] = revision(spec, `${key}.revisions.${name}`, baseDir, who);
   }
-  if (!revisions.default) throw new ConfigError(`${key}.revisions.default`, "is required");
+  const defaultRevision = v.defaultRevision ?? "default";
+  if (v.defaultRevision === undefined && !revisions.default) throw new ConfigError(`${key}.revisions.default`, "is required");
+  if (typeof defaultRevision !== "string" || !Object.hasOwn(revisions, defaultRevision))
+    throw new ConfigError(`${key}.defaultRevision`, "must name one of the tool's revisions");
   if (v.catalog !== undefined && typeof v.catalog !== "boolean") throw new ConfigError(`${key}.catalog`, "must be true or false");
-  const catalogRevision = v.catalogRevision ?? "default";
+  const catalogRevision = v.catalogRevision ?? defaultRevision;
   if (typeof catalogRevision !== "string" || !Object.hasOwn(revisions, catalogRevision))
     throw new ConfigError(`${key}.catalogRevision`, "must name one of the tool's revisions");
-  return { groups, revisions, catalog: v.catalog !== false, catalogRevision };
+  return { groups, revisions, catalog: v.catalog !== false, catalogRevision, defaultRevision };
+}
+
+/**
+ * One tool of gateway.json's `tools` section, or one registered in the store: the same rules
+ * and the same one-line errors (`tools.NAME…`) for both.
+ */
+export function parseTool(name: string, v: unknown, baseDir: string, top: ChildIdentity): ToolSpec {
+  if (!TOOL_NAME.test(name)) throw new ConfigError("tools", "has a tool name that is not letters, digits, '_' or '-'");
+  return tool(v, `tools.${name}`, baseDir, top);
 }
 
 const HOST_NAME = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
@@ -191,16 +209,13 @@ function hostNames(v: unknown): string[] {
 export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConfig {
   if (!isObject(value)) throw new ConfigError("(top level)", "must be a JSON object");
   for (const k of Object.keys(value))
-    if (!["publicUrl", "allowedHosts", "tools", "limits", "oauth", "runAs", "env", "store", "connector", "admin"].includes(k))
+    if (!["publicUrl", "allowedHosts", "tools", "limits", "oauth", "runAs", "env", "store", "connector", "admin", "registry"].includes(k))
       throw new ConfigError(k, "is not a known key");
   const top = identity(value, "", {});
   const publicUrl = value.publicUrl === undefined ? undefined : httpUrl(value.publicUrl, "publicUrl").replace(/\/+$/, "");
   if (!isObject(value.tools)) throw new ConfigError("tools", "must be an object of named tools");
   const tools: Record<string, ToolSpec> = {};
-  for (const [name, spec] of Object.entries(value.tools)) {
-    if (!TOOL_NAME.test(name)) throw new ConfigError("tools", "has a tool name that is not letters, digits, '_' or '-'");
-    tools[name] = tool(spec, `tools.${name}`, baseDir, top);
-  }
+  for (const [name, spec] of Object.entries(value.tools)) tools[name] = parseTool(name, spec, baseDir, top);
   const oauth = parseOAuthSettings(value.oauth, fail);
   let store: string | undefined;
   try {
@@ -217,6 +232,7 @@ export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConf
     oauth,
     connector,
     admin: parseAdminSettings(value.admin, fail),
+    registry: parseRegistrySettings(value.registry, top, fail),
     ...(store !== undefined ? { store } : {}),
   };
 }
@@ -249,20 +265,28 @@ function checkToolXml(key: string, file: string): void {
  * account runs (an app's imports, a tool.xml's command and the programs beside it).
  */
 export async function checkAppFiles(config: GatewayConfig): Promise<void> {
-  for (const [tool, spec] of Object.entries(config.tools)) {
-    for (const [name, rev] of Object.entries(spec.revisions)) {
-      if (rev.kind === "url" || rev.kind === "command") continue;
-      const { key: k, file } = servedFile(rev.kind === "slurm" ? rev.slurm : rev);
-      const key = `tools.${tool}.revisions.${name}${rev.kind === "slurm" ? ".slurm" : ""}`;
-      const found = await stat(file).catch(() => undefined);
-      if (!found?.isFile()) throw new ConfigError(`${key}.${k}`, `names ${file}, which ${found ? "is not a file" : "does not exist"}`);
-      const parent = await stat(dirname(file));
-      if (((found.mode | parent.mode) & 0o002) !== 0) throw new ConfigError(`${key}.${k}`, `names ${file}, which or whose folder every account may write`);
-      // A tool.xml its session could not publish is one line now, not a failed start per person later.
-      if (k === "rappture") checkToolXml(`${key}.${k}`, file);
-      if (rev.kind !== "slurm") continue;
-      const folder = await stat(rev.slurm.workdir).catch(() => undefined);
-      if (!folder?.isDirectory()) throw new ConfigError(`${key}.workdir`, `names ${rev.slurm.workdir}, which ${folder ? "is not a folder" : "does not exist"}`);
-    }
+  for (const [tool, spec] of Object.entries(config.tools)) await checkToolFiles(tool, spec);
+}
+
+/**
+ * The same for one tool. `owners`: when given, the uids a file and its folder may belong to
+ * (a registered tool's file: another account that owns it could change it at any time).
+ */
+export async function checkToolFiles(tool: string, spec: ToolSpec, owners?: readonly number[]): Promise<void> {
+  for (const [name, rev] of Object.entries(spec.revisions)) {
+    if (rev.kind === "url" || rev.kind === "command") continue;
+    const { key: k, file } = servedFile(rev.kind === "slurm" ? rev.slurm : rev);
+    const key = `tools.${tool}.revisions.${name}${rev.kind === "slurm" ? ".slurm" : ""}`;
+    const found = await stat(file).catch(() => undefined);
+    if (!found?.isFile()) throw new ConfigError(`${key}.${k}`, `names ${file}, which ${found ? "is not a file" : "does not exist"}`);
+    const parent = await stat(dirname(file));
+    if (((found.mode | parent.mode) & 0o002) !== 0) throw new ConfigError(`${key}.${k}`, `names ${file}, which or whose folder every account may write`);
+    if (owners && (!owners.includes(found.uid) || !owners.includes(parent.uid) || ((found.mode | parent.mode) & 0o020) !== 0))
+      throw new ConfigError(`${key}.${k}`, `names ${file}, which or whose folder another account owns or its group may write`);
+    // A tool.xml its session could not publish is one line now, not a failed start per person later.
+    if (k === "rappture") checkToolXml(`${key}.${k}`, file);
+    if (rev.kind !== "slurm") continue;
+    const folder = await stat(rev.slurm.workdir).catch(() => undefined);
+    if (!folder?.isDirectory()) throw new ConfigError(`${key}.workdir`, `names ${rev.slurm.workdir}, which ${folder ? "is not a folder" : "does not exist"}`);
   }
 }

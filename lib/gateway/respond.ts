@@ -16,6 +16,8 @@ export const CORS = PROFILES.gateway.actual;
  */
 const STATUS = {
   bad_path: 400,
+  /** A registered tool that breaks gateway.json's rules or the registry's, or a malformed import. */
+  bad_tool: 400,
   /** A console link the gateway did not sign, for this tool session, or malformed. */
   console_link_invalid: 400,
   no_session: 400,
@@ -31,6 +33,8 @@ const STATUS = {
   unknown_tool: 404,
   method_not_allowed: 405,
   not_acceptable: 406,
+  /** The registry cannot make that change as asked (a gateway.json tool, another definition, the default revision). */
+  conflict: 409,
   /** A console link past its minute, or opened before: gone for good, a new one is needed. */
   console_link_expired: 410,
   console_link_used: 410,

@@ -22,6 +22,7 @@ export type Route =
   | { kind: "weber"; instance: string; cookie: string }
   | { kind: "console-link" }
   | { kind: "account" }
+  | { kind: "admin-api" }
   | { kind: "not-found" }
   | { kind: "bad-path" };
 
@@ -68,6 +69,8 @@ export function matchRoute(method: string, target: string | undefined): Route {
   }
   if (path === "/console") return { kind: "console-link" };
   if (path === "/account") return { kind: "account" };
+  // The tool registry's API (./tool-registry/admin-api.ts), which reads the rest of the path itself.
+  if (parts[0] === "admin" && parts[1] === "api") return { kind: "admin-api" };
   if (parts[0] === "weber" && parts.length >= 4) return { kind: "weber", instance: parts[1]!, cookie: parts[2]! };
   if (parts[0] !== "api" || parts[1] !== "mcp" || !parts[2]) return { kind: "not-found" };
   const tool = parts[2];

@@ -32,9 +32,11 @@ import { bindHttp, gracefulClose, urlHost } from "../http/listen.ts";
 import { hostAllowList } from "../http/host-guard.ts";
 import { authorizeHub, hubResourceMetadata } from "./hub-connector/auth.ts";
 import { sendLanding } from "./landing.ts";
-import { createConnector, type ConnectorContext } from "./hub-connector/context.ts";
+import { createConnector, toolsChanged, type ConnectorContext } from "./hub-connector/context.ts";
 import { accountPageHandlers } from "./account/page.ts";
 import { handleConnector } from "./hub-connector/endpoint.ts";
+import { handleAdminApi, isAdminApi } from "./tool-registry/admin-api.ts";
+import { LiveTools } from "./tool-registry/live.ts";
 
 export interface GatewayOptions {
   config: GatewayConfig;
@@ -66,6 +68,11 @@ export interface GatewayOptions {
   sharedLimits?: boolean;
   /** How tool sessions start; for embedding and specs. */
   launch?: (req: LaunchRequest) => Promise<Backend>;
+  /**
+   * The tools served, gateway.json's and those registered in `store`, kept current; opened
+   * here by default. Given when something else (the OAuth server) must see the same tools.
+   */
+  liveTools?: LiveTools;
 }
 
 export interface RunningGateway {
@@ -112,10 +119,12 @@ function routeOf(method: string, target: string | undefined): Route {
 }
 
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
-  const { config } = options;
-  const store = new CachingRecordStore(options.store, { ttlMs: config.limits.lookupCacheMs, keep: keepForLookups });
   const log = options.log ?? (() => {});
   const event = (name: string, fields: Record<string, unknown>): void => log(JSON.stringify({ time: new Date().toISOString(), event: name, ...fields }));
+  const live = options.liveTools ?? (await LiveTools.open({ store: options.store, config: options.config, event }));
+  // Its `tools` are read through `live` on every use: registered tools come and go while serving.
+  const { config } = live;
+  const store = new CachingRecordStore(options.store, { ttlMs: config.limits.lookupCacheMs, keep: keepForLookups });
   const accounts = new StoreAccountDirectory(store);
   const verifiers = [...(options.verifiers ?? [new ApiTokens(store, accounts, (collection, id) => store.copyOf(collection, id))])];
   if (options.authorizationServer) verifiers.push(options.authorizationServer.verifier);
@@ -154,7 +163,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const route = async (req: IncomingMessage, res: ServerResponse, facts: { user?: string; tool?: string }): Promise<void> => {
     const method = req.method ?? "GET";
     if (!hostServed(req.headers.host)) throw new GatewayError("host_not_allowed", "This Host is not served here");
-    if (method === "OPTIONS") return answerPreflight(res, PROFILES.gateway);
+    if (method === "OPTIONS" && !isAdminApi(req.url)) return answerPreflight(res, PROFILES.gateway);
     const as = options.authorizationServer;
     const handled = as ? (as.handleNow ? as.handleNow(req, res) : as.handle(req, res)) : false;
     if (handled instanceof Promise ? await handled : handled) return;
@@ -194,6 +203,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         if (!accountPath) throw new GatewayError("not_found", "No such route");
         // Relative, as the sign-in pages' links are: it works on whatever host and path prefix the browser used.
         res.writeHead(303, { location: accountPath.slice(1), "cache-control": "no-store", "content-length": 0 }).end();
+        return;
+      case "admin-api":
+        facts.user = await handleAdminApi({ config: live.fileConfig, store: options.store, verifiers, publicUrl }, req, res);
         return;
       case "hub-resource-metadata":
         if (method !== "GET" && method !== "HEAD") throw new GatewayError("method_not_allowed", "Use GET", { allow: "GET" });
@@ -284,6 +296,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     tracer,
   };
   ctx.connector = createConnector(ctx.current, verifiers, event);
+  live.listen((change) => {
+    toolsChanged(ctx.connector!, change.tools);
+    // Sessions of revisions no longer served end now, rather than at the next sweep.
+    const retired = change.now ? sessions.retire() : Promise.resolve();
+    void retired.then(
+      () => event("tools changed", { tools: change.tools.slice(0, 20), count: change.tools.length }),
+      (err: unknown) => event("tool sessions not retired", { error: String(err).slice(0, 200) }),
+    );
+  });
 
   return {
     url,
@@ -296,6 +317,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     close: closeThen(
       gracefulClose(server, {
         begin: () => {
+          live.close();
           ctx.connector!.table.close();
           return sessions.close();
         },

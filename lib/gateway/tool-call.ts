@@ -59,7 +59,7 @@ export interface Caller {
 }
 
 export function revisionOf(c: Caller): string {
-  const revision = c.query.get("revision") ?? "default";
+  const revision = c.query.get("revision") ?? c.spec.defaultRevision;
   if (!Object.hasOwn(c.spec.revisions, revision)) {
     throw new GatewayError("unknown_revision", `This tool has no such revision; it has: ${Object.keys(c.spec.revisions).join(", ")}`);
   }

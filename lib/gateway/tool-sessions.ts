@@ -316,7 +316,25 @@ export class ToolSessions {
     await this.#forget(sessionKey(rec.user, rec.tool, rec.revision), rec.instance);
   }
 
+  /**
+   * Ends the tool sessions this replica runs of revisions no longer served (a registered
+   * tool or revision removed). Only its own: another replica may serve a tool registered
+   * since this one last read the registry.
+   */
+  async retire(): Promise<void> {
+    const served = (key: string): boolean => {
+      const [, tool, revision] = key.split("\n") as [string, string, string];
+      return this.#o.config.tools[tool]?.revisions[revision] !== undefined;
+    };
+    for (const [instance, owned] of [...this.#owned]) {
+      if (served(owned.key)) continue;
+      this.#o.onEvent("tool session's revision removed; stopping", {});
+      await this.#stop(instance);
+    }
+  }
+
   async sweepIdle(now = Date.now()): Promise<void> {
+    await this.retire();
     const idle = this.#o.config.limits.idleTimeoutMs;
     for (const [instance, owned] of [...this.#owned]) {
       // Its record gone (forgetSessionsOf, or another replica took the key over): nobody can reach it.

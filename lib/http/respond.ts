@@ -6,7 +6,8 @@ import type { ServerResponse } from "node:http";
 import { CORS, type CorsProfile } from "./cors.ts";
 
 export interface JsonStyle {
-  cors: CorsProfile;
+  /** None: the answers carry no CORS headers, and browsers on other origins cannot read them. */
+  cors?: CorsProfile;
   /** Headers every answer of this side carries (cache policy). */
   headers?: Readonly<Record<string, string>>;
   /**
@@ -19,7 +20,7 @@ export interface JsonStyle {
 export type SendJson = (res: ServerResponse, status: number, body: unknown, headers?: Readonly<Record<string, string>>) => void;
 
 export function jsonWriter(style: JsonStyle): SendJson {
-  const base = Object.freeze({ ...style.cors.actual, ...style.headers });
+  const base = Object.freeze({ ...style.cors?.actual, ...style.headers });
   return (res, status, body, headers) => {
     if (res.headersSent) {
       if (style.started === "end") res.end();

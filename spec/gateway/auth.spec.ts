@@ -62,7 +62,7 @@ test("authorize asks verifiers in order, at once while each can tell without I/O
   const { authorize } = await import("../../lib/gateway/auth.ts");
   const { GatewayError } = await import("../../lib/gateway/respond.ts");
   const req = (token: string) => ({ headers: { authorization: `Bearer ${token}` } }) as unknown as import("node:http").IncomingMessage;
-  const spec = { groups: ["staff"], revisions: {}, catalog: true, catalogRevision: "default" };
+  const spec = { groups: ["staff"], revisions: {}, catalog: true, catalogRevision: "default", defaultRevision: "default" };
   const ada: Principal = { user: "ada", groups: ["staff"], kind: "api-token" };
   const asked: string[] = [];
   const remembering = {

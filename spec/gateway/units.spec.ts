@@ -142,6 +142,9 @@ test("routes: each section-C path, and hostile paths refused", () => {
   assert.deepEqual(matchRoute("GET", "/healthz"), { kind: "health" });
   assert.deepEqual(matchRoute("GET", "/account"), { kind: "account" });
   assert.deepEqual(matchRoute("GET", "/account/x"), { kind: "not-found" });
+  // The registry API reads the rest of its path itself; hostile paths are refused before it sees them.
+  assert.deepEqual(matchRoute("PUT", "/admin/api/tools/demo/revisions/v2"), { kind: "admin-api" });
+  assert.deepEqual(matchRoute("GET", "/admin/api/../mcp"), { kind: "bad-path" });
   assert.deepEqual(matchRoute("GET", "/metrics"), { kind: "metrics" });
   assert.deepEqual(matchRoute("GET", "/api/other"), { kind: "not-found" });
   assert.deepEqual(matchRoute("GET", "/api/mcp/demo/tools/a/b"), { kind: "not-found" });

@@ -14,6 +14,13 @@ export const USAGE = `usage: hub_gateway --config FILE [--host HOST] [--port POR
        hub_gateway token create NAME [--expires 30d] [--name LABEL] [STORE]
        hub_gateway token revoke ID [STORE]
        hub_gateway token list [STORE]                   (id, owner, created, expires, last used, name)
+       hub_gateway tool add NAME (--app FILE | --url URL | --rappture FILE | --command -- CMD …)
+                        [--revision R] [--groups a,b] [--isolation shared] [--default] [STORE]
+       hub_gateway tool update NAME [--app FILE | --url URL | …] [--revision R] [--groups a,b] [--default] [STORE]
+       hub_gateway tool remove NAME [--revision R] [--now] [STORE]
+       hub_gateway tool list [--format json] [STORE]     (gateway.json's tools too, with --config)
+       hub_gateway tool show NAME [STORE]
+       hub_gateway tool import FILE [STORE]             (a JSON list of tools, each with its "name")
        hub_gateway --version
   where STORE is --data-dir DIR, --store URL, or --config FILE (the "store" it names)
 
@@ -35,6 +42,13 @@ options:
       --user NAME         init: the first user                (default: your login name)
       --expires LIFETIME  token create: refuse the token after 12h, 30d, 8w…  (default: never)
       --name LABEL        token create: what the token is for ("laptop")
+      --url URL, --rappture FILE, --command -- CMD …
+                          tool add/update: a revision's server, as in gateway.json
+      --revision R        tool: the revision                  (default: "default", update: the tool's default)
+      --isolation MODE    tool: "process" or "shared", for --app or --rappture
+      --default           tool: make --revision the one served without ?revision=
+      --now               tool remove: end the removed revision's running sessions at once
+      --format FMT        tool list: text or json
   -h, --help              show this help
       --version           print hubmcp's version
 `;

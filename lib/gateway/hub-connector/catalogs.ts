@@ -1,7 +1,7 @@
 // What each (tool, revision) offers, kept by the gateway so that listing at /mcp does
 // not start a tool session per tool per person. An entry is filled from one tool
 // session (the first caller's own), through a short MCP session that lists everything
-// and ends; it is dropped when the tool says a list changed, and refilled when older
+// and ends; it is dropped when the tool says a list changed (or is registered anew), and refilled when older
 // than the bound. A tool with `"catalog": false` is listed live each time instead.
 import { isRecord } from "../../util/guards.ts";
 import { METHOD_OF, type ListKind } from "../../federation/expose.ts";
@@ -79,8 +79,8 @@ export class Catalogs {
     return lists;
   }
 
-  /** The tool said a list changed: the next listing refills. */
-  invalidate(tool: string, revision: string): void {
-    this.#entries.delete(`${tool}\n${revision}`);
+  /** The tool said a list changed, or was registered again or removed: every revision's entry goes. */
+  forget(tool: string): void {
+    for (const key of this.#entries.keys()) if (key.startsWith(`${tool}\n`)) this.#entries.delete(key);
   }
 }

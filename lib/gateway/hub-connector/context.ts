@@ -106,6 +106,15 @@ export class ViewCache {
   }
 }
 
+const LISTS_CHANGED = ["tools", "prompts", "resources"].map((list) => ({ jsonrpc: "2.0", method: `notifications/${list}/list_changed` }));
+
+/** Tools were registered, changed or removed: every view is rebuilt, and clients listening hear their lists changed. */
+export function toolsChanged(cc: ConnectorContext, tools: readonly string[]): void {
+  for (const tool of tools) cc.catalogs.forget(tool);
+  cc.views.changed();
+  for (const message of LISTS_CHANGED) cc.table.broadcast(message);
+}
+
 export function createConnector(gw: GatewayContext, verifiers: readonly TokenVerifier[], event: ConnectorContext["event"]): ConnectorContext {
   const { connector, limits } = gw.config;
   return {

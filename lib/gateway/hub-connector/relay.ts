@@ -97,7 +97,8 @@ function usedShared(cc: ConnectorContext, s: ConnectorSession | undefined, link:
 /** The tool's list changed: its catalog and every view built from it are stale. */
 function listChanged(cc: ConnectorContext, tool: string): () => void {
   return () => {
-    cc.catalogs.invalidate(tool, cc.gw.config.tools[tool]!.catalogRevision);
+    // Every revision of it: the tool may have been registered again or removed since.
+    cc.catalogs.forget(tool);
     cc.views.changed();
   };
 }
@@ -263,6 +264,8 @@ export async function standaloneStream(cc: ConnectorContext, s: ConnectorSession
     });
   };
   s.streams.add(attach);
+  const notice = (message: unknown): void => void writeMessage(res, message);
+  s.notices.add(notice);
   for (const link of await s.started()) attach(link);
   const timer = setInterval(() => {
     res.write(formatComment("keepalive"));
@@ -277,5 +280,6 @@ export async function standaloneStream(cc: ConnectorContext, s: ConnectorSession
   s.ended.signal.removeEventListener("abort", ended);
   clearInterval(timer);
   s.streams.delete(attach);
+  s.notices.delete(notice);
   controller.abort();
 }

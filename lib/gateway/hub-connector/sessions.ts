@@ -42,6 +42,8 @@ export class ConnectorSession {
   readonly inflight = new Map<string, Link>();
   /** Standalone streams (GET) to attach each newly started link to. */
   readonly streams = new Set<(link: Link) => void>();
+  /** Standalone streams, to tell the client something of the gateway's own (the hub's tools changed). */
+  readonly notices = new Set<(message: unknown) => void>();
   /** Aborted when the session is forgotten: its standalone stream ends with it. */
   readonly ended = new AbortController();
   logLevel: string | undefined;
@@ -118,6 +120,11 @@ export class ConnectorSessions {
     for (const s of this.#table.values()) {
       if (now - s.lastUsed > this.#o.idleMs && s.inflight.size === 0 && s.streams.size === 0) void this.#forget(s);
     }
+  }
+
+  /** A notification to every client listening on a standalone stream. */
+  broadcast(message: unknown): void {
+    for (const s of this.#table.values()) for (const notice of s.notices) notice(message);
   }
 
   /** Stops the idle clock (the gateway is closing). */

@@ -8,7 +8,7 @@ import { TOOL_REFS } from "../../mcp/tool-result.ts";
 import { JOB_RESULT_TOOL } from "../../tasks/views.ts";
 import { isRecord } from "../../util/guards.ts";
 import type { Origin } from "../../federation/naming.ts";
-import { prefixTask, unprefixTask } from "./messages.ts";
+import { prefixTask, unprefixTask } from "./task-ids.ts";
 
 type Message = Record<string, unknown>;
 

@@ -6,6 +6,7 @@
 import { isRecord } from "../../util/guards.ts";
 import { exposeToolResult, rewriteResultUris, type ExposedName } from "../../federation/expose.ts";
 import { exposeUri } from "../../federation/naming.ts";
+import { prefixTask } from "./task-ids.ts";
 import { exposeJobHandle, exposeJobPoll, JOB_POLL } from "./jobs.ts";
 
 type Message = Record<string, unknown>;
@@ -30,14 +31,6 @@ export function unprefixId(id: unknown): { tool: string; id: string | number } |
 
 /** Methods whose params name one task (`taskId`, prefixed with its tool); any other `tasks/…` is unknown. */
 export const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/result", "tasks/cancel", "tasks/update"]);
-
-export const prefixTask = (tool: string, taskId: string): string => `${tool}/${taskId}`;
-
-export function unprefixTask(taskId: unknown): { tool: string; taskId: string } | null {
-  if (typeof taskId !== "string") return null;
-  const slash = taskId.indexOf("/");
-  return slash < 1 ? null : { tool: taskId.slice(0, slash), taskId: taskId.slice(slash + 1) };
-}
 
 function withTask(tool: string, value: unknown): unknown {
   return isRecord(value) && typeof value.taskId === "string" ? { ...value, taskId: prefixTask(tool, value.taskId) } : value;

@@ -1,7 +1,8 @@
 // A child program in a process group of its own: stopping it reaches everything it started
 // (a `bash -lc` wrapper's children, a tool's workers), stopping is bounded (SIGTERM, then
 // SIGKILL after a grace period), and however this process ends, the group does not outlive it.
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn, type StdioOptions } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 
 export interface ChildProcessHandle {
   readonly pid: number;
@@ -9,6 +10,9 @@ export interface ChildProcessHandle {
   readonly exited: Promise<number | null>;
   /** SIGTERM to the group, SIGKILL after `graceMs`; resolves once the process has ended. Safe twice. */
   stop(graceMs?: number): Promise<void>;
+  /** With `pipes`: the child's stdin and stdout, raw (a protocol runs over them); else null. */
+  readonly stdin: Writable | null;
+  readonly stdout: Readable | null;
 }
 
 export interface SpawnGroupOptions {
@@ -17,12 +21,16 @@ export interface SpawnGroupOptions {
   /** Decoded stdout text as it arrives (stderr too, unless onStderr is given); without it the child shares this process's stdio. */
   onStdout?: (text: string) => void;
   onStderr?: (text: string) => void;
+  /** The child speaks a protocol on stdin/stdout: both are pipes handed back raw, stderr goes to onStderr. */
+  pipes?: boolean;
 }
 
 export function spawnGroup(command: string, args: readonly string[], options: SpawnGroupOptions): ChildProcessHandle {
-  const { onStdout } = options;
-  const child = spawn(command, [...args], { env: options.env, cwd: options.cwd, detached: true, stdio: onStdout ? ["ignore", "pipe", "pipe"] : "inherit" });
-  if (onStdout) {
+  const { onStdout, pipes } = options;
+  const stdio: StdioOptions = pipes ? "pipe" : onStdout ? ["ignore", "pipe", "pipe"] : "inherit";
+  const child: ChildProcess = spawn(command, [...args], { env: options.env, cwd: options.cwd, detached: true, stdio });
+  if (pipes) child.stderr!.setEncoding("utf8").on("data", options.onStderr ?? (() => {}));
+  else if (onStdout) {
     child.stdout!.setEncoding("utf8").on("data", onStdout);
     child.stderr!.setEncoding("utf8").on("data", options.onStderr ?? onStdout);
   }
@@ -44,6 +52,8 @@ export function spawnGroup(command: string, args: readonly string[], options: Sp
   return {
     pid: child.pid ?? -1,
     exited,
+    stdin: pipes ? child.stdin : null,
+    stdout: pipes ? child.stdout : null,
     stop(graceMs = 3_000) {
       return (stopping ??= (async () => {
         if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;

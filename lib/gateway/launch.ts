@@ -1,6 +1,6 @@
 // Starting the server behind a revision: `app` runs start_mcp as a child on an ephemeral
-// loopback port, which its ready line names (lib/util/ready-line.ts), and `rappture` the same
-// with --rappture; `url` is a server already running, and `command` is a hub's own session launcher
+// loopback port, which its ready line names (lib/util/ready-line.ts), `rappture` the same
+// with --rappture and `stdio` with --stdio-server; `url` is a server already running, and `command` is a hub's own session launcher
 // that prints one JSON line `{url, cookie?}`. All children get their own process group,
 // so stopping one reaches everything it started, and run as the tool's account with a
 // reduced environment (./run-as.ts). An `app` session answers only requests carrying its
@@ -211,7 +211,23 @@ function readyAt(line: string, prefix: string): ReadyInfo | null {
   return info && new URL(info.url).hostname === "127.0.0.1" && info.prefix === prefix ? info : null;
 }
 
-async function launchApp(req: LaunchRequest, served: Served, runAs: string | undefined, allow: readonly string[], shared: boolean): Promise<Backend> {
+/** A `stdio` revision's server, run from gateway.json's folder so the command's relative paths are taken from there. */
+type StdioServed = { readonly stdio: readonly string[]; readonly cwd: string };
+
+/** What start_mcp is told to serve: an app or tool.xml, or a stdio server's command (last: it follows `--`). */
+function servedArgs(served: Served | StdioServed): { flags: string[]; tail: string[] } {
+  if ("stdio" in served) return { flags: ["--stdio-server"], tail: ["--", ...served.stdio] };
+  const { key, file } = servedFile(served);
+  return { flags: [`--${key}`, file], tail: [] };
+}
+
+async function launchApp(
+  req: LaunchRequest,
+  served: Served | StdioServed,
+  runAs: string | undefined,
+  allow: readonly string[],
+  shared: boolean,
+): Promise<Backend> {
   const account = await accountFor(req, runAs);
   // The child binds a port of its own choosing and strips the proxy path it is given; its
   // ready line says where it listens. Its folder holds the secret and is its account's alone.
@@ -230,9 +246,9 @@ async function launchApp(req: LaunchRequest, served: Served, runAs: string | und
       HUB_TOOL: req.tool,
       HUB_REVISION: req.revisionName,
     });
-    const { key, file } = servedFile(served);
-    const args = [`--${key}`, file, "--host", "127.0.0.1", "--port", "0", "--path-prefix", prefix, "--ready-line", "--state-dir", stateDir];
-    group = spawnGroup([...launcherCommand(!shared), ...args], env, account, dir);
+    const { flags, tail } = servedArgs(served);
+    const args = [...flags, "--host", "127.0.0.1", "--port", "0", "--path-prefix", prefix, "--ready-line", "--state-dir", stateDir, ...tail];
+    group = spawnGroup([...launcherCommand(!shared), ...args], env, account, "stdio" in served ? served.cwd : dir);
   } catch (err) {
     await cleanup();
     throw err;
@@ -305,7 +321,7 @@ async function launchCommand(req: LaunchRequest, command: readonly string[], run
 export async function launchBackend(req: LaunchRequest): Promise<Backend> {
   const r = req.revision;
   if (r.kind === "url") return { url: r.url, exited: NEVER, stop: async () => {} };
-  if (r.kind === "app" || r.kind === "rappture") return launchApp(req, r, r.runAs, r.env ?? [], r.isolation === "shared");
+  if (r.kind === "app" || r.kind === "rappture" || r.kind === "stdio") return launchApp(req, r, r.runAs, r.env ?? [], r.isolation === "shared");
   if (r.kind === "slurm") {
     const fail = (code: SessionLaunchError["code"], message: string): Error => new SessionLaunchError(code, message);
     return launchSlurm(req, r.slurm, await accountFor(req, r.runAs), { launcher: launcherCommand(true), allow: r.env ?? [], fail });

@@ -109,7 +109,8 @@ export class StdioSupervisor {
         options.log(`stdio server: it ${how}; ${window > 0 ? `the next start waits ${Math.ceil(window / 1000)} s` : "the next request starts it again"}`);
       },
     });
-    options.log(`stdio server: started (pid ${connection.pid})`);
+    // A program that cannot be run has no pid: its exit (code 127) says so.
+    if (connection.pid > 0) options.log(`stdio server: started (pid ${connection.pid})`);
     const ready = (async () => {
       const init = await connection.request("initialize", options.initialize);
       connection.notify("notifications/initialized");

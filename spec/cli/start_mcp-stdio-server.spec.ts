@@ -16,23 +16,10 @@ import {
   LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { alive, launcherEnv, ROOT, spawnCli, tempDir } from "../helpers/launcher-fixtures.ts";
-import { pythonWith } from "../helpers/python-venv.ts";
+import { alive, launcherEnv, spawnCli, tempDir } from "../helpers/launcher-fixtures.ts";
+import { fixturePython, STDIO_FIXTURE } from "../helpers/stdio-fixture.ts";
 
-export const STDIO_FIXTURE = join(ROOT, "fixtures/stdio-server/server.py");
 const LOCAL = ["--host", "127.0.0.1", "--port", "0"];
-type After = { after(fn: () => unknown): void; skip(message: string): void };
-
-/** The venv's python, or null when the spec was skipped (no package index here). */
-export async function fixturePython(t: After): Promise<string | null> {
-  const env = await pythonWith("mcp", ["mcp"]);
-  if ("missing" in env && process.env.CI) throw new Error(`needs ${env.missing}: CI must run the stdio server specs`);
-  if ("missing" in env) {
-    t.skip(`needs ${env.missing}`);
-    return null;
-  }
-  return env.python;
-}
 
 const text = (r: unknown): string => ((r as { content: Array<{ text?: string }> }).content[0]?.text ?? "") as string;
 

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   CallToolResultSchema,
@@ -16,7 +17,7 @@ import {
   LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { alive, launcherEnv, spawnCli, tempDir } from "../helpers/launcher-fixtures.ts";
+import { alive, launcherEnv, ROOT, spawnCli, tempDir } from "../helpers/launcher-fixtures.ts";
 import { fixturePython, STDIO_FIXTURE } from "../helpers/stdio-fixture.ts";
 
 const LOCAL = ["--host", "127.0.0.1", "--port", "0"];
@@ -160,6 +161,23 @@ test("the same server on REST, OpenAPI, legacy SSE and the 2026 revision", { tim
   const answer = (await stateless.json()) as { result: { resultType: string; structuredContent: unknown } };
   assert.equal(answer.result.resultType, "complete");
   assert.deepEqual(answer.result.structuredContent, { result: 13 });
+});
+
+test("start_mcp --stdio --stdio-server: a desktop host reaches the stdio server through hubmcp", { timeout: 120_000 }, async (t) => {
+  const python = await fixturePython(t);
+  if (!python) return;
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ["--import", "tsx", join(ROOT, "cli", "start_mcp.ts"), "--stdio", "--stdio-server", "--", python, STDIO_FIXTURE],
+    cwd: ROOT,
+    env: { ...process.env } as Record<string, string>,
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "stdio-desktop", version: "1.0.0" });
+  await client.connect(transport);
+  t.after(() => client.close());
+  assert.equal(client.getServerVersion()?.name, "py-stdio-fixture");
+  assert.deepEqual((await client.callTool({ name: "add", arguments: { a: 3, b: 4 } })).structuredContent, { result: 7 });
 });
 
 test("a stdio server that cannot start: one line, exit 1", { timeout: 60_000 }, async (t) => {

@@ -31,7 +31,7 @@ export type { SlurmRevision } from "./served-settings.ts";
 export type RevisionSpec =
   | ({ readonly kind: "app"; readonly app: string; readonly isolation?: Isolation } & ChildIdentity)
   | ({ readonly kind: "rappture"; readonly rappture: string; readonly isolation?: Isolation } & ChildIdentity)
-  | ({ readonly kind: "stdio"; readonly stdio: readonly string[]; readonly cwd: string; readonly isolation?: Isolation } & ChildIdentity)
+  | ({ readonly kind: "stdio"; readonly stdio: readonly string[]; readonly cwd: string } & ChildIdentity)
   | { readonly kind: "url"; readonly url: string }
   | ({ readonly kind: "command"; readonly command: readonly string[] } & ChildIdentity)
   | ({ readonly kind: "slurm"; readonly slurm: SlurmRevision } & ChildIdentity);
@@ -143,6 +143,8 @@ function revision(v: unknown, key: string, baseDir: string, who: ChildIdentity):
     if (v.isolation !== "shared") throw new ConfigError(`${key}.isolation`, 'must be "process" or "shared"');
     // One process for everyone has one identity: it cannot be each person's own account.
     if (who.runAs === "@person") throw new ConfigError(`${key}.isolation`, 'cannot be "shared" when runAs is "@person"');
+    // A stdio server's questions and logs name no call: shared, they could reach another person.
+    if (spec.kind === "stdio") throw new ConfigError(`${key}.isolation`, 'cannot be "shared" for a stdio server (its requests name no call)');
     return { ...spec, isolation: "shared", ...who };
   }
   if ("slurm" in v) return { kind: "slurm", slurm: parseSlurmRevision(v.slurm, `${key}.slurm`, baseDir, fail), ...who };

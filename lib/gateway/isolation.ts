@@ -28,7 +28,7 @@ interface Entry {
 /** Whether a revision runs one tool server for everyone. */
 export function isShared(config: GatewayConfig, tool: string, revision: string): boolean {
   const spec = config.tools[tool]?.revisions[revision];
-  return (spec?.kind === "app" || spec?.kind === "rappture" || spec?.kind === "stdio") && spec.isolation === "shared";
+  return (spec?.kind === "app" || spec?.kind === "rappture") && spec.isolation === "shared";
 }
 
 /** What a request is, as far as a shared revision's rules go. */

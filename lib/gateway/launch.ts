@@ -321,7 +321,9 @@ async function launchCommand(req: LaunchRequest, command: readonly string[], run
 export async function launchBackend(req: LaunchRequest): Promise<Backend> {
   const r = req.revision;
   if (r.kind === "url") return { url: r.url, exited: NEVER, stop: async () => {} };
-  if (r.kind === "app" || r.kind === "rappture" || r.kind === "stdio") return launchApp(req, r, r.runAs, r.env ?? [], r.isolation === "shared");
+  if (r.kind === "app" || r.kind === "rappture") return launchApp(req, r, r.runAs, r.env ?? [], r.isolation === "shared");
+  // Always one per person: a stdio server's requests name no call (./config.ts refuses "shared").
+  if (r.kind === "stdio") return launchApp(req, r, r.runAs, r.env ?? [], false);
   if (r.kind === "slurm") {
     const fail = (code: SessionLaunchError["code"], message: string): Error => new SessionLaunchError(code, message);
     return launchSlurm(req, r.slurm, await accountFor(req, r.runAs), { launcher: launcherCommand(true), allow: r.env ?? [], fail });

@@ -76,7 +76,9 @@ test("gateway.json: a stdio revision is a non-empty command; a program given as 
     parseGatewayConfig({ tools: { py: { revisions: { default: { stdio, ...extra } } } } }, dir).tools.py!.revisions.default!;
   assert.deepEqual(parse(["python", "server.py"]), { kind: "stdio", stdio: ["python", "server.py"], cwd: dir });
   assert.deepEqual(parse(["bin/server", "--flag"]), { kind: "stdio", stdio: [join(dir, "bin/server"), "--flag"], cwd: dir });
-  assert.equal((parse(["python"], { isolation: "shared" }) as { isolation?: string }).isolation, "shared");
+  // Shared by everyone, the server's questions and logs (which name no call) could reach another person.
+  assert.throws(() => parse(["python"], { isolation: "shared" }), /tools\.py\.revisions\.default\.isolation cannot be "shared" for a stdio server/);
+  assert.equal((parse(["python"], { isolation: "process" }) as { isolation?: string }).isolation, undefined);
   for (const bad of ["python server.py", [], [""], [1], ["python", "a\0b"]]) {
     assert.throws(() => parse(bad), /tools\.py\.revisions\.default\.stdio must be a non-empty array of strings/);
   }

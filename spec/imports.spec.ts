@@ -29,6 +29,7 @@ const RANK: Record<string, number> = {
   "server.ts": 9,
   "index.ts": 10,
   federation: 10,
+  "stdio-server": 10,
   launcher: 11,
   gateway: 11,
   bridge: 11,

@@ -5,7 +5,7 @@
 // checked here too, wherever a page shows them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { ROOT, tempDir } from "./helpers/launcher-fixtures.ts";
@@ -115,5 +115,29 @@ test("every start_mcp --rappture command and rappture revision the pages show is
   for (const config of configs) {
     const tools = parseGatewayConfig(JSON.parse(config), ROOT).tools;
     assert.ok(Object.values(tools).some((tool) => tool.revisions.default!.kind === "rappture"));
+  }
+});
+
+test("every start_mcp --stdio-server command and stdio revision the pages show is one start_mcp and the gateway take", async () => {
+  const { parseLauncherArgs } = await import("../lib/launcher/args.ts");
+  const { parseGatewayConfig } = await import("../lib/gateway/config.ts");
+  const all = pages();
+  const lines = all.flatMap((p) => fenced(p.text, "sh").flatMap((b) => b.code.split("\n")));
+  const inline = all.flatMap((p) => [...p.text.matchAll(/`((?:npx )?start_mcp --stdio-server [^`]+)`/g)].map((m) => m[1]!));
+  const commands = [...lines.filter((l) => /start_mcp --stdio-server/.test(l)), ...inline].map((l) => l.replace(/\s+#.*$/, "").trim());
+  assert.ok(commands.length >= 3, "the pages show start_mcp --stdio-server");
+  for (const command of commands) {
+    const parsed = parseLauncherArgs(command.replace(/^(npx )?start_mcp /, "").split(/\s+/), {});
+    assert.equal(parsed.kind, "run", command);
+    const server = parsed.kind === "run" ? parsed.options.stdioServer : undefined;
+    assert.ok(server && server.length >= 2, command);
+    // The clone's own example is a server that is there.
+    for (const file of server!.filter((f) => f.startsWith("fixtures/"))) assert.ok(existsSync(join(ROOT, file)), file);
+  }
+  const configs = all.flatMap((p) => fenced(p.text, "json").map((b) => b.code)).filter((c) => c.includes('"stdio": ['));
+  assert.ok(configs.length >= 1, "the gateway page shows a stdio revision");
+  for (const config of configs) {
+    const tools = parseGatewayConfig(JSON.parse(config), ROOT).tools;
+    assert.ok(Object.values(tools).some((tool) => tool.revisions.default!.kind === "stdio"));
   }
 });

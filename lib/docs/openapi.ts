@@ -56,7 +56,7 @@ export function openApiDocument(core: ServerCore, base = ""): Record<string, unk
     },
   };
   for (const tool of core.tools.values()) {
-    if (tool.contextBearing) continue;
+    if (tool.contextBearing && !tool.contextOptional) continue;
     paths[`/tools/${tool.name}`] = toolPath(tool.name, tool.description, tool.inputSchema, tool.outputSchema, tool.kind === "async");
   }
   return {

@@ -11,6 +11,7 @@ import { checkStoreUrl } from "./store/open-store.ts";
 import { parseServed, parseSlurmRevision, servedFile, type SlurmRevision } from "./served-settings.ts";
 import { readToolXml } from "../rappture/tool-xml.ts";
 import { parseRegistrySettings, type RegistrySettings } from "./tool-registry/settings.ts";
+import { checkStdioProgram, parseStdio } from "./stdio-settings.ts";
 
 /** Who a started tool session runs as, and which of the gateway's variables it sees (docs/gateway.md, "Deployment"). */
 export interface ChildIdentity {
@@ -31,6 +32,7 @@ export type { SlurmRevision } from "./served-settings.ts";
 export type RevisionSpec =
   | ({ readonly kind: "app"; readonly app: string; readonly isolation?: Isolation } & ChildIdentity)
   | ({ readonly kind: "rappture"; readonly rappture: string; readonly isolation?: Isolation } & ChildIdentity)
+  | ({ readonly kind: "stdio"; readonly stdio: readonly string[]; readonly cwd: string } & ChildIdentity)
   | { readonly kind: "url"; readonly url: string }
   | ({ readonly kind: "command"; readonly command: readonly string[] } & ChildIdentity)
   | ({ readonly kind: "slurm"; readonly slurm: SlurmRevision } & ChildIdentity);
@@ -126,22 +128,28 @@ function identity(tool: Record<string, unknown>, key: string, top: ChildIdentity
   return { ...(runAs === undefined ? {} : { runAs }), ...(env === undefined ? {} : { env }) };
 }
 
-const KINDS = ["app", "rappture", "url", "command", "slurm"];
+const served = (file: ReturnType<typeof parseServed>) => ("app" in file ? { kind: "app" as const, ...file } : { kind: "rappture" as const, ...file });
+
+const KINDS = ["app", "rappture", "stdio", "url", "command", "slurm"];
 const ONE_OF = `one of ${KINDS.map((k) => `"${k}"`).join(", ")}`;
 
 function revision(v: unknown, key: string, baseDir: string, who: ChildIdentity): RevisionSpec {
   if (!isObject(v)) throw new ConfigError(key, `must be an object with ${ONE_OF}`);
   const kinds = KINDS.filter((k) => k in v);
   if (kinds.length !== 1) throw new ConfigError(key, `must have exactly ${ONE_OF}`);
-  const startsMcp = kinds[0] === "app" || kinds[0] === "rappture";
+  const startsMcp = kinds[0] === "app" || kinds[0] === "rappture" || kinds[0] === "stdio";
   for (const k of Object.keys(v)) if (k !== kinds[0] && !(k === "isolation" && startsMcp)) throw new ConfigError(`${key}.${k}`, "is not a known key");
   if (startsMcp) {
-    const file = parseServed(v, key, baseDir, fail);
-    const spec = "app" in file ? { kind: "app" as const, ...file } : { kind: "rappture" as const, ...file };
+    const spec =
+      "stdio" in v
+        ? { kind: "stdio" as const, stdio: parseStdio(v.stdio, `${key}.stdio`, baseDir, fail), cwd: baseDir }
+        : served(parseServed(v, key, baseDir, fail));
     if (v.isolation === undefined || v.isolation === "process") return { ...spec, ...who };
     if (v.isolation !== "shared") throw new ConfigError(`${key}.isolation`, 'must be "process" or "shared"');
     // One process for everyone has one identity: it cannot be each person's own account.
     if (who.runAs === "@person") throw new ConfigError(`${key}.isolation`, 'cannot be "shared" when runAs is "@person"');
+    // A stdio server's questions and logs name no call: shared, they could reach another person.
+    if (spec.kind === "stdio") throw new ConfigError(`${key}.isolation`, 'cannot be "shared" for a stdio server (its requests name no call)');
     return { ...spec, isolation: "shared", ...who };
   }
   if ("slurm" in v) return { kind: "slurm", slurm: parseSlurmRevision(v.slurm, `${key}.slurm`, baseDir, fail), ...who };
@@ -275,6 +283,10 @@ export async function checkAppFiles(config: GatewayConfig): Promise<void> {
 export async function checkToolFiles(tool: string, spec: ToolSpec, owners?: readonly number[]): Promise<void> {
   for (const [name, rev] of Object.entries(spec.revisions)) {
     if (rev.kind === "url" || rev.kind === "command") continue;
+    if (rev.kind === "stdio") {
+      await checkStdioProgram(`tools.${tool}.revisions.${name}.stdio`, rev.stdio, fail, owners);
+      continue;
+    }
     const { key: k, file } = servedFile(rev.kind === "slurm" ? rev.slurm : rev);
     const key = `tools.${tool}.revisions.${name}${rev.kind === "slurm" ? ".slurm" : ""}`;
     const found = await stat(file).catch(() => undefined);

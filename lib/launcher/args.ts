@@ -10,6 +10,8 @@ export interface LaunchOptions {
   app: string | undefined;
   /** tool.xml files published as tools (beside the app's, or alone). */
   rappture: string[];
+  /** `--stdio-server -- CMD ARGS…`: a stdio MCP server run as a child and served (./stdio-server.ts). */
+  stdioServer?: string[];
   /** Bind address; none: loopback locally, 0.0.0.0 on a hub session (where the hub's proxy must reach it). */
   host: string | undefined;
   port: number;
@@ -34,6 +36,7 @@ export type ParsedArgs = { kind: "run"; options: LaunchOptions } | { kind: "help
 
 export const USAGE = `usage: start_mcp --app FILE [options]
        start_mcp --rappture tool.xml [--rappture tool.xml ...] [options]
+       start_mcp --stdio-server [options] -- COMMAND [ARGS...]
        start_mcp init [DIR]    write DIR/tsconfig.json: .ts apps there get hubmcp's types
 
 Start an MCP tool server, locally or on a hub session.
@@ -41,6 +44,8 @@ Start an MCP tool server, locally or on a hub session.
 options:
   -a, --app FILE          app file exporting \`server\` (.js .mjs .cjs .ts .mts)
       --rappture FILE     also publish this Rappture tool.xml (repeatable; no --app needed)
+      --stdio-server      serve the stdio MCP server COMMAND (after --) runs, restarting it
+                          after a crash; not with --app or --rappture
       --host HOST         bind address; 0.0.0.0 serves other machines     (default 127.0.0.1;
                           on a hub session 0.0.0.0)
       --allowed-host NAME a Host clients use besides this machine's names (repeatable)
@@ -68,15 +73,19 @@ function parsePort(text: string, what: string): number | string {
 }
 
 export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): ParsedArgs {
+  // Everything after `--` is the stdio server's command line, never start_mcp's options.
+  const split = argv.indexOf("--");
+  const command = split === -1 ? null : argv.slice(split + 1);
   let values;
   try {
     ({ values } = parseArgs({
-      args: [...argv],
+      args: split === -1 ? [...argv] : argv.slice(0, split),
       strict: true,
       allowPositionals: false,
       options: {
         app: { type: "string", short: "a" },
         rappture: { type: "string", multiple: true },
+        "stdio-server": { type: "boolean" },
         host: { type: "string" },
         "allowed-host": { type: "string", multiple: true },
         port: { type: "string", short: "p" },
@@ -99,7 +108,13 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
   if (values.help) return { kind: "help" };
   if (values.version) return { kind: "version" };
   const rappture = values.rappture ?? [];
-  if (!values.app && rappture.length === 0) return { kind: "usage", message: "--app or --rappture is required" };
+  const stdioServer = values["stdio-server"] ?? false;
+  if (stdioServer && (values.app !== undefined || rappture.length > 0))
+    return { kind: "usage", message: "--stdio-server serves one stdio server: not with --app or --rappture" };
+  if (stdioServer !== (command !== null)) return { kind: "usage", message: "--stdio-server takes the server's command after --, and only it does" };
+  if (command !== null && (command.length === 0 || command[0] === "")) return { kind: "usage", message: "--stdio-server needs a command after --" };
+  if (stdioServer && values.watch) return { kind: "usage", message: "--watch applies to --app and --rappture" };
+  if (!values.app && rappture.length === 0 && !stdioServer) return { kind: "usage", message: "--app, --rappture or --stdio-server is required" };
   if (values.app === "" || rappture.includes("")) return { kind: "usage", message: "--app and --rappture must name a file" };
   const proxy = (values.proxy ?? "auto") as ProxyChoice;
   if (!PROXY_CHOICES.includes(proxy)) return { kind: "usage", message: "--proxy must be one of auto, external, builtin, none" };
@@ -124,6 +139,7 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
       ...stateDir,
       ...pathPrefix,
       ...(values.watch ? { watch: true } : {}),
+      ...(command ? { stdioServer: command } : {}),
       app: values.app,
       rappture,
       host: values.host,

@@ -17,6 +17,7 @@ import { stderrLogger } from "./stderr-logger.ts";
 import { superviseWatch } from "./watch.ts";
 import { protocolOutput, superviseStdioChild } from "./stdio-split.ts";
 import { publishRappture } from "./rappture-tools.ts";
+import { startStdioServer } from "./stdio-server.ts";
 import { formatReadyLine } from "../util/ready-line.ts";
 import { packageVersion } from "../util/cli-entry.ts";
 
@@ -170,11 +171,33 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
   // The app makes its McpServer while it loads: the state directory reaches it through the environment.
   if (options.stateDir !== undefined) env.HUBMCP_STATE_DIR = resolve(options.stateDir);
 
-  const loaded = options.app === undefined ? ({ kind: "ok", server: undefined, notes: [], unexpressible: [] } as const) : await loadApp(options.app, { env });
+  const relayed = options.stdioServer ? await startStdioServer(options.stdioServer, env, io.err) : undefined;
+  if (typeof relayed === "string") {
+    io.err(`${NAME}: ${relayed}`);
+    return 1;
+  }
+  const loaded =
+    options.app === undefined ? ({ kind: "ok", server: relayed?.server, notes: [], unexpressible: [] } as const) : await loadApp(options.app, { env });
   if (loaded.kind === "error") {
     io.err(`${NAME}: ${loaded.message}`);
     return 1;
   }
+  try {
+    return await serve(options, hubToolsEnv, io, loaded, taken?.secret, output);
+  } finally {
+    // The stdio server's process group stops with start_mcp, whichever way it ends.
+    await relayed?.close();
+  }
+}
+
+async function serve(
+  options: LaunchOptions,
+  hubToolsEnv: NodeJS.ProcessEnv,
+  io: LauncherIo,
+  loaded: { server: ServerLike | undefined; notes: readonly string[]; unexpressible: readonly string[] },
+  secret: string | undefined,
+  output: NodeJS.WritableStream | undefined,
+): Promise<number> {
   const published = publishRappture(options.rappture, loaded.server);
   if (published.kind === "error") {
     io.err(`${NAME}: ${published.message}`);
@@ -193,7 +216,7 @@ export async function launch(argv: readonly string[], env: NodeJS.ProcessEnv, io
 
   let started: Started | number;
   try {
-    started = await start(options, hubToolsEnv, io, app, taken?.secret);
+    started = await start(options, hubToolsEnv, io, app, secret);
   } catch (err) {
     io.err(listenFailure(err));
     return 1;

@@ -54,6 +54,11 @@ export interface ToolOptions {
   /** Declares the handler context-bearing (it receives a ToolContext). */
   context?: boolean;
   /**
+   * A context-bearing handler that also runs without one (its context is then undefined):
+   * served on REST (`POST /tools/<name>`) and in OpenAPI like a tool that takes none.
+   */
+  contextOptional?: boolean;
+  /**
    * Async tools, MCP 2026-07-28 tasks extension: "required" refuses a client that cannot take
    * a task (-32021) instead of running the call in-line; "optional" by default.
    */
@@ -84,6 +89,8 @@ export interface RegisteredTool {
   readonly kind: ToolKind;
   readonly description: string;
   readonly contextBearing: boolean;
+  /** Served on REST without a context although it takes one (ToolOptions.contextOptional). */
+  readonly contextOptional: boolean;
   readonly inputSchema: SchemaObject;
   readonly outputSchema: SchemaObject | undefined;
   readonly tags: ReadonlySet<string>;
@@ -242,6 +249,7 @@ export function defineTool(handler: AnyToolHandler, options: ToolOptions, kind: 
     kind,
     description,
     contextBearing,
+    contextOptional: contextBearing && options.contextOptional === true,
     inputSchema,
     outputSchema,
     tags: new Set(options.tags ?? []),

@@ -3,8 +3,8 @@
 // SIGKILL after a grace period), and however this process ends, the group does not outlive it
 // (./exit-registry.ts). Optionally as another account (uid/gid). The one place lib/ starts a
 // long-lived child; ./run-command.ts runs a command to its end on top of it.
-import { spawn } from "node:child_process";
-import type { Readable } from "node:stream";
+import { spawn, type StdioOptions } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 import { onParentExit } from "./exit-registry.ts";
 
 export interface ChildProcessHandle {
@@ -21,6 +21,8 @@ export interface ChildProcessHandle {
   signal(signal: NodeJS.Signals): void;
   /** SIGTERM to the group, SIGKILL after `graceMs`; resolves once the process has ended. Safe twice. */
   stop(graceMs?: number): Promise<void>;
+  /** With `pipes`: the child's stdin, raw (a protocol runs over it and stdout); else null. */
+  readonly stdin: Writable | null;
 }
 
 export interface SpawnGroupOptions {
@@ -34,14 +36,18 @@ export interface SpawnGroupOptions {
   /** Decoded stdout text as it arrives (stderr too, unless onStderr is given); implies "pipe". */
   onStdout?: (text: string) => void;
   onStderr?: (text: string) => void;
+  /** The child speaks a protocol on stdin/stdout: both are pipes handed back raw, stderr goes to onStderr. */
+  pipes?: boolean;
 }
 
 export function spawnGroup(command: string, args: readonly string[], options: SpawnGroupOptions): ChildProcessHandle {
-  const { onStdout } = options;
-  const piped = onStdout !== undefined || options.output === "pipe";
+  const { onStdout, pipes } = options;
+  const piped = pipes === true || onStdout !== undefined || options.output === "pipe";
+  const stdio: StdioOptions = pipes ? "pipe" : piped ? ["ignore", "pipe", "pipe"] : "inherit";
   const as = options.uid !== undefined ? { uid: options.uid, gid: options.gid ?? options.uid } : {};
-  const child = spawn(command, [...args], { env: options.env, cwd: options.cwd, detached: true, stdio: piped ? ["ignore", "pipe", "pipe"] : "inherit", ...as });
-  if (onStdout) {
+  const child = spawn(command, [...args], { env: options.env, cwd: options.cwd, detached: true, stdio, ...as });
+  if (pipes) child.stderr!.setEncoding("utf8").on("data", options.onStderr ?? (() => {}));
+  else if (onStdout) {
     child.stdout!.setEncoding("utf8").on("data", onStdout);
     child.stderr!.setEncoding("utf8").on("data", options.onStderr ?? onStdout);
   }
@@ -69,8 +75,9 @@ export function spawnGroup(command: string, args: readonly string[], options: Sp
     get startError() {
       return startError;
     },
+    stdin: pipes ? child.stdin : null,
     stdout: piped ? child.stdout : null,
-    stderr: piped ? child.stderr : null,
+    stderr: piped && !pipes ? child.stderr : null,
     signal: signalGroup,
     stop(graceMs = 3_000) {
       return (stopping ??= (async () => {

@@ -42,7 +42,7 @@ test("a slurm revision's problems are named by key, values never echoed", () => 
     ],
     [
       withSlurm({ app: "a.ts", workdir: "w" }, { app: "b.ts" }),
-      'tools.sim.revisions.default must have exactly one of "app", "rappture", "url", "command", "slurm"',
+      'tools.sim.revisions.default must have exactly one of "app", "rappture", "stdio", "url", "command", "slurm"',
     ],
   ];
   for (const [value, message] of cases) {
@@ -89,7 +89,7 @@ test("a rappture revision: the tool.xml resolved like an app, with isolation, ru
   for (const [revision, line] of [
     [{ rappture: "" }, "tools.fermi.revisions.default.rappture must be the path of a Rappture tool.xml"],
     [{ rappture: ["a"] }, "tools.fermi.revisions.default.rappture must be the path of a Rappture tool.xml"],
-    [{ rappture: "t.xml", app: "a.ts" }, 'tools.fermi.revisions.default must have exactly one of "app", "rappture", "url", "command", "slurm"'],
+    [{ rappture: "t.xml", app: "a.ts" }, 'tools.fermi.revisions.default must have exactly one of "app", "rappture", "stdio", "url", "command", "slurm"'],
     [{ rappture: "t.xml", isolation: "solo" }, 'tools.fermi.revisions.default.isolation must be "process" or "shared"'],
     [{ rappture: "t.xml", timeout: 5 }, "tools.fermi.revisions.default.timeout is not a known key"],
     [{ slurm: { rappture: "t.xml", app: "a.ts", workdir: "/w" } }, 'tools.fermi.revisions.default.slurm must have one of "app", "rappture", not both'],

@@ -62,10 +62,27 @@ test("help wins over everything else", () => {
   assert.match(USAGE, /--python-env NAME/);
 });
 
+test("--stdio-server takes its command after --, options of its own included", () => {
+  const parsed = parseLauncherArgs(["--stdio-server", "--port", "0", "--", "python", "server.py", "--port", "9"], {});
+  assert.equal(parsed.kind, "run");
+  const options = parsed.kind === "run" ? parsed.options : null;
+  assert.deepEqual(options?.stdioServer, ["python", "server.py", "--port", "9"]);
+  assert.equal(options?.port, 0);
+  assert.equal(options?.app, undefined);
+  assert.match(USAGE, /--stdio-server {6}serve the stdio MCP server/);
+});
+
 test("usage errors: unknown option, missing --app, positionals, bad values", () => {
   const cases: [string[], Record<string, string>, RegExp][] = [
     [["--app", "x", "--frobnicate"], {}, /--frobnicate/],
-    [[], {}, /--app or --rappture is required/],
+    [[], {}, /--app, --rappture or --stdio-server is required/],
+    [["--stdio-server"], {}, /command after --/],
+    [["--stdio-server", "--"], {}, /needs a command after --/],
+    [["--stdio-server", "--", ""], {}, /needs a command after --/],
+    [["--app", "x", "--", "python"], {}, /command after --, and only it/],
+    [["--stdio-server", "--app", "x", "--", "python"], {}, /not with --app or --rappture/],
+    [["--stdio-server", "--rappture", "t.xml", "--", "python"], {}, /not with --app or --rappture/],
+    [["--stdio-server", "--watch", "--", "python"], {}, /--watch applies to --app/],
     [["--rappture", ""], {}, /--app and --rappture must name a file/],
     [["--app", "x", "extra"], {}, /positional/i],
     [["--app", "x", "--port", "http"], {}, /--port must be a port number/],

@@ -3,7 +3,7 @@
 // environment (../run-as.ts), in a process group of its own, so stopping it reaches
 // everything it started, and answers only requests carrying its per-session secret, which
 // the gateway adds when forwarding (lib/http/session-secret.ts). `rappture` revisions start
-// the same way (./rappture.ts).
+// the same way (./rappture.ts), and so do `stdio` revisions, under start_mcp --stdio-server (./stdio.ts).
 import { randomBytes } from "node:crypto";
 import { chown, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -39,8 +39,17 @@ function readyAt(line: string, prefix: string): ReadyInfo | null {
   return info && new URL(info.url).hostname === "127.0.0.1" && info.prefix === prefix ? info : null;
 }
 
-/** Starts start_mcp serving an `app` or `rappture` revision's file on loopback. */
-export async function startServed(req: LaunchRequest, revision: RevisionOf<"app"> | RevisionOf<"rappture">): Promise<Backend> {
+type Served = RevisionOf<"app"> | RevisionOf<"rappture"> | RevisionOf<"stdio">;
+
+/** What start_mcp is told to serve: an app or tool.xml, or a stdio server's command (last: it follows `--`). */
+function servedArgs(revision: Served): { flags: string[]; tail: string[] } {
+  if (revision.kind === "stdio") return { flags: ["--stdio-server"], tail: ["--", ...revision.stdio] };
+  const { key, file } = servedFile(revision);
+  return { flags: [`--${key}`, file], tail: [] };
+}
+
+/** Starts start_mcp serving an `app` or `rappture` revision's file, or a `stdio` revision's server, on loopback. */
+export async function startServed(req: LaunchRequest, revision: Served): Promise<Backend> {
   const account = await accountFor(req, revision.runAs);
   // The child binds a port of its own choosing and strips the proxy path it is given; its
   // ready line says where it listens. Its folder holds the secret and is its account's alone.
@@ -59,10 +68,13 @@ export async function startServed(req: LaunchRequest, revision: RevisionOf<"app"
       HUB_TOOL: req.tool,
       HUB_REVISION: req.revisionName,
     });
-    const { key, file } = servedFile(revision);
-    const args = [`--${key}`, file, "--host", "127.0.0.1", "--port", "0", "--path-prefix", prefix, "--ready-line", "--state-dir", stateDir];
-    const [command, ...flags] = launcherCommand(revision.isolation !== "shared");
-    group = spawnGroup(command!, [...flags, ...args], { env, cwd: dir, output: "pipe", ...asAccount(account) });
+    const { flags: served, tail } = servedArgs(revision);
+    const args = [...served, "--host", "127.0.0.1", "--port", "0", "--path-prefix", prefix, "--ready-line", "--state-dir", stateDir, ...tail];
+    // Always one per person for stdio (../config.ts refuses "shared": a stdio server's requests name no call).
+    const [command, ...flags] = launcherCommand(revision.kind === "stdio" || revision.isolation !== "shared");
+    // A stdio server runs from gateway.json's folder, so the command's relative paths mean what they say there.
+    const cwd = revision.kind === "stdio" ? revision.cwd : dir;
+    group = spawnGroup(command!, [...flags, ...args], { env, cwd, output: "pipe", ...asAccount(account) });
   } catch (err) {
     await cleanup();
     throw err;

@@ -6,12 +6,13 @@ import { command } from "./command.ts";
 import type { Backend, LaunchRequest, RevisionKind, ToolBackend } from "./contract.ts";
 import { rappture } from "./rappture.ts";
 import { slurm } from "./slurm.ts";
+import { stdio } from "./stdio.ts";
 import { url } from "./url.ts";
 
 export { SessionLaunchError, type Backend, type LaunchRequest } from "./contract.ts";
 export { launcherCommand, LEAN_SESSION_FLAGS } from "./start-mcp.ts";
 
-const BACKENDS: { readonly [K in RevisionKind]: ToolBackend<K> } = { app, rappture, url, command, slurm };
+const BACKENDS: { readonly [K in RevisionKind]: ToolBackend<K> } = { app, rappture, stdio, url, command, slurm };
 
 /** Starts the tool server of `req.revision` with its kind's backend. */
 export function launchBackend(req: LaunchRequest): Promise<Backend> {

@@ -31,7 +31,7 @@ export const postTool: RouteHandler = async (app, req, res, url) => {
     return sendError(res, 404, /^[A-Za-z0-9_.-]{1,128}$/.test(name) ? `Unknown tool: ${name}` : "Unknown tool");
   }
   traceRestCall(req, res, name);
-  if (tool.contextBearing) {
+  if (tool.contextBearing && !tool.contextOptional) {
     req.resume();
     return sendError(
       res,

@@ -18,6 +18,7 @@ import { revocationEndpoint, tokenEndpoint } from "./token-endpoint.ts";
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS, StoreFullError } from "../store/store-errors.ts";
 import { Sweeper } from "./sweeper.ts";
 import { OAuthTokenVerifier } from "./verifier.ts";
+import { UpstreamSignIn } from "./upstream-sign-in.ts";
 
 type Route = (req: IncomingMessage, res: ServerResponse, query: string) => Promise<void>;
 
@@ -48,7 +49,9 @@ export class OAuthServer implements AuthorizationServer {
     this.#config = config;
     const clients = new ClientDirectory(config);
     const grants = new Grants(config);
-    const pages = new AuthorizeEndpoints(config, clients, grants, new BrowserSessions(config));
+    const sessions = new BrowserSessions(config);
+    const pages = new AuthorizeEndpoints(config, clients, grants, sessions);
+    const upstream = config.identity ? new UpstreamSignIn(config, sessions) : undefined;
     const registrations = oauthLimit(config, LIMITS.register, config.maxRegistrations, config.registrationWindowMs);
     const tokenRequests = new FixedWindowLimiter(TOKEN_REQUESTS_PER_MINUTE, 60_000, config.now);
     const revocations = new FixedWindowLimiter(REVOCATIONS_PER_MINUTE, 60_000, config.now);
@@ -74,6 +77,10 @@ export class OAuthServer implements AuthorizationServer {
       [AS_PATHS.token, { POST: limited(tokenRequests, config.clientIp, "token requests", (req, res) => tokenEndpoint(req, res, clients, grants)) }],
       [AS_PATHS.revoke, { POST: limited(revocations, config.clientIp, "revocation requests", (req, res) => revocationEndpoint(req, res, clients, grants)) }],
     ]);
+    if (upstream) {
+      this.#routes.set(AS_PATHS.upstream, { GET: (req, res, query) => upstream.start(req, res, query) });
+      this.#routes.set(AS_PATHS.upstreamCallback, { GET: (req, res, query) => upstream.callback(req, res, query) });
+    }
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {

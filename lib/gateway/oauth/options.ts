@@ -4,6 +4,7 @@ import type { AccountDirectory, RecordStore, TokenVerifier } from "../contracts.
 import { silentLogger, type Logger } from "../../util/logger.ts";
 import { DEFAULT_REDIRECT_ALLOWLIST } from "./redirects.ts";
 import type { AssertionIssuer, FrontEndSettings, IdentitySettings } from "./identity-settings.ts";
+import { FrontEndTrust } from "./front-end.ts";
 
 export interface OAuthServerOptions {
   /**
@@ -70,6 +71,7 @@ export interface OAuthConfig {
   readonly metadataMaxBytes: number;
   readonly trustedUserHeader: string | undefined;
   readonly identity: (IdentitySettings & { readonly clientSecret: string }) | undefined;
+  readonly frontEnd: FrontEndTrust | undefined;
   readonly assertionIssuers: readonly AssertionIssuer[];
   /** Whether the store's passwords work on the sign-in page (off only by `identity.passwords`). */
   readonly passwords: boolean;
@@ -130,6 +132,7 @@ export function resolveOptions(options: OAuthServerOptions): OAuthConfig {
     metadataMaxBytes: options.clientMetadata?.maxBytes ?? 5 * 1024,
     trustedUserHeader: header ? header : undefined,
     identity: options.identity,
+    frontEnd: options.frontEnd ? new FrontEndTrust(options.frontEnd) : undefined,
     assertionIssuers: options.assertionIssuers ?? [],
     passwords: options.identity?.passwords ?? true,
     resourceAccess: options.resourceAccess ?? (() => true),

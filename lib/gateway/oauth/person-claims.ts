@@ -27,7 +27,7 @@ export function accountName(claims: Claims, claim: string): string | undefined {
 
 /** The hub groups of a raw list (a claim's array, a header's comma-separated text). */
 export function mapGroups(raw: unknown, rules: GroupRules): string[] {
-  const values = Array.isArray(raw) ? raw : typeof raw === "string" ? raw.split(/[,;\s]+/) : [];
+  const values = Array.isArray(raw) ? raw : typeof raw === "string" ? raw.split(/[,;]/).map((g) => g.trim()) : [];
   const out = new Set<string>();
   for (const value of values.slice(0, MAX_GROUPS * 5)) {
     if (typeof value !== "string") continue;

@@ -96,6 +96,8 @@ export class OAuthServer implements AuthorizationServer {
 
   /** False at once for a path not its own (every tool request asks first); a promise only while it serves one. */
   handleNow(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> {
+    // Before anything reads the request: the front end's identity headers leave it here.
+    this.#config.frontEnd?.take(req);
     const target = req.url ?? "/";
     const queryAt = target.indexOf("?");
     let path = queryAt < 0 ? target : target.slice(0, queryAt);

@@ -32,15 +32,31 @@ test("RS256, PS256, ES256, ES384 and EdDSA verify with the issuer's key; a key o
     const token = signJwt({ alg, kid: "k" }, claims, keys.privateKey);
     assert.equal((await verifyJwt(token, async () => keys.publicKey, expect)).sub, "ada", alg);
     const wrongType = alg === "EdDSA" ? rsa.publicKey : alg.startsWith("ES") ? ed.publicKey : p256.publicKey;
-    await assert.rejects(verifyJwt(token, async () => wrongType, expect), /does not match its algorithm/, alg);
+    await assert.rejects(
+      verifyJwt(token, async () => wrongType, expect),
+      /does not match its algorithm/,
+      alg,
+    );
   }
   // ES256 with a P-384 key: the curve must be the algorithm's.
-  await assert.rejects(verifyJwt(signJwt({ alg: "ES256" }, claims, p256.privateKey), async () => p384.publicKey, expect), /does not match/);
+  await assert.rejects(
+    verifyJwt(signJwt({ alg: "ES256" }, claims, p256.privateKey), async () => p384.publicKey, expect),
+    /does not match/,
+  );
   const token = signJwt({ alg: "RS256", typ: "oauth-id-jag+jwt" }, claims, rsa.privateKey);
   assert.equal((await verifyJwt(token, async () => rsa.publicKey, { ...expect, type: "oauth-id-jag+jwt" })).sub, "ada");
-  await assert.rejects(verifyJwt(signJwt({ alg: "RS256", typ: "JWT" }, claims, rsa.privateKey), async () => rsa.publicKey, { ...expect, type: "oauth-id-jag+jwt" }), /expected type/);
-  await assert.rejects(verifyJwt(signJwt({ alg: "RS256" }, claims, rsa.privateKey), async () => undefined, expect), /does not publish/);
-  await assert.rejects(verifyJwt(signJwt({ alg: "RS256" }, { ...claims, exp: "soon" }, rsa.privateKey), async () => rsa.publicKey, expect), /expired/);
+  await assert.rejects(
+    verifyJwt(signJwt({ alg: "RS256", typ: "JWT" }, claims, rsa.privateKey), async () => rsa.publicKey, { ...expect, type: "oauth-id-jag+jwt" }),
+    /expected type/,
+  );
+  await assert.rejects(
+    verifyJwt(signJwt({ alg: "RS256" }, claims, rsa.privateKey), async () => undefined, expect),
+    /does not publish/,
+  );
+  await assert.rejects(
+    verifyJwt(signJwt({ alg: "RS256" }, { ...claims, exp: "soon" }, rsa.privateKey), async () => rsa.publicKey, expect),
+    /expired/,
+  );
 });
 
 test("malformed tokens are refused before any key is looked up", async () => {

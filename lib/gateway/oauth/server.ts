@@ -19,6 +19,7 @@ import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS, StoreFullError } from ".
 import { Sweeper } from "./sweeper.ts";
 import { OAuthTokenVerifier } from "./verifier.ts";
 import { UpstreamSignIn } from "./upstream-sign-in.ts";
+import { AssertionGrants } from "./id-jag.ts";
 
 type Route = (req: IncomingMessage, res: ServerResponse, query: string) => Promise<void>;
 
@@ -52,6 +53,7 @@ export class OAuthServer implements AuthorizationServer {
     const sessions = new BrowserSessions(config);
     const pages = new AuthorizeEndpoints(config, clients, grants, sessions);
     const upstream = config.identity ? new UpstreamSignIn(config, sessions) : undefined;
+    const assertions = config.assertionIssuers.length > 0 ? new AssertionGrants(config, grants) : undefined;
     const registrations = oauthLimit(config, LIMITS.register, config.maxRegistrations, config.registrationWindowMs);
     const tokenRequests = new FixedWindowLimiter(TOKEN_REQUESTS_PER_MINUTE, 60_000, config.now);
     const revocations = new FixedWindowLimiter(REVOCATIONS_PER_MINUTE, 60_000, config.now);
@@ -74,7 +76,7 @@ export class OAuthServer implements AuthorizationServer {
       [AS_PATHS.authorize, { GET: (req, res, query) => pages.authorize(req, res, query) }],
       [AS_PATHS.login, { POST: (req, res) => pages.loginForm(req, res) }],
       [AS_PATHS.consent, { GET: (req, res, query) => pages.consentGet(req, res, query), POST: (req, res) => pages.consentForm(req, res) }],
-      [AS_PATHS.token, { POST: limited(tokenRequests, config.clientIp, "token requests", (req, res) => tokenEndpoint(req, res, clients, grants)) }],
+      [AS_PATHS.token, { POST: limited(tokenRequests, config.clientIp, "token requests", (req, res) => tokenEndpoint(req, res, clients, grants, assertions)) }],
       [AS_PATHS.revoke, { POST: limited(revocations, config.clientIp, "revocation requests", (req, res) => revocationEndpoint(req, res, clients, grants)) }],
     ]);
     if (upstream) {

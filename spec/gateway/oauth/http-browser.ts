@@ -3,10 +3,13 @@
 // name), and the forms of the pages posted as a person would fill them in.
 export class HttpBrowser {
   readonly #jar = new Map<string, Map<string, string>>();
+  /** Every URL requested, in order: where the person was taken. */
+  readonly visited: URL[] = [];
 
   /** One request, its cookies kept; no redirect followed. */
   async request(url: string | URL, init: RequestInit = {}): Promise<Response> {
     const target = new URL(url);
+    this.visited.push(target);
     const cookies = this.#jar.get(target.host);
     const headers = new Headers(init.headers);
     if (cookies && cookies.size > 0) headers.set("cookie", [...cookies].map(([k, v]) => `${k}=${v}`).join("; "));

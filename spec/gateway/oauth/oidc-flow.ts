@@ -51,8 +51,8 @@ export interface Landing {
 }
 
 /** From the authorization URL through the provider (as `login`) to the client's redirect. */
-export async function walkSignIn(browser: HttpBrowser, authorizationUrl: string, login: string): Promise<Landing> {
-  const atClient = (url: URL): boolean => url.href.startsWith(REDIRECT);
+export async function walkSignIn(browser: HttpBrowser, authorizationUrl: string, login: string, redirect = REDIRECT): Promise<Landing> {
+  const atClient = (url: URL): boolean => url.href.startsWith(redirect);
   let step = await browser.follow(authorizationUrl);
   for (let i = 0; i < 8; i++) {
     if (atClient(step.url)) return { status: 303, html: "", code: step.url.searchParams.get("code") ?? undefined };

@@ -39,7 +39,10 @@ test("a sweep ends grants whose assertion token has run out, and forgets used as
   await h.store.put("oauth-assertion-uses", "u", { expires_at: h.clock.now - 1 });
   await h.store.put("oauth-upstream", "s", { expires_at: h.clock.now - 1 });
   assert.equal(await sweeper.sweep(), 3);
-  assert.deepEqual((await h.store.list("oauth-grants")).map((g) => g.id), ["running"]);
+  assert.deepEqual(
+    (await h.store.list("oauth-grants")).map((g) => g.id),
+    ["running"],
+  );
 });
 
 test("the background sweep runs at most once an hour and survives a failing store", async (t) => {

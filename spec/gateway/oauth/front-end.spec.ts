@@ -9,7 +9,9 @@ import { test } from "node:test";
 import { StoreAccountDirectory } from "../../../lib/gateway/accounts.ts";
 import { OAuthServer } from "../../../lib/gateway/oauth/server.ts";
 import { MemoryRecordStore } from "../../../lib/gateway/store/memory-record-store.ts";
+import { writeFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
+import { documentedNginx, documentedOAuth } from "./identity-docs.ts";
 import { authorizeUrl, hiddenField, listen, pkcePair, registerPublic, token, TestAccounts } from "./harness.ts";
 import { startHub } from "./hub.ts";
 import { nginxSkip, startNginx } from "./nginx.ts";
@@ -18,7 +20,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 
 const SECRET = "front-end-shared-secret-0123456789";
-const FRONT_END = { userHeader: "X-Hub-User", groupsHeader: "X-Hub-Groups", secretHeader: "X-Hub-Front-Secret", from: ["127.0.0.2"], accounts: "create" };
+// As docs/gateway.md shows it, with nginx's address (it connects from 127.0.0.2) the only one listed.
+const FRONT_END = { ...documentedOAuth<Record<string, unknown>>("frontEnd"), from: ["127.0.0.2"] };
 
 test("behind a real nginx: the front end's person is signed in; direct or wrong-secret headers are not", { skip: nginxSkip(), timeout: 60_000 }, async (t) => {
   const dir = await mkdtemp(join(tmpdir(), "hub-front-"));
@@ -28,19 +31,17 @@ test("behind a real nginx: the front end's person is signed in; direct or wrong-
   const { ports } = await startNginx(
     t,
     ([good, wrong]) => {
-      const server = (port: number, secret: string): string => `server {
+      // The page's location block, as written, in a server block that signs people in with basic auth.
+      const server = (port: number, secretFile: string): string => `server {
   listen 127.0.0.1:${port};
   auth_basic "hub";
   auth_basic_user_file ${dir}/htpasswd;
-  location / {
-    proxy_pass http://127.0.0.1:${hubPort};
-    proxy_bind 127.0.0.2;
-    proxy_set_header X-Hub-User $remote_user;
-    proxy_set_header X-Hub-Groups $hub_groups;
-    proxy_set_header X-Hub-Front-Secret "${secret}";
-  }
+  proxy_bind 127.0.0.2;
+${documentedNginx().replace("127.0.0.1:8080", `127.0.0.1:${hubPort}`).replace("/etc/nginx/hubmcp-front-secret.conf", secretFile)}
 }`;
-      return `map $remote_user $hub_groups { default ""; grace "staff,lab-2,not a group!"; }\n${server(good!, SECRET)}\n${server(wrong!, "not-the-secret-0123456789abcdef")}`;
+      writeFileSync(join(dir, "secret.conf"), `proxy_set_header X-Hub-Front-Secret "${SECRET}";\n`);
+      writeFileSync(join(dir, "wrong.conf"), 'proxy_set_header X-Hub-Front-Secret "not-the-secret-0123456789abcdef";\n');
+      return `map $remote_user $hub_groups { default ""; grace "staff,lab-2,not a group!"; }\n${server(good!, join(dir, "secret.conf"))}\n${server(wrong!, join(dir, "wrong.conf"))}`;
     },
     2,
   );

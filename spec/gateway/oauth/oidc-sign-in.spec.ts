@@ -8,6 +8,7 @@ import { StoreAccountDirectory } from "../../../lib/gateway/accounts.ts";
 import { removeUser } from "../../../lib/gateway/remove-user.ts";
 import type { Tokens } from "./harness.ts";
 import { HttpBrowser } from "./http-browser.ts";
+import { documentedOAuth } from "./identity-docs.ts";
 import { ping, signInThroughProvider, startIdentityHub, type Landing } from "./oidc-flow.ts";
 
 function tokensOf(result: Tokens | Landing): Tokens {
@@ -39,6 +40,22 @@ test("a person signs in at the hub's provider: account made, groups from the cla
   const removed = await removeUser(hub.store, "grace");
   assert.ok(removed.grants >= 2);
   assert.equal(await ping(`${base}/mcp`, forHub.access_token), 401);
+});
+
+test("docs/gateway.md's identity section, as written: prefix groups, accounts made, passwords off", { timeout: 60_000 }, async (t) => {
+  const { issuer: _issuer, clientId: _clientId, clientSecretFile: _file, ...documented } = documentedOAuth<Record<string, unknown>>("identity");
+  const hub = await startIdentityHub(t, documented);
+  hub.provider.groups.set("grace", ["mcp-staff", "other"]);
+  const browser = new HttpBrowser();
+  const tool = `${hub.gateway.publicUrl}/api/mcp/private/mcp`;
+  const tokens = tokensOf(await signInThroughProvider(hub, "grace", tool, browser));
+  assert.equal(await ping(tool, tokens.access_token), 200);
+  assert.deepEqual(await new StoreAccountDirectory(hub.store).groupsOf("grace"), ["staff"]);
+  const login = browser.visited.find((u) => u.pathname === "/developer/oauth/authorize");
+  assert.ok(login);
+  const page = await (await new HttpBrowser().request(login)).text();
+  assert.match(page, /Sign in with Example Hub/);
+  assert.doesNotMatch(page, /type="password"/);
 });
 
 test("the provider rotates its keys: one JWKS fetch finds the new key, sign-in carries on", { timeout: 60_000 }, async (t) => {

@@ -93,11 +93,6 @@ export class OpenIdRelyingParty {
     return claims;
   }
 
-  /** The provider's key set, for the rotation specs. */
-  get keys(): RemoteKeySet | undefined {
-    return this.#keys;
-  }
-
   #discovered(): Promise<ProviderEndpoints> {
     const now = this.#options.now();
     if (!this.#endpoints || this.#endpoints.until <= now) {

@@ -12,6 +12,7 @@ import { AS_PATHS } from "./metadata.ts";
 import { REQUEST_LIFETIME_MS, type OAuthConfig } from "./options.ts";
 import { errorPage } from "./pages.ts";
 import { accountName, mapGroups } from "./person-claims.ts";
+import { LIMITS, oauthLimit } from "./rate-limit.ts";
 import { OpenIdRelyingParty } from "./upstream-oidc.ts";
 
 export const UPSTREAM = "oauth-upstream";
@@ -30,11 +31,14 @@ export class UpstreamSignIn {
   readonly #config: OAuthConfig;
   readonly #sessions: BrowserSessions;
   readonly relyingParty: OpenIdRelyingParty;
+  /** Each start stores a record and may ask the provider: as many a minute per address as authorization requests. */
+  readonly #starts: ReturnType<typeof oauthLimit>;
 
   constructor(config: OAuthConfig, sessions: BrowserSessions) {
     const identity = config.identity!;
     this.#config = config;
     this.#sessions = sessions;
+    this.#starts = oauthLimit(config, LIMITS.authorize, 60, 60_000);
     this.relyingParty = new OpenIdRelyingParty({ issuer: identity.issuer, clientId: identity.clientId, clientSecret: identity.clientSecret, now: config.now });
   }
 
@@ -46,6 +50,8 @@ export class UpstreamSignIn {
   async start(req: IncomingMessage, res: ServerResponse, query: string): Promise<void> {
     const requestId = singleParams(query)?.get("request") ?? "";
     if (!REQUEST_SHAPE.test(requestId)) return fail(res, 400, "Sign-in expired", "Start the sign-in again from the application.");
+    const wait = await this.#starts.hit(this.#config.clientIp(req));
+    if (wait > 0) return fail(res, 429, "Too many sign-in attempts", "Wait a minute and start the sign-in again.", { "Retry-After": String(wait) });
     const browser = this.#sessions.browser(req);
     const state = randomToken();
     const record: UpstreamRecord = {

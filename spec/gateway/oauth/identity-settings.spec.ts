@@ -1,7 +1,8 @@
 // The identity parts of the `oauth` section, the secret files they name, and the mapping of
 // a provider's claims to an account: each refusal a clear ConfigError naming the key.
 import assert from "node:assert/strict";
-import { chmod, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { IS_ROOT, osUser } from "../../helpers/os-user.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -106,7 +107,14 @@ test("secret files: owner-only regular files of our account, never a link, never
   const short = join(dir, "short");
   await writeFile(short, "abc", { mode: 0o600 });
   assert.throws(() => readSecretFile(short, "k"), /16 or more printable/);
-  // Owned by another account (root's file, read by nobody's gateway): simulated by the check's own rule.
+  // Another local account owns the file (it could rewrite the secret): refused, even owner-only.
+  if (IS_ROOT) {
+    const other = osUser(t, "hms");
+    const theirs = join(dir, "theirs");
+    await writeFile(theirs, "s3cret-value-0123456789\n", { mode: 0o600 });
+    await chown(theirs, other.uid, other.gid);
+    assert.throws(() => readSecretFile(theirs, "k"), /owned by the account the gateway runs as/);
+  }
   const settings = parseOAuthSettings({ identity: { ...identity, clientSecretFile: file } }, fail);
   assert.equal(identitySecrets(settings).identity?.clientSecret, "s3cret-value-0123456789");
   const broken = parseOAuthSettings({ frontEnd: { userHeader: "X-U", secretHeader: "X-S", secretFile: short, from: ["127.0.0.1"] } }, fail);

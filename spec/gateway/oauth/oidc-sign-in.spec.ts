@@ -165,6 +165,14 @@ test("the way back is this browser's, once: another browser, a replay, a cancel,
   assert.equal(res.status, 403);
   assert.match(await res.text(), /Spec Hub did not sign you in/);
 
+  // A code the provider never issued: it refuses, and the person is told the answer didn't verify.
+  const forged = new HttpBrowser();
+  const withBadCode = await start(forged);
+  withBadCode.searchParams.set("code", "not-a-code-the-provider-issued");
+  const badCode = await forged.request(withBadCode);
+  assert.equal(badCode.status, 403);
+  assert.match(await badCode.text(), /could not be verified/);
+
   const badName = await start(new HttpBrowser(), "not a name!");
   const refused = await new HttpBrowser().request(badName);
   assert.equal(refused.status, 400, "and from another browser, refused before the name is even read");
@@ -173,6 +181,16 @@ test("the way back is this browser's, once: another browser, a replay, a cancel,
   assert.equal(named.status, 403);
   assert.match(await named.text(), /can&#39;t be used on this hub/);
   assert.equal((await fetch(`${base}/developer/oauth/upstream?request=short`)).status, 400);
+
+  // Starting sign-ins is limited per address like authorization requests: 60 a minute.
+  const request = "A".repeat(43);
+  const statuses: number[] = [];
+  for (let i = 0; i < 62; i++) {
+    const res = await fetch(`${base}/developer/oauth/upstream?request=${request}`, { redirect: "manual" });
+    await res.arrayBuffer();
+    statuses.push(res.status);
+  }
+  assert.equal(statuses.at(-1), 429);
 });
 
 /** The walk, stopped at the hub's callback so a spec can act before the hub redeems the code. */

@@ -34,6 +34,8 @@ type Values = {
   app?: string;
   tool?: string;
   user?: string;
+  expires?: string;
+  name?: string;
   help?: boolean;
   version?: boolean;
 };
@@ -159,6 +161,8 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
         app: { type: "string" },
         tool: { type: "string" },
         user: { type: "string" },
+        expires: { type: "string" },
+        name: { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean" },
       },
@@ -203,7 +207,7 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
   return withStore(io, values, env, config, ({ store }) =>
     command === "user"
       ? userCommand(io, store, { action: sub, name: arg, value, groups: values.groups, passwordStdin: values["password-stdin"] === true })
-      : tokenCommand(io, store, sub, arg),
+      : tokenCommand(io, store, sub, arg, { expires: values.expires, name: values.name }),
   );
 }
 

@@ -44,7 +44,7 @@ export type { LogLevel, Session } from "./session/session.ts";
 export { SessionTable, type SessionStore, type SessionTableOptions } from "./session/session-table.ts";
 export type { AsyncOptions } from "./tasks/store.ts";
 export * as slurm from "./slurm/api.ts";
-export { SlurmError, type SlurmErrorCode } from "./slurm/commands.ts";
+export { SlurmError, type SlurmErrorCode } from "./slurm/error.ts";
 export type { SlurmRunOptions, SlurmRunResult, SlurmContext, SlurmHandle } from "./slurm/run.ts";
 export { compileSchema, SchemaError, isFlatElicitationSchema, s, SchemaBuilder } from "./schema/index.ts";
 export type { JsonSchema, SchemaObject, ValidationError, ValidationResult, Validator, CompileOptions } from "./schema/index.ts";

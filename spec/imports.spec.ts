@@ -104,6 +104,20 @@ test("no file imports itself through a cycle", () => {
   assert.deepEqual(cycles, []);
 });
 
+// A backend (one kind of revision's way to start a tool server) is seen from the rest of the
+// gateway only through the table and contract backends/index.ts exports, so adding or
+// changing one touches that folder alone.
+test("the gateway sees its backends only through backends/index.ts", () => {
+  const backends = join(LIB, "gateway", "backends");
+  const inside = (file: string): boolean => dirname(file) === backends;
+  const leaks: string[] = [];
+  for (const [file, targets] of graph()) {
+    if (inside(file)) continue;
+    for (const target of targets) if (inside(target) && target !== join(backends, "index.ts")) leaks.push(`${relative(LIB, file)} -> ${relative(LIB, target)}`);
+  }
+  assert.deepEqual(leaks, []);
+});
+
 test("the reader sees every form of import", () => {
   const src = `import a from "./a.ts";\nimport type { B } from "../b.ts";\nexport { c } from "./c.ts";\nconst d = await import("./d.ts");\nimport "./e.ts";\nimport x from "node:fs";`;
   assert.deepEqual(importsOf(src), ["./a.ts", "../b.ts", "./c.ts", "./d.ts", "./e.ts"]);

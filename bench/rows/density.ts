@@ -19,7 +19,7 @@ import { ROOT, type BuiltPackage } from "../build.ts";
 import { percentile } from "../load.ts";
 import type { Row } from "../row.ts";
 import { atMost, TARGETS } from "../targets.ts";
-import { LEAN_SESSION_FLAGS } from "../../lib/gateway/launch.ts";
+import { LEAN_SESSION_FLAGS } from "../../lib/gateway/backends/index.ts";
 
 const MCP = "/api/mcp/demo/mcp";
 const INIT = JSON.stringify({

@@ -7,6 +7,8 @@ import { ACCOUNTS } from "./accounts.ts";
 import type { AccountDirectory, Principal, RecordStore, TokenVerifier } from "./contracts.ts";
 
 export const API_TOKENS = "api-tokens";
+/** Last use, apart from the token's record: writing it leaves the remembered token (verifyNow) valid. */
+const USE = "api-token-use";
 const COLLECTION = API_TOKENS;
 export const API_TOKEN_PREFIX = "hubmcp_";
 const TOKEN = /^hubmcp_([a-z0-9]{12})_([A-Za-z0-9_-]{43})$/;
@@ -17,7 +19,30 @@ interface TokenRecord {
   /** base64url SHA-256 of the whole token. */
   hash: string;
   createdAt: string;
+  /** What its owner calls it ("laptop"); tokens made before names existed have none. */
+  name?: string;
+  /** ISO time after which the token is refused as if revoked; absent: it never expires. */
+  expiresAt?: string;
 }
+
+/** A token as its owner and the operator see it: never its secret or hash. */
+export interface TokenInfo {
+  id: string;
+  user: string;
+  createdAt: string;
+  name?: string;
+  expiresAt?: string;
+  lastUsedAt?: string;
+}
+
+export interface NewToken {
+  readonly name?: string;
+  readonly expiresAt?: Date;
+}
+
+/** Last use is written at most this often per token and process: a busy token costs one write a minute, not one per request. */
+export const LAST_USED_EVERY_MS = 60_000;
+const NAME_MAX = 64;
 
 // The one-shot form where Node has it (20.12+): a hash object per request costs more than the hash.
 const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "buffer") => Buffer }).hash;
@@ -35,6 +60,7 @@ interface Verified {
   principal: Principal;
   tokenCopy: object;
   accountCopy: object;
+  expiresAt: number;
 }
 
 const VERIFIED_KEPT = 10_000;
@@ -44,8 +70,32 @@ function newId(): string {
   return (randomBytes(8).readBigUInt64BE() % 36n ** 12n).toString(36).padStart(12, "0");
 }
 
+/** A token name as typed: trimmed, printable, short; null when unusable. */
+export function tokenName(raw: string): string | null {
+  const name = raw.trim();
+  return name.length > 0 && name.length <= NAME_MAX && !/[\p{Cc}\p{Cf}]/u.test(name) ? name : null;
+}
+
+function expiry(record: TokenRecord): number {
+  return record.expiresAt === undefined ? Number.POSITIVE_INFINITY : Date.parse(record.expiresAt);
+}
+
+function info(id: string, value: TokenRecord, usedAt: number | undefined): TokenInfo {
+  const { user, createdAt, name, expiresAt } = value;
+  return {
+    id,
+    user,
+    createdAt,
+    ...(name !== undefined ? { name } : {}),
+    ...(expiresAt ? { expiresAt } : {}),
+    ...(usedAt !== undefined ? { lastUsedAt: new Date(usedAt).toISOString() } : {}),
+  };
+}
+
 export class ApiTokens implements TokenVerifier {
   readonly #verified = new Map<string, Verified>();
+  /** When this process last wrote (or read) each token's last use. */
+  readonly #usedAt = new Map<string, number>();
 
   /**
    * `copyOf`: when `store` and `accounts` read through a CachingRecordStore, its copyOf, so a
@@ -56,15 +106,23 @@ export class ApiTokens implements TokenVerifier {
     private readonly store: RecordStore,
     private readonly accounts: AccountDirectory,
     private readonly copyOf?: CopyOf,
+    /** The clock expiry and last use are read from; replaceable for specs. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** A new token for an existing user; the token itself is returned once and never stored. */
-  async create(user: string): Promise<{ id: string; token: string } | null> {
+  async create(user: string, options: NewToken = {}): Promise<{ id: string; token: string } | null> {
     if ((await this.accounts.groupsOf(user)) === null) return null;
     for (;;) {
       const id = newId();
       const token = `${API_TOKEN_PREFIX}${id}_${randomBytes(32).toString("base64url")}`;
-      const record: TokenRecord = { user, hash: digest(token).toString("base64url"), createdAt: new Date().toISOString() };
+      const record: TokenRecord = {
+        user,
+        hash: digest(token).toString("base64url"),
+        createdAt: new Date(this.now()).toISOString(),
+        ...(options.name !== undefined ? { name: options.name } : {}),
+        ...(options.expiresAt ? { expiresAt: options.expiresAt.toISOString() } : {}),
+      };
       if (await this.store.create(COLLECTION, id, record)) return { id, token };
     }
   }
@@ -73,19 +131,39 @@ export class ApiTokens implements TokenVerifier {
   async revoke(id: string): Promise<boolean> {
     if (!TOKEN_ID.test(id)) return false;
     if ((await this.store.get(COLLECTION, id)) === undefined) return false;
-    await this.store.delete(COLLECTION, id);
+    await this.#delete(id);
     return true;
+  }
+
+  /** Revokes one of `user`'s own tokens; false when `user` has none with that id (another's included). */
+  async revokeOf(user: string, id: string): Promise<boolean> {
+    if (!TOKEN_ID.test(id)) return false;
+    if ((await this.store.get<TokenRecord>(COLLECTION, id))?.user !== user) return false;
+    await this.#delete(id);
+    return true;
+  }
+
+  async #delete(id: string): Promise<void> {
+    await this.store.delete(COLLECTION, id);
+    await this.store.delete(USE, id);
   }
 
   /** Revokes every token of a user (a removed account); answers how many there were. */
   async revokeAllOf(user: string): Promise<number> {
     const theirs = (await this.list()).filter((t) => t.user === user);
-    for (const t of theirs) await this.store.delete(COLLECTION, t.id);
+    for (const t of theirs) await this.#delete(t.id);
     return theirs.length;
   }
 
-  async list(): Promise<Array<{ id: string; user: string; createdAt: string }>> {
-    return (await this.store.list<TokenRecord>(COLLECTION)).map(({ id, value }) => ({ id, user: value.user, createdAt: value.createdAt }));
+  async list(): Promise<TokenInfo[]> {
+    const [records, uses] = await Promise.all([this.store.list<TokenRecord>(COLLECTION), this.store.list<{ at: number }>(USE)]);
+    const used = new Map(uses.map(({ id, value }) => [id, value.at]));
+    return records.map(({ id, value }) => info(id, value, used.get(id)));
+  }
+
+  /** `user`'s own tokens, newest first. */
+  async listOf(user: string): Promise<TokenInfo[]> {
+    return (await this.list()).filter((t) => t.user === user).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
   verifyNow(token: string): Principal | null | undefined {
@@ -102,6 +180,9 @@ export class ApiTokens implements TokenVerifier {
       sent.length === known.token.length &&
       timingSafeEqual(sent, known.token)
     ) {
+      // Expired is refused exactly as revoked: null, the same 401.
+      if (known.expiresAt <= this.now()) return null;
+      this.#used(id);
       return known.principal;
     }
     return undefined;
@@ -116,22 +197,37 @@ export class ApiTokens implements TokenVerifier {
     const expected = Buffer.from(record.hash, "base64url");
     const actual = digest(token);
     if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return null;
+    if (expiry(record) <= this.now()) return null;
     // Groups as the data dir has them: removing a user from a group takes effect on the next
     // read of the account (the gateway remembers reads for limits.lookupCacheSeconds).
     const groups = await this.accounts.groupsOf(record.user);
     if (groups === null) return null;
     const principal: Principal = { user: record.user, groups, kind: "api-token" };
-    this.#remember(id, token, principal);
+    this.#used(id);
+    this.#remember(id, token, principal, expiry(record));
     return principal;
   }
 
-  #remember(id: string, token: string, principal: Principal): void {
+  /**
+   * Notes a use, written at most once a minute per token. Best effort and not awaited: the
+   * request it authenticates must not wait for it or fail with it; a lost write only makes
+   * "last used" a minute older.
+   */
+  #used(id: string): void {
+    const now = this.now();
+    if (now - (this.#usedAt.get(id) ?? 0) < LAST_USED_EVERY_MS) return;
+    if (this.#usedAt.size >= VERIFIED_KEPT) this.#usedAt.clear();
+    this.#usedAt.set(id, now);
+    this.store.put(USE, id, { at: now }).catch(() => undefined);
+  }
+
+  #remember(id: string, token: string, principal: Principal, expiresAt: number): void {
     const tokenCopy = this.copyOf?.(COLLECTION, id);
     const accountCopy = this.copyOf?.(ACCOUNTS, principal.user);
     if (!tokenCopy || !accountCopy) return;
     if (this.#verified.size >= VERIFIED_KEPT) this.#verified.clear();
     // Frozen: every request with this token shares it.
     const shared: Principal = Object.freeze({ ...principal, groups: Object.freeze([...principal.groups]) });
-    this.#verified.set(id, { token: Buffer.from(token), principal: shared, tokenCopy, accountCopy });
+    this.#verified.set(id, { token: Buffer.from(token), principal: shared, tokenCopy, accountCopy, expiresAt });
   }
 }

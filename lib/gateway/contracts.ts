@@ -82,4 +82,41 @@ export interface AuthorizationServer {
    */
   handleNow?(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): boolean | Promise<boolean>;
   readonly verifier: TokenVerifier;
+  /** The signed-in person's side of the server, where it has sign-in pages: the gateway's account page rests on it. */
+  readonly account?: AccountHost;
+}
+
+/** An OAuth grant as its person sees it on their account page. */
+export interface ConnectedApp {
+  readonly id: string;
+  readonly clientName: string;
+  readonly createdAt: number;
+  /** When the application last refreshed its token or used one, if ever. */
+  readonly usedAt?: number;
+}
+
+type PageHandler = (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse, query: string) => Promise<void>;
+
+/**
+ * What the account page needs of the authorization server: who is signed in (its browser
+ * session, however they signed in), CSRF tokens bound to that session, its sign-in pages,
+ * its limits, the person's grants, and a path under the sign-in cookie's to serve from.
+ */
+export interface AccountHost {
+  user(req: import("node:http").IncomingMessage): Promise<string | undefined>;
+  /**
+   * A CSRF token for the account page's forms, bound to this browser and person, and the
+   * cookie to set when the browser has none yet (a person a front proxy signed in).
+   */
+  csrfToken(req: import("node:http").IncomingMessage, user: string): Promise<{ token: string; setCookie: string[] }>;
+  csrfValid(req: import("node:http").IncomingMessage, user: string, token: string | undefined): Promise<boolean>;
+  /** Answers with the sign-in page; signed in, the browser comes back to the account page. */
+  signIn(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): Promise<void>;
+  /** Counts one request of this address; the seconds to wait when over the limit, else 0. */
+  hit(req: import("node:http").IncomingMessage): number | Promise<number>;
+  grantsOf(user: string): Promise<ConnectedApp[]>;
+  /** Revokes one of `user`'s own grants (its refresh and access tokens end); false when `user` has none with that id. */
+  revokeGrant(user: string, id: string): Promise<boolean>;
+  /** Serves the page at `{publicUrl}{path}` from now on; answers that path. */
+  serve(page: { GET: PageHandler; POST: PageHandler }): string;
 }

@@ -12,7 +12,9 @@
 //
 // A held stream lives in the gateway process that opened it: a POST reaching another
 // replica is 404 (the client opens a new stream), so legacy clients need sticky routing.
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import type { Tracer } from "../telemetry/tracer.ts";
+import { continueTrace, errorTypeOf, gatewaySpan } from "./trace.ts";
 import { SseStream } from "../http/sse.ts";
 import { SseReader } from "../http/sse-reader.ts";
 import { CORS, GatewayError, sendJson } from "./respond.ts";
@@ -62,7 +64,10 @@ export class LegacyStreams {
   readonly #held = new Map<string, Held>();
 
   /** Answers read whole count against the gateway's one budget for them, as on the other routes. */
-  constructor(private readonly budget: AnswerBudget) {}
+  constructor(
+    private readonly budget: AnswerBudget,
+    private readonly tracer?: Tracer,
+  ) {}
 
   get size(): number {
     return this.#held.size;
@@ -115,11 +120,27 @@ export class LegacyStreams {
   async post(id: string, user: string, req: IncomingMessage, res: ServerResponse, body: Buffer): Promise<void> {
     const held = this.#held.get(id);
     if (!held || held.user !== user) throw new GatewayError("unknown_session", "No open event stream for this session on this gateway; open GET …/sse again");
-    const msg = inspectRequest(body, held.resourcePrefix);
+    const tracing = this.tracer?.active === true;
+    const msg = inspectRequest(body, held.resourcePrefix, tracing);
     if (!msg) {
       sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
       return;
     }
+    // Traced as on the other routes; the span lasts until the answer went down the event stream.
+    const traced = tracing ? continueTrace(this.tracer!, req.headers, msg) : undefined;
+    const span = traced ? gatewaySpan(this.tracer!, traced.trace, msg) : null;
+    let failed: string | undefined;
+    try {
+      await this.#forward(held, req, res, traced ? { ...msg, body: traced.body } : msg, traced?.headers ?? req.headers);
+    } catch (err) {
+      failed = errorTypeOf(err);
+      throw err;
+    } finally {
+      span?.end(failed);
+    }
+  }
+
+  async #forward(held: Held, req: IncomingMessage, res: ServerResponse, msg: ParsedMessage, headers: IncomingHttpHeaders): Promise<void> {
     // Every request runs in the stream's session (the gateway opens one if the client did not),
     // unless the tool server keeps none ("").
     checkSharedUse(held.shared, { stateless: isStateless(req), inSession: held.known !== "" });
@@ -130,7 +151,7 @@ export class LegacyStreams {
       const session = upstreamSession ? await upstreamSession : undefined;
       const answer = await send(
         held.upstream,
-        { method: "POST", path: "mcp", headers: req.headers, body: msg.body, session, accept: MCP_ACCEPT, vouched: held.vouched },
+        { method: "POST", path: "mcp", headers, body: msg.body, session, accept: MCP_ACCEPT, vouched: held.vouched },
         held.abort.signal,
       );
       if (!upstreamSession && answer.statusCode === 200) {

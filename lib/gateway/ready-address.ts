@@ -9,7 +9,7 @@
 //  - where the session runs: for a Slurm job, the host Slurm's controller names for its
 //    batch script, and the address must be one that name resolves to here (the gateway's
 //    own addresses pass only when the job runs on the gateway's host); for an `app` child,
-//    loopback on this host (launch.ts);
+//    loopback on this host (backends/app.ts);
 //  - who listens there: the server at the address must answer a fresh challenge with an
 //    HMAC keyed by the session secret and bound to that address (lib/http/session-secret.ts).
 //    Only the session's server, or another process of the person's, can; the gateway's own

@@ -21,6 +21,7 @@ export type Route =
   | { kind: "rest"; tool: string; name: string }
   | { kind: "weber"; instance: string; cookie: string }
   | { kind: "console-link" }
+  | { kind: "account" }
   | { kind: "not-found" }
   | { kind: "bad-path" };
 
@@ -66,6 +67,7 @@ export function matchRoute(method: string, target: string | undefined): Route {
     return { kind: "resource-metadata", tool: parts[4]!, endpoint: parts[5] };
   }
   if (path === "/console") return { kind: "console-link" };
+  if (path === "/account") return { kind: "account" };
   if (parts[0] === "weber" && parts.length >= 4) return { kind: "weber", instance: parts[1]!, cookie: parts[2]! };
   if (parts[0] !== "api" || parts[1] !== "mcp" || !parts[2]) return { kind: "not-found" };
   const tool = parts[2];

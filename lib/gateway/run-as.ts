@@ -3,9 +3,9 @@
 // accounts, tokens) nor see the gateway's environment: children run as a configured
 // unprivileged account (`runAs`; `nobody` when the gateway is root and nothing is set) with
 // only the variables a tool needs. A gateway that cannot switch accounts says so once, loudly.
-import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import type { GatewayConfig } from "./config.ts";
+import { runCommand } from "../util/run-command.ts";
 
 /** An OS account as `getent passwd` gives it (so LDAP and other NSS sources work too). */
 export interface Account {
@@ -32,14 +32,12 @@ const known = new Map<string, Promise<Account | null>>();
 export function lookupAccount(name: string): Promise<Account | null> {
   let found = known.get(name);
   if (!found) {
-    found = new Promise((resolve) => {
-      execFile("getent", ["passwd", "--", name], { timeout: 10_000 }, (err, stdout) => {
-        const f = err ? [] : stdout.trim().split(":");
-        const uid = Number(f[2]);
-        const gid = Number(f[3]);
-        // getent takes an all-digit name as a uid: only an account of exactly this name counts.
-        resolve(f.length >= 7 && f[0] === name && Number.isInteger(uid) && Number.isInteger(gid) ? { name: f[0]!, uid, gid, home: f[5]! } : null);
-      });
+    found = runCommand("getent", ["passwd", "--", name], { timeoutMs: 10_000, maxOutputBytes: 64 * 1024 }).then((ran) => {
+      const f = ran.code === 0 ? ran.stdout.trim().split(":") : [];
+      const uid = Number(f[2]);
+      const gid = Number(f[3]);
+      // getent takes an all-digit name as a uid: only an account of exactly this name counts.
+      return f.length >= 7 && f[0] === name && Number.isInteger(uid) && Number.isInteger(gid) ? { name: f[0]!, uid, gid, home: f[5]! } : null;
     });
     known.set(name, found);
     void found.then((a) => a ?? known.delete(name));

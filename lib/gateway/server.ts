@@ -11,7 +11,7 @@ import { LegacyStreams } from "./legacy-sse.ts";
 import type { GatewayConfig } from "./config.ts";
 import type { AuthorizationServer, RecordStore, TokenVerifier } from "./contracts.ts";
 import { KEEPALIVE_MS, upstreamAgent } from "./forward.ts";
-import type { Backend, LaunchRequest } from "./launch.ts";
+import type { Backend, LaunchRequest } from "./backends/index.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { tracingConfig } from "../telemetry/config.ts";
 import { Tracer } from "../telemetry/tracer.ts";
@@ -33,6 +33,7 @@ import { hostAllowList } from "../http/host-guard.ts";
 import { authorizeHub, hubResourceMetadata } from "./hub-connector/auth.ts";
 import { sendLanding } from "./landing.ts";
 import { createConnector, type ConnectorContext } from "./hub-connector/context.ts";
+import { accountPageHandlers } from "./account/page.ts";
 import { handleConnector } from "./hub-connector/endpoint.ts";
 
 export interface GatewayOptions {
@@ -133,6 +134,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     childEnv: options.childEnv,
     onEvent: event,
   });
+  // The account page, where the authorization server signs people in: served on its path.
+  const accountPath = options.authorizationServer?.account?.serve(
+    accountPageHandlers({ host: options.authorizationServer.account, tokens: new ApiTokens(store, accounts), sessions, publicUrl: () => publicUrl }),
+  );
   const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
   for (const warning of await identityWarnings(config)) event("warning", { message: warning });
   const ctx: { current?: GatewayContext; connector?: ConnectorContext } = {};
@@ -185,6 +190,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         facts.tool = opened?.tool;
         return;
       }
+      case "account":
+        if (!accountPath) throw new GatewayError("not_found", "No such route");
+        // Relative, as the sign-in pages' links are: it works on whatever host and path prefix the browser used.
+        res.writeHead(303, { location: accountPath.slice(1), "cache-control": "no-store", "content-length": 0 }).end();
+        return;
       case "hub-resource-metadata":
         if (method !== "GET" && method !== "HEAD") throw new GatewayError("method_not_allowed", "Use GET", { allow: "GET" });
         return sendJson(res, 200, hubResourceMetadata(publicUrl));
@@ -269,7 +279,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     metrics,
     keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS,
     ...bounds,
-    legacy: new LegacyStreams(bounds.budget),
+    legacy: new LegacyStreams(bounds.budget, tracer),
     agent,
     tracer,
   };
@@ -280,14 +290,24 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     publicUrl,
     port,
     httpServer: server,
-    // Tool sessions stop first; what they leave running is then cut, and the agent's sockets with it.
-    close: gracefulClose(server, {
-      begin: () => {
-        ctx.connector!.table.close();
-        return sessions.close();
-      },
-      timeoutMs: 0,
-      end: () => agent.destroy(),
-    }),
+    // Tool sessions stop first; what they leave running is then cut, and the agent's sockets with
+    // it. Spans still queued go to the collector last (bounded by its request time limit), so a
+    // stopped gateway's final requests are not missing from the trace.
+    close: closeThen(
+      gracefulClose(server, {
+        begin: () => {
+          ctx.connector!.table.close();
+          return sessions.close();
+        },
+        timeoutMs: 0,
+        end: () => agent.destroy(),
+      }),
+      () => tracer.exporter?.flush(),
+    ),
   };
+}
+
+function closeThen(close: () => Promise<void>, after: () => Promise<void> | undefined): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= close().then(after));
 }

@@ -17,7 +17,7 @@ import { MCP_ACCEPT } from "./upstream-mcp.ts";
 import { sessionProxyCookie } from "./session-proxy-cookie.ts";
 import { consoleLinkFields } from "./console-ticket.ts";
 import { next } from "../util/maybe-async.ts";
-import { continueTrace, errorTypeOf, gatewaySpan, type TracedRequest } from "./trace.ts";
+import { continueTrace, errorTypeOf, gatewaySpan, restTrace, type TracedRequest } from "./trace.ts";
 import type { OpenSpan } from "../telemetry/span.ts";
 import {
   type Caller,
@@ -146,9 +146,17 @@ async function passThrough(ctx: GatewayContext, c: Caller, req: IncomingMessage,
   // The OpenAPI document is everyone's anyway.
   if (withBody) checkSharedUse(isShared(ctx.config, c.tool, revisionOf(c)), { stateless: false, inSession: false, rest: true });
   const body = withBody ? await readBody(req, ctx.config.limits.maxBodyBytes) : undefined;
-  const rec = await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c));
-  const answer = await exchange(ctx, c, rec, { method: req.method!, path, headers: req.headers, body }, res);
-  await relay(res, answer, {}, undefined, ctx.keepaliveMs);
+  // A REST call is traced as the tools/call it is: the gateway's span between the client's and the tool server's.
+  const traced = withBody && ctx.tracer.active ? restTrace(ctx.tracer, path.slice("tools/".length), req.headers) : undefined;
+  try {
+    const rec = await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c));
+    const answer = await exchange(ctx, c, rec, { method: req.method!, path, headers: traced?.headers ?? req.headers, body }, res);
+    traced?.span.end(answer.statusCode !== undefined && answer.statusCode >= 400 ? String(answer.statusCode) : undefined);
+    await relay(res, answer, {}, undefined, ctx.keepaliveMs);
+  } catch (err) {
+    traced?.span.end(errorTypeOf(err));
+    throw err;
+  }
 }
 
 async function streamGet(ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {

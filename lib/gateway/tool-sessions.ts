@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { GatewayConfig } from "./config.ts";
 import type { RecordStore } from "./contracts.ts";
-import { launchBackend, SessionLaunchError, type Backend, type LaunchRequest } from "./launch.ts";
+import { launchBackend, SessionLaunchError, type Backend, type LaunchRequest } from "./backends/index.ts";
 import { GatewayError } from "./respond.ts";
 import { SessionCaps, tooMany, tooManyForUser } from "./session-caps.ts";
 import { EVERYONE, isShared, SharedSessions } from "./isolation.ts";
@@ -341,6 +341,30 @@ export class ToolSessions {
   async #lastUse(key: string): Promise<number> {
     const shared = (await this.#o.store.get<{ at: number }>(USE, key))?.at ?? 0;
     return Math.max(shared, this.#touched.get(key) ?? 0);
+  }
+
+  /** A person's own tool sessions, as the data dir has them (any replica's), oldest first. */
+  async of(user: string): Promise<ToolSessionRecord[]> {
+    const all = await this.#o.store.list<ToolSessionRecord>(SESSIONS);
+    return all
+      .map((r) => r.value)
+      .filter((rec) => rec.user === user && rec.state !== "crashed")
+      .sort((a, b) => a.since - b.since);
+  }
+
+  /**
+   * Ends one of `user`'s own tool sessions: stopped here when this replica runs it, else
+   * forgotten, which its owner sees at its next sweep and stops it. False when `user` has
+   * no session with that instance (another person's included).
+   */
+  async endOf(user: string, instance: string): Promise<boolean> {
+    if (!/^[0-9a-f]{32}$/.test(instance)) return false;
+    const found = (await this.#o.store.list<ToolSessionRecord>(SESSIONS)).find(({ value }) => value.instance === instance && value.user === user);
+    if (!found) return false;
+    if (this.#owned.has(instance)) await this.#stop(instance);
+    else await this.#forget(found.id, instance);
+    this.#o.onEvent("tool session stopped by its user", {});
+    return true;
   }
 
   /** Stops a tool session this replica runs (one the hub connector started only to fill a catalog). */

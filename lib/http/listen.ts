@@ -10,6 +10,7 @@ import { capConnections, serverOptions, type ConnectionLimits } from "./connecti
 import type { MountedRequest } from "./types.ts";
 import type { HostGuardOptions } from "./host-guard.ts";
 import { stripPrefix } from "./request-url.ts";
+import { processTracing } from "../telemetry/tracer.ts";
 
 /** Options of `server.handler()`: the request checks (see HostGuardOptions). */
 export interface HandlerOptions extends HostGuardOptions {}
@@ -148,6 +149,8 @@ export async function serve(app: HttpApp, host: string, port: number, prefix: st
     limits,
     onError: (err) => app.core.logger.error("server socket error", failureFields(err)),
   });
-  const close = gracefulClose(server, { begin: () => app.closeStreams(), idle: () => app.idle(), timeoutMs: limits.closeTimeoutMs, end: onClose });
+  const graceful = gracefulClose(server, { begin: () => app.closeStreams(), idle: () => app.idle(), timeoutMs: limits.closeTimeoutMs, end: onClose });
+  // Spans of the last calls still queued go to the collector before close resolves (bounded by its time limit).
+  const close = (): Promise<void> => graceful().then(() => processTracing().exporter?.flush());
   return { url: `http://${urlHost(host)}:${bound}${prefix}/`, host, port: bound, httpServer: server, close };
 }

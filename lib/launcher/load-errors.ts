@@ -2,10 +2,10 @@
 // then the error, never Node's internal frames or the compile cache's paths. Node keeps an
 // ES module's syntax error position to itself (it prints it only for a crash), so the file
 // at fault is found by `node --check` over the app and the files it imports.
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runCommandSync } from "../util/run-command.ts";
 
 /** Most files `node --check` looks through for a syntax error. */
 const MAX_CHECKED = 50;
@@ -85,8 +85,8 @@ function locateSyntaxError(ctx: LoadContext): string | null {
     const path = queue.shift()!;
     if (seen.has(path) || !existsSync(path)) continue;
     seen.add(path);
-    const check = spawnSync(process.execPath, ["--check", path], { encoding: "utf8", timeout: 10_000 });
-    if (check.status !== 0 && check.stderr) {
+    const check = runCommandSync(process.execPath, ["--check", path], { timeoutMs: 10_000, maxOutputBytes: 64 * 1024 });
+    if (check.code !== 0 && check.stderr) {
       // "<path>:<line>\n<source line>\n<spaces>^\n\nSyntaxError: ..."
       const lines = check.stderr.split("\n");
       const at = /^(.*):(\d+)$/.exec(lines[0] ?? "");

@@ -5,7 +5,8 @@
 import { resolve } from "node:path";
 import type { ToolContext } from "../mcp/context.ts";
 import { traceEnv } from "../util/trace-context.ts";
-import { cancel, jobState, SlurmError, submit } from "./commands.ts";
+import { cancelAndWait, jobStatus, submit, type SlurmCaller } from "./client.ts";
+import { SlurmError } from "./error.ts";
 import { makeJobFiles, OutputFollower, PROGRESS_LINE, readExit, readOutput, removeJobFiles, type JobFiles } from "./job-files.ts";
 
 export interface SlurmRunOptions {
@@ -48,7 +49,6 @@ export interface SlurmHandle {
 }
 
 const bad = (message: string): SlurmError => new SlurmError("HUBMCP_SLURM_OPTIONS", `slurm.run: ${message}`);
-const STOP_WAIT_MS = 30_000;
 
 function sbatchArgs(options: SlurmRunOptions, files: JobFiles, workdir: string): string[] {
   const args = [`--job-name=${options.name ?? "hubmcp"}`, `--output=${files.output}`, `--chdir=${workdir}`];
@@ -88,16 +88,6 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Cancels the job and waits (bounded) until Slurm no longer lists it, so its processes are gone when the tool's run ends. */
-async function stopJob(jobId: string, env: NodeJS.ProcessEnv | undefined): Promise<void> {
-  await cancel(jobId, env);
-  const never = new AbortController().signal;
-  for (let waited = 0; waited < STOP_WAIT_MS; waited += 100) {
-    if ((await jobState(jobId, env)) === null) return;
-    await pause(100, never);
-  }
-}
-
 /** Runs the command as a Slurm job and follows it to its end; see SlurmRunOptions. */
 export async function run(ctx: SlurmContext, options: SlurmRunOptions): Promise<SlurmRunResult> {
   check(options);
@@ -111,9 +101,9 @@ export async function run(ctx: SlurmContext, options: SlurmRunOptions): Promise<
     throw new SlurmError("HUBMCP_SLURM_OPTIONS", "slurm.run: workdir must be an existing folder this process can write", { cause: err });
   }
   try {
-    const jobId = await submit(sbatchArgs(options, files, workdir), env);
+    const jobId = await submit(sbatchArgs(options, files, workdir), { env });
     ctx.setTaskMetadata({ scheduler: "slurm", jobId } satisfies SlurmHandle);
-    const exitCode = await follow(ctx, jobId, files, options.pollMs ?? 1000, env);
+    const exitCode = await follow(ctx, jobId, files, options.pollMs ?? 1000, { env });
     const output = readOutput(files);
     if (exitCode !== 0) throw new SlurmError("HUBMCP_SLURM_FAILED", `Slurm job ${jobId} exited with status ${exitCode}`, { jobId, exitCode });
     return { jobId, exitCode, output };
@@ -122,7 +112,7 @@ export async function run(ctx: SlurmContext, options: SlurmRunOptions): Promise<
   }
 }
 
-async function follow(ctx: SlurmContext, jobId: string, files: JobFiles, pollMs: number, env: NodeJS.ProcessEnv | undefined): Promise<number> {
+async function follow(ctx: SlurmContext, jobId: string, files: JobFiles, pollMs: number, as: SlurmCaller): Promise<number> {
   const follower = new OutputFollower(files.output);
   const progress = (line: string): void => {
     const m = PROGRESS_LINE.exec(line);
@@ -130,13 +120,15 @@ async function follow(ctx: SlurmContext, jobId: string, files: JobFiles, pollMs:
   };
   for (;;) {
     if (ctx.signal.aborted) {
-      await stopJob(jobId, env);
+      // Its processes are gone when the tool's run ends (or the wait's bound has passed).
+      await cancelAndWait(jobId, as);
       throw new SlurmError("HUBMCP_SLURM_CANCELLED", `Slurm job ${jobId} was cancelled with its tool call`, { jobId });
     }
     follower.poll(progress);
     const exit = readExit(files);
     if (exit !== null) return exit;
-    if ((await jobState(jobId, env)) === null) {
+    // Only a job squeue says is gone is lost; `unknown` (squeue failing) is asked again at the next look.
+    if ((await jobStatus(jobId, as)).kind === "gone") {
       // The exit status may have landed between the two looks.
       const late = readExit(files);
       follower.poll(progress);

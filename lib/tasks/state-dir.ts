@@ -3,7 +3,7 @@
 // a SIGKILL leaves either the old record or the new one, never half of one; files are 0600
 // in a 0700 folder, since results may hold anything a person's tool returned.
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync, chmodSync } from "node:fs";
+import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, chmodSync } from "node:fs";
 import { join } from "node:path";
 import { silentLogger, type Logger } from "../util/logger.ts";
 import { memoryPersistence, parseRecord, type RunPersistence, type RunRecord } from "./persist.ts";
@@ -50,13 +50,14 @@ export class DirectoryPersistence implements RunPersistence {
   save(record: RunRecord): void {
     const tmp = join(this.dir, `.${record.id}.${randomBytes(6).toString("hex")}.tmp`);
     const fd = openSync(tmp, "wx", 0o600);
+    // A write that fails (a full disk, most likely) takes its temporary file with it.
     try {
-      writeSync(fd, JSON.stringify(record));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    try {
+      try {
+        writeFileSync(fd, JSON.stringify(record));
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
       renameSync(tmp, join(this.dir, `${record.id}.json`));
     } catch (err) {
       rmSync(tmp, { force: true });

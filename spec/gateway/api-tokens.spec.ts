@@ -63,3 +63,65 @@ test("verifyNow answers at once only what verify would: the remembered principal
   assert.equal(gateway.verifyNow(made.token), undefined, "past the bound the remembered records are not trusted");
   assert.equal(await gateway.verify(made.token), null);
 });
+
+test("an expired token is refused exactly as a revoked one, on the remembered path too; one without expiry keeps working", async () => {
+  const inner = new MemoryRecordStore();
+  let now = Date.parse("2026-01-01T00:00:00Z");
+  // Remembered longer than the token lives, so only the expiry check can refuse the copy.
+  const cache = new CachingRecordStore(inner, { ttlMs: 2 * 3600_000, keep: () => true, now: () => now });
+  const accounts = new StoreAccountDirectory(cache);
+  await accounts.add("ada", "pw-ada-long-enough", ["staff"]);
+  const tokens = new ApiTokens(
+    cache,
+    accounts,
+    (collection, id) => cache.copyOf(collection, id),
+    () => now,
+  );
+  const expiring = (await tokens.create("ada", { name: "laptop", expiresAt: new Date(now + 3600_000) }))!;
+  const forever = (await tokens.create("ada"))!;
+  assert.ok(await tokens.verify(expiring.token));
+  assert.ok(tokens.verifyNow(expiring.token), "remembered while valid");
+  now += 3600_000;
+  assert.equal(tokens.verifyNow(expiring.token), null, "the remembered copy honours the expiry");
+  assert.equal(await tokens.verify(expiring.token), null);
+  await tokens.revoke(forever.id);
+  assert.equal(await tokens.verify(forever.token), null, "revoked: the same null");
+  const old = (await tokens.create("ada"))!;
+  now += 10 * 365 * 86_400_000;
+  assert.equal((await tokens.verify(old.token))?.user, "ada", "no expiry: valid years later");
+  const listed = await tokens.listOf("ada");
+  assert.deepEqual(
+    listed.map((t) => [t.id, t.name, t.expiresAt]),
+    [
+      [old.id, undefined, undefined],
+      [expiring.id, "laptop", "2026-01-01T01:00:00.000Z"],
+    ],
+  );
+});
+
+test("last use is written at most once a minute per token, beside the token's record", async () => {
+  let writes = 0;
+  class Counting extends MemoryRecordStore {
+    override put(collection: string, id: string, value: unknown): Promise<void> {
+      if (collection === "api-token-use") writes++;
+      return super.put(collection, id, value);
+    }
+  }
+  const store = new Counting();
+  let now = Date.parse("2026-01-01T00:00:00Z");
+  const accounts = new StoreAccountDirectory(store);
+  await accounts.add("ada", "pw-ada-long-enough", []);
+  const tokens = new ApiTokens(store, accounts, undefined, () => now);
+  const made = (await tokens.create("ada"))!;
+  for (let i = 0; i < 50; i++) assert.ok(await tokens.verify(made.token));
+  assert.equal(writes, 1);
+  now += 59_000;
+  assert.ok(await tokens.verify(made.token));
+  assert.equal(writes, 1, "within the minute: no write");
+  now += 1000;
+  assert.ok(await tokens.verify(made.token));
+  assert.equal(writes, 2);
+  assert.equal((await tokens.listOf("ada"))[0]!.lastUsedAt, new Date(now).toISOString());
+  await tokens.revoke(made.id);
+  assert.deepEqual(await store.list("api-token-use"), [], "revoking forgets its last use");
+});

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
 import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
 import { parseGatewayConfig } from "../../lib/gateway/config.ts";
-import { launcherCommand, LEAN_SESSION_FLAGS } from "../../lib/gateway/launch.ts";
+import { launcherCommand, LEAN_SESSION_FLAGS } from "../../lib/gateway/backends/index.ts";
 import { startGateway } from "../../lib/gateway/server.ts";
 import type { ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
 import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";

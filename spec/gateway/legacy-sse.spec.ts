@@ -8,7 +8,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { SseReader } from "../../lib/http/sse-reader.ts";
+import type { SpanRecord } from "../../lib/telemetry/span.ts";
+import { SPAN_CHANNEL } from "../../lib/telemetry/tracer.ts";
 import { json, post, rpc, startHarness } from "./helpers.ts";
 
 async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Promise<string>; hung: Array<() => void>; inits: string[] }> {
@@ -59,6 +62,8 @@ async function upstream(t: test.TestContext): Promise<{ url: string; deleted: Pr
           return send(200, JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { text: "x".repeat(20_000) } }));
         case "cut":
           return void res.destroy();
+        case "traced":
+          return send(200, JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { meta: msg.params?._meta, header: req.headers.traceparent } }));
         case "hang":
           hung.push(() => send(200, JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { user: req.headers["x-forwarded-user"] } })));
           return;
@@ -193,4 +198,30 @@ test("legacy SSE POSTs hold a per-person slot until their answer, and the tool s
   while (third.status === 429 && (await third.text(), true));
   assert.equal(third.status, 202, "the slot came back with the answer");
   await third.text();
+});
+
+test("a legacy SSE POST is traced as on the other routes: the gateway's span between the client's and the tool server's", { timeout: 30_000 }, async (t) => {
+  const seen: SpanRecord[] = [];
+  const onSpan = (span: unknown): void => void seen.push(span as SpanRecord);
+  subscribe(SPAN_CHANNEL, onSpan);
+  t.after(() => unsubscribe(SPAN_CHANNEL, onSpan));
+  const up = await upstream(t);
+  const h = await startHarness(t, { tools: { odd: { revisions: { default: { url: up.url } } } } });
+  const { next } = await holdStream(t, `${h.base}/api/mcp/odd/sse`, h.tokens.alice);
+  const url = `${h.base}${(await next()).data}`;
+  const parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+  const r = await post(url, h.tokens.alice, rpc("traced", { _meta: { traceparent: parent, tracestate: "v=1" } }, 7));
+  assert.equal(r.status, 202);
+  await r.text();
+  let answer: any;
+  while (answer?.id !== 7) answer = JSON.parse((await next()).data);
+  const { meta, header } = answer.result;
+  assert.equal(meta.traceparent, header, "the same context in _meta and the header");
+  const [, traceId, spanId] = meta.traceparent.split("-");
+  assert.equal(traceId, "4bf92f3577b34da6a3ce929d0e0e4736");
+  assert.equal(meta.tracestate, "v=1");
+  const gateway = seen.find((s) => s.spanId === spanId);
+  assert.ok(gateway, "the tool server's parent is the gateway's span");
+  assert.equal(gateway.parentSpanId, "00f067aa0ba902b7");
+  assert.equal(gateway.name, "traced");
 });

@@ -121,3 +121,21 @@ test("a collector that is down costs dropped spans, counted in /metrics, and no 
   while ((await dropped()) < 6) await new Promise((resolve) => setImmediate(resolve));
   assert.equal(await dropped(), 6);
 });
+
+test("closing the gateway sends the spans still queued before it resolves", { timeout: 90_000 }, async (t) => {
+  const collector = await startCollector(t);
+  const h = await startHarness(
+    t,
+    { tools: { tracing: { env: ["TRACING_TOOL_XML"], revisions: { default: { app: "fixtures/tracing/app.ts" } } } } },
+    {
+      childEnv: { ...process.env, NODE_V8_COVERAGE: "", TRACING_TOOL_XML: TOOL_XML },
+      telemetryEnv: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${collector.url}/v1/traces` },
+    },
+  );
+  const res = await post(`${h.base}/api/mcp/tracing/mcp`, h.tokens.alice, rpc("tools/call", { name: "where_am_i", arguments: {} }));
+  assert.equal(res.status, 200);
+  await res.text();
+  // The batch waits a second for company; close must not leave it waiting.
+  await h.gw.close();
+  assert.ok(spanCount(collector.bodies, "hub_gateway") >= 1, "the call's span reached the collector before close resolved");
+});

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseGatewayConfig } from "../../lib/gateway/config.ts";
 import type { RecordStore } from "../../lib/gateway/contracts.ts";
-import type { Backend } from "../../lib/gateway/launch.ts";
+import type { Backend } from "../../lib/gateway/backends/index.ts";
 import type { GatewayError } from "../../lib/gateway/respond.ts";
 import { CachingRecordStore } from "../../lib/gateway/store/caching-record-store.ts";
 import { SessionCaps } from "../../lib/gateway/session-caps.ts";

@@ -18,7 +18,7 @@ import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
 import type { ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
 import { LIB_INDEX, ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
 import { IS_ROOT } from "../helpers/os-user.ts";
-import { slurmCluster, squeueState } from "../helpers/slurm.ts";
+import { failingSqueue, slurmCluster, squeueState } from "../helpers/slurm.ts";
 import { HUB_GATEWAY } from "./cli/hub-process.ts";
 import { json, post, rpc, startHarness } from "./helpers.ts";
 
@@ -202,6 +202,24 @@ test("tool sessions as Slurm jobs on a real cluster", { skip: !IS_ROOT && "needs
     const state = JSON.parse(res.body.result.content[0].text).state as string;
     assert.equal(dirname(dirname(state)), workdir);
     assert.notEqual(dirname(state), join(workdir, ".hubmcp-state"));
+  });
+
+  await t.test("a failing squeue is 'ask again', never 'job gone': the session and its job live on", async (st) => {
+    const squeue = failingSqueue(sharedDir(t, 0o755));
+    const h = await startHarness(st, { tools: slurmTool(appPath, sharedDir(t), cluster.partition) }, { childEnv: { ...process.env, PATH: squeue.path } });
+    const first = await call(h.base, h.tokens.alice);
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    const rec = (await h.store.get<ToolSessionRecord>("tool-sessions", "alice\nsim\ndefault"))!;
+    // Two whole looks of the session's watch, each asking squeue three times.
+    squeue.failing(true);
+    await squeue.failedAtLeast(6);
+    const during = await call(h.base, h.tokens.alice);
+    assert.equal(during.status, 200, JSON.stringify(during.body));
+    assert.equal(JSON.parse(during.body.result.content[0].text).job, rec.jobId, "the same job still serves the session");
+    squeue.failing(false);
+    assert.equal(squeueState(rec.jobId!), "RUNNING");
+    const after = await h.store.get<ToolSessionRecord>("tool-sessions", "alice\nsim\ndefault");
+    assert.deepEqual([after?.jobId, after?.state], [rec.jobId, "ready"], "not taken for crashed");
   });
 
   await t.test("a job still pending past startSeconds is cancelled and answered 504 with the scheduler's reason logged", async (st) => {

@@ -189,3 +189,27 @@ test("a gateway on a full disk: 503 with Retry-After for OAuth registration and 
   assert.equal((await register()).status, 201);
   assert.equal((await post(`${gw.url}api/mcp/fake/tools/add`, token, '{"a":1}')).status, 200);
 });
+
+test("a record the data dir cannot read (EISDIR standing in for EIO) is 503 with Retry-After, never a 401 that makes clients drop their token", async (t) => {
+  const data = tempDir(t);
+  const store = await FileRecordStore.open(data);
+  const accounts = new StoreAccountDirectory(store);
+  const tokens = new ApiTokens(store, accounts);
+  await accounts.add("alice", "pw", []);
+  const token = (await tokens.create("alice"))!.token;
+  const config = parseGatewayConfig({ tools: { fake: { revisions: { default: fake() } } }, limits: { lookupCacheSeconds: 0 } }, ROOT);
+  const gw = await startGateway({ config, store });
+  t.after(() => gw.close());
+  const folder = join(data, "api-tokens");
+  const [file] = readdirSync(folder);
+  rmSync(join(folder, file!));
+  mkdirSync(join(folder, file!));
+  const call = await post(`${gw.url}api/mcp/fake/tools/add`, token, '{"a":1}');
+  assert.equal(call.status, 503);
+  assert.equal(call.headers.get("retry-after"), "5");
+  await call.text();
+  await assert.rejects(
+    store.get("api-tokens", "x".repeat(10)).then(() => store.list("api-tokens")),
+    { code: "HUBMCP_STORE_UNAVAILABLE" },
+  );
+});

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseGatewayConfig } from "../../lib/gateway/config.ts";
-import type { Backend } from "../../lib/gateway/launch.ts";
+import type { Backend } from "../../lib/gateway/backends/index.ts";
 import { CachingRecordStore } from "../../lib/gateway/store/caching-record-store.ts";
 import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
 import { isSteadyRoute, sessionKey, ToolSessions, type ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
@@ -120,4 +120,22 @@ test("a url revision's session left by a replica that stopped is ended by anothe
   assert.equal(await shared.get("tool-sessions", sessionKey("ada", "t", "default")), undefined, "idle: ended by b");
   assert.equal(await shared.get("tool-sessions", sessionKey("ada", "t", "other")), undefined, "b's own, idle too, stopped as before");
   assert.notEqual((await b.acquire("ada", "t", "other")).instance, own.instance);
+});
+
+test("a person stops their tool session from any replica: the owner stops its process at its next sweep; another's is refused", async (t) => {
+  const { shared, a, b } = replicas(t);
+  const first = await a.acquire("ada", "t", "default");
+  assert.deepEqual(
+    (await b.of("ada")).map((s) => s.instance),
+    [first.instance],
+    "every replica lists it",
+  );
+  assert.deepEqual(await b.of("bob"), []);
+  assert.equal(await b.endOf("bob", first.instance), false, "not bob's");
+  assert.equal(await b.endOf("ada", "not-an-instance"), false);
+  assert.equal(a.liveOwned, 1);
+  assert.equal(await b.endOf("ada", first.instance), true, "ended from the replica that does not own it");
+  assert.equal(await shared.get("tool-sessions", KEY), undefined);
+  await a.sweepIdle();
+  assert.equal(a.liveOwned, 0, "the owner stopped it");
 });

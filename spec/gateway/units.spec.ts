@@ -140,6 +140,8 @@ test("routes: each section-C path, and hostile paths refused", () => {
   assert.deepEqual(matchRoute("GET", "/.well-known/oauth-protected-resource/api/mcp/demo/openapi.json"), { kind: "not-found" });
   assert.deepEqual(matchRoute("GET", "/weber/s/c/7/sse"), { kind: "weber", instance: "s", cookie: "c" });
   assert.deepEqual(matchRoute("GET", "/healthz"), { kind: "health" });
+  assert.deepEqual(matchRoute("GET", "/account"), { kind: "account" });
+  assert.deepEqual(matchRoute("GET", "/account/x"), { kind: "not-found" });
   assert.deepEqual(matchRoute("GET", "/metrics"), { kind: "metrics" });
   assert.deepEqual(matchRoute("GET", "/api/other"), { kind: "not-found" });
   assert.deepEqual(matchRoute("GET", "/api/mcp/demo/tools/a/b"), { kind: "not-found" });

@@ -8,7 +8,7 @@
 // Missing Slurm binaries skip with the reason, except with CI set: there they fail the spec.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
@@ -175,4 +175,39 @@ export function squeueState(jobId: string): string | null {
   const ran = spawnSync("squeue", ["-h", "-j", jobId, "-o", "%T"], { encoding: "utf8", env: process.env });
   const state = ran.status === 0 ? ran.stdout.trim() : "";
   return state === "" ? null : state;
+}
+
+export interface FailingSqueue {
+  /** PATH with the stand-in first: give it to the code under test's environment. */
+  path: string;
+  /** From now on squeue exits 1 (as when the controller is away), or answers again. */
+  failing(on: boolean): void;
+  /** How many times squeue failed so far. */
+  failures(): number;
+  /** Resolves once squeue has failed `n` times in all (bounded). */
+  failedAtLeast(n: number): Promise<void>;
+}
+
+/**
+ * An `squeue` first on a PATH that runs the real one, or, while `failing(true)`, exits 1 the
+ * way squeue does when it cannot reach slurmctld, counting its failures in a file. `dir` must
+ * be readable by the accounts that run it.
+ */
+export function failingSqueue(dir: string): FailingSqueue {
+  const real = which("squeue");
+  if (!real) throw new Error("squeue is not installed");
+  const flag = join(dir, "squeue-fails");
+  const count = join(dir, "squeue-failures");
+  writeFileSync(
+    join(dir, "squeue"),
+    `#!/bin/sh\nif [ -e ${flag} ]; then echo x >> ${count}; echo "slurm_load_jobs error: Unable to contact slurm controller (connect failure)" >&2; exit 1; fi\nexec ${real} "$@"\n`,
+    { mode: 0o755 },
+  );
+  const failures = (): number => (existsSync(count) ? readFileSync(count, "utf8").split("\n").length - 1 : 0);
+  return {
+    path: `${dir}${delimiter}${process.env.PATH ?? ""}`,
+    failing: (on) => (on ? writeFileSync(flag, "") : rmSync(flag, { force: true })),
+    failures,
+    failedAtLeast: (n) => waitFor(`squeue to fail ${n} times`, () => failures() >= n),
+  };
 }

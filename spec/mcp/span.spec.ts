@@ -61,3 +61,25 @@ test("one server span per request on the diagnostics channel; errors typed, argu
   assert.equal(unknown!.attributes["error.type"], "-32602");
   assert.ok(!JSON.stringify(seen, (_k, v) => (typeof v === "bigint" ? String(v) : v)).includes("SECRET-ARGUMENT"));
 });
+
+test("a REST call is a tools/call span too, continuing the W3C headers' trace", async (t) => {
+  const seen: SpanRecord[] = [];
+  const onSpan = (span: unknown): void => void seen.push(span as SpanRecord);
+  subscribe(SPAN_CHANNEL, onSpan);
+  t.after(() => unsubscribe(SPAN_CHANNEL, onSpan));
+  const running = await server.listen({ port: 0 });
+  t.after(() => running.close());
+  const res = await fetch(`${running.url}tools/fail_always`, {
+    method: "POST",
+    headers: { "content-type": "application/json", traceparent: PARENT },
+    body: JSON.stringify({ secret: "SECRET-ARGUMENT" }),
+  });
+  assert.equal(res.status, 500);
+  await res.text();
+  const span = seen.find((s) => s.name === "tools/call fail_always");
+  assert.ok(span, seen.map((s) => s.name).join(", "));
+  assert.equal(span.traceId, "4bf92f3577b34da6a3ce929d0e0e4736");
+  assert.equal(span.parentSpanId, "00f067aa0ba902b7");
+  assert.equal(span.error, "500");
+  assert.ok(!JSON.stringify(span.attributes).includes("SECRET-ARGUMENT"));
+});

@@ -4,10 +4,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { McpServer, slurm, SlurmError, type ToolContext } from "../../lib/index.ts";
 import { openEvents, type EventReader } from "../helpers/rpc.ts";
 import { tempDir } from "../helpers/launcher-fixtures.ts";
-import { slurmCluster, squeueState } from "../helpers/slurm.ts";
+import { failingSqueue, slurmCluster, squeueState } from "../helpers/slurm.ts";
 import { deferred, RpcClient } from "../tasks/harness.ts";
 
 const HANDLE = "io.hubmcp/handle";
@@ -134,6 +136,24 @@ test("tools running their work as Slurm jobs on a real cluster", async (t) => {
     assert.equal(result.isError, true);
     assert.match(result.content[0].text, /ended before its command finished/);
     assert.equal(((await ended.lost.promise) as SlurmError).code, "HUBMCP_SLURM_LOST");
+  });
+
+  await t.test("a failing squeue is 'ask again', never 'job gone': the run follows its job to the end", async () => {
+    const squeue = failingSqueue(tempDir(t, "hubmcp-squeue-"));
+    const go = join(workdir, "go");
+    const ctx = { signal: new AbortController().signal, reportProgress() {}, setTaskMetadata: () => false };
+    // The job waits for the spec, which lets it finish only after squeue has failed through whole looks.
+    const running = slurm.run(ctx, {
+      ...options,
+      env: { ...process.env, PATH: squeue.path },
+      command: ["/bin/sh", "-c", `while [ ! -e ${go} ]; do sleep 0.1; done; echo finished`],
+    });
+    squeue.failing(true);
+    await squeue.failedAtLeast(6);
+    writeFileSync(go, "");
+    const done = await running;
+    assert.equal(done.exitCode, 0);
+    assert.equal(done.output.trim(), "finished");
   });
 
   await t.test("a batch script exiting non-zero is the tool's error, with the status", async () => {

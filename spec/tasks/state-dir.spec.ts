@@ -3,12 +3,15 @@
 // and reports a run the kill cut off as failed, never as unknown.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { tmpdir } from "node:os";
+import { mkdtempSync, rmdirSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { LIB_INDEX, spawnCli, tempDir } from "../helpers/launcher-fixtures.ts";
 import { RpcClient, jobOf, manualClock } from "./harness.ts";
 import { AsyncStore } from "../../lib/tasks/store.ts";
 import { DirectoryPersistence } from "../../lib/tasks/state-dir.ts";
+import type { RunRecord } from "../../lib/tasks/persist.ts";
 import { CUT_OFF_MESSAGE } from "../../lib/tasks/run.ts";
 
 const CAPS = { tasks: { list: {}, cancel: {} } };
@@ -132,4 +135,38 @@ test("records past their TTL, torn writes and foreign files are dropped when rea
   const later = new AsyncStore({ now: clock.now, ttlMs: 1000 }, undefined, new DirectoryPersistence(dir));
   assert.equal(later.size, 0);
   assert.deepEqual(readdirSync(runs), ["unrelated"]);
+});
+
+test("a record that cannot be written on a full disk leaves no temporary file behind", {
+  skip: process.getuid?.() !== 0 && "needs root to mount a tmpfs",
+}, (t) => {
+  const mount = mkdtempSync(join(tmpdir(), "hubmcp-full-state-"));
+  execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", mount]);
+  t.after(() => {
+    execFileSync("umount", [mount]);
+    rmdirSync(mount);
+  });
+  const dir = join(mount, "state");
+  mkdirSync(dir, { mode: 0o700 });
+  const persistence = new DirectoryPersistence(dir);
+  const record = (id: string, text: string): RunRecord => ({
+    v: 1,
+    id,
+    seq: 1,
+    how: { kind: "job" },
+    sessionId: null,
+    toolName: "x",
+    createdAt: 0,
+    updatedAt: 0,
+    finishedAt: 0,
+    ttlMs: 1000,
+    pollIntervalMs: 100,
+    status: "completed",
+    settled: { result: { content: [{ type: "text", text }], isError: false }, value: null },
+    handle: null,
+    protocolError: null,
+  });
+  persistence.save(record("00000000-0000-4000-8000-000000000001", "small"));
+  assert.throws(() => persistence.save(record("00000000-0000-4000-8000-000000000002", "x".repeat(256 * 1024))), { code: "ENOSPC" });
+  assert.deepEqual(readdirSync(join(dir, "runs")), ["00000000-0000-4000-8000-000000000001.json"]);
 });

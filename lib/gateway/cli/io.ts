@@ -11,9 +11,9 @@ export const USAGE = `usage: hub_gateway --config FILE [--host HOST] [--port POR
        hub_gateway user remove NAME [STORE]
        hub_gateway user passwd NAME --password-stdin [STORE]
        hub_gateway user groups NAME a,b [STORE]
-       hub_gateway token create NAME [STORE]
+       hub_gateway token create NAME [--expires 30d] [--name LABEL] [STORE]
        hub_gateway token revoke ID [STORE]
-       hub_gateway token list [STORE]                   (each token's id, owner, creation time)
+       hub_gateway token list [STORE]                   (id, owner, created, expires, last used, name)
        hub_gateway --version
   where STORE is --data-dir DIR, --store URL, or --config FILE (the "store" it names)
 
@@ -33,6 +33,8 @@ options:
       --app FILE          init: the tool app to serve         (default: this package's demo app)
       --tool NAME         init: the tool's name in URLs       (default: mcpdemo, or the app's file name)
       --user NAME         init: the first user                (default: your login name)
+      --expires LIFETIME  token create: refuse the token after 12h, 30d, 8w…  (default: never)
+      --name LABEL        token create: what the token is for ("laptop")
   -h, --help              show this help
       --version           print hubmcp's version
 `;

@@ -1,20 +1,66 @@
 // `hub_gateway token create | revoke | list` on a data dir.
 import { StoreAccountDirectory } from "../accounts.ts";
-import { ApiTokens } from "../api-tokens.ts";
+import { ApiTokens, tokenName, type NewToken } from "../api-tokens.ts";
 import type { RecordStore } from "../contracts.ts";
 import { NAME, usage, type CliIo } from "./io.ts";
 
-export async function tokenCommand(io: CliIo, store: RecordStore, action: string | undefined, arg: string | undefined): Promise<number> {
+export interface TokenOptions {
+  /** `--expires`: a lifetime such as `30d`. */
+  readonly expires?: string | undefined;
+  /** `--name`: what the owner calls the token. */
+  readonly name?: string | undefined;
+}
+
+const UNIT_MS: Record<string, number> = { h: 3600_000, d: 86_400_000, w: 7 * 86_400_000 };
+/** Ten years: past that, an expiry is a typo for "never", which is the default anyway. */
+const LONGEST_MS = 3650 * 86_400_000;
+
+/** `--expires` as milliseconds (`12h`, `30d`, `8w`), or null when it is not one. */
+export function parseLifetime(text: string): number | null {
+  const m = /^([1-9][0-9]{0,5})([hdw])$/.exec(text);
+  if (!m) return null;
+  const ms = Number(m[1]) * UNIT_MS[m[2]!]!;
+  return ms <= LONGEST_MS ? ms : null;
+}
+
+function newToken(options: TokenOptions): NewToken | string {
+  let made: NewToken = {};
+  if (options.name !== undefined) {
+    const name = tokenName(options.name);
+    if (name === null) return "--name must be 1-64 printable characters";
+    made = { name };
+  }
+  if (options.expires !== undefined) {
+    const ms = parseLifetime(options.expires);
+    if (ms === null) return "--expires must be a lifetime such as 12h, 30d or 8w (at most 3650d)";
+    made = { ...made, expiresAt: new Date(Date.now() + ms) };
+  }
+  return made;
+}
+
+export async function tokenCommand(
+  io: CliIo,
+  store: RecordStore,
+  action: string | undefined,
+  arg: string | undefined,
+  options: TokenOptions = {},
+): Promise<number> {
   const tokens = new ApiTokens(store, new StoreAccountDirectory(store));
+  if (action !== "create" && (options.expires !== undefined || options.name !== undefined)) {
+    return usage(io, "--expires and --name go with token create");
+  }
   if (action === "create") {
     if (!arg) return usage(io, "token create needs a user NAME");
-    const made = await tokens.create(arg);
+    const wanted = newToken(options);
+    if (typeof wanted === "string") return usage(io, wanted);
+    const made = await tokens.create(arg, wanted);
     if (!made) {
       io.err(`${NAME}: no such user`);
       return 1;
     }
     io.out(made.token);
-    io.err(`${NAME}: token ${made.id} created; it is shown only this once`);
+    const until = wanted.expiresAt ? `, valid until ${wanted.expiresAt.toISOString()}` : "";
+    io.err(`${NAME}: token ${made.id} created${until}; it is shown only this once`);
     return 0;
   }
   if (action === "revoke") {
@@ -28,8 +74,10 @@ export async function tokenCommand(io: CliIo, store: RecordStore, action: string
   }
   if (action === "list") {
     if (arg !== undefined) return usage(io, "token list takes no argument");
-    // id, owner, created: the owner is the account the token acts for.
-    for (const t of await tokens.list()) io.out(`${t.id}  ${t.user}  ${t.createdAt}`);
+    // id, owner (the account the token acts for), created, expires, last used, name.
+    for (const t of await tokens.list()) {
+      io.out([t.id, t.user, t.createdAt, t.expiresAt ?? "never", t.lastUsedAt ?? "-", t.name ?? "-"].join("  "));
+    }
     return 0;
   }
   return usage(io, "token needs create, revoke or list");

@@ -21,6 +21,7 @@ import type { ConnectorContext } from "./context.ts";
 import { exposeMessage, unprefixId } from "./messages.ts";
 import type { ConnectorSession, Link } from "./sessions.ts";
 import { initialize, postMessage as post, readMessages } from "../upstream-mcp.ts";
+import { connectorTrace, errorTypeOf } from "../trace.ts";
 
 export interface Routed {
   session: ConnectorSession | undefined;
@@ -132,8 +133,10 @@ export async function forward(cc: ConnectorContext, r: Routed, res: ServerRespon
   usedShared(cc, s, link);
   // The same per-person bound on one tool server as the per-tool routes (issue: one person must not hold its pool).
   const release = cc.gw.slots.take(r.user, link.rec.url!);
-  const message = { jsonrpc: "2.0", id: r.id, method: r.method, params: r.params };
-  const headers = routingHeaders(r.headers, r.method, r.params);
+  // Traced, the gateway's span sits between the client's and the tool server's, as per tool.
+  const traced = cc.gw.tracer.active ? connectorTrace(cc.gw.tracer, r.method, r.id, r.params, r.headers) : undefined;
+  const message = { jsonrpc: "2.0", id: r.id, method: r.method, params: traced?.params ?? r.params };
+  const headers = routingHeaders(traced?.headers ?? r.headers, r.method, r.params);
   const cancel: Cancel = {};
   // One listener for both, as on the per-tool routes: the slot goes back, and a client gone mid-answer stops the exchange.
   // `on`: an answer closes once, and once() would wrap the listener on every call.
@@ -157,6 +160,10 @@ export async function forward(cc: ConnectorContext, r: Routed, res: ServerRespon
       answer = await post(link.up, link.session, message, headers, cancel, vouched);
     }
     await relayAnswer(cc, r, answer, res);
+    traced?.span.end(answer.statusCode !== undefined && answer.statusCode >= 400 ? String(answer.statusCode) : undefined);
+  } catch (err) {
+    traced?.span.end(errorTypeOf(err));
+    throw err;
   } finally {
     if (s?.inflight.get(key) === link) s.inflight.delete(key);
   }

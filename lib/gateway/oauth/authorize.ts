@@ -27,7 +27,19 @@ interface PendingRequest {
   challenge: string;
   resource?: string;
   expires_at: number;
+  /** A sign-in for one of the hub's own pages rather than a client: where it ends, a fixed name, never a URL. */
+  ends_at?: "account";
 }
+
+/** The "application" an account-page sign-in names on the login page. */
+const ACCOUNT_PAGE: Client = {
+  client_id: "",
+  client_name: "Your account page",
+  redirect_uris: [],
+  token_endpoint_auth_method: "none",
+  secret_hash: undefined,
+  registered: true,
+};
 
 export class AuthorizeEndpoints {
   readonly #config: OAuthConfig;
@@ -95,7 +107,7 @@ export class AuthorizeEndpoints {
     if (!(await this.#sessions.csrfValid(req, "login", requestId, form.get("csrf")))) {
       return fail(res, 403, "Form expired", "Reload the page and try again.");
     }
-    const client = await this.#clients.find(pending.client_id);
+    const client = await this.#clientOf(pending);
     if (!client) return fail(res, 400, "Unknown application", "Start the sign-in again from the application.");
     const username = (form.get("username") ?? "").trim().slice(0, 200);
     const password = form.get("password") ?? "";
@@ -119,7 +131,7 @@ export class AuthorizeEndpoints {
   async consentGet(req: IncomingMessage, res: ServerResponse, query: string): Promise<void> {
     const requestId = singleParams(query)?.get("request") ?? "";
     const pending = await this.#pending(requestId);
-    const client = pending && (await this.#clients.find(pending.client_id));
+    const client = pending && (await this.#clientOf(pending));
     if (!pending || !client) return fail(res, 400, "Sign-in expired", "Start the sign-in again from the application.");
     await this.#show(req, res, requestId, pending, client);
   }
@@ -128,7 +140,8 @@ export class AuthorizeEndpoints {
     const form = singleParams(await readBody(req));
     const requestId = form?.get("request") ?? "";
     const pending = await this.#pending(requestId);
-    if (!form || !pending) return fail(res, 400, "Sign-in expired", "Start the sign-in again from the application.");
+    // An account-page sign-in has nothing to consent to: no client may be approved through it.
+    if (!form || !pending || pending.ends_at) return fail(res, 400, "Sign-in expired", "Start the sign-in again from the application.");
     if (!(await this.#sessions.csrfValid(req, "consent", requestId, form.get("csrf")))) {
       return fail(res, 403, "Form expired", "Reload the page and try again.");
     }
@@ -153,10 +166,37 @@ export class AuthorizeEndpoints {
     sendRedirect(res, redirectWith(pending.redirect_uri, { code, ...base }));
   }
 
-  /** The login page when nobody is signed in, else the consent page. */
+  /**
+   * Signs a person in for the account page: the same login page (and whatever else signs
+   * people in there) as for an application, ending on the account page instead of a consent.
+   */
+  async accountSignIn(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const wait = await this.#requests.hit(this.#config.clientIp(req));
+    if (wait > 0) return fail(res, 429, "Too many sign-in attempts", "Wait a minute and open the page again.", { "Retry-After": String(wait) });
+    const pending: PendingRequest = {
+      client_id: "",
+      redirect_uri: "",
+      challenge: "",
+      ends_at: "account",
+      expires_at: this.#config.now() + REQUEST_LIFETIME_MS,
+    };
+    const requestId = randomToken();
+    await this.#config.store.put(REQUESTS, requestId, pending);
+    await this.#show(req, res, requestId, pending, ACCOUNT_PAGE);
+  }
+
+  async #clientOf(pending: PendingRequest): Promise<Client | undefined> {
+    return pending.ends_at === "account" ? ACCOUNT_PAGE : this.#clients.find(pending.client_id);
+  }
+
+  /** The login page when nobody is signed in, else the consent page (or, for the account page, the page itself). */
   async #show(req: IncomingMessage, res: ServerResponse, requestId: string, pending: PendingRequest, client: Client): Promise<void> {
     const user = await this.#sessions.user(req);
     if (!user) return this.#login(req, res, requestId, client, undefined, undefined, 200);
+    if (pending.ends_at === "account") {
+      await this.#config.store.delete(REQUESTS, requestId);
+      return sendRedirect(res, leaf(AS_PATHS.account));
+    }
     const browser = this.#sessions.browser(req);
     const view = {
       action: leaf(AS_PATHS.consent),
@@ -190,6 +230,7 @@ export class AuthorizeEndpoints {
       requestId,
       csrf: await this.#sessions.csrfToken(browser.id, "login", requestId),
       clientName: clientLabel(client),
+      ...(client === ACCOUNT_PAGE ? { purpose: "Your account page lists your tokens, connected apps and tool sessions." } : {}),
       ...(error ? { error } : {}),
       ...(username ? { username } : {}),
       ...(this.#config.identity ? { provider: { label: this.#config.identity.label, href: UpstreamSignIn.href(requestId) } } : {}),

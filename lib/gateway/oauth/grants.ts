@@ -14,6 +14,11 @@ export const GRANTS = "oauth-grants";
 export const CODES = "oauth-codes";
 export const CODE_USES = "oauth-code-uses";
 export const REFRESH = "oauth-refresh-tokens";
+/** When a grant's access token last served a request: apart from the grant, so noting it races no revocation. */
+export const GRANT_USES = "oauth-grant-uses";
+/** A grant's use is written at most this often per process: one write a minute for a busy client, not one per request. */
+const USE_EVERY_MS = 60_000;
+const USES_KEPT = 10_000;
 
 export interface GrantRecord {
   client_id: string;
@@ -26,6 +31,10 @@ export interface GrantRecord {
   used_generation: number;
   /** Who won the latest rotation (a random nonce), so a refresh knows whether it was its own. */
   rotation?: string;
+  /** The client's name when approved, for the person's account page (the client's record may be swept later). */
+  client_name?: string;
+  /** The last refresh: when the application last came back for a token. */
+  used_at?: number;
   /** A grant with no refresh token (an identity assertion's) ends with its access token. */
   expires_at?: number;
 }
@@ -60,6 +69,7 @@ const BAD_REFRESH = "the refresh token is invalid, expired or revoked";
 export class Grants {
   readonly #config: OAuthConfig;
   #key: Promise<Buffer> | undefined;
+  readonly #usedAt = new Map<string, number>();
 
   constructor(config: OAuthConfig) {
     this.#config = config;
@@ -79,6 +89,7 @@ export class Grants {
       ...(resource !== undefined ? { resource } : {}),
       created_at: this.#config.now(),
       used_generation: 0,
+      ...(client.client_name !== undefined ? { client_name: client.client_name } : {}),
     };
     await this.#config.store.put(GRANTS, grantId, grant);
     const code = randomToken();
@@ -151,7 +162,7 @@ export class Grants {
     const claim = randomToken(12);
     const rotated = await this.#config.store.update<GrantRecord>(GRANTS, record.grant_id, (current) =>
       current && !current.revoked && record.generation > current.used_generation
-        ? { ...current, used_generation: record.generation, rotation: claim }
+        ? { ...current, used_generation: record.generation, rotation: claim, used_at: this.#config.now() }
         : undefined,
     );
     if (!rotated || rotated.revoked) return { ok: false, error: "invalid_grant", description: BAD_REFRESH };
@@ -193,6 +204,18 @@ export class Grants {
     if (!record || !safeEqual(record.client_id, client.client_id)) return false;
     await this.revokeGrant(record.grant_id);
     return true;
+  }
+
+  /**
+   * Notes that an access token of the grant served a request, for its person's account page.
+   * Not awaited and best effort: the request must not wait for it or fail with it.
+   */
+  noteUse(grantId: string): void {
+    const now = this.#config.now();
+    if (now - (this.#usedAt.get(grantId) ?? 0) < USE_EVERY_MS) return;
+    if (this.#usedAt.size >= USES_KEPT) this.#usedAt.clear();
+    this.#usedAt.set(grantId, now);
+    this.#config.store.put(GRANT_USES, grantId, { at: now }).catch(() => undefined);
   }
 
   async activeGrant(grantId: string): Promise<GrantRecord | undefined> {

@@ -13,6 +13,8 @@ export const AS_PATHS = {
   revoke: "/developer/oauth/revoke",
   login: "/developer/oauth/login",
   consent: "/developer/oauth/consent",
+  /** A person's own page (tokens, connected apps, tool sessions), under the sign-in cookie's path; `{publicUrl}/account` leads here. */
+  account: "/developer/oauth/account",
   /** Sign-in at the hub's OpenID provider: the way out, and the way back. */
   upstream: "/developer/oauth/upstream",
   upstreamCallback: "/developer/oauth/upstream/callback",

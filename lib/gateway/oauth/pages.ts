@@ -24,7 +24,8 @@ dt{font-size:.85rem;color:#4b5563}dd{margin:0 0 .5rem;font-weight:600;overflow-w
 .muted{color:#4b5563;font-size:.9rem}
 `;
 
-function page(title: string, body: string): string {
+/** A whole page around `body` (already escaped): the pages of the account page share it. */
+export function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
@@ -32,7 +33,7 @@ function page(title: string, body: string): string {
 `;
 }
 
-function hidden(name: string, value: string): string {
+export function hidden(name: string, value: string): string {
   return `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
 }
 
@@ -43,6 +44,8 @@ export interface LoginView {
   readonly requestId: string;
   readonly csrf: string;
   readonly clientName: string;
+  /** Instead of "… wants to use tools on this hub": what signing in is for, when no application asks. */
+  readonly purpose?: string;
   readonly error?: string;
   readonly username?: string;
   /** Sign-in at the hub's identity provider: the button's words and where it leads. */
@@ -58,7 +61,7 @@ export function loginPage(view: LoginView): string {
     ? `<p><a class="button" id="provider" href="${escapeHtml(view.provider.href)}">Sign in with ${escapeHtml(view.provider.label)}</a></p>`
     : "";
   const intro = `<h1>Sign in to ${escapeHtml(view.hub)}</h1>
-<p class="muted">${escapeHtml(view.clientName)} wants to use tools on this hub. Sign in with your hub account.</p>
+<p class="muted">${escapeHtml(view.purpose ?? `${view.clientName} wants to use tools on this hub.`)} Sign in with your hub account.</p>
 ${error}${provider}`;
   if (view.passwords === false) return page("Sign in", intro);
   return page(

@@ -5,7 +5,7 @@ import type { RecordStore } from "../contracts.ts";
 import { SharedLimit } from "../store-limit.ts";
 
 /** The store collections of the shared windows, one per limit; swept when an hour old. */
-export const LIMITS = { register: "rate-register", login: "rate-login", authorize: "rate-authorize" } as const;
+export const LIMITS = { register: "rate-register", login: "rate-login", authorize: "rate-authorize", account: "rate-account" } as const;
 
 interface Window {
   start: number;

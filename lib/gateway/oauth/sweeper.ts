@@ -6,7 +6,7 @@ import type { RecordStore } from "../contracts.ts";
 import { REQUESTS } from "./authorize.ts";
 import { SESSIONS } from "./browser-session.ts";
 import { CLIENTS, type ClientRecord } from "./clients.ts";
-import { CODES, CODE_USES, GRANTS, REFRESH, type GrantRecord } from "./grants.ts";
+import { CODES, CODE_USES, GRANT_USES, GRANTS, REFRESH, type GrantRecord } from "./grants.ts";
 import { CODE_LIFETIME_MS, UNUSED_CLIENT_LIFETIME_MS, type OAuthConfig } from "./options.ts";
 import { LIMITS } from "./rate-limit.ts";
 import { DEDUPE } from "./registration.ts";
@@ -62,6 +62,7 @@ export class Sweeper {
     await drop<GrantRecord>(GRANTS, (g) => g.revoked === true || (typeof g.expires_at === "number" && g.expires_at <= now));
     await drop<ClientRecord>(CLIENTS, (c) => !c.used && c.client_id_issued_at * 1000 + UNUSED_CLIENT_LIFETIME_MS <= now);
     await dropDanglingDedupe(store, () => (removed += 1));
+    await dropDanglingUses(store, () => (removed += 1));
     // Shared rate-limit windows (one per source address) would otherwise pile up in the store.
     const windowMs = Math.max(SWEEP_INTERVAL_MS, this.#config.registrationWindowMs);
     for (const collection of Object.values(LIMITS)) await drop<{ start?: number }>(collection, (w) => typeof w.start !== "number" || w.start + windowMs <= now);
@@ -73,6 +74,16 @@ async function dropDanglingDedupe(store: RecordStore, count: () => void): Promis
   for (const { id, value } of await store.list<{ client_id: string }>(DEDUPE)) {
     if (!(await store.get(CLIENTS, value.client_id))) {
       await store.delete(DEDUPE, id);
+      count();
+    }
+  }
+}
+
+/** A grant's last use outlives no grant: the sweep drops revoked grants, then their uses. */
+async function dropDanglingUses(store: RecordStore, count: () => void): Promise<void> {
+  for (const { id } of await store.list(GRANT_USES)) {
+    if (!(await store.get(GRANTS, id))) {
+      await store.delete(GRANT_USES, id);
       count();
     }
   }

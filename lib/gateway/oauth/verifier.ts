@@ -28,6 +28,7 @@ export class OAuthTokenVerifier implements TokenVerifier {
       if (!grant || grant.user !== claims.sub) return null;
       const groups = await this.#config.accounts.groupsOf(claims.sub);
       if (!groups) return null;
+      this.#grants.noteUse(claims.gid);
       return { user: claims.sub, groups, kind: "oauth", ...(hubWide ? {} : { audience: claims.aud }) };
     } catch (err) {
       if (isStoreUnavailable(err)) throw err; // not a bad token: the caller answers 503

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { RecordStore } from "../contracts.ts";
 import { checkCollection, decodeId, encodeId } from "./record-names.ts";
 import { RecordLocks } from "./record-lock.ts";
-import { storeWriteFailure } from "./store-errors.ts";
+import { storeReadFailure, storeWriteFailure } from "./store-errors.ts";
 
 const TEMP_PREFIX = ".tmp-";
 /** Beside each record while it is written; never a record name (base64url has no dot). */
@@ -60,7 +60,7 @@ export class FileRecordStore implements RecordStore {
       return JSON.parse(await readFile(this.#path(collection, id), "utf8")) as T;
     } catch (err) {
       if (isCode(err, "ENOENT")) return undefined;
-      throw err;
+      throw storeReadFailure(err);
     }
   }
 
@@ -116,7 +116,7 @@ export class FileRecordStore implements RecordStore {
       names = await readdir(join(this.#root, checkCollection(collection)));
     } catch (err) {
       if (isCode(err, "ENOENT")) return [];
-      throw err;
+      throw storeReadFailure(err);
     }
     const out: Array<{ id: string; value: T }> = [];
     for (const name of names) {

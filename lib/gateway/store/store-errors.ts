@@ -44,3 +44,13 @@ export function storeWriteFailure(err: unknown): unknown {
   const code = typeof err === "object" && err !== null ? (err as { code?: unknown }).code : undefined;
   return typeof code === "string" && FULL.has(code) ? new StoreFullError() : err;
 }
+
+/**
+ * A failed filesystem read as the store reports it: a record that is absent is the caller's to
+ * handle (ENOENT), but any other system error (EIO, EMFILE, ENFILE, …) says nothing about the
+ * record, so it is a StoreUnavailableError (503, try again) and never read as "no such token".
+ */
+export function storeReadFailure(err: unknown): unknown {
+  const code = typeof err === "object" && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === "string" && code !== "ENOENT" && /^E[A-Z]+$/.test(code) ? new StoreUnavailableError() : err;
+}

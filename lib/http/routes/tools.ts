@@ -1,6 +1,10 @@
 // `POST /tools/<name>`: a tool as a plain REST call, for clients that do not speak MCP.
 // An async tool gets a bounded wait, then a job id to poll through `get_job_result`.
-import type { ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { mcpSpanAttributes } from "../../mcp/span.ts";
+import { SpanKind } from "../../telemetry/span.ts";
+import { processTracing } from "../../telemetry/tracer.ts";
+import { parentFromHeaders } from "../../util/trace-context.ts";
 import { executeTool } from "../../tasks/execute.ts";
 import type { AsyncRun } from "../../tasks/run.ts";
 import type { AsyncStore } from "../../tasks/store.ts";
@@ -26,6 +30,7 @@ export const postTool: RouteHandler = async (app, req, res, url) => {
     req.resume();
     return sendError(res, 404, /^[A-Za-z0-9_.-]{1,128}$/.test(name) ? `Unknown tool: ${name}` : "Unknown tool");
   }
+  traceRestCall(req, res, name);
   if (tool.contextBearing) {
     req.resume();
     return sendError(
@@ -45,6 +50,15 @@ export const postTool: RouteHandler = async (app, req, res, url) => {
   // Tracked through the written answer, so close() waits for the call but not for the upload.
   return app.track(tool.kind === "async" ? runWithDeadline(app.runs, tool, args, res, app.core.logger) : runSync(tool, args, res, app.core.logger));
 };
+
+/** A REST call is a `tools/call` span too, continuing the W3C headers' trace, ended with the answer. */
+function traceRestCall(req: IncomingMessage, res: ServerResponse, name: string): void {
+  const tracer = processTracing();
+  if (!tracer.active) return;
+  const { name: spanName, attributes } = mcpSpanAttributes("tools/call", { name }, null);
+  const span = tracer.start(spanName, SpanKind.server, tracer.context(parentFromHeaders(req.headers)), attributes);
+  res.once("close", () => span.end(res.statusCode >= 400 ? String(res.statusCode) : undefined));
+}
 
 async function runSync(tool: RegisteredTool, args: Record<string, unknown>, res: ServerResponse, logger: Logger): Promise<void> {
   const outcome = await runTool(tool, args, undefined, logger);

@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { z } from "zod";
-import { launchBackend, type LaunchRequest } from "../../../lib/gateway/launch.ts";
+import { launchBackend, type LaunchRequest } from "../../../lib/gateway/backends/index.ts";
 import { RappturesLists } from "../../../lib/gateway/hub-connector/rappture-lists.ts";
 import { McpServer } from "../../../lib/server.ts";
 import { ROOT, startHarness } from "../helpers.ts";

@@ -18,15 +18,22 @@ const cacheRoot = process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache");
 const inspector = join(cacheRoot, "mcp-inspector", "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js");
 const node22 =
   process.env.INSPECTOR_NODE ??
-  join(cacheRoot, `mcp-conformance-${process.env.CONFORMANCE_VERSION ?? "0.2.0-alpha.12"}`, "node_modules", "node", "bin", "node");
+  join(cacheRoot, "hubmcp", `conformance-${process.env.CONFORMANCE_VERSION ?? "0.2.0-alpha.12"}`, "node_modules", "node", "bin", "node");
 
-function skipReason(): string | undefined {
+function missing(): string | undefined {
   const browser = browserSkipReason();
   if (browser) return browser;
   if (!existsSync(inspector))
     return `MCP Inspector is not installed in ${join(cacheRoot, "mcp-inspector")} (npm install @modelcontextprotocol/inspector there)`;
   if (!existsSync(node22)) return "no Node >= 22 for the Inspector (set INSPECTOR_NODE)";
   return undefined;
+}
+
+/** Off CI, a machine without the Inspector skips with the reason; in CI (which installs it) it fails instead. */
+function skipReason(): string | undefined {
+  const reason = missing();
+  if (reason && process.env.CI) throw new Error(`CI must run the MCP Inspector specs: ${reason}`);
+  return reason;
 }
 
 test("MCP Inspector's CLI signs in through the browser and calls a tool", { skip: skipReason(), timeout: 180_000 }, async (t) => {

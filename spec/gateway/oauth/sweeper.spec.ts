@@ -16,6 +16,8 @@ test("a sweep removes dead records and keeps live sign-ins working", async (t) =
     })
   ).arrayBuffer();
   await (await register(h.base, { client_name: "never used", redirect_uris: ["http://127.0.0.1:9/cb"] })).arrayBuffer();
+  // Both grants' last uses (the account page's): the revoked grant's goes with it.
+  for (const { id } of await h.store.list("oauth-grants")) await h.store.put("oauth-grant-uses", id, { at: h.clock.now });
   h.clock.now += 25 * 3600_000;
   const before = await h.store.list("oauth-clients");
   const removed = await sweeper.sweep();
@@ -25,6 +27,10 @@ test("a sweep removes dead records and keeps live sign-ins working", async (t) =
   assert.equal((await h.store.list("oauth-requests")).length, 0);
   assert.equal((await h.store.list("oauth-sessions")).length, 0);
   assert.equal((await h.store.list("oauth-grants")).length, 1);
+  assert.deepEqual(
+    (await h.store.list("oauth-grant-uses")).map((u) => u.id),
+    (await h.store.list("oauth-grants")).map((g) => g.id),
+  );
   const refreshed = await token(h.base, { grant_type: "refresh_token", client_id: live.clientId, refresh_token: live.tokens.refresh_token });
   assert.equal(refreshed.status, 200);
   await refreshed.arrayBuffer();

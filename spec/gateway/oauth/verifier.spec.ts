@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { canonicalResource } from "../../../lib/gateway/oauth/resources.ts";
+import { MemoryRecordStore } from "../../../lib/gateway/store/memory-record-store.ts";
 import { obtainTokens, startAuthorizationServer } from "./harness.ts";
 
 test("a token for one tool is refused by another; a hub-wide token serves every tool", async (t) => {
@@ -67,4 +68,31 @@ test("canonical resources: one spelling per tool, whole hub as undefined, other 
   assert.equal(canonicalResource(hub, "https://hub.example.evil/api/mcp/a/mcp"), false);
   assert.equal(canonicalResource(hub, `${hub}/api/mcp/a/mcp#x`), false);
   assert.equal(canonicalResource(hub, "nope"), false);
+});
+
+test("an access token's use is noted for the account page at most once a minute per grant, beside the grant", async (t) => {
+  let puts = 0;
+  class Counting extends MemoryRecordStore {
+    override put(collection: string, id: string, value: unknown): Promise<void> {
+      if (collection === "oauth-grant-uses") puts++;
+      return super.put(collection, id, value);
+    }
+  }
+  const store = new Counting();
+  const { base, server, clock } = await startAuthorizationServer(t, { store });
+  const { tokens } = await obtainTokens(base);
+  for (let i = 0; i < 20; i++) assert.ok(await server.verifier.verify(tokens.access_token, base));
+  assert.equal(puts, 1);
+  clock.now += 59_000;
+  assert.ok(await server.verifier.verify(tokens.access_token, base));
+  assert.equal(puts, 1, "within the minute: no write");
+  clock.now += 1000;
+  assert.ok(await server.verifier.verify(tokens.access_token, base));
+  assert.equal(puts, 2);
+  const [use] = await store.list<{ at: number }>("oauth-grant-uses");
+  assert.equal(use!.value.at, clock.now);
+  assert.deepEqual(
+    (await store.list("oauth-grants")).map((g) => g.id),
+    [use!.id],
+  );
 });

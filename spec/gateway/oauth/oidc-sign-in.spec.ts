@@ -9,7 +9,7 @@ import { removeUser } from "../../../lib/gateway/remove-user.ts";
 import type { Tokens } from "./harness.ts";
 import { HttpBrowser } from "./http-browser.ts";
 import { documentedOAuth } from "./identity-docs.ts";
-import { ping, signInThroughProvider, startIdentityHub, type Landing } from "./oidc-flow.ts";
+import { ping, signInThroughProvider, startIdentityHub, walkSignIn, type Landing } from "./oidc-flow.ts";
 
 function tokensOf(result: Tokens | Landing): Tokens {
   if (!("access_token" in result)) throw new Error(`sign-in stopped at a ${result.status} page`);
@@ -56,6 +56,19 @@ test("docs/gateway.md's identity section, as written: prefix groups, accounts ma
   const page = await (await new HttpBrowser().request(login)).text();
   assert.match(page, /Sign in with Example Hub/);
   assert.doesNotMatch(page, /type="password"/);
+});
+
+test("the account page signs people in through the provider too", { timeout: 60_000 }, async (t) => {
+  const hub = await startIdentityHub(t, { passwords: false });
+  const browser = new HttpBrowser();
+  const landing = await walkSignIn(browser, `${hub.gateway.publicUrl}/account`, "grace");
+  assert.equal(landing.status, 200);
+  assert.match(landing.html, /grace/);
+  assert.ok(
+    browser.visited.some((u) => u.origin === hub.provider.issuer),
+    "by way of the provider",
+  );
+  assert.ok(browser.visited.at(-1)!.pathname.endsWith("/developer/oauth/account"));
 });
 
 test("the provider rotates its keys: one JWKS fetch finds the new key, sign-in carries on", { timeout: 60_000 }, async (t) => {

@@ -14,6 +14,8 @@ export interface IdentitySettings {
   readonly label: string;
   readonly nameClaim: string;
   readonly groupsClaim: string;
+  /** The scopes asked for (`openid` always among them): providers differ in which carry the name and groups. */
+  readonly scopes: readonly string[];
   /** Only groups with this prefix count, without it. */
   readonly groupsPrefix: string | undefined;
   /** Only these groups count, renamed. */
@@ -78,6 +80,14 @@ function accountsMode(value: unknown, key: string, fail: Fail): boolean {
   return fail(key, 'must be "create" or "existing"');
 }
 
+function scopes(value: unknown, key: string, fail: Fail): readonly string[] {
+  if (value === undefined) return ["openid", "profile", "groups"];
+  if (!Array.isArray(value) || !value.includes("openid") || !value.every((s) => typeof s === "string" && /^[\x21\x23-\x5b\x5d-\x7e]{1,64}$/.test(s))) {
+    return fail(key, 'must be an array of scopes including "openid"');
+  }
+  return value as string[];
+}
+
 export function parseIdentity(value: unknown, fail: Fail): IdentitySettings | undefined {
   if (value === undefined) return undefined;
   const key = "oauth.identity";
@@ -88,6 +98,7 @@ export function parseIdentity(value: unknown, fail: Fail): IdentitySettings | un
     "label",
     "nameClaim",
     "groupsClaim",
+    "scopes",
     "groupsPrefix",
     "groupsMap",
     "accounts",
@@ -110,6 +121,7 @@ export function parseIdentity(value: unknown, fail: Fail): IdentitySettings | un
     label: (v.label as string | undefined) ?? new URL(issuer).host,
     nameClaim: text(v.nameClaim, `${key}.nameClaim`, fail, CLAIM, "preferred_username"),
     groupsClaim: text(v.groupsClaim, `${key}.groupsClaim`, fail, CLAIM, "groups"),
+    scopes: scopes(v.scopes, `${key}.scopes`, fail),
     groupsPrefix: v.groupsPrefix === undefined ? undefined : text(v.groupsPrefix, `${key}.groupsPrefix`, fail, /^[\x21-\x7e]{1,64}$/),
     groupsMap,
     createAccounts: accountsMode(v.accounts, `${key}.accounts`, fail),

@@ -30,6 +30,7 @@ export interface RelyingPartyOptions {
   readonly issuer: string;
   readonly clientId: string;
   readonly clientSecret: string;
+  readonly scopes?: readonly string[];
   readonly now: () => number;
 }
 
@@ -49,7 +50,7 @@ export class OpenIdRelyingParty {
       response_type: "code",
       client_id: this.#options.clientId,
       redirect_uri: redirectUri,
-      scope: "openid profile groups",
+      scope: (this.#options.scopes ?? ["openid", "profile", "groups"]).join(" "),
       state,
       nonce,
       code_challenge: createHash("sha256").update(verifier).digest("base64url"),

@@ -39,7 +39,13 @@ export class UpstreamSignIn {
     this.#config = config;
     this.#sessions = sessions;
     this.#starts = oauthLimit(config, LIMITS.authorize, 60, 60_000);
-    this.relyingParty = new OpenIdRelyingParty({ issuer: identity.issuer, clientId: identity.clientId, clientSecret: identity.clientSecret, now: config.now });
+    this.relyingParty = new OpenIdRelyingParty({
+      issuer: identity.issuer,
+      clientId: identity.clientId,
+      clientSecret: identity.clientSecret,
+      scopes: identity.scopes,
+      now: config.now,
+    });
   }
 
   /** The link on the sign-in page for this authorization request. */

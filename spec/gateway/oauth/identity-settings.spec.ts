@@ -27,6 +27,7 @@ test("oauth.identity: defaults, and each malformed key named", () => {
     label: "id.example.org",
     nameClaim: "preferred_username",
     groupsClaim: "groups",
+    scopes: ["openid", "profile", "groups"],
     groupsPrefix: undefined,
     groupsMap: undefined,
     createAccounts: false,
@@ -39,6 +40,7 @@ test("oauth.identity: defaults, and each malformed key named", () => {
   assert.equal(full.createAccounts, true);
   assert.equal(full.passwords, false);
   assert.equal(full.label, "My Hub");
+  assert.deepEqual(parseOAuthSettings({ identity: { ...identity, scopes: ["openid", "email"] } }, fail).identity!.scopes, ["openid", "email"]);
   const bad: Array<[Record<string, unknown>, RegExp]> = [
     [{ ...identity, issuer: "http://id.example.org" }, /oauth\.identity\.issuer must be an https URL/],
     [{ ...identity, clientSecretFile: "relative" }, /clientSecretFile must be an absolute file path/],
@@ -50,6 +52,8 @@ test("oauth.identity: defaults, and each malformed key named", () => {
     [{ ...identity, groupsMap: { a: "not a group!" } }, /groupsMap must map/],
     [{ ...identity, nameClaim: "bad claim" }, /nameClaim is missing or malformed/],
     [{ ...identity, extra: 1 }, /oauth\.identity\.extra is not a known key/],
+    [{ ...identity, scopes: ["profile"] }, /scopes must be an array of scopes including "openid"/],
+    [{ ...identity, scopes: "openid" }, /scopes must be an array/],
     ["text" as unknown as Record<string, unknown>, /oauth\.identity must be an object/],
   ];
   for (const [value, problem] of bad) assert.throws(() => parseOAuthSettings({ identity: value }, fail), problem);

@@ -63,4 +63,13 @@ test("discovery that names another issuer, or no provider at all, is ProviderUnr
   const url = new URL(await rp.authorizationUrl("http://127.0.0.1:9/callback", "s", "n", "v"));
   assert.equal(url.searchParams.get("code_challenge_method"), "S256");
   assert.equal(url.searchParams.get("nonce"), "n");
+  assert.equal(url.searchParams.get("scope"), "openid profile groups");
+  const narrow = new OpenIdRelyingParty({
+    issuer: provider.issuer,
+    clientId: CLIENT_ID,
+    clientSecret: CLIENT_SECRET,
+    scopes: ["openid", "email"],
+    now: Date.now,
+  });
+  assert.equal(new URL(await narrow.authorizationUrl("http://127.0.0.1:9/callback", "s", "n", "v")).searchParams.get("scope"), "openid email");
 });

@@ -134,3 +134,38 @@ test("the front end's headers leave every request before it is handled, believed
   );
   assert.match(await stranger.text(), /type="password"/);
 });
+
+test("a front end that may make accounts: a new person without a groups header gets an account with none", { timeout: 30_000 }, async (t) => {
+  const store = new MemoryRecordStore();
+  const accounts = new StoreAccountDirectory(store);
+  let base = "";
+  const as = new OAuthServer({
+    publicUrl: () => base,
+    store,
+    accounts,
+    frontEnd: {
+      userHeader: "x-hub-user",
+      groupsHeader: undefined,
+      secretHeader: "x-hub-front-secret",
+      secretFile: "/unused",
+      secret: SECRET,
+      from: ["127.0.0.1"],
+      createAccounts: true,
+    },
+  });
+  const server = createServer((req, res) => {
+    void Promise.resolve(as.handleNow(req, res)).then((handled) => {
+      if (!handled) res.writeHead(404).end();
+    });
+  });
+  base = await listen(server, t);
+  const url = authorizeUrl(base, {
+    response_type: "code",
+    client_id: await registerPublic(base),
+    code_challenge: pkcePair().challenge,
+    code_challenge_method: "S256",
+  });
+  const page = await fetch(url, { headers: { "X-Hub-User": "newbie", "X-Hub-Front-Secret": SECRET } });
+  assert.match(await page.text(), /act as <strong>newbie<\/strong>/);
+  assert.deepEqual(await accounts.groupsOf("newbie"), []);
+});

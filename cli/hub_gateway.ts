@@ -13,7 +13,7 @@ import { startGateway } from "../lib/gateway/server.ts";
 import { DataDirError } from "../lib/gateway/store/file-record-store.ts";
 import { openStore, type OpenedStore } from "../lib/gateway/store/open-store.ts";
 import { StoreConfigError, StoreFullError, StoreUnavailableError } from "../lib/gateway/store/store-errors.ts";
-import { gatewayAuthorizationServer } from "../lib/gateway/oauth/for-gateway.ts";
+import { gatewayAuthorizationServer, identitySecrets } from "../lib/gateway/oauth/for-gateway.ts";
 import { initCommand } from "../lib/gateway/cli/init.ts";
 import { NAME, usage, USAGE, type CliIo } from "../lib/gateway/cli/io.ts";
 import { tokenCommand } from "../lib/gateway/cli/tokens.ts";
@@ -62,6 +62,7 @@ async function loadConfig(io: CliIo, file: string): Promise<GatewayConfig | numb
   try {
     const config = parseGatewayConfigText(text, dirname(resolve(file)));
     await checkAppFiles(config);
+    if (config.oauth.enabled) identitySecrets(config.oauth);
     return config;
   } catch (err) {
     if (err instanceof ConfigError) {

@@ -10,11 +10,13 @@ const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const KEY_LENGTH = 32;
 const PARAMS = { N: 16384, r: 8, p: 1 } as const;
+/** The password of an account made by a sign-in at the hub's identity provider: matches nothing. */
+const NO_PASSWORD = "none";
 
 interface AccountRecord {
   user: string;
   groups: string[];
-  /** scrypt$N$r$p$salt$hash, base64url parts. */
+  /** scrypt$N$r$p$salt$hash, base64url parts; NO_PASSWORD for people who sign in elsewhere. */
   password: string;
   createdAt: string;
 }
@@ -113,8 +115,30 @@ export class StoreAccountDirectory implements AccountDirectory {
 
   async verifyPassword(user: string, password: string): Promise<{ user: string; groups: readonly string[] } | null> {
     const record = USER_NAME.test(user) ? await this.store.get<AccountRecord>(COLLECTION, user) : undefined;
-    const ok = await passwordMatches(password, record?.password ?? (await DUMMY));
-    return ok && record ? { user: record.user, groups: record.groups } : null;
+    // An account without a password costs the same as a miss, so timing tells neither apart.
+    const stored = record && record.password !== NO_PASSWORD ? record.password : await DUMMY;
+    const ok = await passwordMatches(password, stored);
+    return ok && record && record.password !== NO_PASSWORD ? { user: record.user, groups: record.groups } : null;
+  }
+
+  /**
+   * A person the hub's identity provider (or front end) vouched for: their groups as it says now,
+   * the account created without a password when `create`, else only an existing one updated.
+   * False when there is no such account and none may be made.
+   */
+  async provision(user: string, groups: readonly string[], create: boolean): Promise<boolean> {
+    checkUserName(user);
+    checkGroups(groups);
+    let found = false;
+    await this.store.update<AccountRecord>(COLLECTION, user, (record) => {
+      found = record !== undefined;
+      return record ? { ...record, groups: [...groups] } : undefined;
+    });
+    if (found || !create) return found;
+    const record: AccountRecord = { user, groups: [...groups], password: NO_PASSWORD, createdAt: new Date().toISOString() };
+    // Lost a race with another sign-in (or `user add`): that account stands, with these groups.
+    if (!(await this.store.create(COLLECTION, user, record))) return this.provision(user, groups, false);
+    return true;
   }
 
   async groupsOf(user: string): Promise<readonly string[] | null> {

@@ -39,6 +39,8 @@ export interface AccountDirectory {
   verifyPassword(user: string, password: string): Promise<{ user: string; groups: readonly string[] } | null>;
   /** Current groups of an existing account, or null when it no longer exists. */
   groupsOf(user: string): Promise<readonly string[] | null>;
+  /** Records a person an identity provider vouched for (groups replaced; created when `create`); false when refused. */
+  provision?(user: string, groups: readonly string[], create: boolean): Promise<boolean>;
 }
 
 /**

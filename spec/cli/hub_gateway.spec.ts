@@ -88,6 +88,10 @@ test("a bad config is one line naming the key, exit 2", async (t) => {
     [{ tools: {}, limits: { idleMinutes: -1 } }, /limits\.idleMinutes must be a positive number/],
     [{ tools: {}, extra: 1 }, /extra is not a known key/],
     [[], /\(top level\) must be a JSON object/],
+    [
+      { tools: {}, oauth: { identity: { issuer: "https://id.example", clientId: "hub", clientSecretFile: "/nonexistent/oidc-secret" } } },
+      /^hub_gateway: config: oauth\.identity\.clientSecretFile names a file that cannot be read/,
+    ],
   ];
   for (const [config, pattern] of cases) {
     const file = join(dir, "gateway.json");

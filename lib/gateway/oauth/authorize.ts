@@ -15,6 +15,7 @@ import { LoginBackoff } from "./login-backoff.ts";
 import { isS256Challenge } from "./pkce.ts";
 import { LIMITS, oauthLimit } from "./rate-limit.ts";
 import { redirectMatches, redirectWith } from "./redirects.ts";
+import { UpstreamSignIn } from "./upstream-sign-in.ts";
 
 export const REQUESTS = "oauth-requests";
 
@@ -99,6 +100,7 @@ export class AuthorizeEndpoints {
 
   async loginForm(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const form = singleParams(await readBody(req));
+    if (!this.#config.passwords) return fail(res, 403, "Passwords are off", "This hub signs people in through its identity provider only.");
     const requestId = form?.get("request") ?? "";
     const pending = await this.#pending(requestId);
     if (!form || !pending) return fail(res, 400, "Sign-in expired", "Start the sign-in again from the application.");
@@ -231,6 +233,8 @@ export class AuthorizeEndpoints {
       ...(client === ACCOUNT_PAGE ? { purpose: "Your account page lists your tokens, connected apps and tool sessions." } : {}),
       ...(error ? { error } : {}),
       ...(username ? { username } : {}),
+      ...(this.#config.identity ? { provider: { label: this.#config.identity.label, href: UpstreamSignIn.href(requestId) } } : {}),
+      passwords: this.#config.passwords,
     });
     sendHtml(res, status, html, browser.setCookie, headers);
   }

@@ -7,6 +7,7 @@
 // path (Path=/ would hand the sign-in to every other application on that origin).
 import type { IncomingMessage } from "node:http";
 import { hashSecret, hmac, randomToken, safeEqual } from "./crypto.ts";
+import type { FrontEndPerson } from "./front-end.ts";
 import { cookieValue } from "./http-io.ts";
 import { SESSION_LIFETIME_MS, type OAuthConfig } from "./options.ts";
 
@@ -54,8 +55,10 @@ export class BrowserSessions {
     return { id, setCookie: [this.#cookie(id)] };
   }
 
-  /** The signed-in account: from the trusted proxy header when configured, else the session. */
+  /** The signed-in account: from the front end or the trusted proxy header when configured, else the session. */
   async user(req: IncomingMessage): Promise<string | undefined> {
+    const front = this.#config.frontEnd?.personOf(req);
+    if (front) return this.#vouched(front);
     const header = this.#config.trustedUserHeader;
     if (header) {
       const value = req.headers[header];
@@ -69,6 +72,16 @@ export class BrowserSessions {
     const record = await this.#config.store.get<SessionRecord>(SESSIONS, hashSecret(id));
     if (!record || record.expires_at <= this.#config.now()) return undefined;
     return (await this.#config.accounts.groupsOf(record.user)) ? record.user : undefined;
+  }
+
+  /** A person the front end vouched for: their account (made or refreshed as the settings say), if they may have one. */
+  async #vouched(person: FrontEndPerson): Promise<string | undefined> {
+    const { accounts } = this.#config;
+    const create = this.#config.frontEnd!.createAccounts;
+    if (person.groups === undefined && (await accounts.groupsOf(person.user))) return person.user;
+    if (!accounts.provision) return undefined;
+    const groups = person.groups ?? [];
+    return (await accounts.provision(person.user, groups, create)) ? person.user : undefined;
   }
 
   /** The cookie's name for the hub's current public URL (it may be known only once the gateway listens). */

@@ -5,8 +5,10 @@ import type { GatewayConfig } from "../config.ts";
 import type { AccountDirectory, RecordStore, TokenVerifier } from "../contracts.ts";
 import type { Logger } from "../../util/logger.ts";
 import type { OAuthSettings } from "./gateway-settings.ts";
+import type { OAuthServerOptions } from "./options.ts";
 import { toolOfResource } from "./resources.ts";
 import { OAuthServer } from "./server.ts";
+import { readSecretFile } from "./secret-file.ts";
 
 export interface GatewayOAuthOptions {
   readonly config: Pick<GatewayConfig, "tools">;
@@ -33,6 +35,8 @@ export function gatewayAuthorizationServer(options: GatewayOAuthOptions): OAuthS
       verifier: options.apiTokens,
     },
     ...(settings.trustedUserHeader ? { trustedUserHeader: settings.trustedUserHeader } : {}),
+    ...identitySecrets(settings),
+    ...(settings.assertionIssuers?.length ? { assertionIssuers: settings.assertionIssuers } : {}),
     resourceAccess: (resource, groups) => {
       // The hub connector, `{hub}/mcp`, is open to every account: it lists each person's own tools.
       if (resource === undefined || resource === `${options.publicUrl()}/mcp`) return true;
@@ -53,5 +57,18 @@ export function forwardedAddress(header: string): (req: IncomingMessage) => stri
     const value = req.headers[header];
     const last = (Array.isArray(value) ? value.join(",") : (value ?? "")).split(",").pop()?.trim();
     return last ? last.slice(0, 64) : (req.socket.remoteAddress ?? "unknown");
+  };
+}
+
+/**
+ * The identity settings with their secrets read from their files (owner-only, see
+ * secret-file.ts); throws ConfigError naming the key. `hub_gateway` calls it once at start-up
+ * too, so a bad file is a config error and not a failed first sign-in.
+ */
+export function identitySecrets(settings: OAuthSettings): Pick<OAuthServerOptions, "identity" | "frontEnd"> {
+  const { identity, frontEnd } = settings;
+  return {
+    ...(identity ? { identity: { ...identity, clientSecret: readSecretFile(identity.clientSecretFile, "oauth.identity.clientSecretFile") } } : {}),
+    ...(frontEnd ? { frontEnd: { ...frontEnd, secret: readSecretFile(frontEnd.secretFile, "oauth.frontEnd.secretFile") } } : {}),
   };
 }

@@ -1,5 +1,14 @@
 // The `oauth` section of gateway.json: whether the gateway runs its authorization server,
-// and the few choices an operator makes about it.
+// and the few choices an operator makes about it (who the people are: identity-settings.ts).
+import {
+  parseAssertionIssuers,
+  parseFrontEnd,
+  parseIdentity,
+  type AssertionIssuer,
+  type FrontEndSettings,
+  type IdentitySettings,
+} from "./identity-settings.ts";
+
 export interface OAuthSettings {
   readonly enabled: boolean;
   /** Header a front proxy sets to the authenticated user's name. */
@@ -13,6 +22,12 @@ export interface OAuthSettings {
    * entry counts), so rate limits apply per caller rather than to the proxy as a whole.
    */
   readonly clientAddressHeader: string | undefined;
+  /** Sign-in through the hub's OpenID provider. */
+  readonly identity?: IdentitySettings | undefined;
+  /** The person's name (and groups) from headers of the hub's front end. */
+  readonly frontEnd?: FrontEndSettings | undefined;
+  /** IdPs whose identity assertions (ID-JAG) the token endpoint exchanges. */
+  readonly assertionIssuers?: readonly AssertionIssuer[];
 }
 
 export const DEFAULT_OAUTH_SETTINGS: OAuthSettings = {
@@ -32,7 +47,8 @@ export function parseOAuthSettings(value: unknown, fail: (key: string, problem: 
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fail("oauth", "must be an object or false");
   const v = value as Record<string, unknown>;
   for (const k of Object.keys(v)) {
-    if (!["trustedUserHeader", "registrationAllowlist", "registrationGroups", "clientAddressHeader"].includes(k)) fail(`oauth.${k}`, "is not a known key");
+    const known = ["trustedUserHeader", "registrationAllowlist", "registrationGroups", "clientAddressHeader", "identity", "frontEnd", "assertionIssuers"];
+    if (!known.includes(k)) fail(`oauth.${k}`, "is not a known key");
   }
   if (v.trustedUserHeader !== undefined && (typeof v.trustedUserHeader !== "string" || !HEADER.test(v.trustedUserHeader))) {
     fail("oauth.trustedUserHeader", "must be an HTTP header name");
@@ -53,5 +69,14 @@ export function parseOAuthSettings(value: unknown, fail: (key: string, problem: 
     registrationAllowlist: allowlist,
     registrationGroups: strings("registrationGroups", (s) => s.length > 0) ?? [],
     clientAddressHeader: v.clientAddressHeader as string | undefined,
+    ...identitySections(v, fail),
   };
+}
+
+/** The identity sections, present only when configured (a plain `oauth` section stays as it was). */
+function identitySections(v: Record<string, unknown>, fail: (key: string, problem: string) => never): Partial<OAuthSettings> {
+  const identity = parseIdentity(v.identity, fail);
+  const frontEnd = parseFrontEnd(v.frontEnd, fail);
+  const assertionIssuers = parseAssertionIssuers(v.assertionIssuers, fail);
+  return { ...(identity ? { identity } : {}), ...(frontEnd ? { frontEnd } : {}), ...(assertionIssuers.length > 0 ? { assertionIssuers } : {}) };
 }

@@ -35,6 +35,8 @@ export interface GrantRecord {
   client_name?: string;
   /** The last refresh: when the application last came back for a token. */
   used_at?: number;
+  /** A grant with no refresh token (an identity assertion's) ends with its access token. */
+  expires_at?: number;
 }
 
 interface CodeRecord {
@@ -172,6 +174,26 @@ export class Grants {
     return { ok: true, tokens: await this.#issue(record.grant_id, rotated, record.generation + 1) };
   }
 
+  /**
+   * An access token for `user` and `resource` without any code or consent (an identity
+   * assertion the caller verified): its own grant, so revocation and `user remove` end it,
+   * and no refresh token; the client asks the IdP for a new assertion instead.
+   */
+  async issueForAssertion(clientId: string, user: string, resource: string | undefined): Promise<Omit<TokenSet, "refresh_token">> {
+    const now = this.#config.now();
+    const grantId = randomToken(18);
+    const grant: GrantRecord = {
+      client_id: clientId,
+      user,
+      ...(resource !== undefined ? { resource } : {}),
+      created_at: now,
+      used_generation: 0,
+      expires_at: now + ACCESS_TOKEN_SECONDS * 1000,
+    };
+    await this.#config.store.put(GRANTS, grantId, grant);
+    return { access_token: await this.#sign(grantId, grant), token_type: "Bearer", expires_in: ACCESS_TOKEN_SECONDS };
+  }
+
   async revokeGrant(grantId: string): Promise<void> {
     await this.#config.store.update<GrantRecord>(GRANTS, grantId, (grant) => (grant && !grant.revoked ? { ...grant, revoked: true } : undefined));
   }
@@ -208,8 +230,16 @@ export class Grants {
 
   async #issue(grantId: string, grant: GrantRecord, generation: number): Promise<TokenSet> {
     const now = this.#config.now();
-    const iat = Math.floor(now / 1000);
-    const accessToken = signAccessToken(
+    const accessToken = await this.#sign(grantId, grant);
+    const refreshToken = randomToken();
+    const refresh: RefreshRecord = { grant_id: grantId, client_id: grant.client_id, generation, expires_at: now + REFRESH_LIFETIME_MS };
+    await this.#config.store.put(REFRESH, hashSecret(refreshToken), refresh);
+    return { access_token: accessToken, token_type: "Bearer", expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refreshToken };
+  }
+
+  async #sign(grantId: string, grant: GrantRecord): Promise<string> {
+    const iat = Math.floor(this.#config.now() / 1000);
+    return signAccessToken(
       {
         iss: this.#config.issuer,
         sub: grant.user,
@@ -222,9 +252,5 @@ export class Grants {
       },
       await this.signingKey(),
     );
-    const refreshToken = randomToken();
-    const refresh: RefreshRecord = { grant_id: grantId, client_id: grant.client_id, generation, expires_at: now + REFRESH_LIFETIME_MS };
-    await this.#config.store.put(REFRESH, hashSecret(refreshToken), refresh);
-    return { access_token: accessToken, token_type: "Bearer", expires_in: ACCESS_TOKEN_SECONDS, refresh_token: refreshToken };
   }
 }

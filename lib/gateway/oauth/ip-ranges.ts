@@ -1,6 +1,29 @@
 // Which addresses a client metadata document may be fetched from: public unicast only, so a
-// client_id URL can't make the hub probe its own network (SSRF).
-import { isIP } from "node:net";
+// client_id URL can't make the hub probe its own network (SSRF); and whether an address is one
+// of an operator's listed ranges.
+import { BlockList, isIP } from "node:net";
+
+/**
+ * Whether an address lies in one of `ranges` (addresses or CIDR ranges, as an operator lists a
+ * front end's); an IPv4 address on a dual-stack socket (`::ffff:a.b.c.d`) counts as IPv4.
+ */
+export function addressMatcher(ranges: readonly string[]): (address: string | undefined) => boolean {
+  const list = new BlockList();
+  for (const range of ranges) {
+    const [address, bits] = range.split("/") as [string, string | undefined];
+    const family = isIP(address);
+    if (family === 0) throw new TypeError("not an IP address or CIDR range");
+    const type = family === 4 ? "ipv4" : "ipv6";
+    if (bits === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(bits), type);
+  }
+  return (raw) => {
+    if (!raw) return false;
+    const address = raw.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, "");
+    const family = isIP(address);
+    return family !== 0 && list.check(address, family === 4 ? "ipv4" : "ipv6");
+  };
+}
 
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);

@@ -15,7 +15,12 @@ export const AS_PATHS = {
   consent: "/developer/oauth/consent",
   /** A person's own page (tokens, connected apps, tool sessions), under the sign-in cookie's path; `{publicUrl}/account` leads here. */
   account: "/developer/oauth/account",
+  /** Sign-in at the hub's OpenID provider: the way out, and the way back. */
+  upstream: "/developer/oauth/upstream",
+  upstreamCallback: "/developer/oauth/upstream/callback",
 } as const;
+
+export const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
 export function authorizationServerMetadata(config: OAuthConfig): Record<string, unknown> {
   const base = config.publicUrl;
@@ -27,7 +32,8 @@ export function authorizationServerMetadata(config: OAuthConfig): Record<string,
     revocation_endpoint: `${base}${AS_PATHS.revoke}`,
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
-    grant_types_supported: ["authorization_code", "refresh_token"],
+    // ID-JAG (an identity assertion as a jwt-bearer grant) only when some IdP is trusted for it.
+    grant_types_supported: ["authorization_code", "refresh_token", ...(config.assertionIssuers.length > 0 ? [JWT_BEARER] : [])],
     code_challenge_methods_supported: ["S256"],
     token_endpoint_auth_methods_supported: ["none", "client_secret_post", "client_secret_basic"],
     revocation_endpoint_auth_methods_supported: ["none", "client_secret_post", "client_secret_basic"],

@@ -3,6 +3,8 @@ import type { IncomingMessage } from "node:http";
 import type { AccountDirectory, RecordStore, TokenVerifier } from "../contracts.ts";
 import { silentLogger, type Logger } from "../../util/logger.ts";
 import { DEFAULT_REDIRECT_ALLOWLIST } from "./redirects.ts";
+import type { AssertionIssuer, FrontEndSettings, IdentitySettings } from "./identity-settings.ts";
+import { FrontEndTrust } from "./front-end.ts";
 
 export interface OAuthServerOptions {
   /**
@@ -36,6 +38,12 @@ export interface OAuthServerOptions {
    * Only set it when every request reaches the hub through that proxy.
    */
   trustedUserHeader?: string;
+  /** Sign-in through the hub's OpenID provider, with the client secret already read from its file. */
+  identity?: IdentitySettings & { readonly clientSecret: string };
+  /** The person from the hub's front end's headers, with the shared secret already read. */
+  frontEnd?: FrontEndSettings & { readonly secret: string };
+  /** IdPs whose identity assertions (ID-JAG) the token endpoint exchanges for access tokens. */
+  assertionIssuers?: readonly AssertionIssuer[];
   /** Whether these groups may use the resource (undefined = the whole hub); checked at consent and refresh. */
   resourceAccess?: (resource: string | undefined, groups: readonly string[]) => boolean | Promise<boolean>;
   /** The source address used for rate limits; default the socket's remote address. */
@@ -62,6 +70,11 @@ export interface OAuthConfig {
   readonly metadataTimeoutMs: number;
   readonly metadataMaxBytes: number;
   readonly trustedUserHeader: string | undefined;
+  readonly identity: (IdentitySettings & { readonly clientSecret: string }) | undefined;
+  readonly frontEnd: FrontEndTrust | undefined;
+  readonly assertionIssuers: readonly AssertionIssuer[];
+  /** Whether the store's passwords work on the sign-in page (off only by `identity.passwords`). */
+  readonly passwords: boolean;
   readonly resourceAccess: (resource: string | undefined, groups: readonly string[]) => boolean | Promise<boolean>;
   readonly clientIp: (req: IncomingMessage) => string;
   readonly now: () => number;
@@ -118,6 +131,10 @@ export function resolveOptions(options: OAuthServerOptions): OAuthConfig {
     metadataTimeoutMs: options.clientMetadata?.timeoutMs ?? 5000,
     metadataMaxBytes: options.clientMetadata?.maxBytes ?? 5 * 1024,
     trustedUserHeader: header ? header : undefined,
+    identity: options.identity,
+    frontEnd: options.frontEnd ? new FrontEndTrust(options.frontEnd) : undefined,
+    assertionIssuers: options.assertionIssuers ?? [],
+    passwords: options.identity?.passwords ?? true,
     resourceAccess: options.resourceAccess ?? (() => true),
     clientIp: options.clientIp ?? ((req) => req.socket.remoteAddress ?? "unknown"),
     now: options.now ?? Date.now,

@@ -15,6 +15,7 @@ p{margin:.5rem 0}
 label{display:block;margin:1rem 0 .25rem;font-weight:600}
 input[type=text],input[type=password]{width:100%;padding:.7rem;font-size:1rem;border:1px solid #9ca3af;border-radius:8px}
 button{width:100%;margin-top:1.25rem;padding:.8rem;font-size:1rem;font-weight:600;border:0;border-radius:8px;background:#1d4ed8;color:#fff;cursor:pointer}
+a.button{display:block;text-align:center;text-decoration:none;padding:.8rem;font-weight:600;border-radius:8px;background:#1d4ed8;color:#fff}
 button.secondary{background:#e5e7eb;color:#111827}
 .row{display:flex;gap:.75rem}.row button{flex:1}
 .error{padding:.6rem .8rem;border-radius:8px;background:#fee2e2;color:#991b1b}
@@ -47,15 +48,25 @@ export interface LoginView {
   readonly purpose?: string;
   readonly error?: string;
   readonly username?: string;
+  /** Sign-in at the hub's identity provider: the button's words and where it leads. */
+  readonly provider?: { readonly label: string; readonly href: string };
+  /** False when the hub's passwords are switched off: the provider's button only. */
+  readonly passwords?: boolean;
 }
 
 export function loginPage(view: LoginView): string {
   const error = view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : "";
+  // A plain link styled as the button: it works with JavaScript off and needs no form token.
+  const provider = view.provider
+    ? `<p><a class="button" id="provider" href="${escapeHtml(view.provider.href)}">Sign in with ${escapeHtml(view.provider.label)}</a></p>`
+    : "";
+  const intro = `<h1>Sign in to ${escapeHtml(view.hub)}</h1>
+<p class="muted">${escapeHtml(view.purpose ?? `${view.clientName} wants to use tools on this hub.`)} Sign in with your hub account.</p>
+${error}${provider}`;
+  if (view.passwords === false) return page("Sign in", intro);
   return page(
     "Sign in",
-    `<h1>Sign in to ${escapeHtml(view.hub)}</h1>
-<p class="muted">${escapeHtml(view.purpose ?? `${view.clientName} wants to use tools on this hub.`)} Sign in with your hub account.</p>
-${error}<form method="post" action="${escapeHtml(view.action)}">
+    `${intro}<form method="post" action="${escapeHtml(view.action)}">
 ${hidden("request", view.requestId)}${hidden("csrf", view.csrf)}
 <label for="username">User name</label>
 <input type="text" id="username" name="username" autocomplete="username" autocapitalize="none" spellcheck="false" required value="${escapeHtml(view.username ?? "")}">

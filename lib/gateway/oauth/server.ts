@@ -19,6 +19,8 @@ import { revocationEndpoint, tokenEndpoint } from "./token-endpoint.ts";
 import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS, StoreFullError } from "../store/store-errors.ts";
 import { Sweeper } from "./sweeper.ts";
 import { OAuthTokenVerifier } from "./verifier.ts";
+import { UpstreamSignIn } from "./upstream-sign-in.ts";
+import { AssertionGrants } from "./id-jag.ts";
 
 type Route = (req: IncomingMessage, res: ServerResponse, query: string) => Promise<void>;
 
@@ -52,6 +54,8 @@ export class OAuthServer implements AuthorizationServer {
     const grants = new Grants(config);
     const sessions = new BrowserSessions(config);
     const pages = new AuthorizeEndpoints(config, clients, grants, sessions);
+    const upstream = config.identity ? new UpstreamSignIn(config, sessions) : undefined;
+    const assertions = config.assertionIssuers.length > 0 ? new AssertionGrants(config, grants) : undefined;
     const registrations = oauthLimit(config, LIMITS.register, config.maxRegistrations, config.registrationWindowMs);
     const tokenRequests = new FixedWindowLimiter(TOKEN_REQUESTS_PER_MINUTE, 60_000, config.now);
     const revocations = new FixedWindowLimiter(REVOCATIONS_PER_MINUTE, 60_000, config.now);
@@ -74,9 +78,13 @@ export class OAuthServer implements AuthorizationServer {
       [AS_PATHS.authorize, { GET: (req, res, query) => pages.authorize(req, res, query) }],
       [AS_PATHS.login, { POST: (req, res) => pages.loginForm(req, res) }],
       [AS_PATHS.consent, { GET: (req, res, query) => pages.consentGet(req, res, query), POST: (req, res) => pages.consentForm(req, res) }],
-      [AS_PATHS.token, { POST: limited(tokenRequests, config.clientIp, "token requests", (req, res) => tokenEndpoint(req, res, clients, grants)) }],
+      [AS_PATHS.token, { POST: limited(tokenRequests, config.clientIp, "token requests", (req, res) => tokenEndpoint(req, res, clients, grants, assertions)) }],
       [AS_PATHS.revoke, { POST: limited(revocations, config.clientIp, "revocation requests", (req, res) => revocationEndpoint(req, res, clients, grants)) }],
     ]);
+    if (upstream) {
+      this.#routes.set(AS_PATHS.upstream, { GET: (req, res, query) => upstream.start(req, res, query) });
+      this.#routes.set(AS_PATHS.upstreamCallback, { GET: (req, res, query) => upstream.callback(req, res, query) });
+    }
     // The account page is the gateway's (it lists API tokens and tool sessions too), served
     // here so the sign-in cookie, scoped to this server's path, reaches it.
     this.account = new OAuthAccountHost(config, sessions, grants, pages, (page) => this.#routes.set(AS_PATHS.account, page));
@@ -95,6 +103,8 @@ export class OAuthServer implements AuthorizationServer {
 
   /** False at once for a path not its own (every tool request asks first); a promise only while it serves one. */
   handleNow(req: IncomingMessage, res: ServerResponse): boolean | Promise<boolean> {
+    // Before anything reads the request: the front end's identity headers leave it here.
+    this.#config.frontEnd?.take(req);
     const target = req.url ?? "/";
     const queryAt = target.indexOf("?");
     let path = queryAt < 0 ? target : target.slice(0, queryAt);

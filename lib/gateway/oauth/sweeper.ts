@@ -1,5 +1,5 @@
-// Removes records that can no longer mean anything: expired codes, requests, sessions and
-// refresh tokens, revoked grants, and clients never used within a day. Runs at most once an
+// Removes records that can no longer mean anything: expired codes, requests, sessions,
+// refresh tokens, sign-ins at the identity provider and used assertions, revoked or ended grants, and clients never used within a day. Runs at most once an
 // hour per process, in the background; several processes sweeping at once is harmless
 // because every step is a delete of something already dead.
 import type { RecordStore } from "../contracts.ts";
@@ -10,6 +10,8 @@ import { CODES, CODE_USES, GRANT_USES, GRANTS, REFRESH, type GrantRecord } from 
 import { CODE_LIFETIME_MS, UNUSED_CLIENT_LIFETIME_MS, type OAuthConfig } from "./options.ts";
 import { LIMITS } from "./rate-limit.ts";
 import { DEDUPE } from "./registration.ts";
+import { ASSERTION_USES } from "./id-jag.ts";
+import { UPSTREAM } from "./upstream-sign-in.ts";
 
 export const SWEEP_INTERVAL_MS = 3600_000;
 
@@ -54,8 +56,10 @@ export class Sweeper {
     await drop(CODES, expired);
     await drop(SESSIONS, expired);
     await drop(REFRESH, expired);
+    await drop(UPSTREAM, expired);
+    await drop(ASSERTION_USES, expired);
     await drop<{ at?: number }>(CODE_USES, (v) => typeof v.at !== "number" || v.at + 2 * CODE_LIFETIME_MS <= now);
-    await drop<GrantRecord>(GRANTS, (g) => g.revoked === true);
+    await drop<GrantRecord>(GRANTS, (g) => g.revoked === true || (typeof g.expires_at === "number" && g.expires_at <= now));
     await drop<ClientRecord>(CLIENTS, (c) => !c.used && c.client_id_issued_at * 1000 + UNUSED_CLIENT_LIFETIME_MS <= now);
     await dropDanglingDedupe(store, () => (removed += 1));
     await dropDanglingUses(store, () => (removed += 1));

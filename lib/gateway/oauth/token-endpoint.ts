@@ -4,7 +4,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ClientDirectory } from "./clients.ts";
 import type { Grants } from "./grants.ts";
 import { readBody, sendJson, sendOAuthError, singleParams } from "./http-io.ts";
+import type { AssertionGrants } from "./id-jag.ts";
 import { readAccessToken } from "./jws.ts";
+import { JWT_BEARER } from "./metadata.ts";
 
 async function formParams(req: IncomingMessage): Promise<Map<string, string> | undefined> {
   const text = await readBody(req);
@@ -22,7 +24,13 @@ async function formParams(req: IncomingMessage): Promise<Map<string, string> | u
   }
 }
 
-export async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, clients: ClientDirectory, grants: Grants): Promise<void> {
+export async function tokenEndpoint(
+  req: IncomingMessage,
+  res: ServerResponse,
+  clients: ClientDirectory,
+  grants: Grants,
+  assertions?: AssertionGrants,
+): Promise<void> {
   const params = await formParams(req);
   if (!params) return sendOAuthError(res, 400, "invalid_request", "the body must be a form with each parameter once");
   const auth = await clients.authenticate(params, req.headers.authorization);
@@ -34,7 +42,11 @@ export async function tokenEndpoint(req: IncomingMessage, res: ServerResponse, c
   let result;
   if (grantType === "authorization_code") result = await grants.redeemCode(auth.client, params);
   else if (grantType === "refresh_token") result = await grants.refresh(auth.client, params);
-  else return sendOAuthError(res, 400, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token");
+  else if (grantType === JWT_BEARER && assertions) {
+    const exchanged = await assertions.exchange(auth.client, params);
+    if (!exchanged.ok) return sendOAuthError(res, exchanged.status, exchanged.error, exchanged.description);
+    return sendJson(res, 200, exchanged.tokens);
+  } else return sendOAuthError(res, 400, "unsupported_grant_type", `grant_type must be one of: ${supported(assertions)}`);
   if (!result.ok) return sendOAuthError(res, 400, result.error, result.description);
   sendJson(res, 200, result.tokens);
 }
@@ -52,4 +64,8 @@ export async function revocationEndpoint(req: IncomingMessage, res: ServerRespon
   }
   // RFC 7009 section 2.2: unknown and already revoked tokens are answered the same way.
   sendJson(res, 200, {});
+}
+
+function supported(assertions: AssertionGrants | undefined): string {
+  return ["authorization_code", "refresh_token", ...(assertions ? [JWT_BEARER] : [])].join(", ");
 }

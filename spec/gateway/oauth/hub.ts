@@ -19,11 +19,14 @@ import { stateRootFor } from "../helpers.ts";
 export const USER = "ada";
 export const PASSWORD = "correct horse battery";
 
-export async function startHub(t: TestContext): Promise<{ gateway: RunningGateway; dataDir: string }> {
+/** `oauth`: a section of gateway.json to use instead of the demo's (the identity specs name their provider there). */
+export async function startHub(t: TestContext, oauth?: Record<string, unknown>): Promise<{ gateway: RunningGateway; dataDir: string; store: FileRecordStore }> {
   const dataDir = await mkdtemp(join(tmpdir(), "hub-oauth-"));
   t.after(() => rm(dataDir, { recursive: true, force: true }));
   const fixtures = fileURLToPath(new URL("../../../fixtures/gateway/", import.meta.url));
-  const config = parseGatewayConfigText(await readFile(join(fixtures, "demo.json"), "utf8"), fixtures);
+  const demo = JSON.parse(await readFile(join(fixtures, "demo.json"), "utf8")) as Record<string, unknown>;
+  if (oauth) demo.oauth = oauth;
+  const config = parseGatewayConfigText(JSON.stringify(demo), fixtures);
   const store = new FileRecordStore(dataDir);
   const accounts = new StoreAccountDirectory(store);
   await accounts.add(USER, PASSWORD, ["staff"]);
@@ -42,7 +45,7 @@ export async function startHub(t: TestContext): Promise<{ gateway: RunningGatewa
   const gateway = await startGateway({ config, store, authorizationServer, childEnv: { ...process.env, NODE_V8_COVERAGE: "" } });
   publicUrl = gateway.publicUrl;
   t.after(() => gateway.close());
-  return { gateway, dataDir };
+  return { gateway, dataDir, store };
 }
 
 /** A loopback redirect target, as a native client runs one; resolves with each callback's query. */

@@ -36,6 +36,21 @@ test("a sweep removes dead records and keeps live sign-ins working", async (t) =
   await refreshed.arrayBuffer();
 });
 
+test("a sweep ends grants whose assertion token has run out, and forgets used assertions and sign-ins at the provider", async (t) => {
+  const h = await startAuthorizationServer(t);
+  const sweeper = new Sweeper(resolveOptions({ publicUrl: h.base, store: h.store, accounts: h.accounts, now: () => h.clock.now }));
+  const grant = { client_id: "c", user: "ada", created_at: h.clock.now, used_generation: 0 };
+  await h.store.put("oauth-grants", "ended", { ...grant, expires_at: h.clock.now - 1 });
+  await h.store.put("oauth-grants", "running", { ...grant, expires_at: h.clock.now + 60_000 });
+  await h.store.put("oauth-assertion-uses", "u", { expires_at: h.clock.now - 1 });
+  await h.store.put("oauth-upstream", "s", { expires_at: h.clock.now - 1 });
+  assert.equal(await sweeper.sweep(), 3);
+  assert.deepEqual(
+    (await h.store.list("oauth-grants")).map((g) => g.id),
+    ["running"],
+  );
+});
+
 test("the background sweep runs at most once an hour and survives a failing store", async (t) => {
   const h = await startAuthorizationServer(t);
   let lists = 0;

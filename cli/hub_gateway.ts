@@ -10,6 +10,8 @@ import { StoreAccountDirectory } from "../lib/gateway/accounts.ts";
 import { ApiTokens } from "../lib/gateway/api-tokens.ts";
 import { checkAppFiles, ConfigError, parseGatewayConfigText, type GatewayConfig } from "../lib/gateway/config.ts";
 import { startGateway } from "../lib/gateway/server.ts";
+import { AuditTrail } from "../lib/gateway/audit/trail.ts";
+import { auditingLogger } from "../lib/gateway/audit/oauth-events.ts";
 import { DataDirError } from "../lib/gateway/store/file-record-store.ts";
 import { openStore, type OpenedStore } from "../lib/gateway/store/open-store.ts";
 import { StoreConfigError, StoreFullError, StoreUnavailableError } from "../lib/gateway/store/store-errors.ts";
@@ -18,6 +20,7 @@ import { initCommand } from "../lib/gateway/cli/init.ts";
 import { NAME, usage, USAGE, type CliIo } from "../lib/gateway/cli/io.ts";
 import { tokenCommand } from "../lib/gateway/cli/tokens.ts";
 import { userCommand } from "../lib/gateway/cli/users.ts";
+import { usageCommand } from "../lib/gateway/cli/usage.ts";
 import type { Logger } from "../lib/util/logger.ts";
 import { listenForStop, packageVersion, runIfExecutedDirectly } from "../lib/util/cli-entry.ts";
 
@@ -34,6 +37,10 @@ type Values = {
   app?: string;
   tool?: string;
   user?: string;
+  since?: string;
+  by?: string;
+  format?: string;
+  "audit-dir"?: string;
   help?: boolean;
   version?: boolean;
 };
@@ -101,6 +108,9 @@ async function serveOn(io: CliIo, values: Values, config: GatewayConfig, opened:
   const { store } = opened;
   // The OAuth server needs the public URL, which without a configured one is known only once listening.
   let publicUrl = config.publicUrl ?? "http://127.0.0.1";
+  const audit = new AuditTrail(config.audit, {
+    onError: (code) => io.err(JSON.stringify({ time: new Date().toISOString(), event: "audit trail failed", code })),
+  });
   const authorizationServer = config.oauth.enabled
     ? gatewayAuthorizationServer({
         config,
@@ -109,7 +119,7 @@ async function serveOn(io: CliIo, values: Values, config: GatewayConfig, opened:
         accounts: new StoreAccountDirectory(store),
         apiTokens: new ApiTokens(store, new StoreAccountDirectory(store)),
         publicUrl: () => publicUrl,
-        logger: jsonLineLogger(io.err),
+        logger: auditingLogger(jsonLineLogger(io.err), audit),
       })
     : undefined;
   let gateway;
@@ -121,6 +131,7 @@ async function serveOn(io: CliIo, values: Values, config: GatewayConfig, opened:
       port,
       log: io.err,
       sharedLimits: opened.kind === "postgres",
+      audit,
       ...(authorizationServer ? { authorizationServer } : {}),
     });
     publicUrl = gateway.publicUrl;
@@ -130,12 +141,14 @@ async function serveOn(io: CliIo, values: Values, config: GatewayConfig, opened:
     else if (code === "EACCES") io.err(`${NAME}: not allowed to listen on port ${port} or to use the data dir`);
     else if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") io.err(`${NAME}: cannot listen on that address`);
     else throw err;
+    await audit.close();
     return 1;
   }
   io.out(`hub_gateway ready at ${gateway.url}`);
   const signal = await io.stopRequested;
   io.err(`${NAME}: ${signal} received; stopping tool sessions`);
   await gateway.close();
+  await audit.close();
   return 0;
 }
 
@@ -158,6 +171,10 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
         app: { type: "string" },
         tool: { type: "string" },
         user: { type: "string" },
+        since: { type: "string" },
+        by: { type: "string" },
+        format: { type: "string" },
+        "audit-dir": { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean" },
       },
@@ -196,9 +213,14 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
     // The config init writes does not exist yet: the store comes from --store alone.
     return withStore(io, { store: url }, env, undefined, ({ store }) => initCommand(io, env, { ...args, store: { records: store, url } }));
   }
-  if (command !== "user" && command !== "token") return usage(io, "unknown command");
+  if (command !== "user" && command !== "token" && command !== "usage") return usage(io, "unknown command");
   const config = values.config === undefined ? undefined : await loadConfig(io, values.config);
   if (typeof config === "number") return config;
+  if (command === "usage") {
+    if (sub !== undefined) return usage(io, "usage takes options only");
+    const { since, tool, by, format } = values;
+    return usageCommand(io, { since, tool, by, format, auditDir: values["audit-dir"] === undefined ? undefined : resolve(values["audit-dir"]), config });
+  }
   return withStore(io, values, env, config, ({ store }) =>
     command === "user"
       ? userCommand(io, store, { action: sub, name: arg, value, groups: values.groups, passwordStdin: values["password-stdin"] === true })

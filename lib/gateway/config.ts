@@ -4,6 +4,7 @@
 import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { parseAdminSettings, type AdminSettings } from "./admin-settings.ts";
+import { parseAuditSettings, type AuditSettings } from "./audit/settings.ts";
 import { parseConnectorSettings, type ConnectorSettings } from "./hub-connector/settings.ts";
 import { parseLimits, type GatewayLimits } from "./limits-settings.ts";
 import { parseOAuthSettings, type OAuthSettings } from "./oauth/gateway-settings.ts";
@@ -59,6 +60,8 @@ export interface GatewayConfig {
   readonly connector: ConnectorSettings;
   /** Who the hub's operators are (section `admin`): the `/admin` page and API. */
   readonly admin: AdminSettings;
+  /** Where the audit trail goes (section `audit`, ./audit/settings.ts); off by default. */
+  readonly audit: AuditSettings;
 }
 
 /** A config problem; `message` is the whole line, starting with the key. */
@@ -191,7 +194,7 @@ function hostNames(v: unknown): string[] {
 export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConfig {
   if (!isObject(value)) throw new ConfigError("(top level)", "must be a JSON object");
   for (const k of Object.keys(value))
-    if (!["publicUrl", "allowedHosts", "tools", "limits", "oauth", "runAs", "env", "store", "connector", "admin"].includes(k))
+    if (!["publicUrl", "allowedHosts", "tools", "limits", "oauth", "runAs", "env", "store", "connector", "admin", "audit"].includes(k))
       throw new ConfigError(k, "is not a known key");
   const top = identity(value, "", {});
   const publicUrl = value.publicUrl === undefined ? undefined : httpUrl(value.publicUrl, "publicUrl").replace(/\/+$/, "");
@@ -217,6 +220,7 @@ export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConf
     oauth,
     connector,
     admin: parseAdminSettings(value.admin, fail),
+    audit: parseAuditSettings(value.audit, baseDir, fail),
     ...(store !== undefined ? { store } : {}),
   };
 }

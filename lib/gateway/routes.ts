@@ -8,6 +8,7 @@ export type ToolEndpoint = "mcp" | "sse";
 export type Route =
   | { kind: "landing" }
   | { kind: "health" }
+  | { kind: "ready" }
   | { kind: "metrics" }
   | { kind: "hub-mcp" }
   | { kind: "hub-resource-metadata" }
@@ -50,6 +51,7 @@ export function matchRoute(method: string, target: string | undefined): Route {
   if (parts.at(-1) === "" && parts.length > 1) parts.pop();
   if (path === "/") return { kind: "landing" };
   if (path === "/healthz") return { kind: "health" };
+  if (path === "/readyz") return { kind: "ready" };
   if (path === "/metrics") return { kind: "metrics" };
   // The hub connector: one endpoint for every tool (./hub-connector/).
   if (path === "/mcp") return { kind: "hub-mcp" };

@@ -13,6 +13,10 @@ import type { AuthorizationServer, RecordStore, TokenVerifier } from "./contract
 import { KEEPALIVE_MS, upstreamAgent } from "./forward.ts";
 import type { Backend, LaunchRequest } from "./launch.ts";
 import { GatewayMetrics } from "./metrics.ts";
+import { AuditTrail } from "./audit/trail.ts";
+import { sessionEvents } from "./audit/session-events.ts";
+import { readiness } from "./readiness.ts";
+import { TimedRecordStore } from "./store/timed-record-store.ts";
 import { tracingConfig } from "../telemetry/config.ts";
 import { Tracer } from "../telemetry/tracer.ts";
 import { TokenBucketLimiter } from "./rate-limit.ts";
@@ -65,6 +69,11 @@ export interface GatewayOptions {
   sharedLimits?: boolean;
   /** How tool sessions start; for embedding and specs. */
   launch?: (req: LaunchRequest) => Promise<Backend>;
+  /**
+   * The audit trail, when the caller shares it (the OAuth server's sign-ins go to it too);
+   * by default one opened from the config's `audit` section and closed with the gateway.
+   */
+  audit?: AuditTrail;
 }
 
 export interface RunningGateway {
@@ -110,16 +119,42 @@ function routeOf(method: string, target: string | undefined): Route {
   return route;
 }
 
+/** A refusal by the per-person rate limit, counted for /metrics. */
+function rateLimited(metrics: GatewayMetrics, wait: number): GatewayError {
+  metrics.rateLimited();
+  return new GatewayError("rate_limited", "Too many requests; slow down", { "retry-after": String(wait) });
+}
+
+function teeEvents(...sinks: Array<(name: string, fields: Record<string, unknown>) => void>): (name: string, fields: Record<string, unknown>) => void {
+  return (name, fields) => {
+    for (const sink of sinks) sink(name, fields);
+  };
+}
+
+/** `close`, then `after`, once however often it is called. */
+function closeThen(close: () => Promise<void>, after: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= close().then(after));
+}
+
+function livePerTool(sessions: ToolSessions): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const { rec } of sessions.owned()) counts.set(rec.tool, (counts.get(rec.tool) ?? 0) + 1);
+  return counts;
+}
+
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const { config } = options;
-  const store = new CachingRecordStore(options.store, { ttlMs: config.limits.lookupCacheMs, keep: keepForLookups });
   const log = options.log ?? (() => {});
   const event = (name: string, fields: Record<string, unknown>): void => log(JSON.stringify({ time: new Date().toISOString(), event: name, ...fields }));
+  const tracer = new Tracer(tracingConfig(options.telemetryEnv ?? process.env, "hub_gateway"));
+  const audit = options.audit ?? new AuditTrail(config.audit, { onError: (code) => event("audit trail failed", { code }) });
+  const metrics = new GatewayMetrics({ droppedSpans: () => tracer.exporter?.dropped ?? 0, droppedAuditLines: () => audit.dropped });
+  const timed = new TimedRecordStore(options.store, (op, ms, failed) => metrics.store(op, ms, failed));
+  const store = new CachingRecordStore(timed, { ttlMs: config.limits.lookupCacheMs, keep: keepForLookups });
   const accounts = new StoreAccountDirectory(store);
   const verifiers = [...(options.verifiers ?? [new ApiTokens(store, accounts, (collection, id) => store.copyOf(collection, id))])];
   if (options.authorizationServer) verifiers.push(options.authorizationServer.verifier);
-  const tracer = new Tracer(tracingConfig(options.telemetryEnv ?? process.env, "hub_gateway"));
-  const metrics = new GatewayMetrics(() => tracer.exporter?.dropped ?? 0);
   const local = new TokenBucketLimiter(config.limits.ratePerSecond, config.limits.rateBurst);
   const limiter = options.sharedLimits ? local.sharedIn(options.store) : { hit: (user: string) => local.take(user) };
   let publicUrl = options.publicUrl?.replace(/\/+$/, "") ?? config.publicUrl ?? "";
@@ -131,7 +166,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     publicUrl: () => publicUrl,
     launch: options.launch,
     childEnv: options.childEnv,
-    onEvent: event,
+    onEvent: teeEvents(event, sessionEvents(metrics, audit)),
   });
   const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
   for (const warning of await identityWarnings(config)) event("warning", { message: warning });
@@ -170,8 +205,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       }
       case "health":
         return sendJson(res, 200, { status: "ok", toolSessions: sessions.liveOwned });
+      case "ready": {
+        const ready = await readiness(timed, sessions);
+        return sendJson(res, ready.ready ? 200 : 503, { status: ready.ready ? "ready" : "unready", store: ready.store, toolSessions: ready.sessions });
+      }
       case "metrics": {
-        const text = metrics.render(sessions.liveOwned);
+        const text = metrics.render(sessions.liveOwned, livePerTool(sessions));
         res.writeHead(200, { ...CORS, "content-type": "text/plain; version=0.0.4", "content-length": Buffer.byteLength(text) });
         res.end(text);
         return;
@@ -194,7 +233,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         facts.user = principal.user;
         const hit = limiter.hit(principal.user);
         const wait = typeof hit === "number" ? hit : await hit;
-        if (wait > 0) throw new GatewayError("rate_limited", "Too many requests; slow down", { "retry-after": String(wait) });
+        if (wait > 0) throw rateLimited(metrics, wait);
         return handleConnector(ctx.connector!, principal, req, res);
       }
       default:
@@ -213,7 +252,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     // Counted in memory, the limit answers at once: no promise to wait for on every request.
     const hit = limiter.hit(principal.user);
     const wait = typeof hit === "number" ? hit : await hit;
-    if (wait > 0) throw new GatewayError("rate_limited", "Too many requests; slow down", { "retry-after": String(wait) });
+    if (wait > 0) throw rateLimited(metrics, wait);
     await handleToolRoute(c, r, { principal, tool, spec, query: queryOf(req.url) }, req, res);
   };
 
@@ -267,6 +306,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     cookieKey,
     accounts,
     metrics,
+    audit,
     keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS,
     ...bounds,
     legacy: new LegacyStreams(bounds.budget),
@@ -280,14 +320,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     publicUrl,
     port,
     httpServer: server,
-    // Tool sessions stop first; what they leave running is then cut, and the agent's sockets with it.
-    close: gracefulClose(server, {
-      begin: () => {
-        ctx.connector!.table.close();
-        return sessions.close();
-      },
-      timeoutMs: 0,
-      end: () => agent.destroy(),
-    }),
+    // Tool sessions stop first; what they leave running is then cut, and the agent's sockets with
+    // it; the trail's last lines (the sessions just stopped) are written before close resolves.
+    close: closeThen(
+      gracefulClose(server, {
+        begin: () => {
+          ctx.connector!.table.close();
+          return sessions.close();
+        },
+        timeoutMs: 0,
+        end: () => agent.destroy(),
+      }),
+      () => (options.audit ? options.audit.flush() : audit.close()),
+    ),
   };
 }

@@ -14,6 +14,8 @@ export const USAGE = `usage: hub_gateway --config FILE [--host HOST] [--port POR
        hub_gateway token create NAME [STORE]
        hub_gateway token revoke ID [STORE]
        hub_gateway token list [STORE]                   (each token's id, owner, creation time)
+       hub_gateway usage [--since 30d] [--tool NAME] [--by tool|person]
+                         [--format table|csv|json] (--config FILE | --audit-dir DIR)
        hub_gateway --version
   where STORE is --data-dir DIR, --store URL, or --config FILE (the "store" it names)
 
@@ -33,6 +35,10 @@ options:
       --app FILE          init: the tool app to serve         (default: this package's demo app)
       --tool NAME         init: the tool's name in URLs       (default: mcpdemo, or the app's file name)
       --user NAME         init: the first user                (default: your login name)
+      --since AGE|DATE    usage: lines since 30d, 12h, 2w or a date  (default 30d)
+      --by tool|person    usage: rows per tool and revision, or per person   (default tool)
+      --format F          usage: table, csv or json           (default table)
+      --audit-dir DIR     usage: the audit folder, instead of the config's audit.dir
   -h, --help              show this help
       --version           print hubmcp's version
 `;

@@ -22,6 +22,7 @@ export type Route =
   | { kind: "rest"; tool: string; name: string }
   | { kind: "weber"; instance: string; cookie: string }
   | { kind: "console-link" }
+  | { kind: "admin"; leaf: string }
   | { kind: "not-found" }
   | { kind: "bad-path" };
 
@@ -68,6 +69,8 @@ export function matchRoute(method: string, target: string | undefined): Route {
     return { kind: "resource-metadata", tool: parts[4]!, endpoint: parts[5] };
   }
   if (path === "/console") return { kind: "console-link" };
+  // The operator's page (./admin/); /admin/api/… is the tool registry's.
+  if (parts[0] === "admin" && parts[1] !== "api") return { kind: "admin", leaf: parts.slice(1).join("/") };
   if (parts[0] === "weber" && parts.length >= 4) return { kind: "weber", instance: parts[1]!, cookie: parts[2]! };
   if (parts[0] !== "api" || parts[1] !== "mcp" || !parts[2]) return { kind: "not-found" };
   const tool = parts[2];

@@ -16,6 +16,9 @@ import { GatewayMetrics } from "./metrics.ts";
 import { AuditTrail } from "./audit/trail.ts";
 import { sessionEvents } from "./audit/session-events.ts";
 import { readiness } from "./readiness.ts";
+import { closeThen, livePerTool, rateLimited, teeEvents } from "./server-ops.ts";
+import { AdminPage } from "./admin/handler.ts";
+import { packageVersion } from "../util/cli-entry.ts";
 import { TimedRecordStore } from "./store/timed-record-store.ts";
 import { tracingConfig } from "../telemetry/config.ts";
 import { Tracer } from "../telemetry/tracer.ts";
@@ -119,30 +122,6 @@ function routeOf(method: string, target: string | undefined): Route {
   return route;
 }
 
-/** A refusal by the per-person rate limit, counted for /metrics. */
-function rateLimited(metrics: GatewayMetrics, wait: number): GatewayError {
-  metrics.rateLimited();
-  return new GatewayError("rate_limited", "Too many requests; slow down", { "retry-after": String(wait) });
-}
-
-function teeEvents(...sinks: Array<(name: string, fields: Record<string, unknown>) => void>): (name: string, fields: Record<string, unknown>) => void {
-  return (name, fields) => {
-    for (const sink of sinks) sink(name, fields);
-  };
-}
-
-/** `close`, then `after`, once however often it is called. */
-function closeThen(close: () => Promise<void>, after: () => Promise<void>): () => Promise<void> {
-  let closing: Promise<void> | undefined;
-  return () => (closing ??= close().then(after));
-}
-
-function livePerTool(sessions: ToolSessions): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const { rec } of sessions.owned()) counts.set(rec.tool, (counts.get(rec.tool) ?? 0) + 1);
-  return counts;
-}
-
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const { config } = options;
   const log = options.log ?? (() => {});
@@ -170,7 +149,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
   for (const warning of await identityWarnings(config)) event("warning", { message: warning });
-  const ctx: { current?: GatewayContext; connector?: ConnectorContext } = {};
+  const ctx: { current?: GatewayContext; connector?: ConnectorContext; admin?: AdminPage } = {};
   const consoleUses = new ConsoleLinkUses(store);
   const host = options.host ?? "127.0.0.1";
   // DNS rebinding, on every bind: the gateway answers only to its public host, the hosts the
@@ -224,6 +203,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         facts.tool = opened?.tool;
         return;
       }
+      case "admin":
+        facts.user = await ctx.admin!.handle(r.leaf, req, res);
+        return;
       case "hub-resource-metadata":
         if (method !== "GET" && method !== "HEAD") throw new GatewayError("method_not_allowed", "Use GET", { allow: "GET" });
         return sendJson(res, 200, hubResourceMetadata(publicUrl));
@@ -314,6 +296,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     tracer,
   };
   ctx.connector = createConnector(ctx.current, verifiers, event);
+  ctx.admin = new AdminPage({
+    config,
+    sessions,
+    store: timed,
+    // Past the lookup cache: someone taken out of the admin group loses the page at once.
+    accounts: new StoreAccountDirectory(timed),
+    verifiers,
+    publicUrl: () => publicUrl,
+    audit,
+    droppedSpans: () => tracer.exporter?.dropped ?? 0,
+    version: packageVersion(),
+  });
 
   return {
     url,

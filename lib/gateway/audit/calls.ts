@@ -35,17 +35,33 @@ export function watchRpc(ctx: GatewayContext, c: Caller, res: ServerResponse, ms
   const method = msg.method ?? (!msg.span && body.includes(TOOLS_CALL) ? "tools/call" : undefined);
   const event = method === undefined ? undefined : AUDITED_METHODS[method];
   if (!event) return undefined;
-  return watch(ctx, c, res, { event, method: method!, name: targetName(msg), bytesIn: body.length });
+  return watch(ctx, c.principal.user, c.tool, res, { event, method: method!, name: targetName(msg), bytesIn: body.length });
 }
 
 /** `POST …/tools/{name}`: the REST route is a tool call too. */
 export function watchRest(ctx: GatewayContext, c: Caller, res: ServerResponse, name: string): WatchedCall {
-  return watch(ctx, c, res, { event: "tool.call", method: "POST tools", name });
+  return watch(ctx, c.principal.user, c.tool, res, { event: "tool.call", method: "POST tools", name });
+}
+
+/** A request the hub connector (`/mcp`) routes to one tool; `params` as the tool will get them. */
+export function watchRouted(
+  ctx: GatewayContext,
+  person: string,
+  tool: string,
+  res: ServerResponse,
+  method: string,
+  params: Record<string, unknown>,
+): WatchedCall | undefined {
+  const event = AUDITED_METHODS[method];
+  if (!event) return undefined;
+  const named = typeof params.name === "string" ? params.name : typeof params.uri === "string" ? params.uri : undefined;
+  return watch(ctx, person, tool, res, named === undefined ? { event, method } : { event, method, name: named });
 }
 
 function watch(
   ctx: GatewayContext,
-  c: Caller,
+  person: string,
+  tool: string,
   res: ServerResponse,
   what: { event: (typeof AUDITED_METHODS)[string]; method: string; name?: string; bytesIn?: number },
 ): WatchedCall {
@@ -55,13 +71,13 @@ function watch(
   const before = socket.bytesWritten;
   res.once("close", () => {
     const ms = performance.now() - started;
-    if (what.event === "tool.call") ctx.metrics.call(c.tool, ms);
+    if (what.event === "tool.call") ctx.metrics.call(tool, ms);
     if (!ctx.audit.active) return;
     const status = res.headersSent ? res.statusCode : 499;
     ctx.audit.record({
       ...what,
-      person: c.principal.user,
-      tool: c.tool,
+      person,
+      tool,
       revision: watched.revision,
       outcome: status < 400 ? "ok" : "error",
       status,

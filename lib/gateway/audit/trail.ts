@@ -27,6 +27,8 @@ export class AuditTrail {
     this.#settings = settings;
     this.#options = options;
     if (settings.sink === "file") this.#files = new AuditFiles(settings.dir!, settings.maxFileBytes, settings.keepFiles);
+    // A closed stdout (EPIPE) reaches each write's callback, where it is counted; unheard, it would end the process.
+    if (settings.sink === "stdout") (options.stdout ?? process.stdout).on("error", () => undefined);
   }
 
   /** Whether lines are kept at all: callers skip the work of building an entry when not. */

@@ -46,9 +46,10 @@ interface Tally {
 
 const CALLS = new Set(["tool.call", "resource.read", "prompt.get"]);
 
-interface Line {
-  time?: unknown;
-  event?: unknown;
+/** An audit line as read back: only its time and event are sure to be there. */
+export interface Line {
+  time: string;
+  event: string;
   person?: unknown;
   tool?: unknown;
   revision?: unknown;
@@ -74,17 +75,12 @@ export class UsageTally {
   }
 
   add(text: string): void {
-    let line: Line;
-    try {
-      line = JSON.parse(text) as Line;
-    } catch {
-      this.skippedLines++;
-      return;
-    }
-    if (typeof line !== "object" || line === null || typeof line.time !== "string" || typeof line.event !== "string") {
-      this.skippedLines++;
-      return;
-    }
+    const line = parseLine(text);
+    if (line) this.addLine(line);
+    else this.skippedLines++;
+  }
+
+  addLine(line: Line): void {
     // ISO times in UTC order as strings do.
     if (line.time < this.#since || typeof line.tool !== "string") return;
     if (this.#query.tool !== undefined && line.tool !== this.#query.tool) return;
@@ -126,13 +122,28 @@ export class UsageTally {
   }
 }
 
-/** Reads every audit file of `dir` (oldest first), skipping rotated files last written before `since`. */
+export function parseLine(text: string): Line | undefined {
+  let line: unknown;
+  try {
+    line = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const l = line as Partial<Line> | null;
+  return typeof l === "object" && l !== null && typeof l.time === "string" && typeof l.event === "string" ? (l as Line) : undefined;
+}
+
+/** Every line of the audit files of `dir` (oldest first), skipping rotated files last written before `since`. */
+export async function forEachLine(dir: string, since: number, each: (text: string) => void): Promise<void> {
+  for (const file of await auditFiles(dir)) {
+    if ((await stat(file)).mtimeMs < since) continue;
+    const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Number.POSITIVE_INFINITY });
+    for await (const line of lines) if (line !== "") each(line);
+  }
+}
+
 export async function usageOf(dir: string, query: UsageQuery): Promise<UsageReport> {
   const tally = new UsageTally(query);
-  for (const file of await auditFiles(dir)) {
-    if ((await stat(file)).mtimeMs < query.since) continue;
-    const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Number.POSITIVE_INFINITY });
-    for await (const line of lines) if (line !== "") tally.add(line);
-  }
+  await forEachLine(dir, query.since, (text) => tally.add(text));
   return tally.report();
 }

@@ -4,6 +4,7 @@
 // and tasks capabilities reach the tool). Answers come back message by message, renamed
 // (./messages.ts): progress, logging, elicitation and sampling travel on the request's
 // stream as they do per tool; list changes and resource updates on the GET stream.
+import type { WatchedCall } from "../audit/calls.ts";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { nameFieldOf, encodeHeaderValue } from "../../mcp/stateless/headers.ts";
 import { isRecord } from "../../util/guards.ts";
@@ -33,6 +34,8 @@ export interface Routed {
   extra: Record<string, string>;
   /** The caller's names for a tool's own tool names (its view of the namespace). */
   exposedName?: ExposedName;
+  /** The audit trail's watch on this request, told the revision once the tool session is known. */
+  watched?: WatchedCall;
 }
 
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
@@ -127,6 +130,7 @@ function writeMessage(res: ServerResponse, message: unknown): Promise<void> | un
 export async function forward(cc: ConnectorContext, r: Routed, res: ServerResponse): Promise<void> {
   const s = r.session;
   let link = await linkFor(cc, s, r.user, r.tool);
+  if (r.watched) r.watched.revision = link.rec.revision;
   // A stateless request (no /mcp session) runs in no MCP session of the caller's on the tool server.
   checkSharedUse(link.rec.user === EVERYONE, { stateless: !s, inSession: !!link.session });
   usedShared(cc, s, link);

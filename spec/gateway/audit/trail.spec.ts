@@ -12,8 +12,11 @@ import { AuditTrail } from "../../../lib/gateway/audit/trail.ts";
 import { auditFiles } from "../../../lib/gateway/audit/files.ts";
 import { NO_AUDIT } from "../../../lib/gateway/audit/settings.ts";
 import { auditingLogger } from "../../../lib/gateway/audit/oauth-events.ts";
+import { sessionEvents } from "../../../lib/gateway/audit/session-events.ts";
+import { GatewayMetrics } from "../../../lib/gateway/metrics.ts";
 import { silentLogger } from "../../../lib/util/logger.ts";
 import { fake, json, post, rpc, startHarness } from "../helpers.ts";
+import { reply, upstreamStub } from "../upstream-stub.ts";
 
 function tempDir(t: { after(fn: () => void): void }): string {
   const dir = mkdtempSync(join(tmpdir(), "audit-"));
@@ -218,4 +221,71 @@ test("gateway.json's audit section: checked key by key", () => {
   ] as const) {
     assert.throws(() => parse(bad), key);
   }
+});
+
+test("calls through the one connector (/mcp) are audited under the tool they reach", { timeout: 60_000 }, async (t) => {
+  const dir = join(tempDir(t), "trail");
+  const stub = await upstreamStub(t, (msg, _req, res) => {
+    if (msg.method === "initialize")
+      return reply(res, msg, { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "stub", version: "1" } });
+    if (msg.method === "tools/list") return reply(res, msg, { tools: [{ name: "solve", inputSchema: { type: "object" } }] });
+    return reply(res, msg, { content: [{ type: "text", text: "SECRET-RESULT" }] });
+  });
+  const h = await startHarness(t, { tools: { sim: { revisions: { default: { url: stub.url } } } }, audit: { dir } });
+  const url = `${h.base}/mcp`;
+  const init = await post(
+    url,
+    h.tokens.alice,
+    rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "spec", version: "1" } }),
+  );
+  await init.text();
+  const session = { "mcp-session-id": init.headers.get("mcp-session-id")! };
+  await (await post(url, h.tokens.alice, rpc("tools/list"), session)).text();
+  const call = await post(url, h.tokens.alice, rpc("tools/call", { name: "sim_solve", arguments: { x: "SECRET-ARGUMENT" } }, 2), session);
+  assert.match(await call.text(), /SECRET-RESULT/);
+  await h.gw.close();
+  const raw = readFileSync(join(dir, "audit.jsonl"), "utf8");
+  assert.ok(!raw.includes("SECRET"));
+  const calls = lines(join(dir, "audit.jsonl")).filter((l) => l.event === "tool.call");
+  assert.deepEqual(
+    calls.map((l) => [l.person, l.tool, l.revision, l.method, l.name, l.status]),
+    [["alice", "sim", "default", "tools/call", "solve", 200]],
+  );
+});
+
+test("a failing stdout: its lines are dropped, the failure said once per streak; sparse session events still count", async () => {
+  const errors: string[] = [];
+  for (const err of [Object.assign(new Error("closed"), { code: "EPIPE" }), new Error("no code")]) {
+    const failing = new Writable({ write: (_chunk, _enc, done) => done(err) });
+    const trail = new AuditTrail({ ...NO_AUDIT, sink: "stdout" }, { stdout: failing, onError: (code) => errors.push(code) });
+    trail.record({ event: "tool.call", outcome: "ok" });
+    await trail.flush();
+    trail.record({ event: "tool.call", outcome: "ok" });
+    await trail.close();
+    assert.deepEqual([trail.dropped, trail.written], [2, 0]);
+  }
+  assert.deepEqual(errors, ["EPIPE", "EIO"], "told once per failing sink");
+
+  const metrics = new GatewayMetrics();
+  const out: string[] = [];
+  const seen = new AuditTrail({ ...NO_AUDIT, sink: "stdout" }, { stdout: new Writable({ write: (c, _e, done) => (out.push(String(c)), done()) }) });
+  const events = sessionEvents(metrics, seen);
+  events("tool session started", {});
+  events("tool session failed to start", { ms: Number.NaN });
+  events("tool session stopped", { reason: "crashed", ms: 5 });
+  events("tool session idle; stopping", {});
+  await seen.close();
+  assert.match(metrics.render(0), /hubmcp_gateway_tool_session_starts_total\{backend="unknown"\} 1/);
+  assert.deepEqual(
+    out
+      .join("")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => [JSON.parse(l).event, JSON.parse(l).outcome]),
+    [
+      ["session.start", "ok"],
+      ["session.start-failed", "error"],
+      ["session.stop", "error"],
+    ],
+  );
 });

@@ -71,9 +71,9 @@ export class AdminPage {
     }
     if (method !== "POST") throw new GatewayError("method_not_allowed", "Use POST", { allow: "POST" });
     const form = singleParams(await readBody(req)) ?? new Map<string, string>();
-    const form_ = leaf === "sign-out" ? "sign-out" : "stop";
+    const formName = leaf === "sign-out" ? "sign-out" : "stop";
     // A cookie is sent by the browser on its own, so its forms must prove they came from the page.
-    if (who.session !== undefined && !(await this.#sessions.csrfValid(who.session, form_, form.get("csrf")))) {
+    if (who.session !== undefined && !(await this.#sessions.csrfValid(who.session, formName, form.get("csrf")))) {
       throw new GatewayError("forbidden", "The form is stale or was not sent from this page; reload it and try again");
     }
     if (leaf === "sign-out") {

@@ -4,7 +4,6 @@
 // and tasks capabilities reach the tool). Answers come back message by message, renamed
 // (./messages.ts): progress, logging, elicitation and sampling travel on the request's
 // stream as they do per tool; list changes and resource updates on the GET stream.
-import type { WatchedCall } from "../audit/calls.ts";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { nameFieldOf, encodeHeaderValue } from "../../mcp/stateless/headers.ts";
 import { isRecord } from "../../util/guards.ts";
@@ -21,6 +20,7 @@ import { type Charge, rewriteCost, untilSent } from "../answer-budget.ts";
 import type { ConnectorContext } from "./context.ts";
 import { exposeMessage, unprefixId } from "./messages.ts";
 import type { ConnectorSession, Link } from "./sessions.ts";
+import type { WatchedCall } from "../audit/calls.ts";
 import { initialize, postMessage as post, readMessages } from "../upstream-mcp.ts";
 
 export interface Routed {

@@ -24,7 +24,7 @@ function tempDir(t: { after(fn: () => void): void }): string {
   return dir;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: lines of a JSON file, read for assertions
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- lines of a JSON file, read for assertions
 function lines(file: string): any[] {
   return readFileSync(file, "utf8")
     .split("\n")

@@ -22,6 +22,7 @@ import { processSessionRow, sharedDensityRow } from "./rows/density.ts";
 import { callMemoryRow, idleSessionsRow } from "./rows/memory.ts";
 import { sseRows } from "./rows/sse.ts";
 import { throughputRows } from "./rows/throughput.ts";
+import { usageRow } from "./rows/usage.ts";
 
 function log(text: string): void {
   process.stderr.write(`${text}\n`);
@@ -63,6 +64,7 @@ async function bench(options: BenchOptions): Promise<Row[]> {
     await phase(".ts app", () => tsAppRows(pkg, options.quick));
     await phase("schema validation", () => schemaRows(options.quick));
     await phase("Rappture call", () => rappturCallRow(options.quick));
+    await phase("usage report", () => usageRow(pkg, options.quick));
     return rows;
   } finally {
     await gen.close();

@@ -80,6 +80,10 @@ export const TARGETS = {
   schemaRatio: 0.4,
   /** What a Rappture call adds (driver, private folder, run file parsed) to a program that answers at once. */
   rappturOverheadMs: 20,
+  /** `hub_gateway usage` over a year of audit lines, as a multiple of only reading those lines (issue 39.4). */
+  usageReadRatio: 4,
+  /** Its peak RSS above the plain read's: bounded memory, whatever the number of lines. */
+  usageExtraRssMb: 64,
 } as const satisfies Record<string, number>;
 
 /** `value` shown with `digits` decimals and `unit`, e.g. (0.62, 2, "×") → "0.62×". */

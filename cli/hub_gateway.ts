@@ -10,6 +10,8 @@ import { StoreAccountDirectory } from "../lib/gateway/accounts.ts";
 import { ApiTokens } from "../lib/gateway/api-tokens.ts";
 import { checkAppFiles, ConfigError, parseGatewayConfigText, type GatewayConfig } from "../lib/gateway/config.ts";
 import { startGateway } from "../lib/gateway/server.ts";
+import { AuditTrail } from "../lib/gateway/audit/trail.ts";
+import { auditingLogger } from "../lib/gateway/audit/oauth-events.ts";
 import { DataDirError } from "../lib/gateway/store/file-record-store.ts";
 import { openStore, type OpenedStore } from "../lib/gateway/store/open-store.ts";
 import { StoreConfigError, StoreFullError, StoreUnavailableError } from "../lib/gateway/store/store-errors.ts";
@@ -20,6 +22,7 @@ import { tokenCommand } from "../lib/gateway/cli/tokens.ts";
 import { userCommand } from "../lib/gateway/cli/users.ts";
 import { toolCommand } from "../lib/gateway/cli/tools.ts";
 import { LiveTools } from "../lib/gateway/tool-registry/live.ts";
+import { usageCommand } from "../lib/gateway/cli/usage.ts";
 import type { Logger } from "../lib/util/logger.ts";
 import { listenForStop, packageVersion, runIfExecutedDirectly } from "../lib/util/cli-entry.ts";
 
@@ -46,6 +49,9 @@ type Values = {
   now?: boolean;
   expires?: string;
   name?: string;
+  since?: string;
+  by?: string;
+  "audit-dir"?: string;
   help?: boolean;
   version?: boolean;
 };
@@ -122,6 +128,9 @@ async function serveOn(io: CliIo, values: Values, fileConfig: GatewayConfig, ope
   const { config } = liveTools;
   // The OAuth server needs the public URL, which without a configured one is known only once listening.
   let publicUrl = config.publicUrl ?? "http://127.0.0.1";
+  const audit = new AuditTrail(config.audit, {
+    onError: (code) => io.err(JSON.stringify({ time: new Date().toISOString(), event: "audit trail failed", code })),
+  });
   const authorizationServer = config.oauth.enabled
     ? gatewayAuthorizationServer({
         config,
@@ -130,7 +139,7 @@ async function serveOn(io: CliIo, values: Values, fileConfig: GatewayConfig, ope
         accounts: new StoreAccountDirectory(store),
         apiTokens: new ApiTokens(store, new StoreAccountDirectory(store)),
         publicUrl: () => publicUrl,
-        logger: jsonLineLogger(io.err),
+        logger: auditingLogger(jsonLineLogger(io.err), audit),
       })
     : undefined;
   let gateway;
@@ -143,6 +152,7 @@ async function serveOn(io: CliIo, values: Values, fileConfig: GatewayConfig, ope
       log: io.err,
       sharedLimits: opened.kind === "postgres",
       liveTools,
+      audit,
       ...(authorizationServer ? { authorizationServer } : {}),
     });
     publicUrl = gateway.publicUrl;
@@ -153,12 +163,14 @@ async function serveOn(io: CliIo, values: Values, fileConfig: GatewayConfig, ope
     else if (code === "EACCES") io.err(`${NAME}: not allowed to listen on port ${port} or to use the data dir`);
     else if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND") io.err(`${NAME}: cannot listen on that address`);
     else throw err;
+    await audit.close();
     return 1;
   }
   io.out(`hub_gateway ready at ${gateway.url}`);
   const signal = await io.stopRequested;
   io.err(`${NAME}: ${signal} received; stopping tool sessions`);
   await gateway.close();
+  await audit.close();
   return 0;
 }
 
@@ -194,6 +206,9 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
         now: { type: "boolean" },
         expires: { type: "string" },
         name: { type: "string" },
+        since: { type: "string" },
+        by: { type: "string" },
+        "audit-dir": { type: "string" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean" },
       },
@@ -232,11 +247,16 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
     // The config init writes does not exist yet: the store comes from --store alone.
     return withStore(io, { store: url }, env, undefined, ({ store }) => initCommand(io, env, { ...args, store: { records: store, url } }));
   }
-  if (command !== "user" && command !== "token" && command !== "tool") return usage(io, "unknown command");
+  if (command !== "user" && command !== "token" && command !== "tool" && command !== "usage") return usage(io, "unknown command");
   if ((tail !== undefined) !== (values.command === true)) return usage(io, "--command needs the command after --, and -- needs --command");
   if (tail?.length === 0) return usage(io, "--command needs a program after --");
   const config = values.config === undefined ? undefined : await loadConfig(io, values.config);
   if (typeof config === "number") return config;
+  if (command === "usage") {
+    if (sub !== undefined) return usage(io, "usage takes options only");
+    const { since, tool, by, format } = values;
+    return usageCommand(io, { since, tool, by, format, auditDir: values["audit-dir"] === undefined ? undefined : resolve(values["audit-dir"]), config });
+  }
   return withStore(io, values, env, config, ({ store }) => {
     if (command === "user")
       return userCommand(io, store, { action: sub, name: arg, value, groups: values.groups, passwordStdin: values["password-stdin"] === true });

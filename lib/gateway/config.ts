@@ -4,6 +4,7 @@
 import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { parseAdminSettings, type AdminSettings } from "./admin-settings.ts";
+import { parseAuditSettings, type AuditSettings } from "./audit/settings.ts";
 import { parseConnectorSettings, type ConnectorSettings } from "./hub-connector/settings.ts";
 import { parseLimits, type GatewayLimits } from "./limits-settings.ts";
 import { parseOAuthSettings, type OAuthSettings } from "./oauth/gateway-settings.ts";
@@ -66,6 +67,8 @@ export interface GatewayConfig {
   readonly admin: AdminSettings;
   /** What tools registered in the store may ask for (section `registry`). */
   readonly registry: RegistrySettings;
+  /** Where the audit trail goes (section `audit`, ./audit/settings.ts); off by default. */
+  readonly audit: AuditSettings;
 }
 
 /** A config problem; `message` is the whole line, starting with the key. */
@@ -217,7 +220,7 @@ function hostNames(v: unknown): string[] {
 export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConfig {
   if (!isObject(value)) throw new ConfigError("(top level)", "must be a JSON object");
   for (const k of Object.keys(value))
-    if (!["publicUrl", "allowedHosts", "tools", "limits", "oauth", "runAs", "env", "store", "connector", "admin", "registry"].includes(k))
+    if (!["publicUrl", "allowedHosts", "tools", "limits", "oauth", "runAs", "env", "store", "connector", "admin", "registry", "audit"].includes(k))
       throw new ConfigError(k, "is not a known key");
   const top = identity(value, "", {});
   const publicUrl = value.publicUrl === undefined ? undefined : httpUrl(value.publicUrl, "publicUrl").replace(/\/+$/, "");
@@ -241,6 +244,7 @@ export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConf
     connector,
     admin: parseAdminSettings(value.admin, fail),
     registry: parseRegistrySettings(value.registry, top, fail),
+    audit: parseAuditSettings(value.audit, baseDir, fail),
     ...(store !== undefined ? { store } : {}),
   };
 }

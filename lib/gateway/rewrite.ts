@@ -73,8 +73,9 @@ export function passedOn(raw: Buffer): ParsedMessage {
 /**
  * Reads a JSON-RPC body; null when it is not JSON. `tracing`: name the request's span, and
  * make room for the gateway's trace context in the `_meta` of a request that carries none.
+ * `naming`: name it only (for the audit trail), the body left as it is.
  */
-export function inspectRequest(raw: Buffer, resourcePrefix: string, tracing = false): ParsedMessage | null {
+export function inspectRequest(raw: Buffer, resourcePrefix: string, tracing = false, naming = tracing): ParsedMessage | null {
   let value: unknown;
   try {
     value = JSON.parse(raw.toString("utf8"));
@@ -99,7 +100,7 @@ export function inspectRequest(raw: Buffer, resourcePrefix: string, tracing = fa
     body,
   };
   if (uri) parsed.uri = uri;
-  if (tracing) parsed.span = mcpSpanAttributes(method, params, isRequest && (typeof value.id === "string" || typeof value.id === "number") ? value.id : null);
+  if (naming) parsed.span = mcpSpanAttributes(method, params, isRequest && (typeof value.id === "string" || typeof value.id === "number") ? value.id : null);
   if (tracing && isRequest && isObject(params) && !isObject(params._meta)) params._meta = {};
   const meta = isObject(params) ? params._meta : undefined;
   if (isRequest && isObject(meta) && (tracing || "traceparent" in meta)) {

@@ -8,6 +8,7 @@ export type ToolEndpoint = "mcp" | "sse";
 export type Route =
   | { kind: "landing" }
   | { kind: "health" }
+  | { kind: "ready" }
   | { kind: "metrics" }
   | { kind: "hub-mcp" }
   | { kind: "hub-resource-metadata" }
@@ -23,6 +24,7 @@ export type Route =
   | { kind: "console-link" }
   | { kind: "account" }
   | { kind: "admin-api" }
+  | { kind: "admin"; leaf: string }
   | { kind: "not-found" }
   | { kind: "bad-path" };
 
@@ -52,6 +54,7 @@ export function matchRoute(method: string, target: string | undefined): Route {
   if (parts.at(-1) === "" && parts.length > 1) parts.pop();
   if (path === "/") return { kind: "landing" };
   if (path === "/healthz") return { kind: "health" };
+  if (path === "/readyz") return { kind: "ready" };
   if (path === "/metrics") return { kind: "metrics" };
   // The hub connector: one endpoint for every tool (./hub-connector/).
   if (path === "/mcp") return { kind: "hub-mcp" };
@@ -71,6 +74,8 @@ export function matchRoute(method: string, target: string | undefined): Route {
   if (path === "/account") return { kind: "account" };
   // The tool registry's API (./tool-registry/admin-api.ts), which reads the rest of the path itself.
   if (parts[0] === "admin" && parts[1] === "api") return { kind: "admin-api" };
+  // The operator's page (./admin/); /admin/api/… is the tool registry's.
+  if (parts[0] === "admin" && parts[1] !== "api") return { kind: "admin", leaf: parts.slice(1).join("/") };
   if (parts[0] === "weber" && parts.length >= 4) return { kind: "weber", instance: parts[1]!, cookie: parts[2]! };
   if (parts[0] !== "api" || parts[1] !== "mcp" || !parts[2]) return { kind: "not-found" };
   const tool = parts[2];

@@ -13,6 +13,13 @@ import type { AuthorizationServer, RecordStore, TokenVerifier } from "./contract
 import { KEEPALIVE_MS, upstreamAgent } from "./forward.ts";
 import type { Backend, LaunchRequest } from "./backends/index.ts";
 import { GatewayMetrics } from "./metrics.ts";
+import { AuditTrail } from "./audit/trail.ts";
+import { sessionEvents } from "./audit/session-events.ts";
+import { readiness } from "./readiness.ts";
+import { closeThen, livePerTool, rateLimited, teeEvents } from "./server-ops.ts";
+import { AdminPage } from "./admin/handler.ts";
+import { packageVersion } from "../util/cli-entry.ts";
+import { TimedRecordStore } from "./store/timed-record-store.ts";
 import { tracingConfig } from "../telemetry/config.ts";
 import { Tracer } from "../telemetry/tracer.ts";
 import { TokenBucketLimiter } from "./rate-limit.ts";
@@ -73,6 +80,11 @@ export interface GatewayOptions {
    * here by default. Given when something else (the OAuth server) must see the same tools.
    */
   liveTools?: LiveTools;
+  /**
+   * The audit trail, when the caller shares it (the OAuth server's sign-ins go to it too);
+   * by default one opened from the config's `audit` section and closed with the gateway.
+   */
+  audit?: AuditTrail;
 }
 
 export interface RunningGateway {
@@ -124,12 +136,14 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const live = options.liveTools ?? (await LiveTools.open({ store: options.store, config: options.config, event }));
   // Its `tools` are read through `live` on every use: registered tools come and go while serving.
   const { config } = live;
-  const store = new CachingRecordStore(options.store, { ttlMs: config.limits.lookupCacheMs, keep: keepForLookups });
+  const tracer = new Tracer(tracingConfig(options.telemetryEnv ?? process.env, "hub_gateway"));
+  const audit = options.audit ?? new AuditTrail(config.audit, { onError: (code) => event("audit trail failed", { code }) });
+  const metrics = new GatewayMetrics({ droppedSpans: () => tracer.exporter?.dropped ?? 0, droppedAuditLines: () => audit.dropped });
+  const timed = new TimedRecordStore(options.store, (op, ms, failed) => metrics.store(op, ms, failed));
+  const store = new CachingRecordStore(timed, { ttlMs: config.limits.lookupCacheMs, keep: keepForLookups });
   const accounts = new StoreAccountDirectory(store);
   const verifiers = [...(options.verifiers ?? [new ApiTokens(store, accounts, (collection, id) => store.copyOf(collection, id))])];
   if (options.authorizationServer) verifiers.push(options.authorizationServer.verifier);
-  const tracer = new Tracer(tracingConfig(options.telemetryEnv ?? process.env, "hub_gateway"));
-  const metrics = new GatewayMetrics(() => tracer.exporter?.dropped ?? 0);
   const local = new TokenBucketLimiter(config.limits.ratePerSecond, config.limits.rateBurst);
   const limiter = options.sharedLimits ? local.sharedIn(options.store) : { hit: (user: string) => local.take(user) };
   let publicUrl = options.publicUrl?.replace(/\/+$/, "") ?? config.publicUrl ?? "";
@@ -141,7 +155,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     publicUrl: () => publicUrl,
     launch: options.launch,
     childEnv: options.childEnv,
-    onEvent: event,
+    onEvent: teeEvents(event, sessionEvents(metrics, audit)),
   });
   // The account page, where the authorization server signs people in: served on its path.
   const accountPath = options.authorizationServer?.account?.serve(
@@ -149,7 +163,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   );
   const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
   for (const warning of await identityWarnings(config)) event("warning", { message: warning });
-  const ctx: { current?: GatewayContext; connector?: ConnectorContext } = {};
+  const ctx: { current?: GatewayContext; connector?: ConnectorContext; admin?: AdminPage } = {};
   const consoleUses = new ConsoleLinkUses(store);
   const host = options.host ?? "127.0.0.1";
   // DNS rebinding, on every bind: the gateway answers only to its public host, the hosts the
@@ -184,8 +198,12 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       }
       case "health":
         return sendJson(res, 200, { status: "ok", toolSessions: sessions.liveOwned });
+      case "ready": {
+        const ready = await readiness(timed, sessions);
+        return sendJson(res, ready.ready ? 200 : 503, { status: ready.ready ? "ready" : "unready", store: ready.store, toolSessions: ready.sessions });
+      }
       case "metrics": {
-        const text = metrics.render(sessions.liveOwned);
+        const text = metrics.render(sessions.liveOwned, livePerTool(sessions));
         res.writeHead(200, { ...CORS, "content-type": "text/plain; version=0.0.4", "content-length": Buffer.byteLength(text) });
         res.end(text);
         return;
@@ -207,6 +225,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       case "admin-api":
         facts.user = await handleAdminApi({ config: live.fileConfig, store: options.store, verifiers, publicUrl }, req, res);
         return;
+      case "admin":
+        facts.user = await ctx.admin!.handle(r.leaf, req, res);
+        return;
       case "hub-resource-metadata":
         if (method !== "GET" && method !== "HEAD") throw new GatewayError("method_not_allowed", "Use GET", { allow: "GET" });
         return sendJson(res, 200, hubResourceMetadata(publicUrl));
@@ -216,7 +237,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         facts.user = principal.user;
         const hit = limiter.hit(principal.user);
         const wait = typeof hit === "number" ? hit : await hit;
-        if (wait > 0) throw new GatewayError("rate_limited", "Too many requests; slow down", { "retry-after": String(wait) });
+        if (wait > 0) throw rateLimited(metrics, wait);
         return handleConnector(ctx.connector!, principal, req, res);
       }
       default:
@@ -235,7 +256,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     // Counted in memory, the limit answers at once: no promise to wait for on every request.
     const hit = limiter.hit(principal.user);
     const wait = typeof hit === "number" ? hit : await hit;
-    if (wait > 0) throw new GatewayError("rate_limited", "Too many requests; slow down", { "retry-after": String(wait) });
+    if (wait > 0) throw rateLimited(metrics, wait);
     await handleToolRoute(c, r, { principal, tool, spec, query: queryOf(req.url) }, req, res);
   };
 
@@ -289,6 +310,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     cookieKey,
     accounts,
     metrics,
+    audit,
     keepaliveMs: options.keepaliveMs ?? KEEPALIVE_MS,
     ...bounds,
     legacy: new LegacyStreams(bounds.budget, tracer),
@@ -305,6 +327,18 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       (err: unknown) => event("tool sessions not retired", { error: String(err).slice(0, 200) }),
     );
   });
+  ctx.admin = new AdminPage({
+    config,
+    sessions,
+    store: timed,
+    // Past the lookup cache: someone taken out of the admin group loses the page at once.
+    accounts: new StoreAccountDirectory(timed),
+    verifiers,
+    publicUrl: () => publicUrl,
+    audit,
+    droppedSpans: () => tracer.exporter?.dropped ?? 0,
+    version: packageVersion(),
+  });
 
   return {
     url,
@@ -312,8 +346,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     port,
     httpServer: server,
     // Tool sessions stop first; what they leave running is then cut, and the agent's sockets with
-    // it. Spans still queued go to the collector last (bounded by its request time limit), so a
-    // stopped gateway's final requests are not missing from the trace.
+    // it. Then what is still queued goes out: the spans (bounded by the collector's request time
+    // limit) and the trail's last lines (the sessions just stopped), before close resolves.
     close: closeThen(
       gracefulClose(server, {
         begin: () => {
@@ -324,12 +358,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         timeoutMs: 0,
         end: () => agent.destroy(),
       }),
-      () => tracer.exporter?.flush(),
+      () => Promise.all([tracer.exporter?.flush(), options.audit ? options.audit.flush() : audit.close()]).then(() => undefined),
     ),
   };
-}
-
-function closeThen(close: () => Promise<void>, after: () => Promise<void> | undefined): () => Promise<void> {
-  let closing: Promise<void> | undefined;
-  return () => (closing ??= close().then(after));
 }

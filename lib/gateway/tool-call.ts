@@ -9,6 +9,7 @@ import type { AnswerBudget } from "./answer-budget.ts";
 import { send, upstreamFailure, type Cancel, type Outgoing, type Upstream, type Vouched } from "./forward.ts";
 import type { LegacyStreams } from "./legacy-sse.ts";
 import type { GatewayMetrics } from "./metrics.ts";
+import type { AuditTrail } from "./audit/trail.ts";
 import { mintUpstreamSession, namedSession, openSession } from "./mcp-sessions.ts";
 import { GatewayError } from "./respond.ts";
 import type { ParsedMessage } from "./rewrite.ts";
@@ -31,6 +32,8 @@ export interface GatewayContext {
   /** Session proxy requests check the cookie's account and groups here (through the lookup cache). */
   readonly accounts: AccountDirectory;
   readonly metrics: GatewayMetrics;
+  /** One line per tool call, resource read and prompt get (./audit/). */
+  readonly audit: AuditTrail;
   /** This gateway's spans: exported, published, or (inactive) not made at all. */
   readonly tracer: Tracer;
   /** Between keepalive comments on relayed streams. */

@@ -19,6 +19,7 @@ import { consoleLinkFields } from "./console-ticket.ts";
 import { next } from "../util/maybe-async.ts";
 import { continueTrace, errorTypeOf, gatewaySpan, restTrace, type TracedRequest } from "./trace.ts";
 import type { OpenSpan } from "../telemetry/span.ts";
+import { watchRest, watchRpc, type WatchedCall } from "./audit/calls.ts";
 import {
   type Caller,
   type Continued,
@@ -48,16 +49,20 @@ async function rpc(
   const prefix = resourcePrefix(ctx, c.tool);
   // A traced request is read whole: its span is named by its method, and its _meta carries the gateway's span on.
   const tracing = ctx.tracer.active;
-  const msg = tracing || mayActOn(body, req.headers["content-type"]) ? inspectRequest(body, prefix, tracing) : passedOn(body);
+  // The audit trail names what was called, so it reads the body as tracing does.
+  const naming = tracing || ctx.audit.active;
+  const msg = naming || mayActOn(body, req.headers["content-type"]) ? inspectRequest(body, prefix, tracing, naming) : passedOn(body);
   if (!msg) {
     sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
     return;
   }
   const traced = continueTrace(ctx.tracer, forwardedHeaders(req, msg), msg);
   const span = tracing ? gatewaySpan(ctx.tracer, traced.trace, msg) : null;
+  const watched = watchRpc(ctx, c, res, msg, body);
+  if (watched && tracing) watched.traceId = traced.trace.traceId;
   let answered: number;
   try {
-    answered = await startOrContinue(ctx, c, req, res, pathSession, autoSession, msg, traced, span);
+    answered = await startOrContinue(ctx, c, req, res, pathSession, autoSession, msg, traced, span, watched);
   } catch (err) {
     span?.end(errorTypeOf(err));
     throw err;
@@ -76,6 +81,7 @@ async function startOrContinue(
   msg: ParsedMessage,
   traced: TracedRequest,
   span: OpenSpan | null,
+  watched: WatchedCall | undefined,
 ): Promise<number> {
   const stateless = isStateless(req);
   // Refused before any tool session starts for it.
@@ -87,6 +93,7 @@ async function startOrContinue(
   if (!stateless && s.id === undefined && autoSession && !msg.initialize) s = await mint(ctx, c, s.rec);
   checkSharedUse(s.rec.user === EVERYONE, { stateless, inSession: msg.initialize || !!s.upstream });
   span?.set("mcp.session.id", s.id);
+  if (watched) watched.revision = s.rec.revision;
   const hold = msg.initialize ? holdShared(ctx, c, s.rec) : undefined;
   // An initialize opens a new upstream session, named in its answer, as for any MCP client:
   // a server may refuse a second initialize on a session (the official SDK's does).
@@ -148,8 +155,11 @@ async function passThrough(ctx: GatewayContext, c: Caller, req: IncomingMessage,
   const body = withBody ? await readBody(req, ctx.config.limits.maxBodyBytes) : undefined;
   // A REST call is traced as the tools/call it is: the gateway's span between the client's and the tool server's.
   const traced = withBody && ctx.tracer.active ? restTrace(ctx.tracer, path.slice("tools/".length), req.headers) : undefined;
+  const watched = withBody ? watchRest(ctx, c, res, path.slice("tools/".length)) : undefined;
+  if (watched && traced) watched.traceId = traced.span.record.traceId;
   try {
     const rec = await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c));
+    if (watched) watched.revision = rec.revision;
     const answer = await exchange(ctx, c, rec, { method: req.method!, path, headers: traced?.headers ?? req.headers, body }, res);
     traced?.span.end(answer.statusCode !== undefined && answer.statusCode >= 400 ? String(answer.statusCode) : undefined);
     await relay(res, answer, {}, undefined, ctx.keepaliveMs);

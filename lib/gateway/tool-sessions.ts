@@ -79,6 +79,10 @@ export function sessionKey(user: string, tool: string, revision: string): string
 interface Owned {
   key: string;
   backend: Backend;
+  /** The ready record, for operators (the /admin page). */
+  rec: ToolSessionRecord;
+  /** The revision's kind: `command`, `app`, `url`, `slurm`, … */
+  kind: string;
   stopping: boolean;
   /** A `url` revision's: its server outlives this replica (see #runsWithoutUs). */
   runsWithoutUs: boolean;
@@ -239,7 +243,7 @@ export class ToolSessions {
       } catch (err) {
         await this.#o.store.delete(SESSIONS, key);
         const code = err instanceof SessionLaunchError ? err.code : "HUBMCP_SESSION_LAUNCH_FAILED";
-        this.#o.onEvent("tool session failed to start", { tool, revision, user, code, reason: launchFailure(err) });
+        this.#o.onEvent("tool session failed to start", { tool, revision, user, backend: spec.kind, code, reason: launchFailure(err) });
         if (code === "HUBMCP_SESSION_NEVER_READY")
           throw new GatewayError("tool_session_not_ready", "The tool session did not become ready in time and was stopped");
         throw new GatewayError("tool_session_failed", "The tool session could not be started");
@@ -256,14 +260,14 @@ export class ToolSessions {
         pid: backend.pid,
         jobId: backend.jobId,
       };
-      const owned: Owned = { key, backend, stopping: false, runsWithoutUs: this.#runsWithoutUs(tool, revision) };
+      const owned: Owned = { key, backend, rec: ready, kind: spec.kind, stopping: false, runsWithoutUs: this.#runsWithoutUs(tool, revision) };
       this.#owned.set(instance, owned);
       void backend.exited.then(() => this.#onExit(instance, owned)).catch(() => undefined);
       if (weberPrefix) await this.#o.store.put(WEBER, instance, { key });
       await this.#o.store.put(SESSIONS, key, ready);
       this.touch(key);
-      this.#o.onEvent("tool session started", { tool, revision, user });
-      if (this.#closed) await this.#stop(instance);
+      this.#o.onEvent("tool session started", { tool, revision, user, backend: spec.kind, ms: ready.since - record.since });
+      if (this.#closed) await this.#stop(instance, "shutdown");
       return ready;
     })();
     const shared = run.finally(() => this.#starting.delete(key));
@@ -278,6 +282,7 @@ export class ToolSessions {
     this.#owned.delete(instance);
     if (owned.stopping) return;
     this.#o.onEvent("tool session crashed", {});
+    this.#stopped(owned, "crashed");
     const rec = await this.#fresh<ToolSessionRecord>(SESSIONS, owned.key);
     if (rec?.instance === instance) await this.#o.store.put(SESSIONS, owned.key, { ...rec, state: "crashed" });
     await this.#o.store.delete(WEBER, instance);
@@ -329,7 +334,7 @@ export class ToolSessions {
     for (const [instance, owned] of [...this.#owned]) {
       if (served(owned.key)) continue;
       this.#o.onEvent("tool session's revision removed; stopping", {});
-      await this.#stop(instance);
+      await this.#stop(instance, "retired");
     }
   }
 
@@ -340,12 +345,12 @@ export class ToolSessions {
       // Its record gone (forgetSessionsOf, or another replica took the key over): nobody can reach it.
       if ((await this.#fresh<ToolSessionRecord>(SESSIONS, owned.key))?.instance !== instance) {
         this.#o.onEvent("tool session forgotten; stopping", {});
-        await this.#stop(instance);
+        await this.#stop(instance, "forgotten");
         continue;
       }
       if (now - (await this.#lastUse(owned.key)) < idle) continue;
       this.#o.onEvent("tool session idle; stopping", {});
-      await this.#stop(instance);
+      await this.#stop(instance, "idle");
     }
     // A url revision's session has no process to stop, so any replica ends it once idle: one
     // left by a replica that has gone away is not kept (nor its places under the caps) for ever.
@@ -379,15 +384,31 @@ export class ToolSessions {
     if (!/^[0-9a-f]{32}$/.test(instance)) return false;
     const found = (await this.#o.store.list<ToolSessionRecord>(SESSIONS)).find(({ value }) => value.instance === instance && value.user === user);
     if (!found) return false;
-    if (this.#owned.has(instance)) await this.#stop(instance);
+    if (this.#owned.has(instance)) await this.#stop(instance, "stopped by its user");
     else await this.#forget(found.id, instance);
     this.#o.onEvent("tool session stopped by its user", {});
     return true;
   }
 
   /** Stops a tool session this replica runs (one the hub connector started only to fill a catalog). */
-  stop(instance: string): Promise<void> {
-    return this.#stop(instance);
+  stop(instance: string, reason = "ended"): Promise<void> {
+    return this.#stop(instance, reason);
+  }
+
+  /** The tool sessions whose process this replica runs, with how each runs (for /metrics and /admin). */
+  owned(): Array<{ rec: ToolSessionRecord; kind: string }> {
+    return [...this.#owned.values()].map((o) => ({ rec: o.rec, kind: o.kind }));
+  }
+
+  /** Whether a new tool session could start here now: not shutting down, and under the gateway's cap. */
+  get canStart(): boolean {
+    return !this.#closed && this.#owned.size < this.#o.config.limits.sessionsTotal;
+  }
+
+  /** One line for the audit trail and /metrics: a tool session this replica ran has ended. */
+  #stopped(owned: Owned, reason: string): void {
+    const { tool, revision, user, since } = owned.rec;
+    this.#o.onEvent("tool session stopped", { tool, revision, user, backend: owned.kind, ms: Date.now() - since, reason });
   }
 
   // Another replica may have started a new session under this key since this one was read.
@@ -397,9 +418,10 @@ export class ToolSessions {
     await this.#o.store.delete(WEBER, instance);
   }
 
-  async #stop(instance: string): Promise<void> {
+  async #stop(instance: string, reason: string): Promise<void> {
     const owned = this.#owned.get(instance);
     if (!owned) return;
+    if (!owned.stopping) this.#stopped(owned, reason);
     owned.stopping = true;
     await this.#forget(owned.key, instance);
     this.#touched.delete(owned.key);
@@ -426,6 +448,6 @@ export class ToolSessions {
     clearInterval(this.#sweeper);
     await Promise.allSettled([...this.#starting.values()]);
     for (const [instance, owned] of this.#owned) if (owned.runsWithoutUs) this.#owned.delete(instance);
-    await Promise.all([...this.#owned.keys()].map((i) => this.#stop(i)));
+    await Promise.all([...this.#owned.keys()].map((i) => this.#stop(i, "shutdown")));
   }
 }

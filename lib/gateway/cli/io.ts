@@ -21,6 +21,8 @@ export const USAGE = `usage: hub_gateway --config FILE [--host HOST] [--port POR
        hub_gateway tool list [--format json] [STORE]     (gateway.json's tools too, with --config)
        hub_gateway tool show NAME [STORE]
        hub_gateway tool import FILE [STORE]             (a JSON list of tools, each with its "name")
+       hub_gateway usage [--since 30d] [--tool NAME] [--by tool|person]
+                         [--format table|csv|json] (--config FILE | --audit-dir DIR)
        hub_gateway --version
   where STORE is --data-dir DIR, --store URL, or --config FILE (the "store" it names)
 
@@ -48,7 +50,10 @@ options:
       --isolation MODE    tool: "process" or "shared", for --app or --rappture
       --default           tool: make --revision the one served without ?revision=
       --now               tool remove: end the removed revision's running sessions at once
-      --format FMT        tool list: text or json
+      --format FMT        tool list: text or json; usage: table, csv or json  (default table)
+      --since AGE|DATE    usage: lines since 30d, 12h, 2w or a date  (default 30d)
+      --by tool|person    usage: rows per tool and revision, or per person   (default tool)
+      --audit-dir DIR     usage: the audit folder, instead of the config's audit.dir
   -h, --help              show this help
       --version           print hubmcp's version
 `;

@@ -21,6 +21,7 @@ import { JOB_POLL, JOBS_TOOL, notFoundJob, routeJob } from "./jobs.ts";
 import { JOB_RESULT_TOOL } from "../../tasks/views.ts";
 import { answerTool, forward, notifyTools, standaloneStream } from "./relay.ts";
 import { searchResult } from "./search.ts";
+import { watchRouted } from "../audit/calls.ts";
 import type { ConnectorSession } from "./sessions.ts";
 import { request as toolRequest } from "../upstream-mcp.ts";
 
@@ -95,9 +96,10 @@ async function routeRequest(cc: ConnectorContext, c: Call, request: JsonRpcReque
   }
   if (typeof id !== "string" && typeof id !== "number") throw new ConnectorRpcError(ErrorCode.InvalidRequest, "Invalid Request: bad id");
   const exposedName = (label: string, name: string) => view.exposedName(label, name);
+  const watched = watchRouted(cc.gw, c.principal.user, tool, c.res, method, routed);
   await forward(
     cc,
-    { session: c.session, user: c.principal.user, tool, id, method, params: routed, headers: c.req.headers, extra: c.extra, exposedName, answering },
+    { session: c.session, user: c.principal.user, tool, id, method, params: routed, headers: c.req.headers, extra: c.extra, exposedName, answering, watched },
     c.res,
   );
 }

@@ -20,6 +20,7 @@ import { type Charge, rewriteCost, untilSent } from "../answer-budget.ts";
 import type { ConnectorContext } from "./context.ts";
 import { exposeMessage, unprefixId } from "./messages.ts";
 import type { ConnectorSession, Link } from "./sessions.ts";
+import type { WatchedCall } from "../audit/calls.ts";
 import { initialize, postMessage as post, readMessages } from "../upstream-mcp.ts";
 import { connectorTrace, errorTypeOf } from "../trace.ts";
 
@@ -36,6 +37,8 @@ export interface Routed {
   exposedName?: ExposedName;
   /** How the answer is exposed, when not as an answer to `method` (a job poll, ./jobs.ts). */
   answering?: string;
+  /** The audit trail's watch on this request, told the revision once the tool session is known. */
+  watched?: WatchedCall;
 }
 
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
@@ -131,6 +134,7 @@ function writeMessage(res: ServerResponse, message: unknown): Promise<void> | un
 export async function forward(cc: ConnectorContext, r: Routed, res: ServerResponse): Promise<void> {
   const s = r.session;
   let link = await linkFor(cc, s, r.user, r.tool);
+  if (r.watched) r.watched.revision = link.rec.revision;
   // A stateless request (no /mcp session) runs in no MCP session of the caller's on the tool server.
   checkSharedUse(link.rec.user === EVERYONE, { stateless: !s, inSession: !!link.session });
   usedShared(cc, s, link);

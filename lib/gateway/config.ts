@@ -10,6 +10,7 @@ import { parseOAuthSettings, type OAuthSettings } from "./oauth/gateway-settings
 import { checkStoreUrl } from "./store/open-store.ts";
 import { parseServed, parseSlurmRevision, servedFile, type SlurmRevision } from "./served-settings.ts";
 import { readToolXml } from "../rappture/tool-xml.ts";
+import { isRecord as isObject } from "../util/guards.ts";
 
 /** Who a started tool session runs as, and which of the gateway's variables it sees (docs/gateway.md, "Deployment"). */
 export interface ChildIdentity {
@@ -82,10 +83,6 @@ const REVISION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const ACCOUNT_NAME = /^[A-Za-z_][A-Za-z0-9._-]{0,31}\$?$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function httpUrl(v: unknown, key: string): string {
   if (typeof v !== "string") throw new ConfigError(key, "must be an http(s) URL");

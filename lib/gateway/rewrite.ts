@@ -9,6 +9,7 @@ import { formatEvent } from "../http/sse.ts";
 import { parentFromMeta, type ParentContext } from "../util/trace-context.ts";
 import { mcpSpanAttributes } from "../mcp/span.ts";
 import type { AttributeValue } from "../telemetry/span.ts";
+import { isRecord } from "../util/guards.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -18,9 +19,7 @@ const REWRITTEN = new Set(["ping"]);
 /** Methods whose `params.uri` may carry the gateway's prefix. */
 const URI_PARAMS = new Set(["resources/read", "resources/subscribe", "resources/unsubscribe"]);
 
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+const isObject = isRecord as (v: unknown) => v is JsonObject;
 
 export interface ParsedMessage {
   /** A single request (has an id and a method), else undefined. */

@@ -2,6 +2,7 @@
 // message is decided in ../revision.ts.
 import type { Refusal } from "../outcome.ts";
 import { headerMismatch, invalidParams, unsupportedVersion, type CapabilityMap, type StatelessErrorBody, refusalOf } from "./errors.ts";
+import { isRecord } from "../../util/guards.ts";
 
 export const META = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",
@@ -28,8 +29,6 @@ export interface RequestEnvelope {
 }
 
 export type EnvelopeCheck = { ok: true; envelope: RequestEnvelope } | { ok: false; refusal: Refusal; error: StatelessErrorBody };
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The `_meta` object of a request's params, if it is one. */
 export function requestMeta(params: unknown): Record<string, unknown> | undefined {

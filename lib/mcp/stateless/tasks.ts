@@ -4,6 +4,7 @@
 // Pure views of a plain snapshot, so any run store can feed them.
 import { invalidParams, missingClientCapability, type CapabilityMap, type StatelessErrorBody } from "./errors.ts";
 import type { InputRequest } from "./input-required.ts";
+import { isRecord } from "../../util/guards.ts";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
@@ -30,8 +31,6 @@ export interface TaskSnapshot {
 
 /** How a tool takes part: never a task, a task when the client can take one, or only as a task. */
 export type TaskSupport = "forbidden" | "optional" | "required";
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Whether this request's client declared the extension (per request: there is no session). */
 export function tasksNegotiated(caps: CapabilityMap): boolean {

@@ -1,0 +1,39 @@
+// Small facts are decided in one function each (issue 35, point 7). This spec reads every
+// file of lib/ and cli/ and fails where a second copy of one appears: the way to add a
+// caller is to import the function named in the failure.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) return files(path);
+    return e.name.endsWith(".ts") && !e.name.endsWith(".d.ts") ? [path] : [];
+  });
+}
+
+const SOURCES = [...files(join(ROOT, "lib")), ...files(join(ROOT, "cli"))].map((path) => ({
+  file: relative(ROOT, path),
+  text: readFileSync(path, "utf8"),
+}));
+
+/** The files other than `home` whose text matches `pattern`. */
+function copiesOutside(home: string | readonly string[], pattern: RegExp): string[] {
+  const homes = typeof home === "string" ? [home] : home;
+  return SOURCES.filter((s) => !homes.includes(s.file) && pattern.test(s.text)).map((s) => s.file);
+}
+
+test("a JSON object is told from other values only by isRecord (lib/util/guards.ts)", () => {
+  assert.deepEqual(copiesOutside("lib/util/guards.ts", /typeof (\w+) === "object" && \1 !== null && !Array\.isArray\(\1\)/), []);
+  assert.deepEqual(copiesOutside("lib/util/guards.ts", /(?:function|const) isRecord\b/), []);
+});
+
+test("the spec sees a copy where there is one", () => {
+  const copy = 'const isObj = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);';
+  assert.match(copy, /typeof (\w+) === "object" && \1 !== null && !Array\.isArray\(\1\)/);
+});

@@ -37,3 +37,7 @@ test("the spec sees a copy where there is one", () => {
   const copy = 'const isObj = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);';
   assert.match(copy, /typeof (\w+) === "object" && \1 !== null && !Array\.isArray\(\1\)/);
 });
+
+test("secrets are compared and signed only in lib/util/secrets.ts", () => {
+  assert.deepEqual(copiesOutside("lib/util/secrets.ts", /\btimingSafeEqual\b|\bcreateHmac\b/), []);
+});

@@ -3,12 +3,12 @@
 // `<expiry, base 36 seconds>_<HMAC of instance, account and expiry>`; the account and its
 // groups are checked again on every request (./session-proxy.ts), so deleting the account or
 // taking it out of the tool's groups ends the cookie within the lookup cache time.
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { hmac, safeEqual } from "../util/secrets.ts";
 
 export const SESSION_COOKIE = "hubmcp-session";
 
 function mac(key: Buffer, instance: string, user: string, expires: number): string {
-  return createHmac("sha256", key).update(`weber\n${instance}\n${user}\n${expires}`).digest("base64url");
+  return hmac(key, `weber\n${instance}\n${user}\n${expires}`);
 }
 
 /** The Cookie header value for `user` on tool session `instance`, valid for `lifetimeMs`. */
@@ -34,19 +34,13 @@ export function readSessionProxyCookie(header: string | undefined): { instance: 
   return undefined;
 }
 
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 /** Whether `token` was issued for this instance and account and has not expired. */
 export function tokenValid(key: Buffer, token: string, instance: string, user: string, now = Date.now()): boolean {
   const sep = token.indexOf("_");
   if (sep < 1 || sep > 12) return false;
   const expires = parseInt(token.slice(0, sep), 36);
   if (!Number.isSafeInteger(expires) || expires.toString(36) !== token.slice(0, sep)) return false;
-  return sameText(token.slice(sep + 1), mac(key, instance, user, expires)) && expires * 1000 > now;
+  return safeEqual(token.slice(sep + 1), mac(key, instance, user, expires)) && expires * 1000 > now;
 }
 
 /**

@@ -41,3 +41,7 @@ test("the spec sees a copy where there is one", () => {
 test("secrets are compared and signed only in lib/util/secrets.ts", () => {
   assert.deepEqual(copiesOutside("lib/util/secrets.ts", /\btimingSafeEqual\b|\bcreateHmac\b/), []);
 });
+
+test("a Cookie header is split only in lib/http/cookies.ts", () => {
+  assert.deepEqual(copiesOutside("lib/http/cookies.ts", /cookie[\s\S]{0,200}?\.split\(\s*";"\s*\)/i), []);
+});

@@ -3,6 +3,7 @@
 // `<expiry, base 36 seconds>_<HMAC of instance, account and expiry>`; the account and its
 // groups are checked again on every request (./session-proxy.ts), so deleting the account or
 // taking it out of the tool's groups ends the cookie within the lookup cache time.
+import { cookieValue } from "../http/cookies.ts";
 import { hmac, safeEqual } from "../util/secrets.ts";
 
 export const SESSION_COOKIE = "hubmcp-session";
@@ -19,19 +20,16 @@ export function sessionProxyCookie(key: Buffer, instance: string, user: string, 
 
 /** The cookie's instance and token, as sent; undefined when there is none or it is malformed. */
 export function readSessionProxyCookie(header: string | undefined): { instance: string; token: string } | undefined {
-  for (const part of (header ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq === -1 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue;
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(part.slice(eq + 1).trim());
-    } catch {
-      return undefined;
-    }
-    const colon = decoded.indexOf(":");
-    return colon === -1 ? undefined : { instance: decoded.slice(0, colon), token: decoded.slice(colon + 1) };
+  const sent = cookieValue(header, SESSION_COOKIE);
+  if (sent === undefined) return undefined;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(sent);
+  } catch {
+    return undefined;
   }
-  return undefined;
+  const colon = decoded.indexOf(":");
+  return colon === -1 ? undefined : { instance: decoded.slice(0, colon), token: decoded.slice(colon + 1) };
 }
 
 /** Whether `token` was issued for this instance and account and has not expired. */

@@ -11,6 +11,7 @@
 // from a file the session's account could write (a Slurm job's output) forwards there only
 // after this proof, so no other service (its own port, a database) can be named in its place.
 import { hmac, safeEqual } from "../util/secrets.ts";
+import { takeCookie } from "./cookies.ts";
 import { readFileSync, unlinkSync } from "node:fs";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
@@ -51,14 +52,8 @@ export function takeSessionSecret(env: NodeJS.ProcessEnv): { secret: string } | 
 
 /** Takes the secret cookie out of the request (the app never sees it) and answers whether it matched. */
 function carries(req: IncomingMessage, secret: string): boolean {
-  let found: string | undefined;
-  const kept: string[] = [];
-  for (const part of (req.headers.cookie ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq !== -1 && part.slice(0, eq).trim() === SECRET_COOKIE) found ??= part.slice(eq + 1).trim();
-    else if (part.trim() !== "") kept.push(part.trim());
-  }
-  if (kept.length > 0) req.headers.cookie = kept.join("; ");
+  const { value: found, rest } = takeCookie(req.headers.cookie, SECRET_COOKIE);
+  if (rest !== undefined) req.headers.cookie = rest;
   else delete req.headers.cookie;
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     if (req.rawHeaders[i]!.toLowerCase() === "cookie") req.rawHeaders[i + 1] = req.headers.cookie ?? "";

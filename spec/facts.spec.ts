@@ -45,3 +45,8 @@ test("secrets are compared and signed only in lib/util/secrets.ts", () => {
 test("a Cookie header is split only in lib/http/cookies.ts", () => {
   assert.deepEqual(copiesOutside("lib/http/cookies.ts", /cookie[\s\S]{0,200}?\.split\(\s*";"\s*\)/i), []);
 });
+
+test("the session a request names is read only in lib/http/session-ref.ts", () => {
+  assert.deepEqual(copiesOutside("lib/http/session-ref.ts", /(?:query|params)\??\.get\("session_?[iI]d"\)/), []);
+  assert.deepEqual(copiesOutside("lib/http/session-ref.ts", /req\.headers\["mcp-session-id"\]/), []);
+});

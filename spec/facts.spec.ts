@@ -50,3 +50,11 @@ test("the session a request names is read only in lib/http/session-ref.ts", () =
   assert.deepEqual(copiesOutside("lib/http/session-ref.ts", /(?:query|params)\??\.get\("session_?[iI]d"\)/), []);
   assert.deepEqual(copiesOutside("lib/http/session-ref.ts", /req\.headers\["mcp-session-id"\]/), []);
 });
+
+test("which stream events carry messages is decided only by carriesMessage (lib/http/sse-reader.ts)", () => {
+  assert.deepEqual(copiesOutside("lib/http/sse-reader.ts", /\.event\s*[!=]==\s*"message"/), []);
+});
+
+test("SSE response headers are written from SSE_HEADERS (lib/http/sse.ts) only", () => {
+  assert.deepEqual(copiesOutside("lib/http/sse.ts", /"no-cache, no-transform"/), []);
+});

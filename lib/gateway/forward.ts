@@ -8,7 +8,7 @@ import { forward, pipeAnswer, upstreamFailure as failureOf, upstreamTarget, type
 import { UPSTREAM_SOCKETS } from "./limits-settings.ts";
 import { CORS, GatewayError } from "./respond.ts";
 import { BodyError, readBody } from "../http/body.ts";
-import { formatComment } from "../http/sse.ts";
+import { formatComment, SSE_HEADERS } from "../http/sse.ts";
 
 export type { Cancel, Vouched };
 
@@ -79,7 +79,7 @@ export function isEventStream(answer: IncomingMessage): boolean {
 }
 
 const CORS_LIST: readonly string[] = Object.entries(CORS).flat();
-const STREAM_HEADERS: readonly string[] = ["content-type", "text/event-stream", "cache-control", "no-cache, no-transform", "x-accel-buffering", "no"];
+const STREAM_HEADERS: readonly string[] = Object.entries(SSE_HEADERS).flat();
 /** An upstream's own values for what openStream sets, or a length, would break the relayed stream. */
 const DROPPED_FROM_STREAM = new Set([...DROPPED_RESPONSE, "content-length", ...STREAM_HEADERS.filter((_, i) => i % 2 === 0)]);
 

@@ -4,7 +4,7 @@
 // them: one tool per route needs no renaming, and the rule for relays that merge tools is
 // ../federation/naming.ts (docs/decisions.md, "Resource URIs"). Trace context a request's `_meta`
 // carries is replaced by the gateway's own span (./trace.ts). Everything else passes as it is.
-import { SseReader } from "../http/sse-reader.ts";
+import { carriesMessage, SseReader } from "../http/sse-reader.ts";
 import { formatEvent } from "../http/sse.ts";
 import { parentFromMeta, type ParentContext } from "../util/trace-context.ts";
 import { mcpSpanAttributes } from "../mcp/span.ts";
@@ -139,7 +139,7 @@ export function rewriteResult(method: string, raw: Buffer | string): string | nu
 export function rewriteEvents(method: string, raw: Buffer): string {
   let out = "";
   for (const e of new SseReader({ maxEventChars: raw.length + 1 }).push(raw)) {
-    const data = e.event === "message" ? (rewriteResult(method, e.data) ?? e.data) : e.data;
+    const data = carriesMessage(e) ? (rewriteResult(method, e.data) ?? e.data) : e.data;
     out += formatEvent({ event: e.event, ...(e.id ? { id: e.id } : {}), data });
   }
   return out;

@@ -17,9 +17,16 @@ function files(dir: string): string[] {
   });
 }
 
+/** A file's text without its comments' lines, which may name a fact without deciding it. */
+const code = (text: string): string =>
+  text
+    .split("\n")
+    .filter((line) => !/^\s*(?:\/\/|\/\*|\*)/.test(line))
+    .join("\n");
+
 const SOURCES = [...files(join(ROOT, "lib")), ...files(join(ROOT, "cli"))].map((path) => ({
   file: relative(ROOT, path),
-  text: readFileSync(path, "utf8"),
+  text: code(readFileSync(path, "utf8")),
 }));
 
 /** The files other than `home` whose text matches `pattern`. */
@@ -57,4 +64,8 @@ test("which stream events carry messages is decided only by carriesMessage (lib/
 
 test("SSE response headers are written from SSE_HEADERS (lib/http/sse.ts) only", () => {
   assert.deepEqual(copiesOutside("lib/http/sse.ts", /"no-cache, no-transform"/), []);
+});
+
+test("MCP extension ids and _meta keys are spelled only in lib/mcp/extension-ids.ts", () => {
+  assert.deepEqual(copiesOutside("lib/mcp/extension-ids.ts", /["'`]io\.modelcontextprotocol\//), []);
 });

@@ -3,15 +3,9 @@
 import type { Refusal } from "../outcome.ts";
 import { headerMismatch, invalidParams, unsupportedVersion, type CapabilityMap, type StatelessErrorBody, refusalOf } from "./errors.ts";
 import { isRecord } from "../../util/guards.ts";
+import { META } from "../extension-ids.ts";
 
-export const META = {
-  protocolVersion: "io.modelcontextprotocol/protocolVersion",
-  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
-  clientInfo: "io.modelcontextprotocol/clientInfo",
-  logLevel: "io.modelcontextprotocol/logLevel",
-  serverInfo: "io.modelcontextprotocol/serverInfo",
-  subscriptionId: "io.modelcontextprotocol/subscriptionId",
-} as const;
+export { META };
 
 /** The stateless revisions this module understands, newest first. */
 export const STATELESS_VERSIONS = ["2026-07-28"] as const;

@@ -69,3 +69,10 @@ test("SSE response headers are written from SSE_HEADERS (lib/http/sse.ts) only",
 test("MCP extension ids and _meta keys are spelled only in lib/mcp/extension-ids.ts", () => {
   assert.deepEqual(copiesOutside("lib/mcp/extension-ids.ts", /["'`]io\.modelcontextprotocol\//), []);
 });
+
+test("loopback hosts are recognised only in lib/http/loopback.ts", () => {
+  // listen.ts picks the address a wildcard bind is reached at, ip-ranges.ts which addresses are
+  // public: other facts that name ::1 without deciding what loopback is.
+  const others = ["lib/http/listen.ts", "lib/gateway/oauth/ip-ranges.ts"];
+  assert.deepEqual(copiesOutside(["lib/http/loopback.ts", ...others], /\^127\\\\\.|["']\[?::1\]?["']/), []);
+});

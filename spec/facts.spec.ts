@@ -76,3 +76,13 @@ test("loopback hosts are recognised only in lib/http/loopback.ts", () => {
   const others = ["lib/http/listen.ts", "lib/gateway/oauth/ip-ranges.ts"];
   assert.deepEqual(copiesOutside(["lib/http/loopback.ts", ...others], /\^127\\\\\.|["']\[?::1\]?["']/), []);
 });
+
+test("a Content-Type header is read only in lib/http/content-type.ts", () => {
+  assert.deepEqual(
+    copiesOutside(
+      "lib/http/content-type.ts",
+      /["']content-type["']\)?\s*\]?\s*\?\?\s*""\)?\.(?:split|toLowerCase)|text\\\/event-stream\/i?\.test|charset\\s\*=/,
+    ),
+    [],
+  );
+});

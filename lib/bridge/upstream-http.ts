@@ -7,6 +7,7 @@ import { request as httpsRequest, type Agent as HttpsAgent } from "node:https";
 import { detailOf, groupsOf, UpstreamError, type UpstreamFailure } from "./failures.ts";
 import { BodyError, readBody } from "../http/body.ts";
 import { carriesMessage, readEvents, SseReadError } from "../http/sse-reader.ts";
+import { isEventStream } from "../http/content-type.ts";
 
 export interface ExchangeRequest {
   method: "POST" | "GET" | "DELETE";
@@ -65,8 +66,7 @@ function failureFor(status: number, body: string, hadSession: boolean): Upstream
 }
 
 async function deliver(res: IncomingMessage, onMessage: (value: unknown) => void, onEventId?: (id: string) => void): Promise<void> {
-  const type = (header(res, "content-type") ?? "").toLowerCase();
-  if (type.startsWith("text/event-stream")) {
+  if (isEventStream(res)) {
     try {
       for await (const event of readEvents(res, MAX_JSON_BYTES)) {
         if (carriesMessage(event)) onMessage(JSON.parse(event.data));

@@ -9,6 +9,7 @@ import { UPSTREAM_SOCKETS } from "./limits-settings.ts";
 import { CORS, GatewayError } from "./respond.ts";
 import { BodyError, readBody } from "../http/body.ts";
 import { formatComment, SSE_HEADERS } from "../http/sse.ts";
+import { isEventStream } from "../http/content-type.ts";
 
 export type { Cancel, Vouched };
 
@@ -74,9 +75,7 @@ export function upstreamFailure(err: unknown): GatewayError {
   return new GatewayError(failure.code, failure.status === 504 ? "The tool server did not answer in time" : "The tool server is not reachable");
 }
 
-export function isEventStream(answer: IncomingMessage): boolean {
-  return /^text\/event-stream/i.test(String(answer.headers["content-type"] ?? ""));
-}
+export { isEventStream };
 
 const CORS_LIST: readonly string[] = Object.entries(CORS).flat();
 const STREAM_HEADERS: readonly string[] = Object.entries(SSE_HEADERS).flat();

@@ -10,6 +10,7 @@ import { parentFromMeta, type ParentContext } from "../util/trace-context.ts";
 import { mcpSpanAttributes } from "../mcp/span.ts";
 import type { AttributeValue } from "../telemetry/span.ts";
 import { isRecord } from "../util/guards.ts";
+import { charsetOf } from "../http/content-type.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -47,7 +48,6 @@ export interface ParsedMessage {
  */
 const ACTED_ON = /\\|\0|"(?:initialize"|ping"|resources\/|traceparent")/;
 /** A charset named in Content-Type: a server may decode the body by it. */
-const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 const UTF8 = /^utf-?8$/i;
 
 /**
@@ -59,8 +59,8 @@ const UTF8 = /^utf-?8$/i;
  * search per needle on every request.
  */
 export function mayActOn(raw: Buffer, contentType: string | undefined): boolean {
-  const charset = contentType === undefined ? null : CHARSET.exec(contentType);
-  if (charset && !UTF8.test(charset[1]!)) return true;
+  const charset = charsetOf(contentType);
+  if (charset !== undefined && !UTF8.test(charset)) return true;
   return ACTED_ON.test(raw.toString("latin1"));
 }
 

@@ -86,3 +86,7 @@ test("a Content-Type header is read only in lib/http/content-type.ts", () => {
     [],
   );
 });
+
+test("host syntax is decided only in lib/http/host-syntax.ts", () => {
+  assert.deepEqual(copiesOutside("lib/http/host-syntax.ts", /\[0-9A-Fa-f:\.\]\+/), []);
+});

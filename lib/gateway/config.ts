@@ -11,6 +11,7 @@ import { checkStoreUrl } from "./store/open-store.ts";
 import { parseServed, parseSlurmRevision, servedFile, type SlurmRevision } from "./served-settings.ts";
 import { readToolXml } from "../rappture/tool-xml.ts";
 import { isRecord as isObject } from "../util/guards.ts";
+import { isHostSyntax } from "../http/host-syntax.ts";
 
 /** Who a started tool session runs as, and which of the gateway's variables it sees (docs/gateway.md, "Deployment"). */
 export interface ChildIdentity {
@@ -175,11 +176,9 @@ function tool(v: unknown, key: string, baseDir: string, top: ChildIdentity): Too
   return { groups, revisions, catalog: v.catalog !== false, catalogRevision };
 }
 
-const HOST_NAME = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
-
 function hostNames(v: unknown): string[] {
   if (v === undefined) return [];
-  if (!Array.isArray(v) || !v.every((h) => typeof h === "string" && HOST_NAME.test(h)))
+  if (!Array.isArray(v) || !v.every((h) => typeof h === "string" && isHostSyntax(h)))
     throw new ConfigError("allowedHosts", "must be an array of host names (optionally with :port)");
   return v as string[];
 }

@@ -7,6 +7,7 @@
 import type { IncomingMessage } from "node:http";
 import { hostname as machineName, networkInterfaces } from "node:os";
 import { isBrowserLoopbackHost } from "./loopback.ts";
+import { hostName } from "./host-syntax.ts";
 
 export interface HostGuardOptions {
   /** Host names (optionally with `:port`) accepted besides this machine's names; "*" turns the Host check off. */
@@ -19,16 +20,6 @@ export interface HostGuardOptions {
 
 /** null when the request may pass, else why it may not. */
 export type HostGuard = (req: IncomingMessage) => "host" | "origin" | null;
-
-/** "Host: a.b:80" → "a.b"; "[::1]:80" → "[::1]". */
-function hostname(host: string): string {
-  if (host.startsWith("[")) {
-    const end = host.indexOf("]");
-    return end === -1 ? host : host.slice(0, end + 1);
-  }
-  const colon = host.indexOf(":");
-  return colon === -1 ? host : host.slice(0, colon);
-}
 
 function originHost(origin: string): string | null {
   try {
@@ -73,7 +64,7 @@ export function hostAllowList(allowed: readonly string[], bindHost: string | nul
 
   function allowedNow(raw: string): boolean {
     const host = raw.trim().toLowerCase();
-    const name = hostname(host);
+    const name = hostName(host);
     if (isBrowserLoopbackHost(name) || hosts.has(host) || hosts.has(name) || fixed.has(name) || own.has(name)) return true;
     if (Date.now() - readAt < INTERFACES_REREAD_MS) return false;
     own = ownAddresses();

@@ -51,7 +51,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, stdio: Bridge
   const send = lineWriter(stdio.stdout, () => finish());
   const bridge = new Bridge(config, send, { version: packageVersion(), log: err });
   err(`forwarding ${config.tools.map((t) => (t.revision ? `${t.tool}@${t.revision}` : t.tool)).join(", ")} to ${config.api}`);
-  readLines(stdio.stdin, {
+  const stopReading = readLines(stdio.stdin, {
     message: (value) => {
       if (Array.isArray(value)) for (const item of value) bridge.receive(item);
       else bridge.receive(value);
@@ -70,7 +70,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, stdio: Bridge
   await finished;
   for (const signal of signals) process.off(signal, onSignal);
   await bridge.close();
-  stdio.stdin.pause();
+  send.flush();
+  stopReading();
   return 0;
 }
 

@@ -1,6 +1,7 @@
 // The stdio transport: round trips per second of `tools/call add` through
 // `start_mcp --app <add app> --stdio`, beside a bare newline-JSON echo over the same pipes
-// driven the same way. Until the launcher has --stdio, the hubmcp row says so.
+// driven the same way, with a target of 0.8× the echo. Until the launcher has --stdio, the
+// hubmcp row says so.
 import { cliHasFlag, writeAddApp, type BuiltPackage } from "../build.ts";
 import type { Row } from "../row.ts";
 import { stdioLoad, type StdioPlan, type StdioResult } from "../stdio-load.ts";
@@ -25,8 +26,9 @@ export async function stdioRows(pkg: BuiltPackage, echoScript: string, quick: bo
   try {
     const app = writeAddApp(pkg, "stdio-app.mjs");
     const hub = toRow(name, await stdioLoad(process.execPath, [pkg.cli, "--app", app, "--stdio"], plan(true)));
-    // No target yet: the row shows where the transport stands against the bare pipes.
     hub.ratio = hub.rps! / base.rps!;
+    // Issue 35: the transport's own cost stays within a fifth of bare newline-JSON over the same pipes.
+    hub.checks.push({ target: "≥ 0.8× baseline", measured: `${hub.ratio.toFixed(2)}×`, pass: hub.ratio >= 0.8 });
     return [base, hub];
   } catch (err) {
     const message = err instanceof Error ? err.message.split("\n")[0]! : String(err);

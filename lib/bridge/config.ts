@@ -1,6 +1,7 @@
 // The bridge's configuration, read only from the environment (desktop hosts pass env, not
 // flags): HUB_TOKEN (required), HUB_API, HUB_TOOLS (`*`: the gateway's `/mcp`, every tool
 // the person may use), HUB_ALLOW_HTTP (`1`: plain http:// to another host). Pure: the CLI decides what is printed.
+import { isLoopbackHost } from "../http/loopback.ts";
 
 export const DEFAULT_HUB_API = "http://127.0.0.1:8080";
 export const DEFAULT_HUB_TOOLS = "mcpdemo";
@@ -33,12 +34,6 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 // A bearer token is one header value: visible ASCII, no spaces (RFC 6750 b64token is narrower still).
 const TOKEN = /^[\x21-\x7e]+$/;
 
-/** Where a bearer token may go over plain http: this machine only (nobody else sees loopback traffic). */
-function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
-
 function parseApi(raw: string | undefined, allowHttp: boolean): string {
   const text = raw === undefined || raw.trim() === "" ? DEFAULT_HUB_API : raw.trim();
   let url: URL;
@@ -50,6 +45,7 @@ function parseApi(raw: string | undefined, allowHttp: boolean): string {
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new BridgeConfigError("HUB_API must be an http:// or https:// URL");
   if (url.search || url.hash || url.username || url.password) throw new BridgeConfigError("HUB_API must be a base URL without query, fragment or credentials");
   // The token is a bearer credential: over plain http to another host anyone on the path can take it.
+  // A bearer token goes over plain http only to this machine (nobody else sees loopback traffic).
   if (url.protocol === "http:" && !isLoopbackHost(url.hostname) && !allowHttp) {
     throw new BridgeConfigError(
       "HUB_API is plain http:// to another host, which would send HUB_TOKEN unencrypted; use https://, or set HUB_ALLOW_HTTP=1 on a network you trust",

@@ -6,7 +6,8 @@ import { request as httpRequest, type Agent, type IncomingMessage } from "node:h
 import { request as httpsRequest, type Agent as HttpsAgent } from "node:https";
 import { detailOf, groupsOf, UpstreamError, type UpstreamFailure } from "./failures.ts";
 import { BodyError, readBody } from "../http/body.ts";
-import { SseReader, SseReadError } from "../http/sse-reader.ts";
+import { carriesMessage, readEvents, SseReadError } from "../http/sse-reader.ts";
+import { isEventStream } from "../http/content-type.ts";
 
 export interface ExchangeRequest {
   method: "POST" | "GET" | "DELETE";
@@ -65,15 +66,11 @@ function failureFor(status: number, body: string, hadSession: boolean): Upstream
 }
 
 async function deliver(res: IncomingMessage, onMessage: (value: unknown) => void, onEventId?: (id: string) => void): Promise<void> {
-  const type = (header(res, "content-type") ?? "").toLowerCase();
-  if (type.startsWith("text/event-stream")) {
-    const reader = new SseReader({ maxEventChars: MAX_JSON_BYTES });
+  if (isEventStream(res)) {
     try {
-      for await (const chunk of res as AsyncIterable<Buffer>) {
-        for (const event of reader.push(chunk)) {
-          if (event.event === "message" && event.data !== "") onMessage(JSON.parse(event.data));
-          if (event.id) onEventId?.(event.id);
-        }
+      for await (const event of readEvents(res, MAX_JSON_BYTES)) {
+        if (carriesMessage(event)) onMessage(JSON.parse(event.data));
+        if (event.id) onEventId?.(event.id);
       }
     } catch (err) {
       if (err instanceof SyntaxError) throw new UpstreamError({ kind: "broken", detail: "an event was not JSON" });

@@ -1,7 +1,8 @@
 // Hub accounts in the record store: one record per user with an scrypt hash of the
 // password. Password checks cost the same whether or not the user exists, so timing does
 // not tell which names are accounts.
-import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { randomBytes, scrypt as scryptCb, type ScryptOptions } from "node:crypto";
+import { safeEqual } from "../util/secrets.ts";
 import type { AccountDirectory, RecordStore } from "./contracts.ts";
 
 export const ACCOUNTS = "accounts";
@@ -47,7 +48,7 @@ async function passwordMatches(password: string, stored: string): Promise<boolea
   if (scheme !== "scrypt" || !salt || !hash) return false;
   const expected = Buffer.from(hash, "base64url");
   const key = await scrypt(password, Buffer.from(salt, "base64url"), { N: Number(n), r: Number(r), p: Number(p) });
-  return key.length === expected.length && timingSafeEqual(key, expected);
+  return safeEqual(key, expected);
 }
 
 // Compared against when the user does not exist, so a miss takes as long as a wrong password.

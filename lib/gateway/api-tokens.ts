@@ -2,7 +2,8 @@
 // secret scanners, the id names the token for `token revoke` and finds its record, and only
 // a SHA-256 of the whole token is stored; checks compare hashes in constant time.
 import * as crypto from "node:crypto";
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { safeEqual } from "../util/secrets.ts";
 import { ACCOUNTS } from "./accounts.ts";
 import type { AccountDirectory, Principal, RecordStore, TokenVerifier } from "./contracts.ts";
 
@@ -174,12 +175,7 @@ export class ApiTokens implements TokenVerifier {
     if (!known || !this.copyOf) return undefined;
     const sent = Buffer.from(token);
     // The whole token compared in constant time, as the hashes are in verify.
-    if (
-      known.tokenCopy === this.copyOf(COLLECTION, id) &&
-      known.accountCopy === this.copyOf(ACCOUNTS, known.principal.user) &&
-      sent.length === known.token.length &&
-      timingSafeEqual(sent, known.token)
-    ) {
+    if (known.tokenCopy === this.copyOf(COLLECTION, id) && known.accountCopy === this.copyOf(ACCOUNTS, known.principal.user) && safeEqual(sent, known.token)) {
       // Expired is refused exactly as revoked: null, the same 401.
       if (known.expiresAt <= this.now()) return null;
       this.#used(id);
@@ -196,7 +192,7 @@ export class ApiTokens implements TokenVerifier {
     if (!record) return null;
     const expected = Buffer.from(record.hash, "base64url");
     const actual = digest(token);
-    if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return null;
+    if (!safeEqual(expected, actual)) return null;
     if (expiry(record) <= this.now()) return null;
     // Groups as the data dir has them: removing a user from a group takes effect on the next
     // read of the account (the gateway remembers reads for limits.lookupCacheSeconds).

@@ -7,7 +7,7 @@ import type { Principal, TokenVerifier } from "./contracts.ts";
 import { GatewayError } from "./respond.ts";
 import type { ToolEndpoint } from "./routes.ts";
 import { isStoreUnavailable } from "./store/store-errors.ts";
-import { next } from "../util/maybe-async.ts";
+import { andThen } from "../util/maybe-async.ts";
 
 /** The tool's MCP URL: the OAuth resource, the audience of tokens issued for it. */
 export function toolResource(publicUrl: string, tool: string): string {
@@ -94,5 +94,5 @@ export function authorize(
     }
     return principal;
   };
-  return next(verifyInOrder(verifiers, token, resource), admit);
+  return andThen(verifyInOrder(verifiers, token, resource), admit);
 }

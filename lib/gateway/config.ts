@@ -13,6 +13,8 @@ import { parseServed, parseSlurmRevision, servedFile, type SlurmRevision } from 
 import { readToolXml } from "../rappture/tool-xml.ts";
 import { parseRegistrySettings, type RegistrySettings } from "./tool-registry/settings.ts";
 import { checkStdioProgram, parseStdio } from "./stdio-settings.ts";
+import { isRecord as isObject } from "../util/guards.ts";
+import { isHostSyntax } from "../http/host-syntax.ts";
 
 /** Who a started tool session runs as, and which of the gateway's variables it sees (docs/gateway.md, "Deployment"). */
 export interface ChildIdentity {
@@ -92,10 +94,6 @@ const REVISION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const ACCOUNT_NAME = /^[A-Za-z_][A-Za-z0-9._-]{0,31}\$?$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function httpUrl(v: unknown, key: string): string {
   if (typeof v !== "string") throw new ConfigError(key, "must be an http(s) URL");
@@ -207,11 +205,9 @@ export function parseTool(name: string, v: unknown, baseDir: string, top: ChildI
   return tool(v, `tools.${name}`, baseDir, top);
 }
 
-const HOST_NAME = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/;
-
 function hostNames(v: unknown): string[] {
   if (v === undefined) return [];
-  if (!Array.isArray(v) || !v.every((h) => typeof h === "string" && HOST_NAME.test(h)))
+  if (!Array.isArray(v) || !v.every((h) => typeof h === "string" && isHostSyntax(h)))
     throw new ConfigError("allowedHosts", "must be an array of host names (optionally with :port)");
   return v as string[];
 }

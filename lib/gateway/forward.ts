@@ -8,7 +8,8 @@ import { forward, pipeAnswer, upstreamFailure as failureOf, upstreamTarget, type
 import { UPSTREAM_SOCKETS } from "./limits-settings.ts";
 import { CORS, GatewayError } from "./respond.ts";
 import { BodyError, readBody } from "../http/body.ts";
-import { formatComment } from "../http/sse.ts";
+import { formatComment, SSE_HEADERS } from "../http/sse.ts";
+import { isEventStream } from "../http/content-type.ts";
 
 export type { Cancel, Vouched };
 
@@ -74,12 +75,10 @@ export function upstreamFailure(err: unknown): GatewayError {
   return new GatewayError(failure.code, failure.status === 504 ? "The tool server did not answer in time" : "The tool server is not reachable");
 }
 
-export function isEventStream(answer: IncomingMessage): boolean {
-  return /^text\/event-stream/i.test(String(answer.headers["content-type"] ?? ""));
-}
+export { isEventStream };
 
 const CORS_LIST: readonly string[] = Object.entries(CORS).flat();
-const STREAM_HEADERS: readonly string[] = ["content-type", "text/event-stream", "cache-control", "no-cache, no-transform", "x-accel-buffering", "no"];
+const STREAM_HEADERS: readonly string[] = Object.entries(SSE_HEADERS).flat();
 /** An upstream's own values for what openStream sets, or a length, would break the relayed stream. */
 const DROPPED_FROM_STREAM = new Set([...DROPPED_RESPONSE, "content-length", ...STREAM_HEADERS.filter((_, i) => i % 2 === 0)]);
 

@@ -16,7 +16,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:
 import type { Tracer } from "../telemetry/tracer.ts";
 import { continueTrace, errorTypeOf, gatewaySpan } from "./trace.ts";
 import { SseStream } from "../http/sse.ts";
-import { SseReader } from "../http/sse-reader.ts";
+import { carriesMessage, readEvents } from "../http/sse-reader.ts";
 import { CORS, GatewayError, sendJson } from "./respond.ts";
 import { type AnswerBudget, rewriteCost } from "./answer-budget.ts";
 import { isEventStream, send, upstreamFailure, type Upstream, type Vouched } from "./forward.ts";
@@ -194,14 +194,11 @@ export class LegacyStreams {
 
   /** Relays a stream's messages; those of a `rewritten` method's answer are rewritten first. */
   async #relayEvents(held: Held, answer: IncomingMessage, rewritten?: string): Promise<void> {
-    const reader = new SseReader({ maxEventChars: held.maxAnswerBytes });
     try {
-      for await (const chunk of answer as AsyncIterable<Buffer>) {
-        for (const e of reader.push(chunk)) {
-          if (e.event !== "message" || e.data === "") continue;
-          const data = rewritten ? (rewriteResult(rewritten, e.data) ?? e.data) : e.data;
-          held.stream.send({ event: "message", data });
-        }
+      for await (const e of readEvents(answer, held.maxAnswerBytes)) {
+        if (!carriesMessage(e)) continue;
+        const data = rewritten ? (rewriteResult(rewritten, e.data) ?? e.data) : e.data;
+        held.stream.send({ event: "message", data });
       }
     } catch {
       answer.destroy(); // an event past the bound, or the tool server went away

@@ -6,6 +6,7 @@ import type { Principal } from "./contracts.ts";
 import type { Upstream } from "./forward.ts";
 import { GatewayError } from "./respond.ts";
 import type { Query } from "./routes.ts";
+import { namedSessionId } from "../http/session-ref.ts";
 import { classifyRevision } from "../mcp/revision.ts";
 import type { SessionBinding, SessionSealer } from "./session-seal.ts";
 import { GATEWAY_CLIENT, initialize } from "./upstream-mcp.ts";
@@ -15,10 +16,8 @@ const MINT_TIMEOUT_MS = 15_000;
 const MAX_INITIALIZE_BYTES = 1024 * 1024;
 
 /** The session id a request names, if any: header first, then query, then the path segment. */
-export function namedSession(req: IncomingMessage, query: Query, pathSession?: string): string | undefined {
-  const header = req.headers["mcp-session-id"];
-  if (typeof header === "string" && header !== "") return header;
-  return query.get("session_id") ?? query.get("sessionId") ?? pathSession;
+export function namedSession(req: IncomingMessage, query?: Query, pathSession?: string): string | undefined {
+  return namedSessionId(req, query, pathSession) ?? undefined;
 }
 
 /** Opens a named session for this caller and tool; anything else is "not found", never "forbidden". */

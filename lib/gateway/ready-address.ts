@@ -17,7 +17,8 @@
 // Left open by design: the person may name a server of their own on the session's host, which
 // reaches nothing their session could not reach itself; and the challenge is one fixed GET,
 // carrying no secret, whose answer is never relayed.
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { safeEqual } from "../util/secrets.ts";
 import { lookup } from "node:dns/promises";
 import { get } from "node:http";
 import { CHALLENGE_HEADER, PROOF_HEADER, sessionProof } from "../http/session-secret.ts";
@@ -38,9 +39,7 @@ export async function provesSession(url: string, secret: string, timeoutMs = CHA
     req.once("timeout", () => req.destroy());
     req.once("error", () => resolve(undefined));
   });
-  const expected = Buffer.from(sessionProof(secret, challenge, `${hostname.replace(/^\[(.*)\]$/, "$1")}:${port}`));
-  const given = Buffer.from(proof ?? "");
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return safeEqual(proof ?? "", sessionProof(secret, challenge, `${hostname.replace(/^\[(.*)\]$/, "$1")}:${port}`));
 }
 
 /** Null when `url` is the Slurm job's own server on `node`; otherwise why not, for the log (not repeating the address, which is the person's text). */

@@ -4,11 +4,13 @@
 // them: one tool per route needs no renaming, and the rule for relays that merge tools is
 // ../federation/naming.ts (docs/decisions.md, "Resource URIs"). Trace context a request's `_meta`
 // carries is replaced by the gateway's own span (./trace.ts). Everything else passes as it is.
-import { SseReader } from "../http/sse-reader.ts";
+import { carriesMessage, SseReader } from "../http/sse-reader.ts";
 import { formatEvent } from "../http/sse.ts";
 import { parentFromMeta, type ParentContext } from "../util/trace-context.ts";
 import { mcpSpanAttributes } from "../mcp/span.ts";
 import type { AttributeValue } from "../telemetry/span.ts";
+import { isRecord } from "../util/guards.ts";
+import { charsetOf } from "../http/content-type.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -18,9 +20,7 @@ const REWRITTEN = new Set(["ping"]);
 /** Methods whose `params.uri` may carry the gateway's prefix. */
 const URI_PARAMS = new Set(["resources/read", "resources/subscribe", "resources/unsubscribe"]);
 
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+const isObject = isRecord as (v: unknown) => v is JsonObject;
 
 export interface ParsedMessage {
   /** A single request (has an id and a method), else undefined. */
@@ -48,7 +48,6 @@ export interface ParsedMessage {
  */
 const ACTED_ON = /\\|\0|"(?:initialize"|ping"|resources\/|traceparent")/;
 /** A charset named in Content-Type: a server may decode the body by it. */
-const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
 const UTF8 = /^utf-?8$/i;
 
 /**
@@ -60,8 +59,8 @@ const UTF8 = /^utf-?8$/i;
  * search per needle on every request.
  */
 export function mayActOn(raw: Buffer, contentType: string | undefined): boolean {
-  const charset = contentType === undefined ? null : CHARSET.exec(contentType);
-  if (charset && !UTF8.test(charset[1]!)) return true;
+  const charset = charsetOf(contentType);
+  if (charset !== undefined && !UTF8.test(charset)) return true;
   return ACTED_ON.test(raw.toString("latin1"));
 }
 
@@ -141,7 +140,7 @@ export function rewriteResult(method: string, raw: Buffer | string): string | nu
 export function rewriteEvents(method: string, raw: Buffer): string {
   let out = "";
   for (const e of new SseReader({ maxEventChars: raw.length + 1 }).push(raw)) {
-    const data = e.event === "message" ? (rewriteResult(method, e.data) ?? e.data) : e.data;
+    const data = carriesMessage(e) ? (rewriteResult(method, e.data) ?? e.data) : e.data;
     out += formatEvent({ event: e.event, ...(e.id ? { id: e.id } : {}), data });
   }
   return out;

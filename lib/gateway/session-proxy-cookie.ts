@@ -3,12 +3,13 @@
 // `<expiry, base 36 seconds>_<HMAC of instance, account and expiry>`; the account and its
 // groups are checked again on every request (./session-proxy.ts), so deleting the account or
 // taking it out of the tool's groups ends the cookie within the lookup cache time.
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { cookieValue } from "../http/cookies.ts";
+import { hmac, safeEqual } from "../util/secrets.ts";
 
 export const SESSION_COOKIE = "hubmcp-session";
 
 function mac(key: Buffer, instance: string, user: string, expires: number): string {
-  return createHmac("sha256", key).update(`weber\n${instance}\n${user}\n${expires}`).digest("base64url");
+  return hmac(key, `weber\n${instance}\n${user}\n${expires}`);
 }
 
 /** The Cookie header value for `user` on tool session `instance`, valid for `lifetimeMs`. */
@@ -19,25 +20,16 @@ export function sessionProxyCookie(key: Buffer, instance: string, user: string, 
 
 /** The cookie's instance and token, as sent; undefined when there is none or it is malformed. */
 export function readSessionProxyCookie(header: string | undefined): { instance: string; token: string } | undefined {
-  for (const part of (header ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq === -1 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue;
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(part.slice(eq + 1).trim());
-    } catch {
-      return undefined;
-    }
-    const colon = decoded.indexOf(":");
-    return colon === -1 ? undefined : { instance: decoded.slice(0, colon), token: decoded.slice(colon + 1) };
+  const sent = cookieValue(header, SESSION_COOKIE);
+  if (sent === undefined) return undefined;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(sent);
+  } catch {
+    return undefined;
   }
-  return undefined;
-}
-
-function sameText(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+  const colon = decoded.indexOf(":");
+  return colon === -1 ? undefined : { instance: decoded.slice(0, colon), token: decoded.slice(colon + 1) };
 }
 
 /** Whether `token` was issued for this instance and account and has not expired. */
@@ -46,7 +38,7 @@ export function tokenValid(key: Buffer, token: string, instance: string, user: s
   if (sep < 1 || sep > 12) return false;
   const expires = parseInt(token.slice(0, sep), 36);
   if (!Number.isSafeInteger(expires) || expires.toString(36) !== token.slice(0, sep)) return false;
-  return sameText(token.slice(sep + 1), mac(key, instance, user, expires)) && expires * 1000 > now;
+  return safeEqual(token.slice(sep + 1), mac(key, instance, user, expires)) && expires * 1000 > now;
 }
 
 /**

@@ -7,6 +7,7 @@ import { relay, send, upstreamFailure, type Cancel } from "./forward.ts";
 import { GatewayError } from "./respond.ts";
 import { upstreamOf, type GatewayContext } from "./tool-call.ts";
 import { readBody } from "../http/body.ts";
+import { namedSessionId } from "../http/session-ref.ts";
 import { readSessionProxyCookie, tokenValid } from "./session-proxy-cookie.ts";
 import type { ToolSessionRecord } from "./tool-sessions.ts";
 
@@ -53,10 +54,9 @@ export async function handleSessionProxy(ctx: GatewayContext, instance: string, 
   let answer;
   try {
     // Forwarded with the mount path: the tool server strips it and builds its endpoints from it.
-    const session = req.headers["mcp-session-id"];
     answer = await send(
       upstreamOf(ctx, rec),
-      { method: req.method ?? "GET", path: (req.url ?? "/").slice(1), headers: req.headers, body, session: typeof session === "string" ? session : undefined },
+      { method: req.method ?? "GET", path: (req.url ?? "/").slice(1), headers: req.headers, body, session: namedSessionId(req) ?? undefined },
       cancel,
     );
   } catch (err) {

@@ -19,7 +19,7 @@ import type { SessionSealer } from "./session-seal.ts";
 import { EVERYONE } from "./isolation.ts";
 import type { ToolSessionRecord, ToolSessions } from "./tool-sessions.ts";
 import type { UpstreamSlots } from "./upstream-slots.ts";
-import { next } from "../util/maybe-async.ts";
+import { andThen } from "../util/maybe-async.ts";
 import type { Tracer } from "../telemetry/tracer.ts";
 
 export interface GatewayContext {
@@ -121,12 +121,12 @@ export interface Continued {
 /** Answered at once while the tool session is running and remembered (the common case), else a promise. */
 export function continueOrStart(ctx: GatewayContext, c: Caller, req: IncomingMessage, pathSession: string | undefined): Continued | Promise<Continued> {
   const named = namedSession(req, c.query, pathSession);
-  if (named === undefined) return next(ctx.sessions.acquireNow(c.principal.user, c.tool, revisionOf(c)), (rec) => ({ rec }));
+  if (named === undefined) return andThen(ctx.sessions.acquireNow(c.principal.user, c.tool, revisionOf(c)), (rec) => ({ rec }));
   const binding = openSession(ctx.sealer, named, c.principal, c.tool);
-  return next(ctx.sessions.acquireNow(c.principal.user, c.tool, binding.revision), (known) => {
+  return andThen(ctx.sessions.acquireNow(c.principal.user, c.tool, binding.revision), (known) => {
     // A remembered record may predate a restart on another replica: ask the data dir before saying no.
     const rec = known.instance === binding.instance ? known : ctx.sessions.acquire(c.principal.user, c.tool, binding.revision, true);
-    return next(rec, (rec) => {
+    return andThen(rec, (rec) => {
       // The tool session restarted since this id was minted: its MCP session is gone with it.
       if (rec.instance !== binding.instance) throw new GatewayError("unknown_session", "The session ended; initialize a new one");
       // A legacy stream's id names no upstream session: its stream holds it (./legacy-sse.ts).

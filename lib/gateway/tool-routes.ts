@@ -16,7 +16,7 @@ import { sessionKey } from "./tool-sessions.ts";
 import { MCP_ACCEPT } from "./upstream-mcp.ts";
 import { sessionProxyCookie } from "./session-proxy-cookie.ts";
 import { consoleLinkFields } from "./console-ticket.ts";
-import { next } from "../util/maybe-async.ts";
+import { andThen } from "../util/maybe-async.ts";
 import { continueTrace, errorTypeOf, gatewaySpan, restTrace, type TracedRequest } from "./trace.ts";
 import type { OpenSpan } from "../telemetry/span.ts";
 import { watchRest, watchRpc, type WatchedCall } from "./audit/calls.ts";
@@ -87,7 +87,7 @@ async function startOrContinue(
   // Refused before any tool session starts for it.
   if (stateless) checkSharedUse(isShared(ctx.config, c.tool, revisionOf(c)), { stateless, inSession: false });
   const found = stateless
-    ? next(ctx.sessions.acquireNow(c.principal.user, c.tool, revisionOf(c)), (rec): Continued => ({ rec }))
+    ? andThen(ctx.sessions.acquireNow(c.principal.user, c.tool, revisionOf(c)), (rec): Continued => ({ rec }))
     : continueOrStart(ctx, c, req, pathSession);
   let s = found instanceof Promise ? await found : found;
   if (!stateless && s.id === undefined && autoSession && !msg.initialize) s = await mint(ctx, c, s.rec);

@@ -4,8 +4,7 @@
 // `message` events of a stream, a session is ended with DELETE. Whatever runs behind a
 // revision (start_mcp, the official SDK's server, anyone's) is spoken to this way only.
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
-import { StringDecoder } from "node:string_decoder";
-import { SseReader } from "../http/sse-reader.ts";
+import { carriesMessage, readEvents } from "../http/sse-reader.ts";
 import { LATEST_VERSION } from "../mcp/versions.ts";
 import { isEventStream, readAll, send, upstreamFailure, type Cancel, type Upstream, type Vouched } from "./forward.ts";
 import { GatewayError } from "./respond.ts";
@@ -54,20 +53,16 @@ export async function readMessages(answer: IncomingMessage, onMessage: (value: u
     if (raw.length > 0) await onMessage(JSON.parse(raw.toString("utf8")));
     return;
   }
-  const decoder = new StringDecoder("utf8");
-  const reader = new SseReader({ maxEventChars: maxBytes });
-  for await (const chunk of answer as AsyncIterable<Buffer>) {
-    for (const event of reader.push(decoder.write(chunk))) {
-      if (event.event !== "message" || event.data === "") continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(event.data);
-      } catch {
-        continue; // A malformed event from the tool is dropped, never relayed.
-      }
-      // Awaited, so a client that reads nothing pauses this stream (back-pressure) instead of filling memory.
-      await onMessage(value);
+  for await (const event of readEvents(answer, maxBytes)) {
+    if (!carriesMessage(event)) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(event.data);
+    } catch {
+      continue; // A malformed event from the tool is dropped, never relayed.
     }
+    // Awaited, so a client that reads nothing pauses this stream (back-pressure) instead of filling memory.
+    await onMessage(value);
   }
 }
 

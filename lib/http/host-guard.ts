@@ -6,6 +6,8 @@
 // neither drive the server nor read its streams.
 import type { IncomingMessage } from "node:http";
 import { hostname as machineName, networkInterfaces } from "node:os";
+import { isBrowserLoopbackHost } from "./loopback.ts";
+import { hostName } from "./host-syntax.ts";
 
 export interface HostGuardOptions {
   /** Host names (optionally with `:port`) accepted besides this machine's names; "*" turns the Host check off. */
@@ -18,23 +20,6 @@ export interface HostGuardOptions {
 
 /** null when the request may pass, else why it may not. */
 export type HostGuard = (req: IncomingMessage) => "host" | "origin" | null;
-
-const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
-
-export function isLoopbackHost(host: string): boolean {
-  const h = host.toLowerCase();
-  return LOOPBACK_NAMES.has(h) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h.endsWith(".localhost");
-}
-
-/** "Host: a.b:80" → "a.b"; "[::1]:80" → "[::1]". */
-function hostname(host: string): string {
-  if (host.startsWith("[")) {
-    const end = host.indexOf("]");
-    return end === -1 ? host : host.slice(0, end + 1);
-  }
-  const colon = host.indexOf(":");
-  return colon === -1 ? host : host.slice(0, colon);
-}
 
 function originHost(origin: string): string | null {
   try {
@@ -79,8 +64,8 @@ export function hostAllowList(allowed: readonly string[], bindHost: string | nul
 
   function allowedNow(raw: string): boolean {
     const host = raw.trim().toLowerCase();
-    const name = hostname(host);
-    if (isLoopbackHost(name) || hosts.has(host) || hosts.has(name) || fixed.has(name) || own.has(name)) return true;
+    const name = hostName(host);
+    if (isBrowserLoopbackHost(name) || hosts.has(host) || hosts.has(name) || fixed.has(name) || own.has(name)) return true;
     if (Date.now() - readAt < INTERFACES_REREAD_MS) return false;
     own = ownAddresses();
     readAt = Date.now();
@@ -110,7 +95,7 @@ export function hostGuard(bindHost: string | null, options: HostGuardOptions = {
     const origin = raw.trim().toLowerCase();
     if (anyOrigin || origins.has(origin)) return true;
     const name = originHost(origin);
-    return name !== null && isLoopbackHost(name);
+    return name !== null && isBrowserLoopbackHost(name);
   };
 
   return (req) => {

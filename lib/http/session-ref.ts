@@ -1,5 +1,8 @@
-// Which session a request names: the Mcp-Session-Id header, else
-// the `session_id` query parameter, else `sessionId`.
+// Which session a request names, decided once for the tool server, the gateway and the
+// launcher's request log: the Mcp-Session-Id header, else the `session_id` query parameter
+// (the legacy SSE transport), else `sessionId`, else a session the path names. An empty value
+// names nothing. A repeated header reaches us joined by Node (`a, b`): it is named as sent and
+// finds no session, since a space is outside the visible ASCII every issued id is made of.
 import type { IncomingMessage } from "node:http";
 import type { Session } from "../session/session.ts";
 import type { SessionStore } from "../session/session-table.ts";
@@ -8,10 +11,10 @@ export type SessionRef = { kind: "none" } | { kind: "found"; session: Session } 
 
 const NONE: SessionRef = { kind: "none" };
 
-export function namedSessionId(req: IncomingMessage, query: URLSearchParams): string | null {
+export function namedSessionId(req: IncomingMessage, query?: Pick<URLSearchParams, "get">, pathSession?: string): string | null {
   const header = req.headers["mcp-session-id"];
   if (typeof header === "string" && header) return header;
-  return query.get("session_id") || query.get("sessionId") || null;
+  return query?.get("session_id") || query?.get("sessionId") || pathSession || null;
 }
 
 export function resolveSession(req: IncomingMessage, query: URLSearchParams, sessions: SessionStore): SessionRef {

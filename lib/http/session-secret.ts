@@ -10,7 +10,8 @@
 // and the address the request reached, keyed by the secret. A gateway that learns an address
 // from a file the session's account could write (a Slurm job's output) forwards there only
 // after this proof, so no other service (its own port, a database) can be named in its place.
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { hmac, safeEqual } from "../util/secrets.ts";
+import { takeCookie } from "./cookies.ts";
 import { readFileSync, unlinkSync } from "node:fs";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
@@ -24,7 +25,7 @@ const CHALLENGE = /^[A-Za-z0-9_-]{22,128}$/;
 
 /** The answer to `challenge` reaching `address` (`host:port`, the host without brackets). */
 export function sessionProof(secret: string, challenge: string, address: string): string {
-  return createHmac("sha256", secret).update(`hubmcp-session-proof\n${challenge}\n${address}`).digest("base64url");
+  return hmac(secret, `hubmcp-session-proof\n${challenge}\n${address}`);
 }
 
 /** The secret named by HUBMCP_SECRET_FILE (read, removed, unset); null when none; a message when unusable. */
@@ -49,26 +50,15 @@ export function takeSessionSecret(env: NodeJS.ProcessEnv): { secret: string } | 
   return { secret };
 }
 
-function digest(text: string): Buffer {
-  return createHash("sha256").update(text).digest();
-}
-
 /** Takes the secret cookie out of the request (the app never sees it) and answers whether it matched. */
-function carries(req: IncomingMessage, expected: Buffer): boolean {
-  let found: string | undefined;
-  const kept: string[] = [];
-  for (const part of (req.headers.cookie ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq !== -1 && part.slice(0, eq).trim() === SECRET_COOKIE) found ??= part.slice(eq + 1).trim();
-    else if (part.trim() !== "") kept.push(part.trim());
-  }
-  if (kept.length > 0) req.headers.cookie = kept.join("; ");
+function carries(req: IncomingMessage, secret: string): boolean {
+  const { value: found, rest } = takeCookie(req.headers.cookie, SECRET_COOKIE);
+  if (rest !== undefined) req.headers.cookie = rest;
   else delete req.headers.cookie;
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     if (req.rawHeaders[i]!.toLowerCase() === "cookie") req.rawHeaders[i + 1] = req.headers.cookie ?? "";
   }
-  // Hashes have one length, so the comparison takes the same time whatever was sent.
-  return found !== undefined && timingSafeEqual(digest(found), expected);
+  return found !== undefined && safeEqual(found, secret);
 }
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -88,10 +78,9 @@ function refuse(req: IncomingMessage, res: ServerResponse, secret: string): void
 
 /** From now on `server` passes to its handlers only requests carrying `secret`; others get a 401. */
 export function requireSecret(server: Server, secret: string): void {
-  const expected = digest(secret);
   // A request passed on from checkContinue to request (Node's own way) is checked once.
   const passed = new WeakSet<IncomingMessage>();
-  const allowed = (req: IncomingMessage): boolean => passed.has(req) || (carries(req, expected) && !!passed.add(req));
+  const allowed = (req: IncomingMessage): boolean => passed.has(req) || (carries(req, secret) && !!passed.add(req));
   for (const event of ["request", "checkContinue", "checkExpectation"] as const) {
     const listeners = server.listeners(event) as Listener[];
     if (listeners.length === 0) continue;

@@ -129,3 +129,20 @@ export class SseReader {
     return { event: event || "message", data: data.join("\n"), id: this.#lastId };
   }
 }
+
+/**
+ * Whether an event carries a JSON-RPC message (MCP streamable HTTP): a `message` event with
+ * data. Priming events (an id and no data) and other event types carry none.
+ */
+export function carriesMessage(e: SseReadEvent): boolean {
+  return e.event === "message" && e.data !== "";
+}
+
+/** The events of an event-stream body as they complete; throws SseReadError past `maxEventChars`. */
+export async function* readEvents(
+  body: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
+  maxEventChars: number,
+): AsyncGenerator<SseReadEvent> {
+  const reader = new SseReader({ maxEventChars });
+  for await (const chunk of body) yield* reader.push(chunk);
+}

@@ -2,6 +2,7 @@
 // the CLI turns a `usage` result into stderr text and exit status 2.
 import { parseArgs } from "node:util";
 import { isPathPrefix } from "../util/ready-line.ts";
+import { isHostSyntax } from "../http/host-syntax.ts";
 
 export type ProxyChoice = "auto" | "external" | "builtin" | "none";
 
@@ -122,7 +123,7 @@ export function parseLauncherArgs(argv: readonly string[], env: Readonly<Record<
   const port = parsePort(portText, values.port === undefined && env.MCP_PORT !== undefined ? "MCP_PORT" : "--port");
   if (typeof port === "string") return { kind: "usage", message: port };
   if (values.host === "") return { kind: "usage", message: "--host must not be empty" };
-  if (values["allowed-host"]?.some((h) => !/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+|\*)(:\d{1,5})?$/.test(h)))
+  if (values["allowed-host"]?.some((h) => h !== "*" && !isHostSyntax(h)))
     return { kind: "usage", message: "--allowed-host must be a host name, optionally with :port" };
   if (values["python-env"] === "") return { kind: "usage", message: "--python-env must not be empty" };
   if (values["state-dir"] === "") return { kind: "usage", message: "--state-dir must not be empty" };

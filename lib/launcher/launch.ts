@@ -10,7 +10,7 @@ import { lookupConda } from "./conda.ts";
 import { initCommand } from "./init.ts";
 import { detectHub, hubEnv } from "./hub.ts";
 import { guarded, hubPorts, HubStartError, startHub, type HubRun } from "./hub-mode.ts";
-import { isLoopbackHost } from "../http/host-guard.ts";
+import { isLoopbackHost } from "../http/loopback.ts";
 import { takeSessionSecret } from "../http/session-secret.ts";
 import { attachRequestLog } from "./request-log.ts";
 import { stderrLogger } from "./stderr-logger.ts";

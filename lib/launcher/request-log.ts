@@ -2,6 +2,7 @@
 // taken from the http.Server's own events so the HTTP layer stays untouched. Bodies,
 // query strings, Authorization, Cookie and the weber path's cookie segment are never logged.
 import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from "node:http";
+import { namedSessionId } from "../http/session-ref.ts";
 import { redactCookie } from "./hub.ts";
 
 type WriteHeadArgs = [number, (string | OutgoingHttpHeaders | unknown[])?, (OutgoingHttpHeaders | unknown[])?];
@@ -24,15 +25,8 @@ function sessionOf(req: IncomingMessage, res: ServerResponse, minted: string | u
   const set = res.getHeader("mcp-session-id");
   if (typeof set === "string" && set) return set;
   if (minted) return minted;
-  const header = req.headers["mcp-session-id"];
-  if (typeof header === "string" && header) return header;
   const q = (req.url ?? "").indexOf("?");
-  if (q !== -1) {
-    const query = new URLSearchParams((req.url ?? "").slice(q + 1));
-    const id = query.get("session_id") ?? query.get("sessionId");
-    if (id) return id;
-  }
-  return "-";
+  return namedSessionId(req, q === -1 ? undefined : new URLSearchParams((req.url ?? "").slice(q + 1))) ?? "-";
 }
 
 export function requestLine(req: IncomingMessage, res: ServerResponse, ms: number, minted?: string): string {

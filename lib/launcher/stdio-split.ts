@@ -5,7 +5,9 @@
 // has no dup2, so a second process is the one way to move fd 1 for everything.) This
 // process only forwards stop signals and returns the child's exit status.
 import { spawn } from "node:child_process";
-import { createWriteStream, fstatSync, type WriteStream } from "node:fs";
+import { createWriteStream, fstatSync, type Stats } from "node:fs";
+import { Socket } from "node:net";
+import type { Writable } from "node:stream";
 import { STDIO_PROTOCOL_FD_ENV } from "../util/cli-entry.ts";
 
 export interface SplitIo {
@@ -37,16 +39,21 @@ export function superviseStdioChild(command: readonly string[], argv: readonly s
  * when the descriptor named is not open. Undefined outside a stdio child. The variable is
  * removed so programs the app starts do not inherit it.
  */
-export function protocolOutput(env: NodeJS.ProcessEnv): WriteStream | string | undefined {
+export function protocolOutput(env: NodeJS.ProcessEnv): Writable | string | undefined {
   const value = env[STDIO_PROTOCOL_FD_ENV];
   if (value === undefined) return undefined;
   delete env[STDIO_PROTOCOL_FD_ENV];
   const fd = Number(value);
+  let stream: Stats;
   try {
     if (!Number.isInteger(fd) || fd < 3) throw new Error("not a descriptor");
-    fstatSync(fd);
+    stream = fstatSync(fd);
   } catch {
     return `${STDIO_PROTOCOL_FD_ENV} does not name an open descriptor; it is set by start_mcp --stdio for itself`;
   }
+  // A pipe or socket (what a host gives) is written as Node writes its own stdout to one, on the
+  // event loop; a file stream would send every write through the thread pool, which cost the
+  // stdio transport a third of its round trips. A file (a redirect) keeps the file stream.
+  if (stream.isFIFO() || stream.isSocket()) return new Socket({ fd, readable: false, writable: true });
   return createWriteStream("", { fd, autoClose: false });
 }

@@ -9,6 +9,7 @@ import type { Icon } from "../registry/common.ts";
 import type { ClientRequests } from "./client-requests.ts";
 import type { ResourceSubscriptions } from "./subscriptions.ts";
 import type { Logger } from "../util/logger.ts";
+import { EXTENSION } from "./extension-ids.ts";
 
 export interface ServerInfo {
   name: string;
@@ -52,10 +53,10 @@ export function hasAsyncTool(core: ServerCore): boolean {
 /** Extensions advertised in `initialize` and the discovery document. */
 export function extensions(core: ServerCore): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (hasUiApp(core)) out["io.modelcontextprotocol/ui"] = { mimeTypes: ["text/html;profile=mcp-app"] };
-  if (hasAsyncTool(core)) out["io.modelcontextprotocol/tasks"] = {};
+  if (hasUiApp(core)) out[EXTENSION.ui] = { mimeTypes: ["text/html;profile=mcp-app"] };
+  if (hasAsyncTool(core)) out[EXTENSION.tasks] = {};
   // No `directoryRead`: resources/directory/read is not implemented.
-  if (core.skills?.size) out["io.modelcontextprotocol/skills"] = {};
+  if (core.skills?.size) out[EXTENSION.skills] = {};
   return out;
 }
 

@@ -53,7 +53,8 @@ export function cancelOnClose(res: ServerResponse): Cancel {
   return cancel;
 }
 
-export interface Exchange {
+/** One request the forwarder sends upstream (named apart from lib/mcp's Exchange, a message being served). */
+export interface UpstreamRequest {
   agent: Agent;
   target: UpstreamTarget;
   method: string;
@@ -73,7 +74,7 @@ const abort = (): Error => Object.assign(new Error("client went away"), { code: 
 const timedOut = (): Error => Object.assign(new Error("upstream timeout"), { code: "ETIMEDOUT" });
 
 /** Resolves with the answer once its headers arrive; rejects with the connection's error (ETIMEDOUT past the bound). */
-export function forward(x: Exchange, cancel: Cancel | AbortSignal): Promise<IncomingMessage> {
+export function forward(x: UpstreamRequest, cancel: Cancel | AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const req = request({
       agent: x.agent,

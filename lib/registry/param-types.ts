@@ -4,6 +4,7 @@
 import { inputSchemaFromParams, type SchemaObject } from "../schema/index.ts";
 import type { DocComment } from "./doc-comment.ts";
 import type { Param } from "./signature.ts";
+import { isRecord } from "../util/guards.ts";
 
 export const PARAM_TYPES = Symbol.for("hubmcp.paramTypes");
 
@@ -18,10 +19,6 @@ export interface ParamTypes {
   description?: string;
   /** `@param` texts of that comment. */
   params?: Record<string, string>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The types attached to `fn`, when well formed. */

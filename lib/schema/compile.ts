@@ -8,7 +8,8 @@ import { objectKeywords } from "./keywords/object.ts";
 import { refKeywords } from "./keywords/ref.ts";
 import { stringKeywords } from "./keywords/string.ts";
 import { strictTypeOf, typeKeywords } from "./keywords/type.ts";
-import { ALWAYS, allOf, at, isPlainObject, type Check, type Compiler, type Family, type Scope } from "./keywords/shared.ts";
+import { isRecord } from "../util/guards.ts";
+import { ALWAYS, allOf, at, type Check, type Compiler, type Family, type Scope } from "./keywords/shared.ts";
 import { baseOf, DEFAULT_BASE, SchemaIndex } from "./resolve.ts";
 import { SchemaError, type JsonSchema, type ValidationError, type ValidationResult, type Validator } from "./types.ts";
 
@@ -55,7 +56,7 @@ class Compilation implements Compiler {
   node(schema: unknown, parentBase: string, location: string): Check {
     if (schema === true) return ALWAYS;
     if (schema === false) return NEVER;
-    if (!isPlainObject(schema)) throw new SchemaError(location, "must be a schema (an object or a boolean)");
+    if (!isRecord(schema)) throw new SchemaError(location, "must be a schema (an object or a boolean)");
     for (const keyword of UNSUPPORTED) {
       if (keyword in schema) throw new SchemaError(at(location, keyword), "is not supported");
     }

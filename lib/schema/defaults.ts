@@ -2,7 +2,7 @@
 // so the handler sees what the schema promised the model. The arguments are never
 // mutated: changed objects are copied. The plan is compiled once per schema, since it
 // runs on every call.
-import { isPlainObject } from "./keywords/shared.ts";
+import { isRecord } from "../util/guards.ts";
 import { setOwn } from "../util/guards.ts";
 import type { JsonSchema } from "./types.ts";
 
@@ -18,10 +18,10 @@ interface Slot {
 const identity: DefaultsFiller = (args) => args;
 
 export function compileDefaults(schema: JsonSchema): DefaultsFiller {
-  if (typeof schema !== "object" || !isPlainObject(schema.properties)) return identity;
+  if (typeof schema !== "object" || !isRecord(schema.properties)) return identity;
   const slots: Slot[] = [];
   for (const [key, sub] of Object.entries(schema.properties)) {
-    if (!isPlainObject(sub)) continue;
+    if (!isRecord(sub)) continue;
     const nested = compileDefaults(sub);
     const hasDefault = "default" in sub;
     if (hasDefault || nested !== identity) slots.push({ key, hasDefault, value: sub.default, nested: nested === identity ? null : nested });
@@ -37,7 +37,7 @@ export function compileDefaults(schema: JsonSchema): DefaultsFiller {
         if (!slot.hasDefault) continue;
         next = structuredClone(slot.value);
       }
-      if (slot.nested && isPlainObject(next)) next = slot.nested(next);
+      if (slot.nested && isRecord(next)) next = slot.nested(next);
       if (next === current) continue;
       out ??= { ...value };
       setOwn(out, slot.key, next);

@@ -2,13 +2,14 @@
 // client/elicitation "Requested Schema", enums per SEP-1330): an object whose
 // properties are all primitives, so any client can render it as a flat form.
 import type { JsonSchema, SchemaObject } from "./types.ts";
+import { isRecord } from "../util/guards.ts";
 
 type Check = (prop: SchemaObject) => boolean;
 
 const ANNOTATIONS = ["title", "description", "$comment"];
 const STRING_FORMATS = new Set(["email", "uri", "date", "date-time"]);
 
-const isObject = (v: unknown): v is SchemaObject => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = isRecord as (v: unknown) => v is SchemaObject;
 const isCount = (v: unknown) => v === undefined || (Number.isInteger(v) && (v as number) >= 0);
 const isNum = (v: unknown) => v === undefined || (typeof v === "number" && Number.isFinite(v));
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === "string");

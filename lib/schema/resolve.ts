@@ -2,7 +2,8 @@
 // schema document, then resolves `$ref` values against base URIs (RFC 3986) to the
 // schema they name. Remote documents are never fetched.
 import { SchemaError, type JsonSchema } from "./types.ts";
-import { at, isPlainObject } from "./keywords/shared.ts";
+import { isRecord } from "../util/guards.ts";
+import { at } from "./keywords/shared.ts";
 
 /** A resolved target: the schema, the base URI its own `$id` resolves against, its location. */
 export interface Target {
@@ -44,7 +45,7 @@ const withoutFragment = (uri: string) => (uri.includes("#") ? uri.slice(0, uri.i
 
 /** The base a schema's members resolve against: its `$id` applied to its parent's base. */
 export function baseOf(schema: JsonSchema, parentBase: string): string {
-  if (!isPlainObject(schema) || typeof schema.$id !== "string") return parentBase;
+  if (!isRecord(schema) || typeof schema.$id !== "string") return parentBase;
   return withoutFragment(resolveUri(schema.$id, parentBase));
 }
 
@@ -57,7 +58,7 @@ export class SchemaIndex {
   }
 
   #walk(schema: unknown, parentBase: string, location: string): void {
-    if (!isPlainObject(schema)) return;
+    if (!isRecord(schema)) return;
     const id = schema.$id;
     if (id !== undefined) {
       if (typeof id !== "string") throw new SchemaError(`${location}/$id`, "must be a string");
@@ -76,7 +77,7 @@ export class SchemaIndex {
     for (const k of SINGLE) if (schema[k] !== undefined) this.#walk(schema[k], base, at(location, k));
     for (const k of MAPS) {
       const map = schema[k];
-      if (isPlainObject(map)) for (const [name, sub] of Object.entries(map)) this.#walk(sub, base, at(location, k, name));
+      if (isRecord(map)) for (const [name, sub] of Object.entries(map)) this.#walk(sub, base, at(location, k, name));
     }
     for (const k of LISTS) {
       const list = schema[k];
@@ -108,18 +109,18 @@ export class SchemaIndex {
     let location = resource.location;
     for (const raw of pointer.slice(1).split("/")) {
       const segment = decodeRef(raw, refLocation).replace(/~1/g, "/").replace(/~0/g, "~");
-      parentBase = isPlainObject(node) ? baseOf(node, parentBase) : parentBase;
+      parentBase = isRecord(node) ? baseOf(node, parentBase) : parentBase;
       const next: unknown =
         Array.isArray(node) && /^(0|[1-9]\d*)$/.test(segment)
           ? node[Number(segment)]
-          : isPlainObject(node) && Object.hasOwn(node, segment)
+          : isRecord(node) && Object.hasOwn(node, segment)
             ? node[segment]
             : undefined;
       if (next === undefined) throw new SchemaError(refLocation, "points at nothing");
       node = next;
       location = at(location, segment);
     }
-    if (typeof node !== "boolean" && !isPlainObject(node)) throw new SchemaError(refLocation, "does not point at a schema");
+    if (typeof node !== "boolean" && !isRecord(node)) throw new SchemaError(refLocation, "does not point at a schema");
     return { schema: node, parentBase, location };
   }
 }

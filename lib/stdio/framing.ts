@@ -1,7 +1,8 @@
-// MCP's stdio transport framing, shared by serveStdio and hub_bridge: one JSON-RPC message per line, UTF-8, no embedded
-// newlines (MCP basic/transports "stdio"). Reading splits a byte stream into lines with a
-// bound on line length; writing serialises one message per line. Nothing else may be
-// written to the output: hosts treat any other byte on stdout as a protocol error.
+// MCP's stdio transport framing, the one used by serveStdio and hub_bridge: one JSON-RPC
+// message per line, UTF-8, no embedded newlines (MCP basic/transports "stdio"). Reading splits
+// a byte stream into lines with a bound on line length; writing serialises one message per
+// line. Nothing else may be written to the output: hosts treat any other byte on stdout as a
+// protocol error.
 import type { Readable, Writable } from "node:stream";
 
 export interface LineEvents {
@@ -54,7 +55,12 @@ export class LineSplitter {
   }
 }
 
-export function readLines(input: Readable, events: LineEvents, maxLineBytes = 16 * 1024 * 1024): void {
+/**
+ * Reads one JSON message per line from `input` until it ends, closes or fails (`end` is called
+ * once). Answers a function that stops reading: it detaches and pauses the input, so a stdin
+ * that is still open no longer keeps the process alive.
+ */
+export function readLines(input: Readable, events: LineEvents, maxLineBytes = 16 * 1024 * 1024): () => void {
   const splitter = new LineSplitter(maxLineBytes, (line) => {
     if (line === null) return events.malformed("too-long");
     const text = line.endsWith("\r") ? line.slice(0, -1) : line;
@@ -67,22 +73,62 @@ export function readLines(input: Readable, events: LineEvents, maxLineBytes = 16
     }
     events.message(value);
   });
-  input.on("data", (chunk: Buffer | string) => splitter.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk));
-  input.once("end", () => events.end());
-  input.once("error", () => events.end());
+  let ended = false;
+  const onData = (chunk: Buffer | string): void => splitter.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+  const onEnd = (): void => {
+    if (ended) return;
+    ended = true;
+    events.end();
+  };
+  input.on("data", onData);
+  input.once("end", onEnd);
+  input.once("close", onEnd);
+  input.once("error", onEnd);
+  return () => {
+    input.off("data", onData);
+    input.pause();
+  };
 }
 
-/** Writes one message per line; after the output breaks (host gone), writes are dropped. */
-export function lineWriter(output: Writable, onBroken: () => void): (message: unknown) => void {
+export interface LineWriter {
+  /** Queues one message as one line; false when it is dropped (the output broke or ended). */
+  (message: unknown): boolean;
+  /** Writes what is queued now, before the caller ends the output or the process. */
+  flush(): void;
+}
+
+/**
+ * Writes one message per line. The lines answered while one batch of promise jobs runs leave
+ * in one write: a write per message made the syscalls, not the messages, the cost of the transport.
+ * After the output breaks (host gone: EPIPE) `onBroken` is called once and writes are dropped,
+ * instead of the error ending the process.
+ */
+export function lineWriter(output: Writable, onBroken: () => void): LineWriter {
   let broken = false;
+  let pending = "";
+  let scheduled = false;
   output.on("error", () => {
     if (broken) return;
     broken = true;
+    pending = "";
     onBroken();
   });
-  return (message) => {
-    if (broken) return;
-    // JSON.stringify never emits a raw newline: those inside strings are escaped.
-    output.write(`${JSON.stringify(message)}\n`);
+  const flush = (): void => {
+    scheduled = false;
+    const text = pending;
+    pending = "";
+    if (text !== "" && !broken && !output.destroyed && !output.writableEnded) output.write(text);
   };
+  const send = (message: unknown): boolean => {
+    if (broken || output.destroyed || output.writableEnded) return false;
+    // JSON.stringify never emits a raw newline: those inside strings are escaped.
+    pending += `${JSON.stringify(message)}\n`;
+    if (!scheduled) {
+      scheduled = true;
+      // After the promise jobs already queued: the answers settled by one chunk of input leave together.
+      process.nextTick(flush);
+    }
+    return true;
+  };
+  return Object.assign(send, { flush });
 }

@@ -11,7 +11,7 @@ import type { Session, SessionStream } from "../session/session.ts";
 import type { SessionStore } from "../session/session-table.ts";
 import { ErrorCode, failure, type JsonRpcMessage, type JsonRpcResponse } from "../util/jsonrpc.ts";
 import { failureFields, type Logger } from "../util/logger.ts";
-import { LineSplitter } from "./framing.ts";
+import { lineWriter, readLines } from "./framing.ts";
 
 export interface StdioOptions {
   /** Where messages arrive; process.stdin by default. */
@@ -45,24 +45,14 @@ export function serveStdio(protocol: Protocol, sessions: SessionStore, logger: L
   const running = new Set<Promise<void>>();
   let ended = false;
 
-  const write = (message: JsonRpcMessage | JsonRpcResponse[]): boolean => {
-    if (ended || output.destroyed || output.writableEnded) return false;
-    // JSON.stringify escapes line breaks inside strings: one message is always one line.
-    output.write(`${JSON.stringify(message)}\n`);
-    return true;
-  };
+  // A host that goes away breaks the pipe: the connection ends instead of the process.
+  const lines = lineWriter(output, () => void close());
+  const write = (message: JsonRpcMessage | JsonRpcResponse[]): boolean => !ended && lines(message);
   const stream: SessionStream = { kind: "stdio", send: write, close: () => {} };
   session.streams.add(stream);
   const exchange: Exchange = { session, signal: connection.signal, send: write };
 
-  const dispatch = (line: string): void => {
-    let body: unknown;
-    try {
-      body = JSON.parse(line);
-    } catch {
-      write(failure(null, { code: ErrorCode.ParseError, message: "Parse error" }));
-      return;
-    }
+  const dispatch = (body: unknown): void => {
     // A request carrying the 2026-07-28 `_meta` envelope is served statelessly, outside the session.
     const work = serveMessage(protocol, body, exchange).then(
       (outcome) => {
@@ -74,28 +64,25 @@ export function serveStdio(protocol: Protocol, sessions: SessionStore, logger: L
     running.add(work);
     void work.finally(() => running.delete(work));
   };
-
-  const lines = new LineSplitter(maxLine, (line) => {
+  const malformed = (reason: "parse" | "too-long"): void => {
     // An endless line would only grow memory: it is answered once and dropped through its end.
-    if (line === null) return void write(failure(null, { code: ErrorCode.InvalidRequest, message: `Invalid Request: message longer than ${maxLine} bytes` }));
-    const text = line.endsWith("\r") ? line.slice(0, -1) : line;
-    if (text.trim() !== "") dispatch(text);
-  });
-  const onData = (chunk: Buffer | string): void => lines.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    if (reason === "too-long") write(failure(null, { code: ErrorCode.InvalidRequest, message: `Invalid Request: message longer than ${maxLine} bytes` }));
+    else write(failure(null, { code: ErrorCode.ParseError, message: "Parse error" }));
+  };
 
   let markClosed!: () => void;
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
-      input.off("data", onData);
       // A paused stream no longer keeps the process alive (process.stdin stays open when a stop signal ends serving).
-      input.pause();
+      stopReading();
       connection.abort(new Error("The stdio connection closed"));
       let timer: NodeJS.Timeout | undefined;
       const limit = new Promise<void>((done) => (timer = setTimeout(done, options.closeTimeoutMs ?? 5000)));
       await Promise.race([Promise.allSettled([...running]), limit]);
       clearTimeout(timer);
+      lines.flush();
       ended = true;
       session.streams.delete(stream);
       release();
@@ -104,8 +91,6 @@ export function serveStdio(protocol: Protocol, sessions: SessionStore, logger: L
       markClosed();
     })());
 
-  input.on("data", onData);
-  input.once("end", () => void close());
-  input.once("close", () => void close());
+  const stopReading = readLines(input, { message: dispatch, malformed, end: () => void close() }, maxLine);
   return { sessionId: session.id, closed, close };
 }

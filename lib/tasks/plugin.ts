@@ -16,17 +16,15 @@ import type { AsyncRun, RunKind } from "./run.ts";
 import type { AsyncStore } from "./store.ts";
 import { statelessToolCall } from "./stateless.ts";
 import { taskMethods } from "./tasks.ts";
-import { jobStarted, mcpTask, RELATED_TASK, seedCreated } from "./views.ts";
+import { jobStarted, mcpTask, seedCreated } from "./views.ts";
+import { EXTENSION, META } from "../mcp/extension-ids.ts";
 
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
-
-const hasTasksExtension = (caps: unknown): boolean => isRecord(caps) && isRecord(caps.extensions) && isRecord(caps.extensions[TASKS_EXTENSION]);
+const hasTasksExtension = (caps: unknown): boolean => isRecord(caps) && isRecord(caps.extensions) && isRecord(caps.extensions[EXTENSION.tasks]);
 
 /** Seed form: the tasks extension in this call's `_meta`, or in the client's capabilities. */
 function wantsSeedTask(call: Call, params: Record<string, unknown>): boolean {
   const meta = params._meta;
-  if (isRecord(meta) && hasTasksExtension(meta[CLIENT_CAPABILITIES])) return true;
+  if (isRecord(meta) && hasTasksExtension(meta[META.clientCapabilities])) return true;
   return call.session !== null && hasTasksExtension(call.clientCapabilities);
 }
 
@@ -56,7 +54,7 @@ function runExchange(call: Call, run: AsyncRun): Exchange {
       if (tag && "method" in message) {
         const params = message.params ?? {};
         const meta = isRecord(params._meta) ? params._meta : {};
-        message = { ...message, params: { ...params, _meta: { ...meta, [RELATED_TASK]: { taskId: run.id } } } };
+        message = { ...message, params: { ...params, _meta: { ...meta, [META.relatedTask]: { taskId: run.id } } } };
       }
       return call.send(message);
     },

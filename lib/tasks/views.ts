@@ -5,10 +5,10 @@
 import type { TaskSnapshot } from "../mcp/stateless/tasks.ts";
 import { errorResult, resultText, toolRefsMeta, type CallToolResult } from "../mcp/tool-result.ts";
 import { STATUS_MESSAGES, type AsyncRun } from "./run.ts";
+import { META } from "../mcp/extension-ids.ts";
 
 /** The built-in poller's name (./job-tool.ts), which a job's message tells the model to call. */
 export const JOB_RESULT_TOOL = "get_job_result";
-export const RELATED_TASK = "io.modelcontextprotocol/related-task";
 /** The `_meta` key under which a task carries the durable handle its tool attached (ctx.setTaskMetadata). */
 export const HANDLE_META = "io.hubmcp/handle";
 
@@ -96,7 +96,7 @@ export function mcpTask(run: AsyncRun, fresh = false): Record<string, unknown> {
 /** `tasks/result` of a terminal run: what `tools/call` would have returned, tagged with its task. */
 export function taskResult(run: AsyncRun): CallToolResult {
   const base = run.status === "cancelled" || !run.settled ? errorResult("The task was cancelled") : run.settled.result;
-  return { ...base, _meta: { ...base._meta, [RELATED_TASK]: { taskId: run.id } } };
+  return { ...base, _meta: { ...base._meta, [META.relatedTask]: { taskId: run.id } } };
 }
 
 /**

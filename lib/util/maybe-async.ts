@@ -3,6 +3,6 @@
 // so the hot paths pass such values on synchronously while they can.
 
 /** `then` for a value that may already be there: `step` runs at once on a plain value. */
-export function next<T, R>(value: T | Promise<T>, step: (value: T) => R | Promise<R>): R | Promise<R> {
+export function andThen<T, R>(value: T | Promise<T>, step: (value: T) => R | Promise<R>): R | Promise<R> {
   return value instanceof Promise ? value.then(step) : step(value);
 }

@@ -51,7 +51,7 @@ async function routes(t: test.TestContext, h: Harness, tool: string, hubmcp = tr
   await t.test("GET …/mcp with no session: one complete event stream whose endpoint takes POSTs", async () => {
     const res = await fetch(`${base}/mcp`, { headers: { ...bearer, accept: "text/event-stream" } });
     assert.equal(res.status, 200);
-    assert.equal(res.headers.get("content-type"), "text/event-stream");
+    assert.equal(res.headers.get("content-type"), "text/event-stream; charset=utf-8");
     const [endpoint] = events(await res.text()).filter((e) => e.event === "endpoint");
     assert.match(endpoint!.data, new RegExp(`^/api/mcp/${tool}/mcp\\?session_id=g1\\.`));
     five(await answer(await post(`${h.base}${endpoint!.data}`, h.tokens.alice, call)));

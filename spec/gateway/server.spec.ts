@@ -159,7 +159,7 @@ test("gateway routes, auth and rewriting", async (t) => {
 
   await t.test("GET …/mcp without a session: one complete SSE body whose endpoint works", async () => {
     const res = await fetch(mcp, { headers: { authorization: `Bearer ${h.tokens.alice}`, accept: "text/event-stream" } });
-    assert.equal(res.headers.get("content-type"), "text/event-stream");
+    assert.equal(res.headers.get("content-type"), "text/event-stream; charset=utf-8");
     assert.equal(res.headers.get("x-accel-buffering"), "no");
     assertCors(res);
     const text = await res.text();

@@ -2,7 +2,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { request, type IncomingMessage } from "node:http";
-import { hostGuard, isLoopbackHost } from "../../lib/http/host-guard.ts";
+import { hostGuard } from "../../lib/http/host-guard.ts";
+import { isLoopbackHost } from "../../lib/http/loopback.ts";
 import { hostname, networkInterfaces } from "node:os";
 import { McpServer } from "../../lib/index.ts";
 

@@ -3,7 +3,7 @@
 // data lines included); and hostile streams of several megabytes that finish (linear).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { SseReadError, SseReader } from "../../lib/http/sse-reader.ts";
+import { carriesMessage, readEvents, SseReadError, SseReader } from "../../lib/http/sse-reader.ts";
 import { SSE_CASES } from "./sse-cases.ts";
 
 function readAll(reader: SseReader, chunks: Iterable<string | Uint8Array>): unknown[] {
@@ -92,4 +92,18 @@ test("5.5 MB hostile streams finish: one event of many short lines is read, empt
 
   const capped = new SseReader({ maxEventChars: 1024 * 1024 });
   assert.throws(() => readAll(capped, ["data:\n".repeat(950_000)]), SseReadError);
+});
+
+test("readEvents and carriesMessage: only `message` events with data carry a JSON-RPC message", async () => {
+  const body = [Buffer.from('id: p1\ndata:\n\nevent: ping\ndata: x\n\ndata: {"a"'), Buffer.from(":1}\n\n")];
+  const seen = [];
+  for await (const e of readEvents(body, 1024)) seen.push([e.id, carriesMessage(e), e.data]);
+  assert.deepEqual(seen, [
+    ["p1", false, ""],
+    ["p1", false, "x"],
+    ["p1", true, '{"a":1}'],
+  ]);
+  await assert.rejects(async () => {
+    for await (const _ of readEvents([`data: ${"x".repeat(50)}\n\n`], 10)) void _;
+  }, SseReadError);
 });

@@ -21,15 +21,51 @@ test("readLines: JSON per line, CRLF and blank lines tolerated, bad lines report
   assert.deepEqual(seen, [{ a: 1 }, "malformed:parse", "malformed:too-long", [1, 2]]);
 });
 
-test("lineWriter: one message per line; a broken output is reported once and later writes are dropped", async () => {
+test("lineWriter: one message per line, the lines of one turn in one write; a broken output is reported once and later writes are dropped", async () => {
   const output = new PassThrough();
+  const writes: string[] = [];
+  output.on("data", (chunk: Buffer) => writes.push(chunk.toString()));
   let broken = 0;
   const send = lineWriter(output, () => broken++);
-  send({ text: "two\nlines" });
-  assert.equal(output.read().toString(), '{"text":"two\\nlines"}\n');
+  assert.equal(send({ text: "two\nlines" }), true);
+  send({ n: 2 });
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  assert.deepEqual(writes, ['{"text":"two\\nlines"}\n{"n":2}\n']);
+  send({ n: 3 });
+  send.flush();
+  send.flush();
+  assert.deepEqual(writes.slice(1), ['{"n":3}\n']);
+  send({ lost: true });
   output.emit("error", new Error("EPIPE"));
   output.emit("error", new Error("EPIPE"));
-  send({ dropped: true });
+  assert.equal(send({ dropped: true }), false);
+  send.flush();
   assert.equal(broken, 1);
+  assert.equal(writes.length, 2);
+});
+
+test("lineWriter: nothing is written to an output that has ended", () => {
+  const output = new PassThrough();
+  const send = lineWriter(output, () => {});
+  send({ queued: true });
+  output.end();
+  send.flush();
+  assert.equal(send({ late: true }), false);
   assert.equal(output.read(), null);
+});
+
+test("readLines: the stop function detaches the input; close ends reading once", async () => {
+  const input = new PassThrough();
+  const seen: unknown[] = [];
+  let ends = 0;
+  input.setEncoding("utf8");
+  const stop = readLines(input, { message: (v) => seen.push(v), malformed: () => {}, end: () => ends++ });
+  input.write("1\n");
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  stop();
+  input.write("2\n");
+  input.emit("end");
+  input.emit("close");
+  assert.deepEqual(seen, [1]);
+  assert.equal(ends, 1);
 });

@@ -185,3 +185,13 @@ test("stdio: a request with the 2026-07-28 envelope is served statelessly, with 
   client.send({ jsonrpc: "2.0", id: 3, method: "ping", params: { _meta: meta } });
   assert.equal((await client.response(3)).error.code, -32601);
 });
+
+test("stdio: a broken stdout (the host went away) ends the session instead of the process", async () => {
+  const server = fixture();
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const served = server.serveStdio({ input, output });
+  output.emit("error", Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
+  await served.closed;
+  assert.equal(server.sessions.size, 0);
+});

@@ -3,8 +3,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { AsyncRun, type RunKind } from "../../lib/tasks/run.ts";
-import { HANDLE_META, jobStarted, jobStatus, mcpTask, RELATED_TASK, seedCreated, seedTask, statelessTask, taskResult } from "../../lib/tasks/views.ts";
+import { HANDLE_META, jobStarted, jobStatus, mcpTask, seedCreated, seedTask, statelessTask, taskResult } from "../../lib/tasks/views.ts";
 import { createTaskResult, detailedTask } from "../../lib/mcp/stateless/tasks.ts";
+import { META } from "../../lib/mcp/extension-ids.ts";
 
 const T0 = Date.UTC(2026, 6, 28, 12, 0, 0);
 const ask = { method: "elicitation/create" as const, params: { message: "Sure?", requestedSchema: { type: "object" } } };
@@ -64,7 +65,7 @@ test("a completed run: the value for a job, the call result for every task form"
   assert.equal(mcpTask(run).lastUpdatedAt, "2026-07-28T12:00:00.010Z");
   // The creation answer shows the run as it started, whatever it is now.
   assert.equal(mcpTask(run, true).status, "working");
-  assert.deepEqual(taskResult(run), { ...result, _meta: { [RELATED_TASK]: { taskId: "r1" } } });
+  assert.deepEqual(taskResult(run), { ...result, _meta: { [META.relatedTask]: { taskId: "r1" } } });
   const snap = statelessTask(run);
   assert.equal(snap.status, "completed");
   assert.deepEqual(detailedTask(snap).result, result);

@@ -6,7 +6,7 @@ import type { IncomingMessage } from "node:http";
 import { bearer, verifyInOrder } from "../auth.ts";
 import type { Principal, TokenVerifier } from "../contracts.ts";
 import { GatewayError } from "../respond.ts";
-import { next } from "../../util/maybe-async.ts";
+import { andThen } from "../../util/maybe-async.ts";
 
 export const hubResource = (publicUrl: string): string => `${publicUrl}/mcp`;
 export const hubResourceMetadataUrl = (publicUrl: string): string => `${publicUrl}/.well-known/oauth-protected-resource/mcp`;
@@ -38,5 +38,5 @@ export function authorizeHub(req: IncomingMessage, verifiers: readonly TokenVeri
     if (!principal || (principal.audience !== undefined && principal.audience !== resource)) throw unauthorized(publicUrl, true);
     return principal;
   };
-  return next(verifyInOrder(verifiers, token, resource), admit);
+  return andThen(verifyInOrder(verifiers, token, resource), admit);
 }

@@ -11,7 +11,7 @@ import { classify, ErrorCode, type JsonRpcRequest } from "../../util/jsonrpc.ts"
 import type { Principal } from "../contracts.ts";
 import { readBody } from "../../http/body.ts";
 import { CORS, GatewayError, sendJson } from "../respond.ts";
-import { isStateless } from "../mcp-sessions.ts";
+import { isStateless, namedSession } from "../mcp-sessions.ts";
 import type { ConnectorContext } from "./context.ts";
 import { ConnectorRpcError, discover, initializeResult, listPage, negotiatedVersion, SERVER_INFO } from "./local.ts";
 import { TASK_METHODS } from "./messages.ts";
@@ -34,11 +34,6 @@ interface Call {
   req: IncomingMessage;
   res: ServerResponse;
   extra: Record<string, string>;
-}
-
-function namedSession(req: IncomingMessage): string | undefined {
-  const header = req.headers["mcp-session-id"];
-  return typeof header === "string" && header !== "" ? header : undefined;
 }
 
 function accepted(res: ServerResponse): void {

@@ -8,9 +8,9 @@ import { exposeToolResult, rewriteResultUris, type ExposedName } from "../../fed
 import { exposeUri } from "../../federation/naming.ts";
 import { prefixTask } from "./task-ids.ts";
 import { exposeJobHandle, exposeJobPoll, JOB_POLL } from "./jobs.ts";
+import { META } from "../../mcp/extension-ids.ts";
 
 type Message = Record<string, unknown>;
-const RELATED_TASK = "io.modelcontextprotocol/related-task";
 
 export function prefixId(tool: string, id: string | number): string {
   return `${tool}/${JSON.stringify(id)}`;
@@ -38,8 +38,8 @@ function withTask(tool: string, value: unknown): unknown {
 
 function withMeta(tool: string, value: Message): Message {
   const meta = value._meta;
-  if (!isRecord(meta) || !isRecord(meta[RELATED_TASK])) return value;
-  return { ...value, _meta: { ...meta, [RELATED_TASK]: withTask(tool, meta[RELATED_TASK]) } };
+  if (!isRecord(meta) || !isRecord(meta[META.relatedTask])) return value;
+  return { ...value, _meta: { ...meta, [META.relatedTask]: withTask(tool, meta[META.relatedTask]) } };
 }
 
 /** No tool renamed: for callers that hold no view of the namespace. */

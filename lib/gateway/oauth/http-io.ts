@@ -3,6 +3,7 @@
 // through the HTTP kit in lib/http).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody as readKitBody } from "../../http/body.ts";
+import { cookieValue as cookieOf } from "../../http/cookies.ts";
 import { CORS } from "../../http/cors.ts";
 import { jsonWriter } from "../../http/respond.ts";
 
@@ -56,11 +57,5 @@ export function sendRedirect(res: ServerResponse, location: string, cookies: rea
 }
 
 export function cookieValue(req: IncomingMessage, name: string): string | undefined {
-  const header = req.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
+  return cookieOf(req.headers.cookie, name);
 }

@@ -1,5 +1,6 @@
 // Redirect URI rules. Registered redirects match exactly, except loopback ones, which match
 // on any port (RFC 8252 section 7.3: native apps such as VS Code pick a free port per sign-in).
+import { isLoopbackHost } from "../../http/loopback.ts";
 
 /** The hosts where a redirect is allowed without a registration token, as URL prefixes. */
 export const DEFAULT_REDIRECT_ALLOWLIST: readonly string[] = [
@@ -9,8 +10,6 @@ export const DEFAULT_REDIRECT_ALLOWLIST: readonly string[] = [
   "https://vscode.dev/",
   "https://insiders.vscode.dev/",
 ];
-
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
 
 function parse(uri: string): URL | undefined {
   try {
@@ -22,7 +21,7 @@ function parse(uri: string): URL | undefined {
 
 export function isLoopbackRedirect(uri: string): boolean {
   const url = parse(uri);
-  return url !== undefined && url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname);
+  return url !== undefined && url.protocol === "http:" && isLoopbackHost(url.hostname);
 }
 
 /**

@@ -1,6 +1,7 @@
 // The token endpoint (RFC 6749 section 3.2) and token revocation (RFC 7009). Every answer,
 // errors included, is JSON with Cache-Control: no-store.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { mediaTypeOf } from "../../http/content-type.ts";
 import type { ClientDirectory } from "./clients.ts";
 import type { Grants } from "./grants.ts";
 import { readBody, sendJson, sendOAuthError, singleParams } from "./http-io.ts";
@@ -10,7 +11,7 @@ import { JWT_BEARER } from "./metadata.ts";
 
 async function formParams(req: IncomingMessage): Promise<Map<string, string> | undefined> {
   const text = await readBody(req);
-  const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  const type = mediaTypeOf(req.headers["content-type"]);
   if (type !== "application/json") return singleParams(text);
   // Some clients post JSON; accept flat string fields only.
   try {

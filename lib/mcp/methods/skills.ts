@@ -7,8 +7,6 @@ import { ErrorCode } from "../../util/jsonrpc.ts";
 import { paginate } from "./paginate.ts";
 import type { MethodTable } from "./types.ts";
 
-export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
-
 export function skillMethods(): MethodTable {
   return {
     "skills/list": (params, { core }) =>

@@ -2,15 +2,10 @@
 // message is decided in ../revision.ts.
 import type { Refusal } from "../outcome.ts";
 import { headerMismatch, invalidParams, unsupportedVersion, type CapabilityMap, type StatelessErrorBody, refusalOf } from "./errors.ts";
+import { isRecord } from "../../util/guards.ts";
+import { META } from "../extension-ids.ts";
 
-export const META = {
-  protocolVersion: "io.modelcontextprotocol/protocolVersion",
-  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
-  clientInfo: "io.modelcontextprotocol/clientInfo",
-  logLevel: "io.modelcontextprotocol/logLevel",
-  serverInfo: "io.modelcontextprotocol/serverInfo",
-  subscriptionId: "io.modelcontextprotocol/subscriptionId",
-} as const;
+export { META };
 
 /** The stateless revisions this module understands, newest first. */
 export const STATELESS_VERSIONS = ["2026-07-28"] as const;
@@ -28,8 +23,6 @@ export interface RequestEnvelope {
 }
 
 export type EnvelopeCheck = { ok: true; envelope: RequestEnvelope } | { ok: false; refusal: Refusal; error: StatelessErrorBody };
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The `_meta` object of a request's params, if it is one. */
 export function requestMeta(params: unknown): Record<string, unknown> | undefined {

@@ -4,6 +4,7 @@
 // at once; the first round that asks something new ends with `input_required`, listing
 // every question asked concurrently. Pure promise logic: no transport, no clock.
 import { invalidParams, missingClientCapability, type CapabilityMap, type StatelessErrorBody } from "./errors.ts";
+import { isRecord } from "../../util/guards.ts";
 
 export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
 
@@ -20,8 +21,6 @@ export interface ReplayState {
 export type RoundOutcome<T> =
   | { kind: "complete"; value: T }
   | { kind: "input_required"; inputRequests: Record<string, InputRequest>; answers: Record<string, unknown> };
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The methods that may answer with `input_required`; every other one must not. */
 export const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);

@@ -4,6 +4,7 @@
 // each tagged with the subscription id.
 import { invalidParams, type StatelessErrorBody } from "./errors.ts";
 import { META } from "./envelope.ts";
+import { isRecord } from "../../util/guards.ts";
 
 export interface ListenFilter {
   toolsListChanged: boolean;
@@ -12,8 +13,6 @@ export interface ListenFilter {
   /** URIs whose `notifications/resources/updated` the client wants. */
   resourceUris: ReadonlySet<string>;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 const MAX_URIS = 1000;
 

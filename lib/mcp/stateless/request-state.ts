@@ -3,7 +3,8 @@
 // controls it, so it is sealed with HMAC-SHA256 under a per-server key and bound to an expiry,
 // the method, a digest of the request's salient parameters and (when known) the principal.
 // A token that fails any check is refused; nothing inside it is trusted before the MAC is.
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { hmac, safeEqual } from "../../util/secrets.ts";
 
 const VERSION = "s1";
 /** Ten minutes: long enough for a person to answer a form, short enough to bound replay. */
@@ -76,13 +77,13 @@ export function createRequestStateCodec(options: RequestStateCodecOptions = {}):
   const ttlMs = options.ttlMs ?? DEFAULT_STATE_TTL_MS;
   if (!Number.isInteger(ttlMs) || ttlMs <= 0) throw new TypeError("requestState ttlMs must be a positive integer");
   const now = options.now ?? Date.now;
-  const mac = (body: string): Buffer => createHmac("sha256", key).update(`${VERSION}.${body}`).digest();
+  const mac = (body: string): string => hmac(key, `${VERSION}.${body}`);
 
   return {
     seal(state, binding) {
       const sealed: Sealed = { m: binding.method, d: binding.digest, p: principalTag(binding.principal), e: now() + ttlMs, s: state };
       const body = Buffer.from(JSON.stringify(sealed), "utf8").toString("base64url");
-      return `${VERSION}.${body}.${mac(body).toString("base64url")}`;
+      return `${VERSION}.${body}.${mac(body)}`;
     },
     open<T>(token: unknown, binding: StateBinding): OpenedState<T> {
       if (typeof token !== "string") return { ok: false, reason: "malformed" };
@@ -91,9 +92,7 @@ export function createRequestStateCodec(options: RequestStateCodecOptions = {}):
       if (parts.length !== 3 || parts[0] !== VERSION) return { ok: false, reason: "malformed" };
       const [, body = "", signature = ""] = parts;
       if (!/^[A-Za-z0-9_-]+$/.test(body) || !/^[A-Za-z0-9_-]{43}$/.test(signature)) return { ok: false, reason: "malformed" };
-      const given = Buffer.from(signature, "base64url");
-      const expected = mac(body);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: "bad-signature" };
+      if (!safeEqual(signature, mac(body))) return { ok: false, reason: "bad-signature" };
       let sealed: Sealed;
       try {
         sealed = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as Sealed;

@@ -5,6 +5,7 @@
 import { invalidParams, type CapabilityMap, type StatelessErrorBody } from "./errors.ts";
 import { inputRequiredResult, mergeAnswers, MissingCapabilityError, parseInputResponses, ReplayRound, type ReplayState } from "./input-required.ts";
 import { paramsDigest, type RequestStateCodec, type StateBinding } from "./request-state.ts";
+import { isRecord } from "../../util/guards.ts";
 
 export interface RoundRequest {
   method: string;
@@ -19,8 +20,6 @@ export type RoundResult<T> =
   /** The wire result to send as is: `resultType: "input_required"`, questions, sealed state. */
   | { kind: "input_required"; result: Record<string, unknown> }
   | { kind: "error"; error: StatelessErrorBody };
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 export function bindingOf(request: RoundRequest): StateBinding {
   const binding: StateBinding = { method: request.method, digest: paramsDigest(request.params) };

@@ -4,8 +4,8 @@
 // Pure views of a plain snapshot, so any run store can feed them.
 import { invalidParams, missingClientCapability, type CapabilityMap, type StatelessErrorBody } from "./errors.ts";
 import type { InputRequest } from "./input-required.ts";
-
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+import { isRecord } from "../../util/guards.ts";
+import { EXTENSION, META } from "../extension-ids.ts";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
@@ -31,15 +31,13 @@ export interface TaskSnapshot {
 /** How a tool takes part: never a task, a task when the client can take one, or only as a task. */
 export type TaskSupport = "forbidden" | "optional" | "required";
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** Whether this request's client declared the extension (per request: there is no session). */
 export function tasksNegotiated(caps: CapabilityMap): boolean {
   const extensions = caps.extensions;
-  return isRecord(extensions) && isRecord(extensions[TASKS_EXTENSION]);
+  return isRecord(extensions) && isRecord(extensions[EXTENSION.tasks]);
 }
 
-export const TASKS_REQUIRED: CapabilityMap = { extensions: { [TASKS_EXTENSION]: {} } };
+export const TASKS_REQUIRED: CapabilityMap = { extensions: { [EXTENSION.tasks]: {} } };
 
 /**
  * How a `tools/call` is served: as a task, inline, or refused with -32021 when the tool only
@@ -84,8 +82,8 @@ export function createTaskResult(t: TaskSnapshot): Record<string, unknown> {
 /** Strips what the extension forbids on an inlined result: the v1 related-task `_meta` key. */
 function inlineResult(result: Record<string, unknown>): Record<string, unknown> {
   const meta = result._meta;
-  if (!isRecord(meta) || !("io.modelcontextprotocol/related-task" in meta)) return result;
-  const { "io.modelcontextprotocol/related-task": _dropped, ...rest } = meta;
+  if (!isRecord(meta) || !(META.relatedTask in meta)) return result;
+  const { [META.relatedTask]: _dropped, ...rest } = meta;
   const out = { ...result };
   if (Object.keys(rest).length > 0) out._meta = rest;
   else delete out._meta;

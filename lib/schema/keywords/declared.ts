@@ -4,7 +4,8 @@
 // with constant-name loads, each child check called from its own site, which lets V8
 // inline-cache the loads and inline the children. Only JSON.stringify'd names and indices
 // enter the generated text. Where code generation is disabled, a plain loop is used.
-import { escapeSegment, generate, hasOwn, isPlainObject, typeError, type Check } from "./shared.ts";
+import { isRecord } from "../../util/guards.ts";
+import { escapeSegment, generate, hasOwn, typeError, type Check } from "./shared.ts";
 
 export interface DeclaredPlan {
   names: string[];
@@ -45,7 +46,7 @@ export function looped(plan: DeclaredPlan): Check {
   const segments = names.map((name) => `/${escapeSegment(name)}`);
   const own = names.map(inherited);
   return (v, p, e) => {
-    if (!isPlainObject(v)) return !strict || typeError(e, p, "object");
+    if (!isRecord(v)) return !strict || typeError(e, p, "object");
     let ok = true;
     for (let i = 0; i < n; i++) {
       const name = names[i]!;

@@ -7,7 +7,6 @@ import {
   escapeSegment,
   fail,
   hasOwn,
-  isPlainObject,
   nonNegativeInteger,
   schemaMap,
   type Check,
@@ -16,6 +15,7 @@ import {
   type Scope,
 } from "./shared.ts";
 import { declaredCheck } from "./declared.ts";
+import { isRecord } from "../../util/guards.ts";
 
 function stringList(scope: Scope, keyword: string, value: unknown): string[] {
   if (!Array.isArray(value) || !value.every((x) => typeof x === "string") || new Set(value).size !== value.length) {
@@ -50,7 +50,7 @@ function undeclared(scope: Scope, c: Compiler): Check | null {
   }));
   const additional = hasAdditional ? c.member(scope, "additionalProperties") : null;
   return (v, p, e) => {
-    if (!isPlainObject(v)) return true;
+    if (!isRecord(v)) return true;
     let ok = true;
     for (const key of Object.keys(v)) {
       const path = e === null ? p : `${p}/${escapeSegment(key)}`;
@@ -76,7 +76,7 @@ function propertyNames(scope: Scope, c: Compiler): Check | null {
   if (scope.schema.propertyNames === undefined) return null;
   const check = c.member(scope, "propertyNames");
   return (v, p, e) => {
-    if (!isPlainObject(v)) return true;
+    if (!isRecord(v)) return true;
     let ok = true;
     for (const key of Object.keys(v)) {
       if (check(key, p, null)) continue;
@@ -97,7 +97,7 @@ function counts(scope: Scope): Check | null {
   const lo = min ?? 0;
   const hi = max ?? Infinity;
   return (v, p, e) => {
-    if (!isPlainObject(v)) return true;
+    if (!isRecord(v)) return true;
     const n = Object.keys(v).length;
     if (n < lo) return (e?.push({ path: p, message: `must have at least ${lo} properties` }), false);
     if (n > hi) return (e?.push({ path: p, message: `must have at most ${hi} properties` }), false);
@@ -109,14 +109,14 @@ function dependencies(scope: Scope, c: Compiler): Check | null {
   const reqMap = scope.schema.dependentRequired;
   const schemas = schemaMap(scope, "dependentSchemas");
   if (reqMap === undefined && schemas === undefined) return null;
-  if (reqMap !== undefined && !isPlainObject(reqMap)) fail(scope, "dependentRequired", "must be an object of string arrays");
+  if (reqMap !== undefined && !isRecord(reqMap)) fail(scope, "dependentRequired", "must be an object of string arrays");
   const rules = Object.entries(reqMap ?? {}).map(([key, list]) => ({
     key,
     needs: stringList(scope, `dependentRequired/${escapeSegment(key)}`, list),
   }));
   const subs = Object.keys(schemas ?? {}).map((key) => ({ key, check: c.same(scope, "dependentSchemas", key) }));
   return (v, p, e) => {
-    if (!isPlainObject(v)) return true;
+    if (!isRecord(v)) return true;
     let ok = true;
     for (const { key, needs } of rules) {
       if (!hasOwn(v, key)) continue;

@@ -1,6 +1,7 @@
 // What every keyword family shares: the shape of a compiled check, the compiler seam a
 // family calls back into, and small helpers for schema checking and error paths.
 import { SchemaError, type JsonSchema, type SchemaObject, type ValidationError } from "../types.ts";
+import { isRecord } from "../../util/guards.ts";
 
 /**
  * A compiled check. `errors === null` asks only for a yes/no answer (the fast path, which
@@ -36,8 +37,6 @@ export type Family = (scope: Scope, compiler: Compiler) => Check | null;
 
 export const ALWAYS: Check = () => true;
 
-export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-
 export const hasOwn = (o: object, key: string): boolean => Object.hasOwn(o, key);
 
 /** JSON Pointer escaping of one path segment (RFC 6901). */
@@ -68,7 +67,7 @@ export function finiteNumber(scope: Scope, keyword: string): number | undefined 
 export function schemaMap(scope: Scope, keyword: string): Record<string, JsonSchema> | undefined {
   const v = scope.schema[keyword];
   if (v === undefined) return undefined;
-  if (!isPlainObject(v)) fail(scope, keyword, "must be an object of schemas");
+  if (!isRecord(v)) fail(scope, keyword, "must be an object of schemas");
   return v as Record<string, JsonSchema>;
 }
 

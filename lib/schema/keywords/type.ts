@@ -1,11 +1,12 @@
 // `type`, `enum` and `const`: what kind of value, or exactly which values.
 import { jsonEqual } from "../equal.ts";
 import { allOf, fail, show, type Check, type Family, type Scope } from "./shared.ts";
+import { isRecord } from "../../util/guards.ts";
 
 const TYPE_TESTS = {
   null: (v: unknown) => v === null,
   boolean: (v: unknown) => typeof v === "boolean",
-  object: (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v),
+  object: isRecord,
   array: (v: unknown) => Array.isArray(v),
   number: (v: unknown) => typeof v === "number" && Number.isFinite(v),
   integer: (v: unknown) => Number.isInteger(v),

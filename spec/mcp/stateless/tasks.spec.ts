@@ -8,19 +8,19 @@ import {
   taskDispatch,
   taskNotification,
   tasksNegotiated,
-  TASKS_EXTENSION,
   unknownTask,
   type TaskSnapshot,
 } from "../../../lib/mcp/stateless/tasks.ts";
+import { EXTENSION } from "../../../lib/mcp/extension-ids.ts";
 
-const WITH = { extensions: { [TASKS_EXTENSION]: {} } };
+const WITH = { extensions: { [EXTENSION.tasks]: {} } };
 const base: TaskSnapshot = { taskId: "t1", status: "working", createdAt: 0, updatedAt: 1500, ttlMs: 60_000.4, pollIntervalMs: 250 };
 
 test("the extension is negotiated per request, under extensions", () => {
   assert.equal(tasksNegotiated(WITH), true);
-  for (const caps of [{}, { tasks: {} }, { extensions: [] }, { extensions: { [TASKS_EXTENSION]: true } }]) assert.equal(tasksNegotiated(caps), false);
+  for (const caps of [{}, { tasks: {} }, { extensions: [] }, { extensions: { [EXTENSION.tasks]: true } }]) assert.equal(tasksNegotiated(caps), false);
   assert.equal(checkTasksMethod(WITH), null);
-  assert.deepEqual(checkTasksMethod({})?.data, { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
+  assert.deepEqual(checkTasksMethod({})?.data, { requiredCapabilities: { extensions: { [EXTENSION.tasks]: {} } } });
   assert.deepEqual(unknownTask().code, -32602);
 });
 

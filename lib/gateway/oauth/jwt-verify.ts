@@ -41,7 +41,9 @@ export interface JwtExpectations {
 }
 
 /** Why a token was refused: a short reason for the log and the OAuth error, never the token itself. */
-export class JwtRejected extends Error {}
+export class JwtRejected extends Error {
+  readonly code = "HUBMCP_JWT_REJECTED";
+}
 
 /** Finds the key for a header; undefined when the issuer has no such key. */
 export type KeyLookup = (header: JwtHeader) => Promise<KeyObject | undefined>;

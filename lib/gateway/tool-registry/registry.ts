@@ -5,6 +5,7 @@
 // nothing (scripts may run twice).
 import { isDeepStrictEqual } from "node:util";
 import type { GatewayConfig } from "../config.ts";
+import { isRecord } from "../../util/guards.ts";
 import type { RecordStore } from "../contracts.ts";
 import { auditToolChange, type ToolAuditEntry } from "./audit-hook.ts";
 import { bumpVersion, checkRegistered, REGISTRY, type RawTool, type RegisteredTool } from "./records.ts";
@@ -145,7 +146,7 @@ export class ToolRegistry {
    * mistake changes nothing. Answers how many of each outcome.
    */
   async import(list: unknown): Promise<Record<Outcome, number>> {
-    if (!Array.isArray(list) || !list.every((t) => typeof t === "object" && t !== null && !Array.isArray(t) && typeof t.name === "string")) {
+    if (!Array.isArray(list) || !list.every((t) => isRecord(t) && typeof t.name === "string")) {
       throw new RegistryError("HUBMCP_BAD_IMPORT", 'the import must be a JSON list of tools, each an object with a "name"');
     }
     const tools = (list as Array<{ name: string } & RawTool>).map(({ name, ...tool }) => ({ name, tool }));

@@ -5,7 +5,7 @@
 // session's record, so a ticket is worthless for anyone else's session. Single use is the
 // store's business (./console-link.ts); this file only signs and reads.
 import { hmac, randomToken, safeEqual } from "./oauth/crypto.ts";
-import type { ToolSessionRecord } from "./tool-sessions.ts";
+import type { ToolSessionRecord } from "./tool-session-records.ts";
 
 /** How long a console link can be opened after the gateway gave it. */
 export const CONSOLE_TICKET_LIFETIME_MS = 60_000;

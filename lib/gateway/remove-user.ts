@@ -7,7 +7,7 @@ import { ApiTokens } from "./api-tokens.ts";
 import type { RecordStore } from "./contracts.ts";
 import { SESSIONS as BROWSER_SESSIONS } from "./oauth/browser-session.ts";
 import { GRANTS, type GrantRecord } from "./oauth/grants.ts";
-import { forgetSessionsOf } from "./tool-sessions.ts";
+import { forgetSessionsOf } from "./tool-session-records.ts";
 
 export interface Removed {
   tokens: number;

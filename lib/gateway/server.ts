@@ -28,7 +28,8 @@ import { CORS, GatewayError, knownFailure, sendError, sendJson } from "./respond
 import { matchRoute, queryOf, type Route } from "./routes.ts";
 import { SessionSealer } from "./session-seal.ts";
 import { CachingRecordStore } from "./store/caching-record-store.ts";
-import { isSteadyRoute, ToolSessions } from "./tool-sessions.ts";
+import { ToolSessions } from "./tool-sessions.ts";
+import { isSteadyRoute } from "./tool-session-records.ts";
 import type { GatewayContext } from "./tool-call.ts";
 import { handleToolRoute } from "./tool-routes.ts";
 import { UpstreamSlots } from "./upstream-slots.ts";

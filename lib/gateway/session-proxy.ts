@@ -9,7 +9,7 @@ import { upstreamOf, type GatewayContext } from "./tool-call.ts";
 import { readBody } from "../http/body.ts";
 import { namedSessionId } from "../http/session-ref.ts";
 import { readSessionProxyCookie, tokenValid } from "./session-proxy-cookie.ts";
-import type { ToolSessionRecord } from "./tool-sessions.ts";
+import type { ToolSessionRecord } from "./tool-session-records.ts";
 
 const UNAUTHORIZED = (): GatewayError => new GatewayError("unauthorized", "This session path needs its session cookie");
 

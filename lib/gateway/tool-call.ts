@@ -17,7 +17,8 @@ import { decodeHeaderValue, encodeHeaderValue } from "../mcp/stateless/headers.t
 import type { Query } from "./routes.ts";
 import type { SessionSealer } from "./session-seal.ts";
 import { EVERYONE } from "./isolation.ts";
-import type { ToolSessionRecord, ToolSessions } from "./tool-sessions.ts";
+import type { ToolSessions } from "./tool-sessions.ts";
+import type { ToolSessionRecord } from "./tool-session-records.ts";
 import type { UpstreamSlots } from "./upstream-slots.ts";
 import { andThen } from "../util/maybe-async.ts";
 import type { Tracer } from "../telemetry/tracer.ts";

@@ -12,7 +12,7 @@ import { GatewayError, sendJson } from "./respond.ts";
 import { inspectRequest, mayActOn, passedOn, rewriteEvents, rewriteResult, type ParsedMessage } from "./rewrite.ts";
 import type { Route } from "./routes.ts";
 import { checkSharedUse, EVERYONE, isShared } from "./isolation.ts";
-import { sessionKey } from "./tool-sessions.ts";
+import { sessionKey } from "./tool-session-records.ts";
 import { MCP_ACCEPT } from "./upstream-mcp.ts";
 import { sessionProxyCookie } from "./session-proxy-cookie.ts";
 import { consoleLinkFields } from "./console-ticket.ts";

@@ -1,35 +1,16 @@
 // Tool sessions: one running tool server per (user, tool, revision), started on first use
-// and shared by every gateway replica through records in the data dir. The replica that
-// started a session owns its process (idle stop, crash report, shutdown); any replica can
-// route to it. Records: `tool-sessions/<key>` (state and address), `tool-session-use/<key>`
-// (last use, written by every replica), `weber-routes/<instance>` (the proxy path's key) and
-// `tool-session-places/…` (the caps, see session-caps.ts).
+// and shared by every gateway replica through records in the data dir (./tool-session-records.ts).
+// The replica that started a session owns its process (idle stop, crash report, shutdown);
+// any replica can route to it.
 import { randomBytes } from "node:crypto";
 import type { GatewayConfig } from "./config.ts";
 import type { RecordStore } from "./contracts.ts";
-import { launchBackend, SessionLaunchError, type Backend, type LaunchRequest } from "./backends/index.ts";
+import { launchBackend, launchFailure, SessionLaunchError, type Backend, type LaunchRequest } from "./backends/index.ts";
 import { GatewayError } from "./respond.ts";
 import { SessionCaps, tooMany, tooManyForUser } from "./session-caps.ts";
 import { EVERYONE, isShared, SharedSessions } from "./isolation.ts";
 import { StateRoots } from "./state-dirs.ts";
-
-export interface ToolSessionRecord {
-  state: "starting" | "ready" | "crashed";
-  instance: string;
-  user: string;
-  tool: string;
-  revision: string;
-  /** The replica that owns the process. */
-  owner: string;
-  since: number;
-  url?: string;
-  cookie?: string;
-  weberPrefix?: string;
-  /** The owner's child process, for operators. */
-  pid?: number;
-  /** A `slurm` session's batch job, for operators and any replica. */
-  jobId?: string;
-}
+import { SESSIONS, sessionKey, sessionsOf, USE, WEBER, type ToolSessionRecord } from "./tool-session-records.ts";
 
 export interface ToolSessionsOptions {
   /** May remember records a while (see CachingRecordStore); decisions to change one use `readFresh`. */
@@ -47,34 +28,7 @@ export interface ToolSessionsOptions {
   onEvent(event: string, fields: Record<string, unknown>): void;
 }
 
-const SESSIONS = "tool-sessions";
-const USE = "tool-session-use";
-const WEBER = "weber-routes";
-
-/** Records every routed request reads and may be remembered for a while: a session's route once it runs. */
-export function isSteadyRoute(collection: string, value: unknown): boolean {
-  return collection === WEBER || (collection === SESSIONS && (value as ToolSessionRecord).state === "ready");
-}
-
-/**
- * Forgets every tool session of a user (a removed account), from any process on the data
- * dir: their routes stop within the lookup cache bound, and the replica running each one
- * stops it at its next sweep. Answers how many there were.
- */
-export async function forgetSessionsOf(store: RecordStore, user: string): Promise<number> {
-  const theirs = (await store.list<ToolSessionRecord>(SESSIONS)).filter((r) => r.value.user === user);
-  for (const { id, value } of theirs) {
-    await store.delete(SESSIONS, id);
-    await store.delete(WEBER, value.instance);
-  }
-  return theirs.length;
-}
-
 const TOUCH_EVERY_MS = 5_000;
-
-export function sessionKey(user: string, tool: string, revision: string): string {
-  return `${user}\n${tool}\n${revision}`;
-}
 
 interface Owned {
   key: string;
@@ -86,13 +40,6 @@ interface Owned {
   stopping: boolean;
   /** A `url` revision's: its server outlives this replica (see #runsWithoutUs). */
   runsWithoutUs: boolean;
-}
-
-/** Why a launch failed, for the log: our errors' fixed texts, a system call's name and code (never its path or text). */
-function launchFailure(err: unknown): string {
-  const { syscall, code, message } = (err ?? {}) as NodeJS.ErrnoException;
-  if (typeof code === "string" && code.startsWith("HUBMCP_")) return message;
-  return typeof syscall === "string" && typeof code === "string" ? `${syscall} failed with ${code}` : "an unexpected error";
 }
 
 export class ToolSessions {
@@ -367,12 +314,8 @@ export class ToolSessions {
   }
 
   /** A person's own tool sessions, as the data dir has them (any replica's), oldest first. */
-  async of(user: string): Promise<ToolSessionRecord[]> {
-    const all = await this.#o.store.list<ToolSessionRecord>(SESSIONS);
-    return all
-      .map((r) => r.value)
-      .filter((rec) => rec.user === user && rec.state !== "crashed")
-      .sort((a, b) => a.since - b.since);
+  of(user: string): Promise<ToolSessionRecord[]> {
+    return sessionsOf(this.#o.store, user);
   }
 
   /**

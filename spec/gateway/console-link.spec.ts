@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { CONSOLE_LINK_USES, ConsoleLinkUses } from "../../lib/gateway/console-link.ts";
 import { CONSOLE_TICKET_LIFETIME_MS, mintConsoleTicket, type TicketBinding } from "../../lib/gateway/console-ticket.ts";
 import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
-import type { ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
+import type { ToolSessionRecord } from "../../lib/gateway/tool-session-records.ts";
 import { browserSkip, launchBrowser } from "../helpers/browser.ts";
 import { fake, json, post, rpc, startHarness, type Harness } from "./helpers.ts";
 

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Upstream } from "../../lib/gateway/forward.ts";
 import { SharedSessions } from "../../lib/gateway/isolation.ts";
-import type { ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
+import type { ToolSessionRecord } from "../../lib/gateway/tool-session-records.ts";
 import { openSse } from "../helpers/sse-client.ts";
 import { json, post, rpc, startHarness, type Harness } from "./helpers.ts";
 

@@ -14,7 +14,7 @@ import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
 import { parseGatewayConfig } from "../../lib/gateway/config.ts";
 import { launcherCommand, LEAN_SESSION_FLAGS } from "../../lib/gateway/backends/index.ts";
 import { startGateway } from "../../lib/gateway/server.ts";
-import type { ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
+import type { ToolSessionRecord } from "../../lib/gateway/tool-session-records.ts";
 import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
 import { LIB_INDEX, tempDir } from "../helpers/launcher-fixtures.ts";
 import { IS_ROOT, osUser, runAs } from "../helpers/os-user.ts";

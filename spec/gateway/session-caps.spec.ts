@@ -13,7 +13,8 @@ import { CachingRecordStore } from "../../lib/gateway/store/caching-record-store
 import { SessionCaps } from "../../lib/gateway/session-caps.ts";
 import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
 import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
-import { isSteadyRoute, ToolSessions, type ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
+import { ToolSessions } from "../../lib/gateway/tool-sessions.ts";
+import { isSteadyRoute, type ToolSessionRecord } from "../../lib/gateway/tool-session-records.ts";
 
 /** Two replicas, each on its own store object over `shared` (one process's view of the data dir each), with twelve tools. */
 function cappedReplicas(t: { after(fn: () => unknown): void }, stores: [RecordStore, RecordStore], limits = { sessionsPerUser: 3, sessionsTotal: 100 }) {

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { sessionProxyCookie } from "../../lib/gateway/session-proxy-cookie.ts";
-import type { ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
+import type { ToolSessionRecord } from "../../lib/gateway/tool-session-records.ts";
 import { json, post, rpc, startHarness } from "./helpers.ts";
 
 const CONFIG = {

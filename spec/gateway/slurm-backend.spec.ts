@@ -15,7 +15,7 @@ import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
 import { parseGatewayConfig } from "../../lib/gateway/config.ts";
 import { startGateway } from "../../lib/gateway/server.ts";
 import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
-import type { ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
+import type { ToolSessionRecord } from "../../lib/gateway/tool-session-records.ts";
 import { LIB_INDEX, ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
 import { IS_ROOT } from "../helpers/os-user.ts";
 import { failingSqueue, slurmCluster, squeueState } from "../helpers/slurm.ts";

@@ -8,7 +8,7 @@ import { chmodSync, chownSync, existsSync, readdirSync, readFileSync, lstatSync,
 import { basename, dirname, join } from "node:path";
 import { sessionStateDir, SessionStateDirError, StateRoots } from "../../lib/gateway/state-dirs.ts";
 import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
-import type { ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
+import type { ToolSessionRecord } from "../../lib/gateway/tool-session-records.ts";
 import { LIB_INDEX, tempDir } from "../helpers/launcher-fixtures.ts";
 import { IS_ROOT } from "../helpers/os-user.ts";
 import { post, rpc, startHarness } from "./helpers.ts";

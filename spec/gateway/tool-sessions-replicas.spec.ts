@@ -6,7 +6,8 @@ import { parseGatewayConfig } from "../../lib/gateway/config.ts";
 import type { Backend } from "../../lib/gateway/backends/index.ts";
 import { CachingRecordStore } from "../../lib/gateway/store/caching-record-store.ts";
 import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
-import { isSteadyRoute, sessionKey, ToolSessions, type ToolSessionRecord } from "../../lib/gateway/tool-sessions.ts";
+import { ToolSessions } from "../../lib/gateway/tool-sessions.ts";
+import { isSteadyRoute, sessionKey, type ToolSessionRecord } from "../../lib/gateway/tool-session-records.ts";
 
 const KEY = sessionKey("ada", "t", "default");
 

@@ -12,7 +12,7 @@ import { startGateway } from "../../lib/gateway/server.ts";
 import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
 import { FAKE_TOOL, post, pidsIn, ROOT, rpc, startHarness, json } from "./helpers.ts";
 import { alive } from "../helpers/launcher-fixtures.ts";
-import { forgetSessionsOf } from "../../lib/gateway/tool-sessions.ts";
+import { forgetSessionsOf } from "../../lib/gateway/tool-session-records.ts";
 
 function pidFile(t: { after(fn: () => unknown): void }): string {
   const dir = mkdtempSync(join(tmpdir(), "hubmcp-gw-"));

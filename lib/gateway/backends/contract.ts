@@ -62,3 +62,10 @@ export class SessionLaunchError extends Error {
 
 /** The `exited` of a backend whose server this gateway does not watch. */
 export const NEVER: Promise<void> = new Promise<void>(() => {});
+
+/** Why a launch failed, for the log: our errors' fixed texts, a system call's name and code (never its path or text). */
+export function launchFailure(err: unknown): string {
+  const { syscall, code, message } = (err ?? {}) as NodeJS.ErrnoException;
+  if (typeof code === "string" && code.startsWith("HUBMCP_")) return message;
+  return typeof syscall === "string" && typeof code === "string" ? `${syscall} failed with ${code}` : "an unexpected error";
+}

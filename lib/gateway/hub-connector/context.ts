@@ -3,7 +3,7 @@
 // or a call by any of a thousand people with the same groups reuses one merge).
 import { upstreamOf, type GatewayContext } from "../tool-call.ts";
 import type { TokenVerifier, Principal } from "../contracts.ts";
-import type { ToolSessionRecord } from "../tool-sessions.ts";
+import type { ToolSessionRecord } from "../tool-session-records.ts";
 import { Catalogs } from "./catalogs.ts";
 import { RappturesLists } from "./rappture-lists.ts";
 import { PersonView, toolsFor } from "./namespace.ts";

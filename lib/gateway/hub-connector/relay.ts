@@ -12,7 +12,7 @@ import type { ExposedName } from "../../federation/expose.ts";
 import { formatComment, formatEvent } from "../../http/sse.ts";
 import { upstreamOf, vouchedFor } from "../tool-call.ts";
 import { checkSharedUse, EVERYONE } from "../isolation.ts";
-import type { ToolSessionRecord } from "../tool-sessions.ts";
+import type { ToolSessionRecord } from "../tool-session-records.ts";
 import { corsWith, isEventStream, openStream, send, type Cancel, type Upstream } from "../forward.ts";
 import { writeHeadFrom } from "../../proxy/headers.ts";
 import { GatewayError, sendJson } from "../respond.ts";

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import type { SessionSealer } from "../session-seal.ts";
 import { GatewayError } from "../respond.ts";
 import type { Upstream } from "../forward.ts";
-import type { ToolSessionRecord } from "../tool-sessions.ts";
+import type { ToolSessionRecord } from "../tool-session-records.ts";
 import { EVERYONE, type SharedSessions } from "../isolation.ts";
 import { end } from "../upstream-mcp.ts";
 

@@ -47,7 +47,10 @@ const NEEDS_REWRITE = ['"uri"', '"taskId"', '"method"', `"${TOOL_REFS}"`, '"job_
 
 /** The link to `tool` for this client: reused while its tool session runs, else (re)started. */
 export async function linkFor(cc: ConnectorContext, s: ConnectorSession | undefined, user: string, tool: string): Promise<Link> {
-  const found = cc.gw.sessions.acquireNow(user, tool, cc.gw.config.tools[tool]!.catalogRevision);
+  // A registered tool may be removed while a request for it is on its way (../tool-registry/live.ts).
+  const spec = cc.gw.config.tools[tool];
+  if (!spec) throw new GatewayError("unknown_tool", "No such tool on this gateway");
+  const found = cc.gw.sessions.acquireNow(user, tool, spec.catalogRevision);
   const rec = found instanceof Promise ? await found : found;
   const up = upstreamOf(cc.gw, rec);
   if (!s) return { tool, rec, up, session: undefined };

@@ -22,7 +22,7 @@ test("a client's trace crosses hub_bridge and the gateway into the tool", { time
     await bridge.client.connect(bridge.transport);
     const name = tools === "*" ? "tracing_where_am_i" : "where_am_i";
     const result = await bridge.client.callTool({ name, arguments: {}, _meta: { traceparent: PARENT, tracestate: "v=1" } }, CallToolResultSchema);
-    const seen = JSON.parse((result.content[0] as { text: string }).text);
+    const seen = JSON.parse((result.content as Array<{ text: string }>)[0]!.text);
     assert.equal(seen.traceId, TRACE, `the tool's span is in the client's trace (HUB_TOOLS=${tools})`);
     assert.equal(seen.tracestate, "v=1");
   }

@@ -3,6 +3,7 @@
 // that declared task support but cannot poll tasks (MCP Inspector's CLI asks for a task,
 // then has no `tasks/get`) may poll its task here too, from the session that owns it.
 import { defineTool, type RegisteredTool, type ToolOptions, toolEntry } from "../registry/tools.ts";
+import type { CallToolResult } from "../mcp/tool-result.ts";
 import type { AsyncRun } from "./run.ts";
 import type { AsyncStore } from "./store.ts";
 import { JOB_RESULT_TOOL, jobStatus } from "./views.ts";
@@ -39,14 +40,28 @@ const OPTIONS = {
 export const JOB_RESULT_ENTRY: Readonly<Record<string, unknown>> = toolEntry(JOB_RESULT_TOOL, OPTIONS, "sync");
 
 export function jobResultTool(store: AsyncStore): RegisteredTool {
-  const poll = (job_id: string, scope: PollScope | undefined): Record<string, unknown> => {
+  const poll = (job_id: string, scope: PollScope | undefined): unknown => {
     const run = visible(store.get(job_id), scope);
     const status = jobStatus(job_id, run);
     // A task stays until its TTL: the client may still read it through tasks/result.
     if (run?.terminal && run.how.kind === "job") store.delete(run.id);
-    return status;
+    return status.status === "done" && run?.settled ? withProvenance(status, run.settled.result) : status;
   };
   const tool = defineTool(({ job_id }: { job_id: string }) => poll(job_id, undefined), OPTIONS, "sync");
   // Not context-bearing (REST may poll jobs), but `tools/call` passes the caller's session as the second argument.
   return { ...tool, call: (args, scope) => poll(args.job_id as string, scope as PollScope | undefined) };
+}
+
+/**
+ * A finished job's answer keeps what its tool's result said beyond its value: the result's
+ * `_meta` (where it came from: a Rappture run's tool, inputs, digest) and its content blocks
+ * other than text (resource links to a run file, images), so a client that polls jobs
+ * is not told less than one that receives the result at once.
+ */
+function withProvenance(status: Record<string, unknown>, result: CallToolResult): unknown {
+  const blocks = result.content.filter((block) => block.type !== "text");
+  if (result._meta === undefined && blocks.length === 0) return status;
+  const out: CallToolResult = { content: [{ type: "text", text: JSON.stringify(status) }, ...blocks], isError: false, structuredContent: status };
+  if (result._meta !== undefined) out._meta = result._meta;
+  return out;
 }

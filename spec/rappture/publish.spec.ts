@@ -169,3 +169,28 @@ test("a tool.xml that declares its outputs gives the tool an outputSchema, which
   assert.equal(result.isError, false, "the run's outputs match the schema");
   assert.equal(result.structuredContent.f.points.length, 10);
 });
+
+test("a client that polls jobs is told where its result came from, and can read the run file, as a task client is", async (t) => {
+  const server = new McpServer("hub").rappture(FERMI);
+  const running = await server.listen({ port: 0 });
+  t.after(() => running.close());
+  const client = new RpcClient(running.url);
+  await client.initialize({});
+  const started = await client.result("tools/call", { name: "fermi", arguments: { points: 11 } });
+  const { job_id } = JSON.parse(started.content[0].text);
+  assert.ok(job_id, started.content[0].text);
+  let poll: {
+    content: Array<{ type: string; uri?: string; text?: string }>;
+    structuredContent: { status: string };
+    _meta?: Record<string, { runDigest: string }>;
+  };
+  do poll = await client.result("tools/call", { name: "get_job_result", arguments: { job_id } });
+  while (poll.structuredContent.status === "running");
+  assert.equal(poll.structuredContent.status, "done");
+  const digest = poll._meta?.[RAPPTURE_META]?.runDigest;
+  assert.match(digest ?? "", /^[0-9a-f]{64}$/, "the poll carries the run's provenance");
+  const link = poll.content.find((b) => b.type === "resource_link");
+  assert.ok(link?.uri, "and the link to its run file");
+  const read = await client.result("resources/read", { uri: link.uri });
+  assert.equal(createHash("sha256").update(read.contents[0].text).digest("hex"), digest);
+});

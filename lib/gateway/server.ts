@@ -224,7 +224,11 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         res.writeHead(303, { location: accountPath.slice(1), "cache-control": "no-store", "content-length": 0 }).end();
         return;
       case "admin-api":
-        facts.user = await handleAdminApi({ config: live.fileConfig, store: options.store, verifiers, publicUrl }, req, res);
+        facts.user = await handleAdminApi(
+          { config: live.fileConfig, store: options.store, verifiers, publicUrl, audit: (entry) => audit.record(entry) },
+          req,
+          res,
+        );
         return;
       case "admin":
         facts.user = await ctx.admin!.handle(r.leaf, req, res);

@@ -11,7 +11,8 @@ export type AuditEvent =
   | "grant.revoked"
   | "session.start"
   | "session.start-failed"
-  | "session.stop";
+  | "session.stop"
+  | "registry.change";
 
 export interface AuditEntry {
   event: AuditEvent;
@@ -34,6 +35,9 @@ export interface AuditEntry {
   backend?: string;
   /** A stable code saying why, for failures and stops. */
   reason?: string;
+  /** For `registry.change`: the tool in brief before and after (revisions, default, groups; never paths or commands). */
+  before?: string;
+  after?: string;
 }
 
 const TEXT_MAX = 200;
@@ -70,6 +74,8 @@ export function auditLine(e: AuditEntry, now = Date.now()): string {
     traceId: e.traceId,
     backend: text(e.backend),
     reason: text(e.reason),
+    before: text(e.before),
+    after: text(e.after),
   };
   return `${JSON.stringify(line)}\n`;
 }

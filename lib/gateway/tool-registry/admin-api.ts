@@ -20,6 +20,8 @@ import type { Principal, RecordStore, TokenVerifier } from "../contracts.ts";
 import { GatewayError, knownFailure } from "../respond.ts";
 import { readJsonBody } from "../../http/body.ts";
 import { jsonWriter } from "../../http/respond.ts";
+import type { AuditEntry } from "../audit/entry.ts";
+import { toolChangeLine, type ToolAuditEntry } from "./audit-hook.ts";
 import { RegistryError, ToolRegistry, type RegistryErrorCode } from "./registry.ts";
 
 export interface AdminApiContext {
@@ -27,6 +29,8 @@ export interface AdminApiContext {
   readonly store: RecordStore;
   readonly verifiers: readonly TokenVerifier[];
   readonly publicUrl: string;
+  /** Where each change is recorded (the gateway's audit trail). */
+  readonly audit?: (entry: AuditEntry) => void;
 }
 
 const sendJson = jsonWriter({ headers: { "cache-control": "no-store" }, started: "destroy" });
@@ -91,7 +95,12 @@ async function serve(ctx: AdminApiContext, req: IncomingMessage, res: ServerResp
     throw new GatewayError("not_found", "No such route");
   const principal = await caller(ctx, req);
   facts.user = principal.user;
-  const registry = new ToolRegistry(ctx.store, { config: ctx.config, who: principal.user });
+  const audit = ctx.audit;
+  const registry = new ToolRegistry(ctx.store, {
+    config: ctx.config,
+    who: principal.user,
+    ...(audit ? { onChange: (entry: ToolAuditEntry) => audit(toolChangeLine(entry)) } : {}),
+  });
   const [, name, , revision] = parts;
   const flag = (k: string): boolean => ["1", "true"].includes(url.searchParams.get(k) ?? "");
   const allow = (methods: string): never => {

@@ -1,7 +1,8 @@
-// Where every change to the tool registry is reported, by the CLI and the admin API alike:
-// the audit trail (issue 36) connects here. Until it does, a change is reported nowhere else
-// than in the registry's own records (`by`, `at`).
-import type { RecordStore } from "../contracts.ts";
+// What every change to the tool registry reports, by the CLI and the admin API alike. The
+// admin API hands it to the gateway's audit trail (`registry.change` lines); the CLI runs in
+// a process of its own, beside no trail, so its changes are in the registry's records (`by`,
+// `at`) only.
+import type { AuditEntry } from "../audit/entry.ts";
 import type { RawTool } from "./records.ts";
 
 export interface ToolAuditEntry {
@@ -15,4 +16,27 @@ export interface ToolAuditEntry {
   readonly after: RawTool | undefined;
 }
 
-export async function auditToolChange(_store: RecordStore, _entry: ToolAuditEntry): Promise<void> {}
+/** The change as one audit line: who, what, and the tool's revisions and groups before and after. */
+export function toolChangeLine(entry: ToolAuditEntry): AuditEntry {
+  return {
+    event: "registry.change",
+    person: entry.who,
+    tool: entry.tool,
+    ...(entry.revision ? { revision: entry.revision } : {}),
+    method: entry.action,
+    outcome: "ok",
+    before: outline(entry.before),
+    after: outline(entry.after),
+  };
+}
+
+/** A registered tool in brief: its revisions' names and kinds, its default and its groups; never paths, commands or env. */
+function outline(tool: RawTool | undefined): string {
+  if (tool === undefined) return "none";
+  const revisions = typeof tool.revisions === "object" && tool.revisions !== null ? (tool.revisions as Record<string, Record<string, unknown>>) : {};
+  const kinds = Object.entries(revisions).map(
+    ([name, rev]) => `${name}:${Object.keys(rev ?? {}).find((k) => k !== "isolation" && k !== "runAs" && k !== "env") ?? "?"}`,
+  );
+  const groups = Array.isArray(tool.groups) ? (tool.groups as unknown[]).join(",") : "";
+  return `revisions=${kinds.join(" ")}; default=${String(tool.defaultRevision ?? "default")}; groups=${groups}`;
+}

@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { GatewayConfig } from "../config.ts";
 import { isRecord } from "../../util/guards.ts";
 import type { RecordStore } from "../contracts.ts";
-import { auditToolChange, type ToolAuditEntry } from "./audit-hook.ts";
+import type { ToolAuditEntry } from "./audit-hook.ts";
 import { bumpVersion, checkRegistered, REGISTRY, type RawTool, type RegisteredTool } from "./records.ts";
 
 export type RegistryErrorCode =
@@ -35,6 +35,8 @@ export interface RegistryContext {
   readonly config: Pick<GatewayConfig, "registry" | "tools">;
   /** Who asks, for the records and the audit trail. */
   readonly who: string;
+  /** Told of each change made (the admin API's audit trail); none from the CLI. */
+  readonly onChange?: (entry: ToolAuditEntry) => void;
 }
 
 /** One revision's definition as the CLI builds it (`{"app": …}`, `{"url": …}`, …). */
@@ -184,7 +186,7 @@ export class ToolRegistry {
       const written = after === undefined ? await this.#removeIfSame(name, before) : await this.#writeIfSame(name, before, after);
       if (!written) continue;
       await bumpVersion(this.#store, now);
-      await auditToolChange(this.#store, { who: this.#ctx.who, action, tool: name, ...(revision ? { revision } : {}), before: before?.tool, after });
+      this.#ctx.onChange?.({ who: this.#ctx.who, action, tool: name, ...(revision ? { revision } : {}), before: before?.tool, after });
       return after === undefined ? "removed" : before ? "updated" : "added";
     }
   }

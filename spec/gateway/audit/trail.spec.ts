@@ -289,3 +289,33 @@ test("a failing stdout: its lines are dropped, the failure said once per streak;
     ],
   );
 });
+
+test("a change to the tool registry through the admin API leaves one line: who, what, the tool before and after, no paths", async (t) => {
+  const dir = join(tempDir(t), "trail");
+  const h = await startHarness(t, { tools: { fake: { revisions: { default: fake() } } }, audit: { dir }, admin: { groups: ["staff"] } });
+  const put = await fetch(`${h.base}/admin/api/tools/calc`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${h.tokens.carol}`, "content-type": "application/json" },
+    body: JSON.stringify({ groups: ["staff"], revisions: { default: { url: "http://127.0.0.1:9/SECRET-PATH/" } } }),
+  });
+  assert.equal(put.status, 200);
+  await put.text();
+  const removed = await fetch(`${h.base}/admin/api/tools/calc`, { method: "DELETE", headers: { authorization: `Bearer ${h.tokens.carol}` } });
+  assert.equal(removed.status, 200);
+  await removed.text();
+  await h.gw.close();
+  const raw = readFileSync(join(dir, "audit.jsonl"), "utf8");
+  assert.ok(!raw.includes("SECRET-PATH"), "a revision's address, path or command is never written");
+  const changes = raw
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((l) => l.event === "registry.change");
+  assert.deepEqual(
+    changes.map((l) => [l.person, l.method, l.tool, l.before, l.after]),
+    [
+      ["carol", "put", "calc", "none", "revisions=default:url; default=default; groups=staff"],
+      ["carol", "remove", "calc", "revisions=default:url; default=default; groups=staff", "none"],
+    ],
+  );
+});

@@ -1,7 +1,6 @@
-// What every change to the tool registry reports, by the CLI and the admin API alike. The
-// admin API hands it to the gateway's audit trail (`registry.change` lines); the CLI runs in
-// a process of its own, beside no trail, so its changes are in the registry's records (`by`,
-// `at`) only.
+// What every change to the tool registry reports, by the CLI and the admin API alike: the
+// admin API hands it to the gateway's audit trail, the CLI appends it to the file trail its
+// `--config` names (`registry.change` lines). The registry's records keep `by` and `at` too.
 import type { AuditEntry } from "../audit/entry.ts";
 import type { RawTool } from "./records.ts";
 

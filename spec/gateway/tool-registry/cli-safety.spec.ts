@@ -3,7 +3,7 @@
 // write, run as an account gateway.json's `registry.runAs` does not allow, see a variable
 // `registry.env` does not allow. A malformed record never stops the gateway serving the rest.
 import assert from "node:assert/strict";
-import { chmodSync, chownSync, copyFileSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { run } from "../../../cli/hub_gateway.ts";
@@ -162,4 +162,30 @@ test("a malformed record is skipped with one log line; the other tools are serve
       ["fixed", "gateway.json defines a tool of this name; its definition is served"],
     ],
   );
+});
+
+test("with --config naming a file audit trail, a change made by the CLI is a line of that trail too", { timeout: 30_000 }, async (t) => {
+  const dir = tempDir(t, "hubmcp-registry-audit-");
+  const trail = join(dir, "trail");
+  mkdirSync(trail, { mode: 0o700 });
+  const config = join(dir, "gateway.json");
+  writeFileSync(config, JSON.stringify({ tools: {}, audit: { dir: trail } }));
+  const base = ["--data-dir", join(dir, "data"), "--config", config];
+  assert.equal((await tool([...base, "add", "calc", "--url", "http://127.0.0.1:9/SECRET-PATH/"])).code, 0);
+  assert.equal((await tool([...base, "add", "calc", "--url", "http://127.0.0.1:9/SECRET-PATH/"])).code, 0, "unchanged: no line");
+  assert.equal((await tool([...base, "remove", "calc"])).code, 0);
+  const raw = readFileSync(join(trail, "audit.jsonl"), "utf8");
+  assert.ok(!raw.includes("SECRET-PATH"));
+  const lines = raw
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { event: string; person: string; method: string; before: string; after: string });
+  assert.deepEqual(
+    lines.map((l) => [l.event, l.person.startsWith("cli:uid="), l.method, l.before, l.after]),
+    [
+      ["registry.change", true, "add", "none", "revisions=default:url; default=default; groups="],
+      ["registry.change", true, "remove", "revisions=default:url; default=default; groups=", "none"],
+    ],
+  );
+  assert.equal(statSync(join(trail, "audit.jsonl")).mode & 0o777, 0o600);
 });

@@ -160,7 +160,13 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   // The account page, where the authorization server signs people in: served on its path.
   const accountPath = options.authorizationServer?.account?.serve(
-    accountPageHandlers({ host: options.authorizationServer.account, tokens: new ApiTokens(store, accounts), sessions, publicUrl: () => publicUrl }),
+    accountPageHandlers({
+      host: options.authorizationServer.account,
+      tokens: new ApiTokens(store, accounts),
+      sessions,
+      publicUrl: () => publicUrl,
+      audit: (entry) => audit.record(entry),
+    }),
   );
   // The operator's page on the same sign-in; past the lookup cache, so someone taken out of the admin group loses it at once.
   const admin = options.authorizationServer?.admin;

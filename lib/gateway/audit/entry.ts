@@ -12,7 +12,9 @@ export type AuditEvent =
   | "session.start"
   | "session.start-failed"
   | "session.stop"
-  | "registry.change";
+  | "registry.change"
+  | "token.create"
+  | "token.revoke";
 
 export interface AuditEntry {
   event: AuditEvent;
@@ -38,6 +40,9 @@ export interface AuditEntry {
   /** For `registry.change`: the tool in brief before and after (revisions, default, groups; never paths or commands). */
   before?: string;
   after?: string;
+  /** For `token.*`: the API token's public id (the part after `hubmcp_`, never its secret) and when it expires. */
+  tokenId?: string;
+  expiresAt?: string;
 }
 
 const TEXT_MAX = 200;
@@ -76,6 +81,8 @@ export function auditLine(e: AuditEntry, now = Date.now()): string {
     reason: text(e.reason),
     before: text(e.before),
     after: text(e.after),
+    tokenId: text(e.tokenId),
+    expiresAt: e.expiresAt,
   };
   return `${JSON.stringify(line)}\n`;
 }

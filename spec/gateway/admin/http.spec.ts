@@ -37,6 +37,7 @@ test("/admin: the OAuth pages' sign-in, admins only, CSRF on every change, a sto
   assert.equal(start.status, 303);
   assert.equal(start.headers.get("location"), PAGE);
   assert.equal((await anonymous.get("admin/")).headers.get("location"), `../${PAGE}`);
+  assert.equal((await anonymous.get("admin?next=https%3A%2F%2Fevil.example%2F")).headers.get("location"), PAGE, "a fixed place, whatever the query says");
   assert.equal((await anonymous.get("admin/elsewhere")).status, 404);
   const signInPage = await anonymous.get(PAGE);
   assert.equal(signInPage.status, 200);

@@ -11,7 +11,7 @@ import { callsChart } from "../../../lib/gateway/admin/chart.ts";
 import { processUse } from "../../../lib/gateway/admin/proc.ts";
 import { AdminUsageView } from "../../../lib/gateway/admin/usage-view.ts";
 import { PageClient } from "../account/client.ts";
-import { fake } from "../helpers.ts";
+import { fake, startHarness } from "../helpers.ts";
 import { startPagesHub } from "../account/hub.ts";
 
 const VIEW: AdminView = {
@@ -93,4 +93,13 @@ test("the page without an audit folder, before the trail's first line, and over 
   assert.deepEqual([...statuses].sort(), [200, 429]);
   const form = await operator.post("developer/oauth/admin", { action: "stop-session" });
   assert.equal(form.status, 429, "its forms too");
+});
+
+test("a gateway without the OAuth server has no sign-in pages, so no operator's page: /admin is a 404", { timeout: 60_000 }, async (t) => {
+  const h = await startHarness(t, { tools: { fake: { revisions: { default: fake() } } }, admin: { groups: ["staff"] } });
+  for (const path of ["admin", "account"]) {
+    const res = await fetch(`${h.base}/${path}`, { headers: { authorization: `Bearer ${h.tokens.carol}` }, redirect: "manual" });
+    assert.equal(res.status, 404);
+    assert.equal(((await res.json()) as { error: string }).error, "not_found");
+  }
 });

@@ -126,7 +126,7 @@ export function adminPageHandlers(o: AdminOptions): { GET: Handler; POST: Handle
       case "stop-session": {
         const instance = form.get("instance") ?? "";
         // One that is gone already (stopped, or another replica's) just leads back to the page.
-        if (o.sessions.owned().some((s) => s.rec.instance === instance)) await o.sessions.stop(instance, "stopped by an operator");
+        if (o.sessions.owned().some((s) => s.rec.instance === instance)) await o.sessions.stop(instance, "stopped by an operator", who.user);
         return sendRedirect(res, SELF);
       }
       case "sign-out":

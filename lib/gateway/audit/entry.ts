@@ -19,6 +19,8 @@ export type AuditEvent =
 export interface AuditEntry {
   event: AuditEvent;
   person?: string;
+  /** Who made a change to \`person\`'s things when it was not they: \`cli:uid=N\` on the host, or an operator's account. */
+  by?: string;
   tool?: string;
   revision?: string;
   /** The JSON-RPC method, or the HTTP route's (`POST tools/{name}`). */
@@ -66,6 +68,7 @@ export function auditLine(e: AuditEntry, now = Date.now()): string {
     time: new Date(now).toISOString(),
     event: e.event,
     person: text(e.person),
+    by: text(e.by),
     tool: text(e.tool),
     revision: text(e.revision),
     method: text(e.method),

@@ -114,7 +114,7 @@ test("/admin: the OAuth pages' sign-in, admins only, CSRF on every change, a sto
     .filter(Boolean)
     .map((l) => JSON.parse(l));
   assert.deepEqual(
-    lines.filter((l) => l.event === "session.stop").map((l) => [l.person, l.reason]),
-    [["alice", "stopped by an operator"]],
+    lines.filter((l) => l.event === "session.stop").map((l) => [l.person, l.reason, l.by]),
+    [["alice", "stopped by an operator", "carol"]],
   );
 });

@@ -6,6 +6,7 @@ import { readBody as readKitBody } from "../../http/body.ts";
 import { cookieValue as cookieOf } from "../../http/cookies.ts";
 import { CORS } from "../../http/cors.ts";
 import { jsonWriter } from "../../http/respond.ts";
+import { oauthErrorOf, wireHeaders, wireStatus, type OAuthAnswered } from "../../util/errors.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -32,6 +33,11 @@ export const sendJson = jsonWriter({ cors: CORS.oauth, headers: { "cache-control
 
 export function sendOAuthError(res: ServerResponse, status: number, error: string, description: string, headers: Record<string, string> = {}): void {
   sendJson(res, status, { error, error_description: description }, headers);
+}
+
+/** One of the error model's failures in its RFC 6749 form, with the status and headers declared for it. */
+export function sendOAuthFailure(res: ServerResponse, code: OAuthAnswered, description: string, headers: Record<string, string> = {}): void {
+  sendOAuthError(res, wireStatus(code), oauthErrorOf(code), description, { ...wireHeaders(code), ...headers });
 }
 
 /** Headers for our own HTML: nothing external, no framing (clickjacking), no referrer leaks. */

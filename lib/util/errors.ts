@@ -167,6 +167,27 @@ export function wireStatus(code: WireCode): number {
   return WIRE_ERRORS[code].status;
 }
 
+/**
+ * The codes only the OAuth endpoints answer with, as `{error, error_description}`, and their
+ * statuses: RFC 6749 section 5.2 (invalid_client is 401), RFC 8707 section 2 (invalid_target),
+ * RFC 7591 section 3.2.2 (registration), RFC 6750 section 3.1 (a registration token).
+ */
+export const OAUTH_ERRORS = {
+  invalid_request: 400,
+  invalid_client: 401,
+  invalid_grant: 400,
+  unsupported_grant_type: 400,
+  invalid_target: 400,
+  invalid_client_metadata: 400,
+  invalid_redirect_uri: 400,
+  invalid_token: 401,
+  insufficient_scope: 403,
+  /** An upstream the answer depends on (an assertion's issuer) cannot be reached; try again. */
+  temporarily_unavailable: 503,
+} as const;
+
+export type OAuthCode = keyof typeof OAUTH_ERRORS;
+
 /** The codes the OAuth endpoints answer themselves, each with its RFC 6749 form. */
 export type OAuthAnswered = { [K in WireCode]: (typeof WIRE_ERRORS)[K] extends { oauth: string } ? K : never }[WireCode];
 

@@ -7,13 +7,13 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolveByName } from "../../federation/resolve.ts";
 import { decorateResult } from "../../mcp/stateless/results.ts";
 import { isRecord } from "../../util/guards.ts";
-import { classify, ErrorCode, type JsonRpcRequest } from "../../util/jsonrpc.ts";
+import { classify, ErrorCode, isJsonRpcError, JsonRpcError, type JsonRpcRequest } from "../../util/jsonrpc.ts";
 import type { Principal } from "../contracts.ts";
 import { readBody } from "../../http/body.ts";
 import { CORS, GatewayError, sendJson } from "../respond.ts";
 import { isStateless, namedSession } from "../mcp-sessions.ts";
 import type { ConnectorContext } from "./context.ts";
-import { ConnectorRpcError, discover, initializeResult, listPage, negotiatedVersion, SERVER_INFO } from "./local.ts";
+import { discover, initializeResult, listPage, negotiatedVersion, SERVER_INFO } from "./local.ts";
 import { TASK_METHODS } from "./messages.ts";
 import { prefixTask, unprefixTask } from "./task-ids.ts";
 import { SEARCH_TOOL } from "./namespace.ts";
@@ -72,7 +72,7 @@ async function routeRequest(cc: ConnectorContext, c: Call, request: JsonRpcReque
   let answering: string | undefined;
   if (TASK_METHODS.has(method)) {
     const task = unprefixTask(params.taskId);
-    if (!task || !view.labels.has(task.tool)) throw new ConnectorRpcError(ErrorCode.InvalidParams, "Unknown task");
+    if (!task || !view.labels.has(task.tool)) throw new JsonRpcError(ErrorCode.InvalidParams, "Unknown task");
     tool = task.tool;
     routed = { ...params, taskId: task.taskId };
   } else if (method === "tools/call" && params.name === JOBS_TOOL && view.hasJobs) {
@@ -84,12 +84,12 @@ async function routeRequest(cc: ConnectorContext, c: Call, request: JsonRpcReque
     answering = JOB_POLL;
   } else {
     const resolved = resolveByName(method, params, view);
-    if (!resolved) throw new ConnectorRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-    if ("error" in resolved) throw new ConnectorRpcError(resolved.error.code, resolved.error.message);
+    if (!resolved) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    if ("error" in resolved) throw new JsonRpcError(resolved.error.code, resolved.error.message);
     tool = resolved.label;
     routed = resolved.params;
   }
-  if (typeof id !== "string" && typeof id !== "number") throw new ConnectorRpcError(ErrorCode.InvalidRequest, "Invalid Request: bad id");
+  if (typeof id !== "string" && typeof id !== "number") throw new JsonRpcError(ErrorCode.InvalidRequest, "Invalid Request: bad id");
   const exposedName = (label: string, name: string) => view.exposedName(label, name);
   const watched = watchRouted(cc.gw, c.principal.user, tool, c.res, method, routed);
   await forward(
@@ -174,7 +174,7 @@ async function handlePost(cc: ConnectorContext, principal: Principal, req: Incom
   try {
     await routeRequest(cc, c, request);
   } catch (err) {
-    if (err instanceof ConnectorRpcError) return replyError(c, request.id, err.rpcCode, err.message);
+    if (isJsonRpcError(err)) return replyError(c, request.id, err.code, err.message);
     throw err;
   }
 }

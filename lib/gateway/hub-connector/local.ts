@@ -4,7 +4,7 @@
 import { listKindOf } from "../../federation/expose.ts";
 import { discoverResult } from "../../mcp/stateless/results.ts";
 import { LATEST_VERSION, SUPPORTED_VERSIONS } from "../../mcp/versions.ts";
-import { ErrorCode } from "../../util/jsonrpc.ts";
+import { ErrorCode, JsonRpcError } from "../../util/jsonrpc.ts";
 import type { PersonView } from "./namespace.ts";
 import { JOBS_DEFINITION } from "./jobs.ts";
 import { SEARCH_DEFINITION } from "./search.ts";
@@ -14,17 +14,6 @@ type Result = Record<string, unknown>;
 export const SERVER_INFO = { name: "hub_gateway", title: "All tools of this hub", version: "1" };
 const INSTRUCTIONS =
   "Every tool of this hub you may use, named <tool>_<name>. With many tools, call hub_search_tools with a few words to find the right ones instead of reading the whole list.";
-
-/** A JSON-RPC error /mcp answers itself. */
-export class ConnectorRpcError extends Error {
-  readonly code = "HUBMCP_CONNECTOR_RPC";
-  constructor(
-    readonly rpcCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 export function negotiatedVersion(params: Result): string {
   const asked = params.protocolVersion;
@@ -61,7 +50,7 @@ export function discover(): Result {
 function offsetOf(cursor: unknown): number {
   if (cursor === undefined) return 0;
   const n = typeof cursor === "string" && /^o[0-9]{1,9}$/.test(cursor) ? Number(cursor.slice(1)) : NaN;
-  if (!Number.isSafeInteger(n)) throw new ConnectorRpcError(ErrorCode.InvalidParams, "Invalid params: unknown cursor");
+  if (!Number.isSafeInteger(n)) throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: unknown cursor");
   return n;
 }
 

@@ -23,7 +23,7 @@ import { answerTool, forward, notifyTools, standaloneStream } from "./relay.ts";
 import { searchResult } from "./search.ts";
 import { watchRouted } from "../audit/calls.ts";
 import type { ConnectorSession } from "./sessions.ts";
-import { request as toolRequest } from "../upstream-mcp.ts";
+import { postMessage, request as toolRequest } from "../upstream-mcp.ts";
 
 type Result = Record<string, unknown>;
 
@@ -125,6 +125,19 @@ async function listTasks(c: Call, params: Result): Promise<Result> {
   return { tasks };
 }
 
+/** A cancellation of a request not running on this replica: the client was sent to another one meanwhile. */
+function runsElsewhere(s: ConnectorSession, message: { method: string; params?: unknown }): boolean {
+  return message.method === "notifications/cancelled" && isRecord(message.params) && !s.inflight.has(JSON.stringify(message.params.requestId));
+}
+
+/** Every tool the session started hears it: the one running that request cancels it, the others know no such id. */
+async function cancelEverywhere(s: ConnectorSession, message: Result): Promise<void> {
+  const headers = { "mcp-protocol-version": s.protocolVersion };
+  await Promise.allSettled(
+    (await s.started()).map(async (link) => (await postMessage(link.up, link.session, message, headers, AbortSignal.timeout(30_000))).resume()),
+  );
+}
+
 /** initialize params a /mcp session keeps: far above what clients send (capabilities, clientInfo). */
 const MAX_INIT_PARAMS_CHARS = 64 * 1024;
 
@@ -152,18 +165,18 @@ async function handlePost(cc: ConnectorContext, principal: Principal, req: Incom
       });
     }
     const version = negotiatedVersion(params);
-    const s = cc.table.create(principal.user, params, version);
+    const s = await cc.table.create(principal.user, params, version);
     c.extra = { "mcp-session-id": s.id };
     return reply(c, message.message.id, "initialize", initializeResult(version));
   }
   if (!stateless) {
     const named = namedSession(req);
     if (named === undefined) throw new GatewayError("no_session", "Send initialize first, then the Mcp-Session-Id it answered with");
-    c.session = cc.table.open(named, principal.user);
+    c.session = await cc.table.open(named, principal.user);
     c.extra = { "mcp-session-id": c.session.id };
   }
   if (message.kind === "notification") {
-    if (c.session) await notifyTools(c.session, value as Result);
+    if (c.session) await (runsElsewhere(c.session, message.message) ? cancelEverywhere(c.session, value as Result) : notifyTools(c.session, value as Result));
     return accepted(res);
   }
   if (message.kind === "response") {
@@ -182,7 +195,7 @@ async function handlePost(cc: ConnectorContext, principal: Principal, req: Incom
 async function handleDelete(cc: ConnectorContext, principal: Principal, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const named = namedSession(req);
   if (named === undefined) throw new GatewayError("no_session", "DELETE needs the Mcp-Session-Id header");
-  await cc.table.delete(cc.table.open(named, principal.user));
+  await cc.table.delete(await cc.table.open(named, principal.user));
   res.writeHead(204, { ...CORS });
   res.end();
 }
@@ -196,7 +209,7 @@ export async function handleConnector(cc: ConnectorContext, principal: Principal
       const named = namedSession(req);
       if (named === undefined)
         throw new GatewayError("method_not_allowed", "GET needs the Mcp-Session-Id of an initialized session", { allow: "POST, DELETE" });
-      return standaloneStream(cc, cc.table.open(named, principal.user), res);
+      return standaloneStream(cc, await cc.table.open(named, principal.user), res);
     }
     case "DELETE":
       return handleDelete(cc, principal, req, res);

@@ -7,11 +7,15 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolveByName } from "../../federation/resolve.ts";
 import { decorateResult } from "../../mcp/stateless/results.ts";
 import { isRecord } from "../../util/guards.ts";
-import { classify, ErrorCode, type JsonRpcRequest } from "../../util/jsonrpc.ts";
+import { classify, ErrorCode, failure, type JsonRpcRequest } from "../../util/jsonrpc.ts";
 import type { Principal } from "../contracts.ts";
 import { readBody } from "../../http/body.ts";
 import { CORS, GatewayError, sendJson } from "../respond.ts";
-import { isStateless, namedSession } from "../mcp-sessions.ts";
+import { namedSession, revisionOf } from "../mcp-sessions.ts";
+import { replyOf, refused, type Outcome } from "../../mcp/outcome.ts";
+import { checkEnvelope } from "../../mcp/stateless/envelope.ts";
+import { checkStandardHeaders, headerValue } from "../../mcp/stateless/headers.ts";
+import { httpStatus } from "../../http/status.ts";
 import type { ConnectorContext } from "./context.ts";
 import { ConnectorRpcError, discover, initializeResult, listPage, negotiatedVersion, SERVER_INFO } from "./local.ts";
 import { TASK_METHODS } from "./messages.ts";
@@ -125,6 +129,22 @@ async function listTasks(c: Call, params: Result): Promise<Result> {
   return { tasks };
 }
 
+/**
+ * The 2026-07-28 checks the tool server makes before any method runs (lib/mcp): the `_meta`
+ * envelope against the version header, and the Mcp-Method/Mcp-Name headers against the body.
+ */
+function statelessRefusal(req: IncomingMessage, request: JsonRpcRequest): Outcome | null {
+  const envelope = checkEnvelope(request.params, headerValue(req.headers, "mcp-protocol-version"));
+  if (!envelope.ok) return refused(envelope.refusal, failure(request.id, envelope.error));
+  const headers = checkStandardHeaders(req.headers, request.method, request.params);
+  return headers.ok ? null : refused(headers.refusal, failure(request.id, headers.error));
+}
+
+/** An outcome of lib/mcp under the status lib/http/status.ts gives it. */
+function sendOutcome(res: ServerResponse, outcome: Outcome): void {
+  sendJson(res, httpStatus(outcome), replyOf(outcome));
+}
+
 /** A cancellation of a request not running on this replica: the client was sent to another one meanwhile. */
 function runsElsewhere(s: ConnectorSession, message: { method: string; params?: unknown }): boolean {
   return message.method === "notifications/cancelled" && isRecord(message.params) && !s.inflight.has(JSON.stringify(message.params.requestId));
@@ -149,9 +169,13 @@ async function handlePost(cc: ConnectorContext, principal: Principal, req: Incom
   } catch {
     return sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code: ErrorCode.ParseError, message: "Parse error" } });
   }
+  const revision = revisionOf(req, value);
+  if (revision.kind === "refused") return sendOutcome(res, refused(revision.refusal, failure(null, revision.error)));
   const message = classify(value);
   if (message.kind === "invalid") return sendJson(res, 400, { jsonrpc: "2.0", id: message.id, error: message.error });
-  const stateless = isStateless(req);
+  const stateless = revision.kind === "stateless";
+  const unfit = stateless && message.kind === "request" ? statelessRefusal(req, message.message) : null;
+  if (unfit) return sendOutcome(res, unfit);
   const c: Call = { principal, session: undefined, stateless, req, res, extra: {} };
   if (message.kind === "request" && message.message.method === "initialize" && !stateless) {
     const params: Result = isRecord(message.message.params) ? message.message.params : {};

@@ -298,10 +298,11 @@ export class ConnectorSessions {
 
   /**
    * Forgets this person's oldest sessions beyond their share (so one person cannot push
-   * everyone else's sessions out), and the oldest of all when the store holds the most.
+   * everyone else's sessions out), and the oldest of all when the store holds the most. Idle
+   * ones are left to the clock: listing every session twice per initialize costs a replica
+   * more than the few idle ones counted here until the next tick.
    */
   async #bound(user: string): Promise<void> {
-    await this.sweepIdle();
     const all = (await this.#o.store.list<ConnectorSessionRecord>(CONNECTOR_SESSIONS)).sort((a, b) => a.value.created - b.value.created);
     const mine = all.filter((r) => r.value.user === user);
     const gone = new Set<string>();

@@ -92,3 +92,12 @@ test("/mcp advertises resources.subscribe alike in initialize and server/discove
   assert.equal(session.resources.subscribe, true);
   assert.equal(discovered.resources.subscribe, session.resources.subscribe);
 });
+
+test("a batch: a tool server answers each message, /mcp refuses the whole body (400), as its docs say", { timeout: 60_000 }, async (t) => {
+  const h = await startHarness(t, { tools: { cmp: { revisions: { default: { url: running.url } } } } });
+  const batch = `[${rpc("ping", {}, 1)},${rpc("ping", {}, 2)}]`;
+  const direct = await post(`${running.url}mcp`, undefined, batch);
+  assert.equal(direct.status, 200);
+  assert.equal(((await direct.json()) as unknown[]).length, 2);
+  assert.deepEqual(await answered(await post(`${h.base}/mcp`, h.tokens.alice, batch)), { status: 400, code: -32600 });
+});

@@ -115,3 +115,15 @@ test("the store holds at most `max` sessions: the oldest are forgotten", async (
   assert.equal(await store.get(CONNECTOR_SESSIONS, first.key), undefined);
   assert.equal((await store.list(CONNECTOR_SESSIONS)).length, 2);
 });
+
+test("a GET stream held on one replica hears a tool the client started through another, at that replica's next sweep", async (t) => {
+  const { a, b, store, link } = await replicas(t);
+  const s = await a.create("ada", {}, "2025-11-25");
+  const onB = await b.open(s.id, "ada");
+  const heard: Array<string | undefined> = [];
+  onB.streams.add((l) => void heard.push(l.session));
+  s.links.set("t", Promise.resolve(link("up-a")));
+  await linked(store, s.key);
+  await b.sweepIdle();
+  assert.deepEqual(heard, ["up-a"]);
+});

@@ -18,71 +18,15 @@ import { EVERYONE, type SharedSessions } from "../isolation.ts";
 import { end } from "../upstream-mcp.ts";
 import { CONNECTOR_SESSIONS, linkedSession, usedAt, withLink, type ConnectorSessionRecord, type StoredLink } from "./session-records.ts";
 import { sessionKey } from "../tool-session-records.ts";
+import { Links, type Link } from "./session-links.ts";
 
-/** One tool as this client uses it: the tool session and the MCP session on it. */
-export interface Link {
-  readonly tool: string;
-  readonly rec: ToolSessionRecord;
-  /** Where its requests go, on the gateway's connections. */
-  readonly up: Upstream;
-  readonly session: string | undefined;
-}
+export type { Link };
 
 /** Sessions one person may hold at once; initializing another forgets their oldest. */
 const PER_USER = 100;
 
 /** Marks a connector id apart from per-tool ids, whose `tool` is a tool name. */
 const CONNECTOR = "*";
-
-/**
- * Per tool, its link once started (shared by concurrent first uses). Written through to the
- * store when a started link settles, so other replicas use the same MCP session on the tool.
- */
-class Links extends Map<string, Promise<Link>> {
-  readonly #started: (tool: string, link: Link) => void;
-  /** Each link that has settled, read without waiting on one still starting. */
-  readonly #settled = new Map<string, Link>();
-
-  constructor(started: (tool: string, link: Link) => void) {
-    super();
-    this.#started = started;
-  }
-
-  override set(tool: string, link: Promise<Link>): this {
-    super.set(tool, link);
-    this.#settled.delete(tool);
-    link.then(
-      (l) => {
-        if (this.get(tool) !== link) return;
-        this.#settled.set(tool, l);
-        this.#started(tool, l);
-      },
-      () => undefined,
-    );
-    return this;
-  }
-
-  override delete(tool: string): boolean {
-    this.#settled.delete(tool);
-    return super.delete(tool);
-  }
-
-  /** The link to `tool` once settled; undefined while none is, or one is starting. */
-  settled(tool: string): Link | undefined {
-    return this.#settled.get(tool);
-  }
-
-  /** Whether a link to `tool` is starting here now. */
-  starting(tool: string): boolean {
-    return this.has(tool) && !this.#settled.has(tool);
-  }
-
-  /** A link another replica started, taken as it is (nothing to write back). */
-  adopt(tool: string, link: Link): void {
-    super.set(tool, Promise.resolve(link));
-    this.#settled.set(tool, link);
-  }
-}
 
 export class ConnectorSession {
   readonly key: string;

@@ -21,6 +21,8 @@ export class Links extends Map<string, Promise<Link>> {
   readonly #started: (tool: string, link: Link) => void;
   /** Each link that has settled, read without waiting on one still starting. */
   readonly #settled = new Map<string, Link>();
+  /** Links written down before they were handed out (ConnectorSession.keep): not written again. */
+  readonly kept = new WeakSet<Link>();
 
   constructor(started: (tool: string, link: Link) => void) {
     super();
@@ -34,7 +36,7 @@ export class Links extends Map<string, Promise<Link>> {
       (l) => {
         if (this.get(tool) !== link) return;
         this.#settled.set(tool, l);
-        this.#started(tool, l);
+        if (!this.kept.has(l)) this.#started(tool, l);
       },
       () => undefined,
     );

@@ -48,13 +48,27 @@ export class ConnectorSession {
   /** When this replica last wrote the session's use to the store. */
   written = 0;
 
-  constructor(key: string, id: string, rec: ConnectorSessionRecord, started: (s: ConnectorSession, tool: string, link: Link) => void) {
+  readonly #write: (s: ConnectorSession, tool: string, link: Link) => Promise<boolean>;
+
+  constructor(key: string, id: string, rec: ConnectorSessionRecord, write: (s: ConnectorSession, tool: string, link: Link) => Promise<boolean>) {
     this.key = key;
     this.user = rec.user;
     this.id = id;
     this.initParams = rec.initParams;
     this.protocolVersion = rec.protocolVersion;
-    this.links = new Links((tool, link) => started(this, tool, link));
+    this.#write = write;
+    this.links = new Links((tool, link) => void write(this, tool, link));
+  }
+
+  /**
+   * A link just opened, written down before the request that opened it is answered: the
+   * client's next request may reach another replica, which must find it. A session that ended
+   * meanwhile has the link ended on the tool server, and the request gets "not found".
+   */
+  async keep(tool: string, link: Link): Promise<Link> {
+    this.links.kept.add(link);
+    if (!(await this.#write(this, tool, link))) throw new GatewayError("unknown_session", "No such session; initialize a new one");
+    return link;
   }
 
   /** Links started so far. */
@@ -167,7 +181,7 @@ export class ConnectorSessions {
   }
 
   #remember(key: string, id: string, rec: ConnectorSessionRecord): ConnectorSession {
-    const session = new ConnectorSession(key, id, rec, (s, tool, link) => void this.#store(s, tool, link));
+    const session = new ConnectorSession(key, id, rec, (s, tool, link) => this.#store(s, tool, link));
     this.#table.set(key, session);
     return session;
   }
@@ -188,18 +202,18 @@ export class ConnectorSessions {
     }
   }
 
-  /** A link this replica started: written down for the others; a session ended meanwhile ends it on the tool server. */
-  async #store(session: ConnectorSession, tool: string, link: Link): Promise<void> {
+  /** A link this replica started: written down for the others; a session ended meanwhile ends it on the tool server (false). */
+  async #store(session: ConnectorSession, tool: string, link: Link): Promise<boolean> {
     const stored: StoredLink = {
       key: sessionKey(link.rec.user, link.rec.tool, link.rec.revision),
       instance: link.rec.instance,
       ...(link.session !== undefined ? { session: link.session } : {}),
     };
     const written = await this.#o.store.update(CONNECTOR_SESSIONS, session.key, withLink(tool, stored)).catch(() => null);
-    if (written === undefined) {
-      this.#drop(session);
-      await this.#end([link]);
-    }
+    if (written !== undefined) return true;
+    this.#drop(session);
+    await this.#end([link]);
+    return false;
   }
 
   /** Writes the session's use down, at most every quarter of the idle time (or now, when `force`d). */

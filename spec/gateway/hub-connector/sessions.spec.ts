@@ -88,6 +88,9 @@ test("ended elsewhere: a replica's sweep drops what it holds, and a link started
   s.links.set("t", Promise.resolve(link("up-late")));
   for (let i = 0; i < 200 && !deleted.includes("up-late"); i++) await new Promise((r) => setTimeout(r, 5));
   assert.deepEqual(deleted, ["up-late"]);
+  // Kept before it is handed out (as the relay does): the request that opened it hears "not found".
+  await assert.rejects(s.keep("t", link("up-kept")), /No such session/);
+  assert.deepEqual(deleted, ["up-late", "up-kept"]);
   assert.equal(await store.get(CONNECTOR_SESSIONS, s.key), undefined, "nothing written for a session that ended");
 });
 

@@ -343,7 +343,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     agent,
     tracer,
   };
-  ctx.connector = createConnector(ctx.current, verifiers, event);
+  ctx.connector = createConnector(ctx.current, verifiers, event, store);
   live.listen((change) => {
     toolsChanged(ctx.connector!, change.tools);
     // Sessions of revisions no longer served end now, rather than at the next sweep.

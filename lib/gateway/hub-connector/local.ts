@@ -2,7 +2,7 @@
 // built-in search. The lists come from the person's view (./namespace.ts), never from a
 // tool session per tool.
 import { listKindOf } from "../../federation/expose.ts";
-import { discoverResult } from "../../mcp/stateless/results.ts";
+import { discoverResult, sessionCapabilities, type ServerDescription } from "../../mcp/stateless/results.ts";
 import { LATEST_VERSION, SUPPORTED_VERSIONS } from "../../mcp/versions.ts";
 import { ErrorCode, JsonRpcError } from "../../util/jsonrpc.ts";
 import type { PersonView } from "./namespace.ts";
@@ -20,31 +20,30 @@ export function negotiatedVersion(params: Result): string {
   return typeof asked === "string" && (SUPPORTED_VERSIONS as readonly string[]).includes(asked) ? asked : LATEST_VERSION;
 }
 
-const CAPABILITIES = {
-  tools: { listChanged: true },
-  prompts: { listChanged: true },
-  resources: { listChanged: true, subscribe: true },
-  completions: {},
-  logging: {},
+/**
+ * What /mcp offers, whatever tools a person may use: one description that `initialize` and
+ * `server/discover` both build on (lib/mcp), so they cannot disagree. Resource subscriptions
+ * are relayed to the tool that has the resource; its updates arrive on the GET stream.
+ */
+const DESCRIPTION: ServerDescription = {
+  serverInfo: SERVER_INFO,
+  instructions: INSTRUCTIONS,
+  hasTools: true,
+  hasPrompts: true,
+  hasResources: true,
+  hasCompletions: true,
+  listChanged: true,
+  resourceSubscribe: true,
+  logging: true,
   tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
 };
 
 export function initializeResult(version: string): Result {
-  return { protocolVersion: version, capabilities: CAPABILITIES, serverInfo: SERVER_INFO, instructions: INSTRUCTIONS };
+  return { protocolVersion: version, capabilities: sessionCapabilities(DESCRIPTION), serverInfo: SERVER_INFO, instructions: INSTRUCTIONS };
 }
 
 export function discover(): Result {
-  return discoverResult({
-    serverInfo: SERVER_INFO,
-    instructions: INSTRUCTIONS,
-    hasTools: true,
-    hasPrompts: true,
-    hasResources: true,
-    hasCompletions: true,
-    listChanged: true,
-    resourceSubscribe: false,
-    logging: true,
-  });
+  return discoverResult(DESCRIPTION);
 }
 
 function offsetOf(cursor: unknown): number {

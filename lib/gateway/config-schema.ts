@@ -1,0 +1,91 @@
+// How gateway.json's sections are declared and checked: each section is one `s` declaration
+// in its own settings file, compiled once here, and a value that fails it is reported as one
+// line naming the key (`limits.idleMinutes must be a positive number`), never the value,
+// since a command line or a URL may hold a secret. The problem an operator reads is the one
+// the declaration gives (`problem(...)`), not the schema's generic wording.
+import { compileDefaults, compileSchema, SchemaBuilder, type Presence, type SchemaObject, type ValidationError } from "../schema/index.ts";
+import { isRecord } from "../util/guards.ts";
+
+/** Throws the caller's config error: `key` is the dotted key path, `problem` what is wrong with it. */
+export type Fail = (key: string, problem: string) => never;
+
+/** The annotation a declaration's problem line rides on (ignored by validation, as unknown keywords are). */
+const PROBLEM = "x-problem";
+
+/** The same node, reported with `text` when the value under it is wrong. */
+export function problem<T, P extends Presence>(node: SchemaBuilder<T, P>, text: string): SchemaBuilder<T, P> {
+  return new SchemaBuilder<T, P>({ ...node.toJSON(), [PROBLEM]: text }, node.presence);
+}
+
+/**
+ * A section compiled once: `check` throws through `fail` unless `value` matches, and returns
+ * it typed, with the declared defaults filled in. Defaults are filled through `properties`
+ * only (as for a tool's arguments), so a node under a map or an array is `optional()`, never
+ * `default(…)`: its type would promise a value that is not there.
+ */
+export interface Section<T> {
+  readonly schema: SchemaObject;
+  check(value: unknown, key: string, fail: Fail): T;
+}
+
+export function section<T>(node: SchemaBuilder<T, Presence>): Section<T> {
+  const schema = node.toJSON();
+  const validate = compileSchema(schema);
+  const fill = compileDefaults(schema);
+  return {
+    schema,
+    check(value, key, fail) {
+      const result = validate(value);
+      if (result.valid) return (isRecord(value) ? fill(value) : value) as T;
+      const [where, what] = explain(schema, value, firstError(result.errors), key);
+      return fail(where, what);
+    },
+  };
+}
+
+/** An unknown key first, as the hand-written checks reported it; else the first problem found. */
+const firstError = (errors: readonly ValidationError[]): ValidationError => errors.find((e) => e.message === "is not allowed") ?? errors[0]!;
+
+const pointerSegment = (segment: string): string => segment.replace(/~1/g, "/").replace(/~0/g, "~");
+
+/** The member of an `anyOf` the value's JSON type picks (`false` or an object, for `oauth`). */
+function member(node: SchemaObject, value: unknown): unknown {
+  if (!Array.isArray(node.anyOf)) return node;
+  const type = value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "number" ? "number" : typeof value;
+  const found = node.anyOf.find((m) => isRecord(m) && (m.type === type || (m.type === undefined && typeof m.const === type)));
+  return isRecord(found) ? found : node;
+}
+
+interface Step {
+  key: string;
+  node: unknown;
+  /** Reached as an array's item: its problem, when it has none, is the array's. */
+  item: boolean;
+}
+
+/** The key path (`tools.demo.revisions.default.url`, `oauth.assertionIssuers[0].issuer`) and the problem line of one error. */
+function explain(schema: SchemaObject, value: unknown, error: ValidationError, top: string): [string, string] {
+  const steps: Step[] = [{ key: top, node: member(schema, value), item: false }];
+  let v = value;
+  for (const raw of error.path.split("/").slice(1).map(pointerSegment)) {
+    const last = steps.at(-1)!;
+    const node = isRecord(last.node) ? last.node : {};
+    if (Array.isArray(v)) {
+      v = v[Number(raw)];
+      steps.push({ key: `${last.key}[${raw}]`, node: member(isRecord(node.items) ? node.items : {}, v), item: true });
+      continue;
+    }
+    v = isRecord(v) && Object.hasOwn(v, raw) ? v[raw] : undefined;
+    const props = isRecord(node.properties) ? node.properties : {};
+    const child = Object.hasOwn(props, raw) ? props[raw] : (node.additionalProperties ?? {});
+    steps.push({ key: last.key ? `${last.key}.${raw}` : raw, node: isRecord(child) ? member(child, v) : child, item: false });
+  }
+  const at = steps.at(-1)!;
+  if (at.node === false) return [at.key, "is not a known key"];
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const { key, node, item } = steps[i]!;
+    if (isRecord(node) && typeof node[PROBLEM] === "string") return [key || "(top level)", node[PROBLEM]];
+    if (!item) break;
+  }
+  return [at.key || "(top level)", error.message];
+}

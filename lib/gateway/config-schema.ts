@@ -3,7 +3,7 @@
 // line naming the key (`limits.idleMinutes must be a positive number`), never the value,
 // since a command line or a URL may hold a secret. The problem an operator reads is the one
 // the declaration gives (`problem(...)`), not the schema's generic wording.
-import { compileDefaults, compileSchema, SchemaBuilder, type Presence, type SchemaObject, type ValidationError } from "../schema/index.ts";
+import { compileDefaults, compileSchema, SchemaBuilder, type Presence, type SchemaObject, type ValidationError, type Validator } from "../schema/index.ts";
 import { isRecord } from "../util/guards.ts";
 
 /** Throws the caller's config error: `key` is the dotted key path, `problem` what is wrong with it. */
@@ -49,38 +49,54 @@ const firstError = (errors: readonly ValidationError[]): ValidationError => erro
 const pointerSegment = (segment: string): string => segment.replace(/~1/g, "/").replace(/~0/g, "~");
 
 /** The member of an `anyOf` the value's JSON type picks (`false` or an object, for `oauth`). */
-function member(node: SchemaObject, value: unknown): unknown {
-  if (!Array.isArray(node.anyOf)) return node;
-  const type = value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "number" ? "number" : typeof value;
-  const found = node.anyOf.find((m) => isRecord(m) && (m.type === type || (m.type === undefined && typeof m.const === type)));
-  return isRecord(found) ? found : node;
+function member(node: unknown, value: unknown): unknown {
+  if (!isRecord(node) || !Array.isArray(node.anyOf)) return node;
+  const type = value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+  const found = node.anyOf.find((m) => isRecord(m) && m.type === type);
+  return found ?? node;
+}
+
+/** A union's picked member, compiled on first need: its errors say more than "matches no member". */
+const members = new WeakMap<object, Validator>();
+function validatorOf(node: SchemaObject): Validator {
+  let validate = members.get(node);
+  if (validate === undefined) members.set(node, (validate = compileSchema(node)));
+  return validate;
 }
 
 interface Step {
   key: string;
   node: unknown;
-  /** Reached as an array's item: its problem, when it has none, is the array's. */
+  /** Reached as an array's item or a map's value: its problem, when it has none, is the array's or map's. */
   item: boolean;
+  /** The node is the member of a union the value picked. */
+  picked: boolean;
 }
 
 /** The key path (`tools.demo.revisions.default.url`, `oauth.assertionIssuers[0].issuer`) and the problem line of one error. */
 function explain(schema: SchemaObject, value: unknown, error: ValidationError, top: string): [string, string] {
-  const steps: Step[] = [{ key: top, node: member(schema, value), item: false }];
+  const steps: Step[] = [{ key: top, node: member(schema, value), item: false, picked: member(schema, value) !== schema }];
   let v = value;
   for (const raw of error.path.split("/").slice(1).map(pointerSegment)) {
     const last = steps.at(-1)!;
     const node = isRecord(last.node) ? last.node : {};
     if (Array.isArray(v)) {
       v = v[Number(raw)];
-      steps.push({ key: `${last.key}[${raw}]`, node: member(isRecord(node.items) ? node.items : {}, v), item: true });
+      const items = node.items ?? {};
+      steps.push({ key: `${last.key}[${raw}]`, node: member(items, v), item: true, picked: member(items, v) !== items });
       continue;
     }
     v = isRecord(v) && Object.hasOwn(v, raw) ? v[raw] : undefined;
     const props = isRecord(node.properties) ? node.properties : {};
-    const child = Object.hasOwn(props, raw) ? props[raw] : (node.additionalProperties ?? {});
-    steps.push({ key: last.key ? `${last.key}.${raw}` : raw, node: isRecord(child) ? member(child, v) : child, item: false });
+    const declared = Object.hasOwn(props, raw);
+    const child = declared ? props[raw] : (node.additionalProperties ?? {});
+    steps.push({ key: last.key ? `${last.key}.${raw}` : raw, node: member(child, v), item: !declared, picked: member(child, v) !== child });
   }
   const at = steps.at(-1)!;
+  if (at.picked && isRecord(at.node)) {
+    const inner = validatorOf(at.node)(v);
+    if (!inner.valid) return explain(at.node, v, firstError(inner.errors), at.key);
+  }
   if (at.node === false) return [at.key, "is not a known key"];
   for (let i = steps.length - 1; i >= 0; i--) {
     const { key, node, item } = steps[i]!;

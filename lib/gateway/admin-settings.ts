@@ -1,8 +1,7 @@
 // gateway.json's `admin` section: who may use the operator's page (`/admin`) and the tool
 // registry's HTTP API (`/admin/api/…`). Decided here once, so every admin surface asks the
 // same question of the same setting.
-import { s, type Infer } from "../schema/index.ts";
-import { problem, section, type Fail } from "./config-schema.ts";
+import { s, type Infer, problem, section, type Fail } from "../schema/index.ts";
 import type { Principal } from "./contracts.ts";
 
 const GROUP_NAME = "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$";

@@ -3,10 +3,9 @@
 // without reading code; values are never echoed, since a command line may hold secrets.
 import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { s, type Infer } from "../schema/index.ts";
+import { s, type Infer, problem, section } from "../schema/index.ts";
 import { adminSchema, parseAdminSettings, type AdminSettings } from "./admin-settings.ts";
 import { auditSchema, parseAuditSettings, type AuditSettings } from "./audit/settings.ts";
-import { problem, section } from "./config-schema.ts";
 import { connectorSchema, parseConnectorSettings, type ConnectorSettings } from "./hub-connector/settings.ts";
 import { limitsSchema, parseLimits, type GatewayLimits } from "./limits-settings.ts";
 import { oauthSchema, parseOAuthSettings, type OAuthSettings } from "./oauth/gateway-settings.ts";

@@ -1,7 +1,6 @@
 // gateway.json's `limits` section: how long and how much the gateway and its tool sessions
 // may take. Parsed apart from ./config.ts, which hands it the config error to throw.
-import { s, type Infer } from "../schema/index.ts";
-import { problem, section, type Fail } from "./config-schema.ts";
+import { s, type Infer, problem, section, type Fail } from "../schema/index.ts";
 
 /** Pooled connections per tool server (forward.ts's agent). */
 export const UPSTREAM_SOCKETS = 256;
@@ -67,14 +66,16 @@ export type GatewayLimits = { readonly [K in keyof Limits as Limits[K]["as"]]: n
 
 const LIMITS_SECTION = section(limitsSchema);
 
-/** Parses the section; `fail(key, problem)` throws the caller's config error. */
-export function parseLimits(v: unknown, fail: Fail): GatewayLimits {
-  const file = LIMITS_SECTION.check(v ?? {}, "limits", fail);
+/** The file's values (all there: the defaults are filled in) in the code's units. */
+function stored(file: Record<string, number>): GatewayLimits {
   const out: Record<string, number> = {};
-  for (const [key, l] of Object.entries(LIMITS)) out[l.as] = l.stored(file[key as keyof Limits]);
+  for (const [key, l] of Object.entries(LIMITS)) out[l.as] = l.stored(file[key]!);
   return out as GatewayLimits;
 }
 
-export const DEFAULT_LIMITS: GatewayLimits = parseLimits(undefined, () => {
-  throw new Error("the limits' defaults must match their schema");
-});
+/** Parses the section; `fail(key, problem)` throws the caller's config error. */
+export function parseLimits(v: unknown, fail: Fail): GatewayLimits {
+  return stored(LIMITS_SECTION.check(v ?? {}, "limits", fail));
+}
+
+export const DEFAULT_LIMITS: GatewayLimits = stored(Object.fromEntries(Object.entries(LIMITS).map(([key, l]) => [key, l.node.toJSON().default as number])));

@@ -2,8 +2,7 @@
 // as a batch job: parsed from gateway.json, each problem one line naming the key (through
 // `fail`, as ./config.ts reports it).
 import { isAbsolute, resolve } from "node:path";
-import { s, type Infer } from "../schema/index.ts";
-import { problem, type Fail } from "./config-schema.ts";
+import { s, type Infer, problem, type Fail } from "../schema/index.ts";
 
 /** The file start_mcp serves: an app (`--app`) or a Rappture tool.xml (`--rappture`). */
 export type Served = { readonly app: string } | { readonly rappture: string };

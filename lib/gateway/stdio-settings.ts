@@ -5,8 +5,7 @@
 // account (any of them could change what the tool's account runs) stops the gateway.
 import { stat } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { s } from "../schema/index.ts";
-import { problem, type Fail } from "./config-schema.ts";
+import { s, problem, type Fail } from "../schema/index.ts";
 
 /** A `stdio` revision's value as written in gateway.json: the program and its arguments. */
 export const stdioSchema = problem(

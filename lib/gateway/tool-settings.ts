@@ -1,10 +1,9 @@
 // gateway.json's `tools` section as declared: one tool, its revisions and who its sessions
 // run as. What a schema cannot say (exactly one kind per revision, revisions naming each
 // other, paths against the config's folder) is ./config.ts's, after this has checked the shape.
-import { s, type Infer } from "../schema/index.ts";
+import { s, type Infer, problem, section } from "../schema/index.ts";
 import { appSchema, rapptureSchema, slurmSchema } from "./served-settings.ts";
 import { stdioSchema } from "./stdio-settings.ts";
-import { problem, section } from "./config-schema.ts";
 
 /** A revision's kinds: exactly one of them names what the revision runs or where it forwards. */
 export const KINDS = ["app", "rappture", "stdio", "url", "command", "slurm"] as const;

@@ -3,9 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ConfigError, parseGatewayConfig } from "../../lib/gateway/config.ts";
-import { problem, section } from "../../lib/gateway/config-schema.ts";
 import { DEFAULT_LIMITS, parseLimits, type GatewayLimits } from "../../lib/gateway/limits-settings.ts";
-import { s } from "../../lib/schema/index.ts";
 
 const SECRET = "s3cr3t-value";
 const app = { revisions: { default: { app: "a.ts" } } };
@@ -43,17 +41,6 @@ test("each problem names its key path, with the declaration's problem, never the
       message,
     );
   }
-});
-
-test("a node declared without a problem line reports the schema's own words at its key", () => {
-  const fail = (key: string, text: string): never => {
-    throw new Error(`${key} ${text}`);
-  };
-  assert.throws(() => section(s.object({ a: s.number() })).check({ a: "x" }, "sec", fail), { message: "sec.a must be number" });
-  assert.throws(() => section(s.number()).check("x", "", fail), { message: "(top level) must be number" });
-  assert.throws(() => section(s.array(s.number())).check([1, "x"], "list", fail), { message: "list[1] must be number" });
-  assert.throws(() => section(s.array(problem(s.number(), "must be a count"))).check([1, "x"], "list", fail), { message: "list[1] must be a count" });
-  assert.deepEqual(section(s.object({ a: s.number().default(2) })).check({}, "sec", fail), { a: 2 });
 });
 
 test("the limits come from their declarations: defaults, units and whole counts", () => {

@@ -2,8 +2,7 @@
 // folder (rotated by size, owner-only) or the gateway's stdout, never its stderr, which is
 // the access log's.
 import { isAbsolute, resolve } from "node:path";
-import { s } from "../../schema/index.ts";
-import { problem, section, type Fail } from "../config-schema.ts";
+import { s, problem, section, type Fail } from "../../schema/index.ts";
 
 export interface AuditSettings {
   readonly sink: "off" | "stdout" | "file";

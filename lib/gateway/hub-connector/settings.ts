@@ -1,7 +1,6 @@
 // gateway.json's `connector` section: how `{publicUrl}/mcp` pages and how long it trusts
 // a tool's catalog. Parsed apart from ../config.ts so the connector's knobs live with it.
-import { s } from "../../schema/index.ts";
-import { problem, section, type Fail } from "../config-schema.ts";
+import { s, problem, section, type Fail } from "../../schema/index.ts";
 
 export interface ConnectorSettings {
   /** Items per `tools/list` page (and the other lists); 100. */

@@ -1,7 +1,6 @@
 // The `oauth` section of gateway.json: whether the gateway runs its authorization server,
 // and the few choices an operator makes about it (who the people are: identity-settings.ts).
-import { s } from "../../schema/index.ts";
-import { problem, section, type Fail } from "../config-schema.ts";
+import { s, problem, section, type Fail } from "../../schema/index.ts";
 import {
   assertionIssuersSchema,
   frontEndSchema,

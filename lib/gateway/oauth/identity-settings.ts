@@ -2,8 +2,7 @@
 // (only) the store's passwords: the hub's OpenID provider (`identity`), a front end that has
 // already signed the person in (`frontEnd`), and the IdPs whose identity assertions (ID-JAG)
 // the token endpoint accepts (`assertionIssuers`). Secrets are named by file, read later.
-import { s, type Shape } from "../../schema/index.ts";
-import { problem, section, type Fail } from "../config-schema.ts";
+import { s, type Shape, problem, section, type Fail } from "../../schema/index.ts";
 import { addressMatcher } from "./ip-ranges.ts";
 
 export interface IdentitySettings {

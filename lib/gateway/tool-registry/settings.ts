@@ -3,8 +3,7 @@
 // registers a tool does not get to choose which account runs it, nor which of the gateway's
 // variables it sees: the operator lists those here. Empty lists (the default): a registered
 // tool runs as gateway.json's top-level `runAs` and sees its top-level `env`, nothing else.
-import { s } from "../../schema/index.ts";
-import { problem, section, type Fail } from "../config-schema.ts";
+import { s, problem, section, type Fail } from "../../schema/index.ts";
 
 /** gateway.json's top-level `runAs` and `env` (config.ts's ChildIdentity; not imported, which would make a cycle). */
 export interface Inherited {

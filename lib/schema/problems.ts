@@ -1,9 +1,13 @@
-// How gateway.json's sections are declared and checked: each section is one `s` declaration
-// in its own settings file, compiled once here, and a value that fails it is reported as one
-// line naming the key (`limits.idleMinutes must be a positive number`), never the value,
-// since a command line or a URL may hold a secret. The problem an operator reads is the one
-// the declaration gives (`problem(...)`), not the schema's generic wording.
-import { compileDefaults, compileSchema, SchemaBuilder, type Presence, type SchemaObject, type ValidationError, type Validator } from "../schema/index.ts";
+// Settings checked against an `s` declaration (gateway.json's sections, each in its own
+// settings file): compiled once, and a value that fails is reported as one line naming the
+// key path (`limits.idleMinutes must be a positive number`), never the value, since a command
+// line or a URL may hold a secret. The problem an operator reads is the one the declaration
+// gives (`problem(...)`), not the schema's generic wording. Here, below every folder, so a
+// section anywhere (the gateway's oauth/ and store/ included) can declare itself.
+import { SchemaBuilder, type Presence } from "./builder.ts";
+import { compileSchema } from "./compile.ts";
+import { compileDefaults } from "./defaults.ts";
+import type { SchemaObject, ValidationError, Validator } from "./types.ts";
 import { isRecord } from "../util/guards.ts";
 
 /** Throws the caller's config error: `key` is the dotted key path, `problem` what is wrong with it. */

@@ -3,7 +3,7 @@
 // key path (`limits.idleMinutes must be a positive number`), never the value, since a command
 // line or a URL may hold a secret. The problem an operator reads is the one the declaration
 // gives (`problem(...)`), not the schema's generic wording. Here, below every folder, so a
-// section anywhere (the gateway's oauth/ and store/ included) can declare itself.
+// section anywhere (the gateway's oauth/, which must see only contracts, included) can declare itself.
 import { SchemaBuilder, type Presence } from "./builder.ts";
 import { compileSchema } from "./compile.ts";
 import { compileDefaults } from "./defaults.ts";
@@ -47,7 +47,7 @@ export function section<T>(node: SchemaBuilder<T, Presence>): Section<T> {
   };
 }
 
-/** An unknown key first, as the hand-written checks reported it; else the first problem found. */
+/** An unknown key first, as gateway.json's errors have always put it; else the first problem found. */
 const firstError = (errors: readonly ValidationError[]): ValidationError => errors.find((e) => e.message === "is not allowed") ?? errors[0]!;
 
 const pointerSegment = (segment: string): string => segment.replace(/~1/g, "/").replace(/~0/g, "~");

@@ -20,6 +20,7 @@ import { addBenchUser, startPostgresGateways } from "./gateway-postgres.ts";
 import type { Slicing } from "./throughput.ts";
 import { startSpanSink, type SpanSink } from "../span-sink.ts";
 import { median, pairedRatios } from "./paired.ts";
+import { tracingWork } from "./tracing-work.ts";
 
 const MCP_ACCEPT = { accept: "application/json, text/event-stream" };
 const PATH = `/api/mcp/${GATEWAY_TOOL}/mcp`;
@@ -263,6 +264,7 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
     }
     // Tracing on against off is a difference of a few per cent: it is read from paired slices.
     const tracingRatios = await pairedRatios((lane) => slice(gen, lane, slicing.sliceMs), lanes[6]!, lanes[7]!, TRACING_PAIRS * rounds);
+    const work = tracingWork(20_000);
     type Counted = Row & { total: number };
     const [directRow, viaRow, hubRow, uncachedRow, proxyRow, rawRow, tracedRow, twinRow, ...pgRows] = lanes.map(laneRow) as [
       Counted,
@@ -309,7 +311,10 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
       `; a gateway process exporting a span per call to a local OTLP sink (${sink.spans()} spans received in ${sink.posts()} exports, ` +
       `${(sink.bytes() / Math.max(1, sink.spans())).toFixed(0)} bytes of OTLP JSON per span), compared with its twin below; ` +
       `the check is the median of ${sorted.length} ratios of neighbouring slices (${sorted[0]!.toFixed(2)}–${sorted.at(-1)!.toFixed(2)}×), ` +
-      `the pooled ratio ${(own(lanes[6]!, tracedRow) / own(lanes[7]!, twinRow)).toFixed(2)}×`;
+      `the pooled ratio ${(own(lanes[6]!, tracedRow) / own(lanes[7]!, twinRow)).toFixed(2)}×; ` +
+      `tracing's own work, timed in the bench's process: ${(work.tracedUs - work.untracedUs).toFixed(1)} µs per call ` +
+      `(${work.tracedUs.toFixed(1)} traced against ${work.untracedUs.toFixed(1)} untraced; ` +
+      `${((100 * (work.tracedUs - work.untracedUs)) / (own(lanes[7]!, twinRow) * 1000)).toFixed(0)} % of the twin's gateway CPU per call)`;
     twinRow.note +=
       "; not a target: a gateway process started like the traced one, tracing off, serving only this lane (the via-gateway row's process also serves the /mcp lane)";
     const [pgCachedRow, pgUncachedRow, pgLocalRow] = pgRows;

@@ -11,6 +11,7 @@ import { mcpSpanAttributes } from "../mcp/span.ts";
 import type { AttributeValue } from "../telemetry/span.ts";
 import { isRecord } from "../util/guards.ts";
 import { charsetOf } from "../http/content-type.ts";
+import { spliceTraceFields } from "./trace-splice.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -75,9 +76,10 @@ export function passedOn(raw: Buffer): ParsedMessage {
  * `naming`: name it only (for the audit trail), the body left as it is.
  */
 export function inspectRequest(raw: Buffer, resourcePrefix: string, tracing = false, naming = tracing): ParsedMessage | null {
+  const text = raw.toString("utf8");
   let value: unknown;
   try {
-    value = JSON.parse(raw.toString("utf8"));
+    value = JSON.parse(text);
   } catch {
     return null;
   }
@@ -100,22 +102,27 @@ export function inspectRequest(raw: Buffer, resourcePrefix: string, tracing = fa
   };
   if (uri) parsed.uri = uri;
   if (naming) parsed.span = mcpSpanAttributes(method, params, isRequest && (typeof value.id === "string" || typeof value.id === "number") ? value.id : null);
-  if (tracing && isRequest && isObject(params) && !isObject(params._meta)) params._meta = {};
   const meta = isObject(params) ? params._meta : undefined;
-  if (isRequest && isObject(meta) && (tracing || "traceparent" in meta)) {
+  if (isRequest && isObject(params) && (tracing || (isObject(meta) && "traceparent" in meta))) {
+    // With no trace keys to take out, the fields are spliced into the text as it came.
+    const clean = !isObject(meta) || !("traceparent" in meta || "tracestate" in meta || "baggage" in meta);
     parsed.traced = {
       parent: parentFromMeta(params),
-      with: (fields) => {
-        // The client's keys go, malformed or not: the tool server continues the gateway's span.
-        delete meta.traceparent;
-        delete meta.tracestate;
-        delete meta.baggage;
-        Object.assign(meta, fields);
-        return Buffer.from(JSON.stringify(value));
-      },
+      with: (fields) => (clean && body === raw ? spliceTraceFields(text, fields) : null) ?? rewritten(value, params, fields),
     };
   }
   return parsed;
+}
+
+/** `value` written out with `fields` in place of the trace keys its `params._meta` has (or a new `_meta`). */
+function rewritten(value: JsonObject, params: JsonObject, fields: Record<string, string>): Buffer {
+  // The client's keys go, malformed or not: the tool server continues the gateway's span.
+  const meta = isObject(params._meta) ? params._meta : {};
+  delete meta.traceparent;
+  delete meta.tracestate;
+  delete meta.baggage;
+  params._meta = Object.assign(meta, fields);
+  return Buffer.from(JSON.stringify(value));
 }
 
 /** The rewritten answer text, or null to pass the original through. */

@@ -80,12 +80,13 @@ export class BatchExporter {
 
   #send(batch: SpanRecord[]): Promise<boolean> {
     const url = this.#config.endpoint;
-    const body = exportRequest(this.#config.resource, batch);
+    // Encoded once: a string body would be measured for its length and then encoded again.
+    const body = Buffer.from(exportRequest(this.#config.resource, batch));
     const request = url.protocol === "https:" ? httpsRequest : httpRequest;
     return new Promise((resolve) => {
       const req = request(url, {
         method: "POST",
-        headers: { ...this.#config.headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        headers: { ...this.#config.headers, "content-type": "application/json", "content-length": body.length },
         timeout: this.#limits.timeoutMs,
       });
       req.on("response", (res) => {

@@ -1,16 +1,14 @@
 // Gateway rows: the hop's cost (tools/call in a session through the gateway against the same
-// call straight to the tool server behind it, interleaved in one run) and what 1,000 idle
-// gateway sessions hold. The gateway runs in its own process with a `url` revision pointing
+// call straight to the tool server behind it, interleaved in one run); what idle gateway
+// sessions hold is ./gateway-sessions.ts. The gateway runs in its own process with a `url` revision pointing
 // at a hubmcp child; the user and API token are made through the gateway's store code in a
 // temporary data dir, removed afterwards. The hop row also runs the gateway on a Postgres
 // store (./gateway-postgres.ts) when this machine has PostgreSQL.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
-import { setTimeout as sleep } from "node:timers/promises";
 import { FileRecordStore } from "../../lib/gateway/index.ts";
-import type { ServerChild, Servers, Stats } from "../child.ts";
+import type { ServerChild, Servers } from "../child.ts";
 import { combine, type LoadGenerator, type LoadResult, type Target } from "../load.ts";
 import { CALL_ADD, expectSum, INITIALIZE, openSession, PROTOCOL_VERSION, probe, targets } from "../requests.ts";
 import type { Row } from "../row.ts";
@@ -22,10 +20,10 @@ import { startSpanSink, type SpanSink } from "../span-sink.ts";
 import { median, pairedRatios } from "./paired.ts";
 import { tracingWork } from "./tracing-work.ts";
 
-const MCP_ACCEPT = { accept: "application/json, text/event-stream" };
-const PATH = `/api/mcp/${GATEWAY_TOOL}/mcp`;
+export const MCP_ACCEPT = { accept: "application/json, text/event-stream" };
+export const PATH = `/api/mcp/${GATEWAY_TOOL}/mcp`;
 /** Quiet time before the settled reading, as in the tool server's idle-sessions row. */
-const SETTLE_MS = 1000;
+export const SETTLE_MS = 1000;
 /** Paired slices of the traced lane and its twin per round of the other lanes. */
 const TRACING_PAIRS = 2;
 
@@ -368,47 +366,3 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
 }
 
 export const strip = ({ total: _total, ...row }: Row & { total: number }): Row => row;
-
-/** Idle readings after a full GC, before and after opening the sessions. */
-async function settled(stack: Stack): Promise<[Stats, Stats]> {
-  return [await stack.gateway.stats(true), await stack.tool.stats(true)];
-}
-
-export async function gatewaySessionsRow(servers: Servers, gen: LoadGenerator, sessions: number): Promise<Row> {
-  const stack = await startStack(servers);
-  try {
-    // One session first, so the tool session record exists and the code paths are loaded.
-    await openGatewaySession(stack);
-    await sleep(SETTLE_MS);
-    const [gw0, tool0] = await settled(stack);
-    const t0 = performance.now();
-    const load = await gen.run({ port: stack.gateway.port, path: PATH, body: INITIALIZE, headers: { ...MCP_ACCEPT, ...stack.bearer } }, { requests: sessions });
-    const openMs = performance.now() - t0;
-    await sleep(SETTLE_MS);
-    const [gw1, tool1] = await settled(stack);
-    const gwGrowth = gw1.rssMb - gw0.rssMb;
-    const toolGrowth = tool1.rssMb - tool0.rssMb;
-    const held = (tool1.sessions ?? 0) - (tool0.sessions ?? 0);
-    const row: Row = {
-      name: `${sessions.toLocaleString("en-US")} idle gateway sessions`,
-      rps: load.rps,
-      p50Ms: load.p50Ms,
-      p99Ms: load.p99Ms,
-      rssMb: gw1.rssMb,
-      result: `gateway +${gwGrowth.toFixed(1)} MB RSS; tool server +${toolGrowth.toFixed(1)} MB`,
-      note:
-        `RSS after a full GC, idle gateway (one session open) vs the same ${SETTLE_MS / 1000} s after ${sessions} initialize ` +
-        `through it (${(openMs / 1000).toFixed(1)} s); gateway live heap ${gw0.heapUsedMb.toFixed(1)} → ${gw1.heapUsedMb.toFixed(1)} MB; ` +
-        `the tool server holds the MCP sessions (${held} new), the gateway only sealed ids; req/s is the initialize rate`,
-      checks: [
-        atMost("gateway RSS growth", { value: gwGrowth, digits: 1, unit: " MB" }, TARGETS.gatewaySessionsMb),
-        atMost("gateway live heap growth", { value: gw1.heapUsedMb - gw0.heapUsedMb, digits: 1, unit: " MB" }, TARGETS.gatewaySessionsHeapMb),
-      ],
-    };
-    if (held !== sessions) row.checks.push({ target: `${sessions} sessions held by the tool server`, measured: `${held}`, pass: false });
-    if (load.errors > 0) row.checks.push({ target: "no failed requests", measured: `${load.errors} failed`, pass: false });
-    return row;
-  } finally {
-    await stack.stop();
-  }
-}

@@ -8,7 +8,8 @@ import { BrowserSessions } from "./browser-session.ts";
 import { ClientDirectory } from "./clients.ts";
 import { Grants } from "./grants.ts";
 import { BodyError } from "../../http/body.ts";
-import { answerPreflight, CORS, setCors } from "../../http/cors.ts";
+import { CORS, setCors } from "../../http/cors.ts";
+import { NEXT, type Params, Router, type Step } from "../../http/router.ts";
 import { statusOf } from "../../http/status.ts";
 import { readBody, sendJson, sendOAuthError } from "./http-io.ts";
 import { AS_PATHS, authorizationServerMetadata } from "./metadata.ts";
@@ -23,6 +24,14 @@ import { UpstreamSignIn } from "./upstream-sign-in.ts";
 import { AssertionGrants } from "./id-jag.ts";
 
 type Route = (req: IncomingMessage, res: ServerResponse, query: string) => Promise<void>;
+type Methods = Partial<Record<"GET" | "POST", Route>>;
+
+/** What a step of the authorization server reads: the path below the public URL's, and the query. */
+interface OAuthCtx {
+  readonly path: string;
+  readonly query: string;
+  params: Params;
+}
 
 /** Token and revocation requests per source address per minute: far above what clients send, and checked before a client's metadata document may be fetched. */
 const TOKEN_REQUESTS_PER_MINUTE = 120;
@@ -43,7 +52,9 @@ export class OAuthServer implements AuthorizationServer {
   readonly account: OAuthAccountHost;
   readonly #config: OAuthConfig;
   readonly #sweeper: Sweeper;
-  readonly #routes: Map<string, Partial<Record<"GET" | "POST", Route>>>;
+  readonly #routes: Map<string, Methods>;
+  /** Built from #routes on first use, and again once the account page is mounted. */
+  #router: Router<OAuthCtx> | undefined;
   /** The public URL's path, without its trailing slash, as of the URL it came from (publicUrl may be a function). */
   #base = { url: "", path: "" };
 
@@ -62,7 +73,7 @@ export class OAuthServer implements AuthorizationServer {
     this.verifier = new OAuthTokenVerifier(config, grants);
     this.#sweeper = new Sweeper(config);
     const metadata: Route = async (_req, res) => sendJson(res, 200, authorizationServerMetadata(config));
-    this.#routes = new Map<string, Partial<Record<"GET" | "POST", Route>>>([
+    this.#routes = new Map<string, Methods>([
       [AS_PATHS.metadata, { GET: metadata }],
       [AS_PATHS.metadataRfc8414, { GET: metadata }],
       [AS_PATHS.metadataLegacy, { GET: metadata }],
@@ -87,7 +98,10 @@ export class OAuthServer implements AuthorizationServer {
     }
     // The account page is the gateway's (it lists API tokens and tool sessions too), served
     // here so the sign-in cookie, scoped to this server's path, reaches it.
-    this.account = new OAuthAccountHost(config, sessions, grants, pages, (page) => this.#routes.set(AS_PATHS.account, page));
+    this.account = new OAuthAccountHost(config, sessions, grants, pages, (page) => {
+      this.#routes.set(AS_PATHS.account, page);
+      this.#router = undefined;
+    });
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
@@ -120,43 +134,52 @@ export class OAuthServer implements AuthorizationServer {
       sendOAuthError(res, 404, "not_found", "this server does not support OpenID Connect discovery");
       return true;
     }
-    const route = this.#routes.get(path);
-    if (!route) return false;
-    if (req.method === "OPTIONS") {
-      answerPreflight(res, CORS.oauth);
-      return true;
-    }
-    setCors(res, CORS.oauth);
-    this.#sweeper.maybeSweep();
-    const method = req.method === "HEAD" ? "GET" : req.method;
-    const run = method === "GET" || method === "POST" ? route[method] : undefined;
-    if (!run) {
-      res.setHeader("Allow", Object.keys(route).join(", "));
-      sendOAuthError(res, 405, "invalid_request", "method not allowed");
-      return true;
-    }
-    return this.#serve(run, req, res, path, query);
+    this.#router ??= this.#buildRouter();
+    const match = this.#router.match(path);
+    if (!match) return false;
+    const done = this.#router.serve(match, req, res, { path, query, params: {} });
+    return done ? done.then(() => true) : true;
   }
 
-  async #serve(run: Route, req: IncomingMessage, res: ServerResponse, path: string, query: string): Promise<boolean> {
-    try {
-      await run(req, res, query);
-    } catch (err) {
-      if (res.headersSent) {
-        res.destroy();
-      } else if (isStoreUnavailable(err)) {
-        const why = err instanceof StoreFullError ? "cannot save data just now" : "cannot reach its store";
-        sendOAuthError(res, 503, "temporarily_unavailable", `the authorization server ${why}; try again shortly`, {
-          "Retry-After": String(STORE_RETRY_AFTER_SECONDS),
-        });
-      } else if (err instanceof BodyError) {
-        sendOAuthError(res, statusOf(err.code), "invalid_request", err.code === "HUBMCP_BODY_TOO_LARGE" ? "request body too large" : "request body unreadable");
-      } else {
-        this.#config.logger.error("oauth endpoint failed", { path, error: err instanceof Error ? err.name : "unknown" });
-        sendOAuthError(res, 500, "server_error", "the authorization server failed; try again");
-      }
+  #buildRouter(): Router<OAuthCtx> {
+    const step =
+      (route: Route): Step<OAuthCtx> =>
+      (req, res, ctx) =>
+        route(req, res, ctx.query);
+    const table = [...this.#routes].map(([path, methods]) => ({
+      path,
+      methods: { GET: methods.GET && step(methods.GET), POST: methods.POST && step(methods.POST) },
+    }));
+    return new Router<OAuthCtx>(table, {
+      before: [
+        (_req, res) => {
+          setCors(res, CORS.oauth);
+          this.#sweeper.maybeSweep();
+          return NEXT;
+        },
+      ],
+      cors: CORS.oauth,
+      notFound: () => {},
+      methodNotAllowed: (_req, res, _ctx, allow) => sendOAuthError(res, 405, "invalid_request", "method not allowed", { Allow: allow }),
+      failed: (err, _req, res, ctx) => this.#failed(err, res, ctx.path),
+    });
+  }
+
+  /** An endpoint that threw or rejected: the store's outage and a bad body have their own answers. */
+  #failed(err: unknown, res: ServerResponse, path: string): void {
+    if (res.headersSent) {
+      res.destroy();
+    } else if (isStoreUnavailable(err)) {
+      const why = err instanceof StoreFullError ? "cannot save data just now" : "cannot reach its store";
+      sendOAuthError(res, 503, "temporarily_unavailable", `the authorization server ${why}; try again shortly`, {
+        "Retry-After": String(STORE_RETRY_AFTER_SECONDS),
+      });
+    } else if (err instanceof BodyError) {
+      sendOAuthError(res, statusOf(err.code), "invalid_request", err.code === "HUBMCP_BODY_TOO_LARGE" ? "request body too large" : "request body unreadable");
+    } else {
+      this.#config.logger.error("oauth endpoint failed", { path, error: err instanceof Error ? err.name : "unknown" });
+      sendOAuthError(res, 500, "server_error", "the authorization server failed; try again");
     }
-    return true;
   }
 }
 

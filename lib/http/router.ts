@@ -12,7 +12,7 @@ export const NEXT = Symbol("next");
 export type Step<C> = (req: IncomingMessage, res: ServerResponse, ctx: C) => unknown;
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-/** `ANY`: a sub-application that decides its own methods (OPTIONS included). */
+/** `ANY`: a sub-application that decides its own methods (OPTIONS too where the route has no CORS profile). */
 type MethodKey = Method | "ANY";
 const ORDER: readonly Method[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -48,6 +48,8 @@ export interface RouterOptions<C> {
 }
 
 interface CompiledRoute<C> {
+  /** The pattern, as the table wrote it. */
+  readonly path: string;
   readonly segments: readonly string[];
   readonly rest: boolean;
   readonly steps: ReadonlyMap<string, readonly Step<C>[]>;
@@ -124,7 +126,8 @@ function compile<C>(entry: RouteEntry<C>, first: readonly Step<C>[], cors: CorsP
   const any = entry.methods.ANY;
   // What a refused method still passes through (the host guard): the steps before every method's own.
   steps.set("*", [...first]);
-  if (any) for (const method of [...ORDER, "HEAD", "OPTIONS"]) steps.set(method, list(any));
+  // A preflight is the router's to answer where the route has a CORS profile, the sub-application's otherwise.
+  if (any) for (const method of [...ORDER, "HEAD", ...(cors ? [] : ["OPTIONS"])]) steps.set(method, list(any));
   for (const method of ORDER) {
     const own = entry.methods[method];
     if (own) steps.set(method, list(own));
@@ -134,7 +137,7 @@ function compile<C>(entry: RouteEntry<C>, first: readonly Step<C>[], cors: CorsP
   const allowed = ORDER.filter((m) => entry.methods[m]);
   if (head) allowed.splice(1, 0, "HEAD" as Method);
   const allow = [...allowed, "OPTIONS"].join(", ");
-  return Object.freeze({ segments, rest, steps, allow, preflight: cors?.preflight ?? {} });
+  return Object.freeze({ path: entry.path, segments, rest, steps, allow, preflight: cors?.preflight ?? {} });
 }
 
 function matchSegments<C>(route: CompiledRoute<C>, parts: readonly string[]): Params | undefined {

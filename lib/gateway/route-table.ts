@@ -130,9 +130,8 @@ function table(g: GatewayRoutes, s: ReturnType<typeof steps>): RouteEntry<Gatewa
     // The tool registry's API reads the rest of the path itself, and answers its own preflights (none).
     { path: "/admin/api", methods: { ANY: g.adminApi }, cors: null },
     { path: "/admin/api/*", methods: { ANY: g.adminApi }, cors: null },
-    // The operator's page decides per leaf, once it knows who asks (a stranger sees no page).
-    { path: "/admin", methods: { GET: g.admin, POST: g.admin } },
-    { path: "/admin/*", methods: { GET: g.admin, POST: g.admin } },
+    // The operator's page lives with the OAuth pages; below /admin is nothing but its API.
+    { path: "/admin", methods: { GET: g.admin } },
     { path: "/weber/:instance/:cookie/*", methods: { ANY: g.sessionProxy } },
     // Per tool: each an OAuth protected resource of its own name; RFC 9728's location and the one beside it.
     ...(["mcp", "sse"] as const).flatMap((endpoint): RouteEntry<GatewayRequest>[] => [

@@ -15,7 +15,7 @@ import { AuditTrail } from "./audit/trail.ts";
 import { sessionEvents } from "./audit/session-events.ts";
 import { readiness } from "./readiness.ts";
 import { closeThen, livePerTool, teeEvents } from "./server-ops.ts";
-import { AdminPage } from "./admin/handler.ts";
+import { adminPageHandlers } from "./admin/handler.ts";
 import { packageVersion } from "../util/cli-entry.ts";
 import { TimedRecordStore } from "./store/timed-record-store.ts";
 import { tracingConfig } from "../telemetry/config.ts";
@@ -111,6 +111,16 @@ function trafficBounds(config: GatewayConfig): Pick<GatewayContext, "slots" | "b
   return { slots: new UpstreamSlots(config.limits.upstreamRequestsPerUser), budget: new AnswerBudget(config.limits.rewriteBudgetBytes) };
 }
 
+/**
+ * `/account` and `/admin`: a 303 to the page on the OAuth pages' path, relative as the sign-in
+ * pages' links are, so it works on whatever host and path prefix the browser used (`/admin/` too).
+ */
+function signedInPage(req: IncomingMessage, res: ServerResponse, path: string | undefined): void {
+  if (!path) throw new GatewayError("not_found", "No such route");
+  const up = (req.url ?? "").split("?")[0]!.endsWith("/") ? "../" : "";
+  res.writeHead(303, { location: `${up}${path.slice(1)}`, "cache-control": "no-store", "content-length": 0 }).end();
+}
+
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
   const log = options.log ?? (() => {});
   const event = (name: string, fields: Record<string, unknown>): void => log(JSON.stringify({ time: new Date().toISOString(), event: name, ...fields }));
@@ -140,11 +150,31 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   // The account page, where the authorization server signs people in: served on its path.
   const accountPath = options.authorizationServer?.account?.serve(
-    accountPageHandlers({ host: options.authorizationServer.account, tokens: new ApiTokens(store, accounts), sessions, publicUrl: () => publicUrl }),
+    accountPageHandlers({
+      host: options.authorizationServer.account,
+      tokens: new ApiTokens(store, accounts),
+      sessions,
+      publicUrl: () => publicUrl,
+      audit: (entry) => audit.record(entry),
+    }),
+  );
+  // The operator's page on the same sign-in; past the lookup cache, so someone taken out of the admin group loses it at once.
+  const admin = options.authorizationServer?.admin;
+  const adminPath = admin?.serve(
+    adminPageHandlers({
+      config,
+      host: admin,
+      sessions,
+      store: timed,
+      accounts: new StoreAccountDirectory(timed),
+      audit,
+      droppedSpans: () => tracer.exporter?.dropped ?? 0,
+      version: packageVersion(),
+    }),
   );
   const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
   for (const warning of await identityWarnings(config)) event("warning", { message: warning });
-  const ctx: { current?: GatewayContext; connector?: ConnectorContext; admin?: AdminPage } = {};
+  const ctx: { current?: GatewayContext; connector?: ConnectorContext } = {};
   const consoleUses = new ConsoleLinkUses(store);
   const host = options.host ?? "127.0.0.1";
   // DNS rebinding, on every bind: the gateway answers only to its public host, the hosts the
@@ -174,11 +204,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         res.writeHead(200, { ...CORS, "content-type": "text/plain; version=0.0.4", "content-length": Buffer.byteLength(text) });
         res.end(text);
       },
-      // Relative, as the sign-in pages' links are: it works on whatever host and path prefix the browser used.
-      account: (_req, res) => {
-        if (!accountPath) throw new GatewayError("not_found", "No such route");
-        res.writeHead(303, { location: accountPath.slice(1), "cache-control": "no-store", "content-length": 0 }).end();
-      },
+      account: (req, res) => signedInPage(req, res, accountPath),
+      admin: (req, res) => signedInPage(req, res, adminPath),
       consoleLink: async (req, res, r) => {
         const opened = await openConsoleLink(ctx.current!, consoleUses, req, res);
         r.facts.user = opened?.user;
@@ -186,9 +213,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       },
       sessionProxy: async (req, res, r) => {
         r.facts.user = await handleSessionProxy(ctx.current!, r.params.instance!, req, res);
-      },
-      admin: async (req, res, r) => {
-        r.facts.user = await ctx.admin!.handle(r.params["*"] ?? "", req, res);
       },
       adminApi: async (req, res, r) => {
         const api = { config: live.fileConfig, store: options.store, verifiers, publicUrl, audit: (entry: AuditEntry) => audit.record(entry) };
@@ -260,18 +284,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       () => event("tools changed", { tools: change.tools.slice(0, 20), count: change.tools.length }),
       (err: unknown) => event("tool sessions not retired", { error: String(err).slice(0, 200) }),
     );
-  });
-  ctx.admin = new AdminPage({
-    config,
-    sessions,
-    store: timed,
-    // Past the lookup cache: someone taken out of the admin group loses the page at once.
-    accounts: new StoreAccountDirectory(timed),
-    verifiers,
-    publicUrl: () => publicUrl,
-    audit,
-    droppedSpans: () => tracer.exporter?.dropped ?? 0,
-    version: packageVersion(),
   });
 
   return {

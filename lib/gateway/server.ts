@@ -1,12 +1,10 @@
-// The hub gateway as an HTTP server: CORS and preflight on every answer, the OAuth
-// server's routes first, then health, metrics, protected-resource metadata, the session
-// proxy path and the tool routes behind bearer authentication and a per-user rate limit.
-// One JSON access-log line per request; no request can crash the process.
+// The hub gateway as an HTTP server: its parts put together, the route table
+// (./route-table.ts) given the handlers that need them, one JSON access-log line per request;
+// no request can crash the process.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { ACCOUNTS, StoreAccountDirectory } from "./accounts.ts";
 import { AnswerBudget } from "./answer-budget.ts";
 import { API_TOKENS, ApiTokens } from "./api-tokens.ts";
-import { authorize, bearer, resourceMetadata } from "./auth.ts";
 import { LegacyStreams } from "./legacy-sse.ts";
 import type { GatewayConfig } from "./config.ts";
 import type { AuthorizationServer, RecordStore, TokenVerifier } from "./contracts.ts";
@@ -16,7 +14,7 @@ import { GatewayMetrics } from "./metrics.ts";
 import { AuditTrail } from "./audit/trail.ts";
 import { sessionEvents } from "./audit/session-events.ts";
 import { readiness } from "./readiness.ts";
-import { closeThen, livePerTool, rateLimited, teeEvents } from "./server-ops.ts";
+import { closeThen, livePerTool, teeEvents } from "./server-ops.ts";
 import { adminPageHandlers } from "./admin/handler.ts";
 import { packageVersion } from "../util/cli-entry.ts";
 import { TimedRecordStore } from "./store/timed-record-store.ts";
@@ -24,26 +22,24 @@ import { tracingConfig } from "../telemetry/config.ts";
 import { Tracer } from "../telemetry/tracer.ts";
 import { TokenBucketLimiter } from "./rate-limit.ts";
 import { identityWarnings } from "./run-as.ts";
-import { CORS, GatewayError, knownFailure, sendError, sendJson } from "./respond.ts";
-import { matchRoute, queryOf, type Route } from "./routes.ts";
+import { CORS, GatewayError, sendJson } from "./respond.ts";
+import { gatewayRouter } from "./route-table.ts";
+import type { AuditEntry } from "./audit/entry.ts";
 import { SessionSealer } from "./session-seal.ts";
 import { CachingRecordStore } from "./store/caching-record-store.ts";
 import { ToolSessions } from "./tool-sessions.ts";
 import { isSteadyRoute } from "./tool-session-records.ts";
 import type { GatewayContext } from "./tool-call.ts";
-import { handleToolRoute } from "./tool-routes.ts";
 import { UpstreamSlots } from "./upstream-slots.ts";
 import { handleSessionProxy } from "./session-proxy.ts";
 import { ConsoleLinkUses, openConsoleLink } from "./console-link.ts";
-import { CORS as PROFILES, answerPreflight } from "../http/cors.ts";
+import { CORS as PROFILES } from "../http/cors.ts";
 import { bindHttp, gracefulClose, urlHost } from "../http/listen.ts";
 import { hostAllowList } from "../http/host-guard.ts";
-import { authorizeHub, hubResourceMetadata } from "./hub-connector/auth.ts";
-import { sendLanding } from "./landing.ts";
 import { createConnector, toolsChanged, type ConnectorContext } from "./hub-connector/context.ts";
 import { accountPageHandlers } from "./account/page.ts";
 import { handleConnector } from "./hub-connector/endpoint.ts";
-import { handleAdminApi, isAdminApi } from "./tool-registry/admin-api.ts";
+import { handleAdminApi } from "./tool-registry/admin-api.ts";
 import { LiveTools } from "./tool-registry/live.ts";
 
 export interface GatewayOptions {
@@ -115,20 +111,14 @@ function trafficBounds(config: GatewayConfig): Pick<GatewayContext, "slots" | "b
   return { slots: new UpstreamSlots(config.limits.upstreamRequestsPerUser), budget: new AnswerBudget(config.limits.rewriteBudgetBytes) };
 }
 
-/** Routes of request targets seen lately: clients send the same few paths again and again, and matching one checks every segment. */
-const ROUTES_KEPT = 1000;
-const routes = new Map<string, Route>();
-
-function routeOf(method: string, target: string | undefined): Route {
-  if (target === undefined || target.length > 512) return matchRoute(method, target);
-  const key = `${method} ${target}`;
-  let route = routes.get(key);
-  if (!route) {
-    route = Object.freeze(matchRoute(method, target));
-    if (routes.size >= ROUTES_KEPT) routes.clear();
-    routes.set(key, route);
-  }
-  return route;
+/**
+ * `/account` and `/admin`: a 303 to the page on the OAuth pages' path, relative as the sign-in
+ * pages' links are, so it works on whatever host and path prefix the browser used (`/admin/` too).
+ */
+function signedInPage(req: IncomingMessage, res: ServerResponse, path: string | undefined): void {
+  if (!path) throw new GatewayError("not_found", "No such route");
+  const up = (req.url ?? "").split("?")[0]!.endsWith("/") ? "../" : "";
+  res.writeHead(303, { location: `${up}${path.slice(1)}`, "cache-control": "no-store", "content-length": 0 }).end();
 }
 
 export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
@@ -195,96 +185,43 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     return header !== undefined && hostAllowed(header);
   };
 
-  const route = async (req: IncomingMessage, res: ServerResponse, facts: { user?: string; tool?: string }): Promise<void> => {
-    const method = req.method ?? "GET";
-    if (!hostServed(req.headers.host)) throw new GatewayError("host_not_allowed", "This Host is not served here");
-    if (method === "OPTIONS" && !isAdminApi(req.url)) return answerPreflight(res, PROFILES.gateway);
-    const as = options.authorizationServer;
-    const handled = as ? (as.handleNow ? as.handleNow(req, res) : as.handle(req, res)) : false;
-    if (handled instanceof Promise ? await handled : handled) return;
-    const r = routeOf(method, req.url);
-    const c = ctx.current!;
-    switch (r.kind) {
-      case "bad-path":
-        throw new GatewayError("bad_path", "The request path is not acceptable");
-      case "not-found":
-        throw new GatewayError("not_found", "No such route");
-      case "landing": {
-        if (method !== "GET" && method !== "HEAD") throw new GatewayError("method_not_allowed", "Use GET", { allow: "GET" });
-        // A credential, when there is one, must be good for the hub (its 401 otherwise); none is the public page.
-        const authorized = bearer(req) === null ? null : authorizeHub(req, verifiers, publicUrl);
-        const principal = authorized instanceof Promise ? await authorized : authorized;
-        if (principal) facts.user = principal.user;
-        return sendLanding(req, res, publicUrl, config, principal);
-      }
-      case "health":
-        return sendJson(res, 200, { status: "ok", toolSessions: sessions.liveOwned });
-      case "ready": {
+  const { serve } = gatewayRouter(
+    {
+      config,
+      verifiers,
+      publicUrl: () => publicUrl,
+      hostServed,
+      authorizationServer: options.authorizationServer,
+      rateLimit: (user) => limiter.hit(user),
+      gateway: () => ctx.current!,
+      health: (_req, res) => sendJson(res, 200, { status: "ok", toolSessions: sessions.liveOwned }),
+      ready: async (_req, res) => {
         const ready = await readiness(timed, sessions);
-        return sendJson(res, ready.ready ? 200 : 503, { status: ready.ready ? "ready" : "unready", store: ready.store, toolSessions: ready.sessions });
-      }
-      case "metrics": {
+        sendJson(res, ready.ready ? 200 : 503, { status: ready.ready ? "ready" : "unready", store: ready.store, toolSessions: ready.sessions });
+      },
+      metrics: (_req, res) => {
         const text = metrics.render(sessions.liveOwned, livePerTool(sessions));
         res.writeHead(200, { ...CORS, "content-type": "text/plain; version=0.0.4", "content-length": Buffer.byteLength(text) });
         res.end(text);
-        return;
-      }
-      case "weber":
-        facts.user = await handleSessionProxy(c, r.instance, req, res);
-        return;
-      case "console-link": {
-        const opened = await openConsoleLink(c, consoleUses, req, res);
-        facts.user = opened?.user;
-        facts.tool = opened?.tool;
-        return;
-      }
-      case "account":
-      case "admin": {
-        const path = r.kind === "account" ? accountPath : r.leaf === "" ? adminPath : undefined;
-        if (!path) throw new GatewayError("not_found", "No such route");
-        // Relative, as the sign-in pages' links are: it works on whatever host and path prefix the browser used (`/admin/` too).
-        const up = (req.url ?? "").split("?")[0]!.endsWith("/") ? "../" : "";
-        res.writeHead(303, { location: `${up}${path.slice(1)}`, "cache-control": "no-store", "content-length": 0 }).end();
-        return;
-      }
-      case "admin-api":
-        facts.user = await handleAdminApi(
-          { config: live.fileConfig, store: options.store, verifiers, publicUrl, audit: (entry) => audit.record(entry) },
-          req,
-          res,
-        );
-        return;
-      case "hub-resource-metadata":
-        if (method !== "GET" && method !== "HEAD") throw new GatewayError("method_not_allowed", "Use GET", { allow: "GET" });
-        return sendJson(res, 200, hubResourceMetadata(publicUrl));
-      case "hub-mcp": {
-        const authorized = authorizeHub(req, verifiers, publicUrl);
-        const principal = authorized instanceof Promise ? await authorized : authorized;
-        facts.user = principal.user;
-        const hit = limiter.hit(principal.user);
-        const wait = typeof hit === "number" ? hit : await hit;
-        if (wait > 0) throw rateLimited(metrics, wait);
-        return handleConnector(ctx.connector!, principal, req, res);
-      }
-      default:
-    }
-    const tool = r.tool;
-    const spec = Object.hasOwn(config.tools, tool) ? config.tools[tool] : undefined;
-    if (!spec) throw new GatewayError("unknown_tool", "No such tool on this gateway");
-    facts.tool = tool;
-    if (r.kind === "resource-metadata") {
-      if (method !== "GET" && method !== "HEAD") throw new GatewayError("method_not_allowed", "Use GET", { allow: "GET" });
-      return sendJson(res, 200, resourceMetadata(publicUrl, tool, r.endpoint));
-    }
-    const authorized = authorize(req, verifiers, publicUrl, tool, spec, r.kind === "sse-info" ? "sse" : "mcp");
-    const principal = authorized instanceof Promise ? await authorized : authorized;
-    facts.user = principal.user;
-    // Counted in memory, the limit answers at once: no promise to wait for on every request.
-    const hit = limiter.hit(principal.user);
-    const wait = typeof hit === "number" ? hit : await hit;
-    if (wait > 0) throw rateLimited(metrics, wait);
-    await handleToolRoute(c, r, { principal, tool, spec, query: queryOf(req.url) }, req, res);
-  };
+      },
+      account: (req, res) => signedInPage(req, res, accountPath),
+      admin: (req, res) => signedInPage(req, res, adminPath),
+      consoleLink: async (req, res, r) => {
+        const opened = await openConsoleLink(ctx.current!, consoleUses, req, res);
+        r.facts.user = opened?.user;
+        r.facts.tool = opened?.tool;
+      },
+      sessionProxy: async (req, res, r) => {
+        r.facts.user = await handleSessionProxy(ctx.current!, r.params.instance!, req, res);
+      },
+      adminApi: async (req, res, r) => {
+        const api = { config: live.fileConfig, store: options.store, verifiers, publicUrl, audit: (entry: AuditEntry) => audit.record(entry) };
+        r.facts.user = await handleAdminApi(api, req, res);
+      },
+      connector: (req, res, r) => handleConnector(ctx.connector!, r.principal!, req, res),
+    },
+    (err) => event("internal error", { error: err instanceof Error ? err.message.slice(0, 200) : "unknown" }),
+  );
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const started = options.log ? performance.now() : 0;
@@ -306,12 +243,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         }),
       );
     });
-    route(req, res, facts).catch((err: unknown) => {
-      const known = knownFailure(err);
-      if (known) return sendError(res, known);
-      event("internal error", { error: err instanceof Error ? err.message.slice(0, 200) : "unknown" });
-      sendError(res, new GatewayError("internal_error", "The gateway failed to handle this request"));
-    });
+    serve(req, res, facts);
   };
 
   // Slowloris: headers, request bodies and idle keep-alive are bounded (relayed streams are

@@ -10,7 +10,6 @@ import { isStateless, namedSession } from "./mcp-sessions.ts";
 import { readBody } from "../http/body.ts";
 import { GatewayError, sendJson, sendParseError } from "./respond.ts";
 import { inspectRequest, mayActOn, passedOn, rewriteEvents, rewriteResult, type ParsedMessage } from "./rewrite.ts";
-import type { Route } from "./routes.ts";
 import { checkSharedUse, EVERYONE, isShared } from "./isolation.ts";
 import { sessionKey } from "./tool-session-records.ts";
 import { MCP_ACCEPT } from "./upstream-mcp.ts";
@@ -311,35 +310,27 @@ async function postLegacy(ctx: GatewayContext, c: Caller, req: IncomingMessage, 
   }
 }
 
-const NOT_ALLOWED = (allow: string): GatewayError => new GatewayError("method_not_allowed", `Use ${allow}`, { allow });
+type ToolHandler = (ctx: GatewayContext, c: Caller, req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-export function handleToolRoute(ctx: GatewayContext, route: Route, c: Caller, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const method = req.method ?? "GET";
-  switch (route.kind) {
-    case "mcp":
-      if (method === "POST") return rpc(ctx, c, req, res, undefined, false);
-      if (method === "GET") return streamGet(ctx, c, req, res);
-      if (method === "DELETE") return deleteSession(ctx, c, req, res);
-      throw NOT_ALLOWED("GET, POST, DELETE");
-    case "tool-root":
-      return rpc(ctx, c, req, res, undefined, true);
-    case "session":
-      if (method !== "POST") throw NOT_ALLOWED("POST");
-      return rpc(ctx, c, req, res, route.session, true);
-    case "bootstrap":
-      if (method !== "GET") throw NOT_ALLOWED("GET, POST");
-      return bootstrap(ctx, c, req, res);
-    case "sse-info":
-      if (method === "POST") return postLegacy(ctx, c, req, res);
-      if (method !== "GET") throw NOT_ALLOWED("GET, POST");
-      return legacyGet(ctx, c, req, res);
-    case "openapi":
-      if (method !== "GET") throw NOT_ALLOWED("GET");
-      return passThrough(ctx, c, req, res, "openapi.json", false);
-    case "rest":
-      if (method !== "POST") throw NOT_ALLOWED("POST");
-      return passThrough(ctx, c, req, res, `tools/${route.name}`, true);
-    default:
-      throw new GatewayError("not_found", "No such route");
-  }
+/** The handlers of the per-tool routes, by route; the gateway's route table (./route-table.ts) decides which runs. */
+export const toolRoutes = {
+  rpc: (ctx, c, req, res) => rpc(ctx, c, req, res, undefined, false),
+  /** `POST /api/mcp/{tool}`: JSON-RPC with a gateway session minted when the client names none. */
+  rootRpc: (ctx, c, req, res) => rpc(ctx, c, req, res, undefined, true),
+  streamGet,
+  deleteSession,
+  bootstrap,
+  legacyGet,
+  postLegacy,
+  openapi: (ctx, c, req, res) => passThrough(ctx, c, req, res, "openapi.json", false),
+} satisfies Record<string, ToolHandler>;
+
+/** `POST /api/mcp/{tool}/{session}`: JSON-RPC in the session the path names. */
+export function sessionRpc(ctx: GatewayContext, c: Caller, session: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  return rpc(ctx, c, req, res, session, true);
+}
+
+/** `POST /api/mcp/{tool}/tools/{name}`: the REST route, passed through. */
+export function restCall(ctx: GatewayContext, c: Caller, name: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  return passThrough(ctx, c, req, res, `tools/${name}`, true);
 }

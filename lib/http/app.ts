@@ -1,5 +1,6 @@
-// The node:http request handler: checks Host and Origin, answers CORS preflights and hands
-// each request to its route (./routes, one concern per file). It is mountable: like an
+// The node:http request handler: the tool server's route table on ./router.ts (which decides
+// 404, 405, HEAD and OPTIONS), behind the Host and Origin check; each route's handler is in
+// ./routes, one concern per file. It is mountable: like an
 // Express/Connect middleware it serves `req.url` below the mount path given in `req.baseUrl`.
 import { failureFields } from "../util/logger.ts";
 import type { ServerResponse } from "node:http";
@@ -13,9 +14,10 @@ import type { SseStream } from "./sse.ts";
 import { classifyRouteRevision } from "../mcp/revision.ts";
 import { ErrorCode, failure } from "../util/jsonrpc.ts";
 import { StreamDirectory } from "./event-stream.ts";
-import { answerPreflight, CORS } from "./cors.ts";
+import { CORS } from "./cors.ts";
 import { sendError, sendJson } from "./respond.ts";
-import { parseRequestUrl } from "./request-url.ts";
+import { parseRequestUrl, type RequestUrl } from "./request-url.ts";
+import { NEXT, type Params, Router, type Step } from "./router.ts";
 import type { HttpOptions, HttpState, MountedRequest, RequestHandler, RouteHandler } from "./types.ts";
 import { documentRoutes } from "./routes/documents.ts";
 import { messageRoutes } from "./routes/messages.ts";
@@ -23,30 +25,64 @@ import { streamRoutes } from "./routes/streams.ts";
 import { postTool } from "./routes/tools.ts";
 import { serveConsole, wantsConsolePage } from "../console/routes.ts";
 
-type Method = "GET" | "POST" | "DELETE";
-type Route = Partial<Record<Method, RouteHandler>>;
-
-const routes = {
-  "/": {
-    GET: (app, req, res, url) =>
-      app.options.console !== false && wantsConsolePage(req.headers.accept) ? serveConsole(req, res, url.path) : documentRoutes.info(app, req, res, url),
-    POST: messageRoutes.post,
-  },
-  "/mcp": { GET: streamRoutes.mcp, POST: messageRoutes.post, DELETE: messageRoutes.remove },
-  "/sse": { GET: streamRoutes.sse },
-  "/openapi.json": { GET: documentRoutes.openapi },
-  "/.well-known/mcp.json": { GET: documentRoutes.discovery },
-} satisfies Record<string, Route>;
-
-const TOOL_ROUTE: Route = { POST: postTool };
-const CONSOLE_ROUTE: Route = {
-  GET: (app, req, res, url) => (app.options.console === false ? sendError(res, 404, "Not found") : serveConsole(req, res, url.path)),
-};
-const STREAM_ROUTES = new Set<Route>([routes["/mcp"], routes["/sse"]]);
-
-function routeFor(path: string): Route | undefined {
-  return (routes as Record<string, Route>)[path] ?? (path.startsWith("/tools/") ? TOOL_ROUTE : path.startsWith("/console/") ? CONSOLE_ROUTE : undefined);
+/** What a step of the tool server reads: its app, the request's URL, the path's params. */
+interface AppCtx {
+  readonly app: HttpApp;
+  readonly url: RequestUrl;
+  params: Params;
 }
+
+const step =
+  (handler: RouteHandler): Step<AppCtx> =>
+  (req, res, ctx) =>
+    handler(ctx.app, req, res, ctx.url);
+
+const home: RouteHandler = (app, req, res, url) =>
+  app.options.console !== false && wantsConsolePage(req.headers.accept) ? serveConsole(req, res, url.path) : documentRoutes.info(app, req, res, url);
+const consolePage: RouteHandler = (app, req, res, url) => (app.options.console === false ? sendError(res, 404, "Not found") : serveConsole(req, res, url.path));
+
+/** DNS rebinding: a foreign Host or Origin is refused before anything else, unknown paths included. */
+const guard: Step<AppCtx> = (req, res, { app }) => {
+  const refused = app.options.guard?.(req);
+  if (!refused) return NEXT;
+  req.resume();
+  const message = refused === "host" ? "Forbidden: Host not allowed" : "Forbidden: Origin not allowed";
+  sendJson(res, 403, failure(null, { code: ErrorCode.InvalidRequest, message }));
+};
+
+/**
+ * A version header this server does not speak is refused on any route but a POST to the MCP
+ * endpoint, which is judged once its body is read: a 2026-07-28 request answers an unknown
+ * version with a JSON-RPC error naming the supported ones (routes/messages.ts).
+ */
+const revisionHeader: Step<AppCtx> = (req, res, { url }) => {
+  const version = req.headers["mcp-protocol-version"];
+  if (version === undefined || (req.method === "POST" && (url.path === "/mcp" || url.path === "/"))) return NEXT;
+  const revision = classifyRouteRevision(String(version));
+  if (revision.kind !== "refused") return NEXT;
+  req.resume();
+  sendJson(res, 400, failure(null, revision.error));
+};
+
+// HEAD answers like GET for documents only: on /sse and /mcp it would mint a session and hold a stream.
+const router = new Router<AppCtx>(
+  [
+    { path: "/", methods: { GET: step(home), POST: step(messageRoutes.post) } },
+    { path: "/mcp", methods: { GET: step(streamRoutes.mcp), POST: step(messageRoutes.post), DELETE: step(messageRoutes.remove) }, head: false },
+    { path: "/sse", methods: { GET: step(streamRoutes.sse) }, head: false },
+    { path: "/openapi.json", methods: { GET: step(documentRoutes.openapi) } },
+    { path: "/.well-known/mcp.json", methods: { GET: step(documentRoutes.discovery) } },
+    { path: "/tools/*", methods: { POST: step(postTool) } },
+    { path: "/console/*", methods: { GET: step(consolePage) } },
+  ],
+  {
+    before: [guard, revisionHeader],
+    cors: CORS.toolServer,
+    notFound: (_req, res) => sendError(res, 404, "Not found"),
+    methodNotAllowed: (_req, res, _ctx, allow) => sendError(res, 405, "Method not allowed", { allow }),
+    failed: (err, _req, res, { app }) => app.failed(res, err),
+  },
+);
 
 export class HttpApp implements HttpState {
   readonly core: ServerCore;
@@ -76,40 +112,10 @@ export class HttpApp implements HttpState {
 
   readonly handle: RequestHandler = (req, res, next) => {
     const url = parseRequestUrl(req.url, mountPath(req as MountedRequest));
-    const route = routeFor(url.path);
+    const match = router.match(url.path);
     // Mounted in a larger app, a path that is not ours belongs to the next handler.
-    if (!route && next) return next();
-    if (this.options.guard) {
-      const refused = this.options.guard(req);
-      if (refused) {
-        req.resume();
-        const message = refused === "host" ? "Forbidden: Host not allowed" : "Forbidden: Origin not allowed";
-        return sendJson(res, 403, failure(null, { code: ErrorCode.InvalidRequest, message }));
-      }
-    }
-    const version = req.headers["mcp-protocol-version"];
-    // A POST to the MCP endpoint is judged once its body is read: a 2026-07-28 request answers
-    // an unknown version with a JSON-RPC error naming the supported ones (routes/messages.ts).
-    const posted = req.method === "POST" && route?.POST === messageRoutes.post;
-    const revision = version !== undefined && !posted ? classifyRouteRevision(String(version)) : undefined;
-    if (revision?.kind === "refused") {
-      req.resume();
-      return sendJson(res, 400, failure(null, revision.error));
-    }
-    if (!route) return sendError(res, 404, "Not found");
-    if (req.method === "OPTIONS") return answerPreflight(res, CORS.toolServer);
-    // HEAD answers like GET for documents only: on /sse and /mcp it would mint a session and hold a stream.
-    const handler = route[req.method as Method] ?? (req.method === "HEAD" && !STREAM_ROUTES.has(route) ? route.GET : undefined);
-    if (!handler) {
-      return sendError(res, 405, "Method not allowed", { allow: [...Object.keys(route), "OPTIONS"].join(", ") });
-    }
-    let result: void | Promise<void>;
-    try {
-      result = handler(this, req, res, url);
-    } catch (err) {
-      return this.failed(res, err);
-    }
-    if (result instanceof Promise) result.catch((err: unknown) => this.failed(res, err));
+    if (!match && next) return next();
+    void router.serve(match, req, res, { app: this, url, params: {} });
   };
 
   /**

@@ -35,7 +35,7 @@ const MCP_REQUEST_HEADERS = "Authorization, Content-Type, Accept, Mcp-Session-Id
 /**
  * The tool server, the gateway and the OAuth endpoints. The OAuth endpoints take no DELETE
  * and none of the MCP routing headers, and their preflight is cached for ten minutes (on the
- * gateway its preflights are answered by the gateway's profile before they reach it).
+ * gateway too: its router leaves the OAuth server's paths, preflights included, to it).
  */
 export const CORS = Object.freeze({
   toolServer: profile({

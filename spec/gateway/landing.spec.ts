@@ -49,7 +49,7 @@ test("GET / is a landing page: public without a credential, the person's tools w
     assert.equal(bad.status, 401);
     assert.match(bad.headers.get("www-authenticate")!, /invalid_token/);
     const posted = await get({}, "POST");
-    assert.deepEqual([posted.status, posted.headers.get("allow")], [405, "GET"]);
+    assert.deepEqual([posted.status, posted.headers.get("allow")], [405, "GET, HEAD, OPTIONS"]);
   });
 });
 

@@ -10,7 +10,8 @@ import { DEFAULT_LIMITS } from "../../lib/gateway/limits-settings.ts";
 import { GatewayMetrics } from "../../lib/gateway/metrics.ts";
 import { TokenBucketLimiter } from "../../lib/gateway/rate-limit.ts";
 import { inspectRequest, mayActOn, rewriteResult } from "../../lib/gateway/rewrite.ts";
-import { checkedPath, matchRoute } from "../../lib/gateway/routes.ts";
+import { checkedPath } from "../../lib/gateway/routes.ts";
+import { gatewayRouter, type GatewayRoutes } from "../../lib/gateway/route-table.ts";
 import { SessionSealer } from "../../lib/gateway/session-seal.ts";
 import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
 
@@ -118,39 +119,45 @@ test("config: every problem names its key", () => {
 });
 
 test("routes: each section-C path, and hostile paths refused", () => {
-  assert.deepEqual(matchRoute("GET", "/api/mcp/demo"), { kind: "bootstrap", tool: "demo" });
-  assert.deepEqual(matchRoute("POST", "/api/mcp/demo/"), { kind: "tool-root", tool: "demo" });
-  assert.deepEqual(matchRoute("POST", "/api/mcp/demo/mcp?revision=dev"), { kind: "mcp", tool: "demo" });
-  assert.deepEqual(matchRoute("POST", "/api/mcp/demo/g1.abc"), { kind: "session", tool: "demo", session: "g1.abc" });
-  assert.deepEqual(matchRoute("GET", "/api/mcp/demo/sse"), { kind: "sse-info", tool: "demo" });
-  assert.deepEqual(matchRoute("GET", "/api/mcp/demo/openapi.json"), { kind: "openapi", tool: "demo" });
-  assert.deepEqual(matchRoute("POST", "/api/mcp/demo/tools/add"), { kind: "rest", tool: "demo", name: "add" });
+  // The table's matcher alone: building the router calls none of the handlers.
+  const { match } = gatewayRouter({ config: { tools: {} } } as unknown as GatewayRoutes, () => {});
+  const route = (target: string): unknown => {
+    const m = match(target);
+    return m === null ? "bad-path" : m === undefined ? "not-found" : { path: m.route.path, ...m.params };
+  };
+  // GET and POST of /api/mcp/{tool} are the bootstrap and the tool root: one route, two methods.
+  assert.deepEqual(route("/api/mcp/demo"), { path: "/api/mcp/:tool", tool: "demo" });
+  assert.deepEqual(route("/api/mcp/demo/"), { path: "/api/mcp/:tool", tool: "demo" });
+  assert.deepEqual(route("/api/mcp/demo/mcp?revision=dev"), { path: "/api/mcp/:tool/mcp", tool: "demo" });
+  assert.deepEqual(route("/api/mcp/demo/g1.abc"), { path: "/api/mcp/:tool/:session", tool: "demo", session: "g1.abc" });
+  assert.deepEqual(route("/api/mcp/demo/sse"), { path: "/api/mcp/:tool/sse", tool: "demo" });
+  assert.deepEqual(route("/api/mcp/demo/openapi.json"), { path: "/api/mcp/:tool/openapi.json", tool: "demo" });
+  assert.deepEqual(route("/api/mcp/demo/tools/add"), { path: "/api/mcp/:tool/tools/:name", tool: "demo", name: "add" });
   for (const endpoint of ["mcp", "sse"]) {
-    assert.deepEqual(matchRoute("GET", `/api/mcp/demo/${endpoint}/.well-known/oauth-protected-resource`), {
-      kind: "resource-metadata",
+    assert.deepEqual(route(`/api/mcp/demo/${endpoint}/.well-known/oauth-protected-resource`), {
+      path: `/api/mcp/:tool/${endpoint}/.well-known/oauth-protected-resource`,
       tool: "demo",
-      endpoint,
     });
-    assert.deepEqual(matchRoute("GET", `/.well-known/oauth-protected-resource/api/mcp/demo/${endpoint}`), {
-      kind: "resource-metadata",
+    assert.deepEqual(route(`/.well-known/oauth-protected-resource/api/mcp/demo/${endpoint}`), {
+      path: `/.well-known/oauth-protected-resource/api/mcp/:tool/${endpoint}`,
       tool: "demo",
-      endpoint,
     });
   }
-  assert.deepEqual(matchRoute("GET", "/.well-known/oauth-protected-resource/api/mcp/demo/openapi.json"), { kind: "not-found" });
-  assert.deepEqual(matchRoute("GET", "/weber/s/c/7/sse"), { kind: "weber", instance: "s", cookie: "c" });
-  assert.deepEqual(matchRoute("GET", "/healthz"), { kind: "health" });
-  assert.deepEqual(matchRoute("GET", "/account"), { kind: "account" });
-  assert.deepEqual(matchRoute("GET", "/account/x"), { kind: "not-found" });
+  assert.equal(route("/.well-known/oauth-protected-resource/api/mcp/demo/openapi.json"), "not-found");
+  assert.deepEqual(route("/weber/s/c/7/sse"), { path: "/weber/:instance/:cookie/*", instance: "s", cookie: "c", "*": "7/sse" });
+  assert.deepEqual(route("/healthz"), { path: "/healthz" });
+  assert.deepEqual(route("/account"), { path: "/account" });
+  assert.equal(route("/account/x"), "not-found");
   // The registry API reads the rest of its path itself; hostile paths are refused before it sees them.
-  assert.deepEqual(matchRoute("PUT", "/admin/api/tools/demo/revisions/v2"), { kind: "admin-api" });
-  assert.deepEqual(matchRoute("GET", "/admin/api/../mcp"), { kind: "bad-path" });
-  assert.deepEqual(matchRoute("GET", "/metrics"), { kind: "metrics" });
-  assert.deepEqual(matchRoute("GET", "/api/other"), { kind: "not-found" });
-  assert.deepEqual(matchRoute("GET", "/api/mcp/demo/tools/a/b"), { kind: "not-found" });
+  assert.deepEqual(route("/admin/api/tools/demo/revisions/v2"), { path: "/admin/api/*", "*": "tools/demo/revisions/v2" });
+  assert.equal(route("/admin/sessions/stop"), "not-found");
+  assert.equal(route("/admin/api/../mcp"), "bad-path");
+  assert.deepEqual(route("/metrics"), { path: "/metrics" });
+  assert.equal(route("/api/other"), "not-found");
+  assert.equal(route("/api/mcp/demo/tools/a/b"), "not-found");
   for (const path of ["/api/mcp/../x", "/api/mcp/%2e%2e/x", "/api/mcp/a%2Fb", "/a\\b", "//x", "/a/./b", "x", "/a%00", "/a b", "/" + "a".repeat(9000)]) {
     assert.equal(checkedPath(path), null, path);
-    assert.deepEqual(matchRoute("GET", path), { kind: "bad-path" });
+    assert.equal(route(path), "bad-path");
   }
   assert.equal(checkedPath(undefined), "/");
 });

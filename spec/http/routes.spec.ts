@@ -346,7 +346,7 @@ describe("HTTP surface", () => {
     assert.equal(missing.headers.get("access-control-allow-origin"), "*");
     const wrong = await fetch(`${base}openapi.json`, { method: "DELETE" });
     assert.equal(wrong.status, 405);
-    assert.equal(wrong.headers.get("allow"), "GET, OPTIONS");
+    assert.equal(wrong.headers.get("allow"), "GET, HEAD, OPTIONS");
     assert.deepEqual(await wrong.json(), { error: "Method not allowed" });
   });
 

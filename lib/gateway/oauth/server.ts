@@ -8,7 +8,8 @@ import { BrowserSessions } from "./browser-session.ts";
 import { ClientDirectory } from "./clients.ts";
 import { Grants } from "./grants.ts";
 import { BodyError } from "../../http/body.ts";
-import { answerPreflight, CORS, setCors } from "../../http/cors.ts";
+import { CORS, setCors } from "../../http/cors.ts";
+import { NEXT, type Params, Router, type Step } from "../../http/router.ts";
 import { wireCodeOf } from "../../http/status.ts";
 import { WIRE_OF } from "../../util/errors.ts";
 import { readBody, sendJson, sendOAuthFailure } from "./http-io.ts";
@@ -24,6 +25,14 @@ import { UpstreamSignIn } from "./upstream-sign-in.ts";
 import { AssertionGrants } from "./id-jag.ts";
 
 type Route = (req: IncomingMessage, res: ServerResponse, query: string) => Promise<void>;
+type Methods = Partial<Record<"GET" | "POST", Route>>;
+
+/** What a step of the authorization server reads: the path below the public URL's, and the query. */
+interface OAuthCtx {
+  readonly path: string;
+  readonly query: string;
+  params: Params;
+}
 
 /** Token and revocation requests per source address per minute: far above what clients send, and checked before a client's metadata document may be fetched. */
 const TOKEN_REQUESTS_PER_MINUTE = 120;
@@ -45,7 +54,9 @@ export class OAuthServer implements AuthorizationServer {
   readonly admin: SignedInPageHost;
   readonly #config: OAuthConfig;
   readonly #sweeper: Sweeper;
-  readonly #routes: Map<string, Partial<Record<"GET" | "POST", Route>>>;
+  readonly #routes: Map<string, Methods>;
+  /** Built from #routes on first use, and again once the account page is mounted. */
+  #router: Router<OAuthCtx> | undefined;
   /** The public URL's path, without its trailing slash, as of the URL it came from (publicUrl may be a function). */
   #base = { url: "", path: "" };
 
@@ -64,7 +75,7 @@ export class OAuthServer implements AuthorizationServer {
     this.verifier = new OAuthTokenVerifier(config, grants);
     this.#sweeper = new Sweeper(config);
     const metadata: Route = async (_req, res) => sendJson(res, 200, authorizationServerMetadata(config));
-    this.#routes = new Map<string, Partial<Record<"GET" | "POST", Route>>>([
+    this.#routes = new Map<string, Methods>([
       [AS_PATHS.metadata, { GET: metadata }],
       [AS_PATHS.metadataRfc8414, { GET: metadata }],
       [AS_PATHS.metadataLegacy, { GET: metadata }],
@@ -89,7 +100,10 @@ export class OAuthServer implements AuthorizationServer {
     }
     // The account and operator's pages are the gateway's (they list API tokens and tool
     // sessions too), served here so the sign-in cookie, scoped to this server's path, reaches them.
-    const parts = pageHostParts(config, sessions, pages, (path, page) => this.#routes.set(path, page));
+    const parts = pageHostParts(config, sessions, pages, (path, page) => {
+      this.#routes.set(path, page);
+      this.#router = undefined;
+    });
     this.account = new OAuthAccountHost(parts, grants);
     this.admin = new SignedInPageHost(parts, "admin");
   }
@@ -124,43 +138,52 @@ export class OAuthServer implements AuthorizationServer {
       sendOAuthFailure(res, "not_found", "this server does not support OpenID Connect discovery");
       return true;
     }
-    const route = this.#routes.get(path);
-    if (!route) return false;
-    if (req.method === "OPTIONS") {
-      answerPreflight(res, CORS.oauth);
-      return true;
-    }
-    setCors(res, CORS.oauth);
-    this.#sweeper.maybeSweep();
-    const method = req.method === "HEAD" ? "GET" : req.method;
-    const run = method === "GET" || method === "POST" ? route[method] : undefined;
-    if (!run) {
-      res.setHeader("Allow", Object.keys(route).join(", "));
-      sendOAuthFailure(res, "method_not_allowed", "method not allowed");
-      return true;
-    }
-    return this.#serve(run, req, res, path, query);
+    this.#router ??= this.#buildRouter();
+    const match = this.#router.match(path);
+    if (!match) return false;
+    const done = this.#router.serve(match, req, res, { path, query, params: {} });
+    return done ? done.then(() => true) : true;
   }
 
-  async #serve(run: Route, req: IncomingMessage, res: ServerResponse, path: string, query: string): Promise<boolean> {
-    try {
-      await run(req, res, query);
-    } catch (err) {
-      if (res.headersSent) {
-        res.destroy();
-      } else if (isStoreUnavailable(err)) {
-        const why = WIRE_OF[err.code] === "store_full" ? "cannot save data just now" : "cannot reach its store";
-        sendOAuthFailure(res, WIRE_OF[err.code], `the authorization server ${why}; try again shortly`, {
-          "Retry-After": String(STORE_RETRY_AFTER_SECONDS),
-        });
-      } else if (err instanceof BodyError) {
-        sendOAuthFailure(res, wireCodeOf(err.code), err.code === "HUBMCP_BODY_TOO_LARGE" ? "request body too large" : "request body unreadable");
-      } else {
-        this.#config.logger.error("oauth endpoint failed", { path, error: err instanceof Error ? err.name : "unknown" });
-        sendOAuthFailure(res, "internal_error", "the authorization server failed; try again");
-      }
+  #buildRouter(): Router<OAuthCtx> {
+    const step =
+      (route: Route): Step<OAuthCtx> =>
+      (req, res, ctx) =>
+        route(req, res, ctx.query);
+    const table = [...this.#routes].map(([path, methods]) => ({
+      path,
+      methods: { GET: methods.GET && step(methods.GET), POST: methods.POST && step(methods.POST) },
+    }));
+    return new Router<OAuthCtx>(table, {
+      before: [
+        (_req, res) => {
+          setCors(res, CORS.oauth);
+          this.#sweeper.maybeSweep();
+          return NEXT;
+        },
+      ],
+      cors: CORS.oauth,
+      notFound: () => {},
+      methodNotAllowed: (_req, res, _ctx, allow) => sendOAuthFailure(res, "method_not_allowed", "method not allowed", { Allow: allow }),
+      failed: (err, _req, res, ctx) => this.#failed(err, res, ctx.path),
+    });
+  }
+
+  /** An endpoint that threw or rejected: the store's outage and a bad body have their own answers. */
+  #failed(err: unknown, res: ServerResponse, path: string): void {
+    if (res.headersSent) {
+      res.destroy();
+    } else if (isStoreUnavailable(err)) {
+      const why = WIRE_OF[err.code] === "store_full" ? "cannot save data just now" : "cannot reach its store";
+      sendOAuthFailure(res, WIRE_OF[err.code], `the authorization server ${why}; try again shortly`, {
+        "Retry-After": String(STORE_RETRY_AFTER_SECONDS),
+      });
+    } else if (err instanceof BodyError) {
+      sendOAuthFailure(res, wireCodeOf(err.code), err.code === "HUBMCP_BODY_TOO_LARGE" ? "request body too large" : "request body unreadable");
+    } else {
+      this.#config.logger.error("oauth endpoint failed", { path, error: err instanceof Error ? err.name : "unknown" });
+      sendOAuthFailure(res, "internal_error", "the authorization server failed; try again");
     }
-    return true;
   }
 }
 

@@ -54,7 +54,7 @@ test("preflight on every endpoint; other paths are left to the gateway; wrong me
   assert.equal(await other.text(), "not ours");
   const wrong = await fetch(`${base}/developer/oauth/token`);
   assert.equal(wrong.status, 405);
-  assert.equal(wrong.headers.get("allow"), "POST");
+  assert.equal(wrong.headers.get("allow"), "POST, OPTIONS");
   await wrong.arrayBuffer();
 });
 

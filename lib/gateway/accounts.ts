@@ -103,12 +103,12 @@ export class StoreAccountDirectory implements AccountDirectory {
 
   // One atomic update, which leaves an absent record absent: a password or group change racing
   // a removal can never bring the account back.
-  async #change(user: string, next: (record: AccountRecord) => AccountRecord): Promise<void> {
+  async #change(user: string, change: (record: AccountRecord) => AccountRecord): Promise<void> {
     checkUserName(user);
     let found = false;
     await this.store.update<AccountRecord>(COLLECTION, user, (record) => {
       found = record !== undefined;
-      return record ? next(record) : undefined;
+      return record ? change(record) : undefined;
     });
     if (!found) throw new AccountError("HUBMCP_NO_SUCH_USER", `no user ${user}`);
   }

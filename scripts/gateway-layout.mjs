@@ -121,15 +121,27 @@ function rewritePaths(moves, file, text) {
   return out;
 }
 
-/** Word-boundary renames of identifiers in the files of each entry (paths as they are now, before or after the move). */
+/** Word-boundary renames of identifiers, each only in the files under its folders (repository paths). */
 function rename(text, file) {
+  if (LAYOUT.renamesSkip.includes(file)) return text;
   let out = text;
   for (const { from, to, in: scope } of LAYOUT.renames) {
-    const places = scope.flatMap((path) => [path, `lib/gateway/${LAYOUT.moves[path.replace(/^lib\/gateway\//, "")] ?? ""}`]);
-    if (!places.some((place) => place !== "lib/gateway/" && (file === place || file.startsWith(place.endsWith("/") ? place : `${place}/`)))) continue;
+    if (!scope.some((place) => file === place || file.startsWith(`${place}/`))) continue;
     out = out.replace(new RegExp(`\\b${from}\\b`, "g"), to);
   }
   return out;
+}
+
+/** A rewritten path may make a line too long: the project's formatter, when installed, lays it out again. */
+function format(files) {
+  const biome = join(ROOT, "node_modules", ".bin", "biome");
+  const code = files.filter((f) => /\.(ts|mjs|js|json)$/.test(f));
+  if (code.length === 0) return;
+  if (!existsSync(biome)) {
+    console.log("biome is not installed: run `npx biome check --write .` before committing");
+    return;
+  }
+  execFileSync(biome, ["format", "--write", ...code], { cwd: ROOT, stdio: "ignore" });
 }
 
 function unknownAtTop() {
@@ -151,14 +163,14 @@ export function main(argv) {
   const files = SCANNED.flatMap((d) => walk(join(ROOT, d)))
     .concat([join(ROOT, "README.md")])
     .map(rel);
-  let changed = 0;
+  const written = [];
   for (const file of files) {
     if (OWN.has(file) || !statSync(join(ROOT, file)).isFile()) continue;
     const text = readFileSync(join(ROOT, file), "utf8");
     let next = doMoves ? rewritePaths(paths, file, text) : text;
     if (doRenames) next = rename(next, file);
     if (next === text) continue;
-    changed++;
+    written.push(after(paths, file));
     if (dry) console.log(`rewrite ${file}`);
     else writeFileSync(join(ROOT, file), next);
   }
@@ -168,7 +180,8 @@ export function main(argv) {
     mkdirSync(dirname(join(ROOT, to)), { recursive: true });
     execFileSync("git", ["mv", from, to], { cwd: ROOT });
   }
-  console.log(`${moves.size} files ${dry ? "to move" : "moved"}, ${changed} files ${dry ? "to rewrite" : "rewritten"}`);
+  if (!dry) format(written);
+  console.log(`${moves.size} files ${dry ? "to move" : "moved"}, ${written.length} files ${dry ? "to rewrite" : "rewritten"}`);
   const unknown = unknownAtTop().filter((f) => !moves.has(f));
   for (const file of unknown) console.log(`not placed: ${file} (add it to scripts/gateway-layout.json "moves")`);
   return unknown.length === 0 ? 0 : 2;

@@ -81,14 +81,27 @@ function target(moves, file, spec) {
 }
 
 const RELATIVE = /(?<![\w./-])(\.{1,2}\/(?:[\w.-]+\/)*[\w.-]+?\.(?:ts|js|mjs))(?![\w/-])/g;
+const QUOTED = /(["'`])(\.{1,2}\/[^"'`\s$]*)\1/g;
 const SEGMENTS = /"gateway"((?:,\s*"[\w.-]+")+)/g;
 
 /** `file`'s text with every path naming a moved file (or written from a moved file) made right. */
 function rewritePaths(moves, file, text) {
   const moved = after(moves, file) !== file;
   const byOld = new Map([...moves].map(([from, to]) => [from.replace(/\.ts$/, ""), to.replace(/\.ts$/, "")]));
+  // 0. In a moved file, a quoted relative path to anything else (a fixture, a folder, the root).
+  let out = !moved
+    ? text
+    : text.replace(QUOTED, (whole, quote, spec) => {
+        if (/\.(ts|js|mjs)$/.test(spec)) return whole;
+        const found = toPosix(relative(ROOT, resolve(ROOT, dirname(file), spec)));
+        if (!existsSync(join(ROOT, found))) return whole;
+        let next = posix.relative(posix.dirname(after(moves, file)), found) || ".";
+        if (!next.startsWith(".")) next = `./${next}`;
+        if (spec.endsWith("/") && !next.endsWith("/")) next += "/";
+        return `${quote}${next}${quote}`;
+      });
   // 1. Relative specifiers and mentions (`./forward.ts` in a comment too), from where the file will be.
-  let out = text.replace(RELATIVE, (whole, spec) => {
+  out = out.replace(RELATIVE, (whole, spec) => {
     const found = target(moves, file, spec);
     if (!found || (!moved && !moves.has(found))) return whole;
     const ext = spec.endsWith(".js") && found.endsWith(".ts") ? ".js" : "";

@@ -26,7 +26,7 @@ function files(dir: string): string[] {
 function copy(t: { after(fn: () => void): void }): string {
   const dir = mkdtempSync(join(tmpdir(), "hubmcp-layout-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  for (const part of ["lib", "spec", "bench", "cli", "scripts", "docs", "README.md"]) {
+  for (const part of ["lib", "spec", "bench", "cli", "scripts", "docs", "fixtures", "README.md"]) {
     cpSync(join(ROOT, part), join(dir, part), { recursive: true, filter: (src) => !/[\\/](\.output|node_modules)$/.test(src) });
   }
   const git = (...args: string[]): void => void execFileSync("git", args, { cwd: dir, stdio: "ignore" });
@@ -55,6 +55,10 @@ test("the move leaves every import resolving, renames what it lists, names what 
   }
   const broken: string[] = [];
   for (const file of ["lib", "spec", "bench", "cli"].flatMap((d) => files(join(dir, d)))) {
+    // A moved spec still finds its fixtures and the root it names by a relative path.
+    for (const m of readFileSync(file, "utf8").matchAll(/["'](\.{1,2}\/(?:\.\.\/)*(?:fixtures\/[^"'\s$]*)?)["']/g)) {
+      if (!existsSync(resolve(dirname(file), m[1]!))) broken.push(`${relative(dir, file)}: ${m[1]}`);
+    }
     for (const m of readFileSync(file, "utf8").matchAll(SPECIFIER)) {
       const spec = m[1] ?? m[2]!;
       const target = resolve(dirname(file), spec);

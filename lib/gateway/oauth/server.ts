@@ -2,7 +2,7 @@
 // own paths and leaves every other request to the gateway untouched.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthorizationServer, TokenVerifier } from "../contracts.ts";
-import { OAuthAccountHost } from "./account-host.ts";
+import { OAuthAccountHost, pageHostParts, SignedInPageHost } from "./account-host.ts";
 import { AuthorizeEndpoints } from "./authorize.ts";
 import { BrowserSessions } from "./browser-session.ts";
 import { ClientDirectory } from "./clients.ts";
@@ -41,6 +41,7 @@ function limited(limiter: { hit(key: string): number | Promise<number> }, client
 export class OAuthServer implements AuthorizationServer {
   readonly verifier: TokenVerifier;
   readonly account: OAuthAccountHost;
+  readonly admin: SignedInPageHost;
   readonly #config: OAuthConfig;
   readonly #sweeper: Sweeper;
   readonly #routes: Map<string, Partial<Record<"GET" | "POST", Route>>>;
@@ -85,9 +86,11 @@ export class OAuthServer implements AuthorizationServer {
       this.#routes.set(AS_PATHS.upstream, { GET: (req, res, query) => upstream.start(req, res, query) });
       this.#routes.set(AS_PATHS.upstreamCallback, { GET: (req, res, query) => upstream.callback(req, res, query) });
     }
-    // The account page is the gateway's (it lists API tokens and tool sessions too), served
-    // here so the sign-in cookie, scoped to this server's path, reaches it.
-    this.account = new OAuthAccountHost(config, sessions, grants, pages, (page) => this.#routes.set(AS_PATHS.account, page));
+    // The account and operator's pages are the gateway's (they list API tokens and tool
+    // sessions too), served here so the sign-in cookie, scoped to this server's path, reaches them.
+    const parts = pageHostParts(config, sessions, pages, (path, page) => this.#routes.set(path, page));
+    this.account = new OAuthAccountHost(parts, grants);
+    this.admin = new SignedInPageHost(parts, "admin");
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const LIB = fileURLToPath(new URL("../lib/", import.meta.url));
@@ -35,6 +35,41 @@ const RANK: Record<string, number> = {
   bridge: 11,
 };
 
+/**
+ * The gateway's own folders, ranked the same way (`gateway` above is all of them). contracts/
+ * is the bottom every part is written against; oauth/ and store/ see nothing else of the
+ * gateway, so either can be replaced or tested alone.
+ */
+const GATEWAY_RANK: Record<string, number> = {
+  contracts: 0,
+  store: 1,
+  oauth: 1,
+  config: 2,
+  identity: 3,
+  hosting: 3,
+  backends: 4,
+  relay: 5,
+  "tool-sessions": 6,
+  operations: 7,
+  audit: 8,
+  calls: 9,
+  "hub-connector": 10,
+  "tool-registry": 10,
+  edge: 11,
+  admin: 11,
+  account: 11,
+  "server.ts": 12,
+  cli: 12,
+  "index.ts": 13,
+};
+
+/**
+ * Where each file of lib/gateway/ belongs: scripts/gateway-layout.json moves the files of the
+ * flat layout into the folders above, and until it has run a file is ranked by its place after
+ * the move, so this spec holds before the move and after it.
+ */
+const GATEWAY_MOVES: Record<string, string> = JSON.parse(readFileSync(new URL("../scripts/gateway-layout.json", import.meta.url), "utf8")).moves;
+
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
@@ -56,6 +91,15 @@ function importsOf(source: string): string[] {
 
 /** The top-level folder of a lib/ path ("mcp"), or the file name for files at the root ("server.ts"). */
 const packageOf = (file: string): string => relative(LIB, file).split(/[\\/]/)[0]!;
+
+const GATEWAY = join(LIB, "gateway");
+
+/** The gateway folder (or top file) a lib/gateway/ file belongs to, after the move; undefined outside the gateway. */
+function gatewayUnitOf(file: string): string | undefined {
+  if (!file.startsWith(GATEWAY + sep)) return undefined;
+  const path = relative(GATEWAY, file).split(sep).join("/");
+  return (GATEWAY_MOVES[path] ?? path).split("/")[0]!;
+}
 
 function graph(): Map<string, string[]> {
   const edges = new Map<string, string[]>();
@@ -103,6 +147,52 @@ test("no file imports itself through a cycle", () => {
   };
   for (const file of edges.keys()) visit(file, []);
   assert.deepEqual(cycles, []);
+});
+
+test("every lib/gateway/ file has a folder with a rank", () => {
+  const unranked = [...graph().keys()].filter((file) => {
+    const unit = gatewayUnitOf(file);
+    return unit !== undefined && GATEWAY_RANK[unit] === undefined;
+  });
+  assert.deepEqual(
+    unranked.map((file) => relative(LIB, file)),
+    [],
+    "put the file in a folder of GATEWAY_RANK (scripts/gateway-layout.json for one still at the top)",
+  );
+});
+
+test("imports inside the gateway only run down its folders", () => {
+  const upward: string[] = [];
+  for (const [file, targets] of graph()) {
+    const from = gatewayUnitOf(file);
+    if (from === undefined) continue;
+    for (const target of targets) {
+      const to = gatewayUnitOf(target);
+      if (to === undefined || to === from) continue;
+      if (!(GATEWAY_RANK[to]! < GATEWAY_RANK[from]!)) upward.push(`${relative(LIB, file)} (${from}) -> ${relative(LIB, target)} (${to})`);
+    }
+  }
+  assert.deepEqual(upward, []);
+});
+
+// The OAuth server and the record stores meet the rest of the gateway only at the contracts,
+// so each can be swapped or tested alone: a lower rank would still let them reach config/.
+test("oauth/ and store/ import nothing of the gateway but contracts/", () => {
+  const leaks: string[] = [];
+  for (const [file, targets] of graph()) {
+    const from = gatewayUnitOf(file);
+    if (from !== "oauth" && from !== "store") continue;
+    for (const target of targets) {
+      const to = gatewayUnitOf(target);
+      if (to !== undefined && to !== from && to !== "contracts") leaks.push(`${relative(LIB, file)} -> ${relative(LIB, target)}`);
+    }
+  }
+  assert.deepEqual(leaks, []);
+});
+
+test("the gateway's layout map moves files into ranked folders only", () => {
+  const bad = Object.entries(GATEWAY_MOVES).filter(([, to]) => GATEWAY_RANK[to.split("/")[0]!] === undefined || !to.includes("/"));
+  assert.deepEqual(bad, []);
 });
 
 // A backend (one kind of revision's way to start a tool server) is seen from the rest of the

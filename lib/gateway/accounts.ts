@@ -4,11 +4,10 @@
 import { randomBytes, scrypt as scryptCb, type ScryptOptions } from "node:crypto";
 import { safeEqual } from "../util/secrets.ts";
 import type { AccountDirectory, RecordStore } from "./contracts.ts";
+import { isGroupName, isUserName } from "./contracts/names.ts";
 
 export const ACCOUNTS = "accounts";
 const COLLECTION = ACCOUNTS;
-const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
-const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const KEY_LENGTH = 32;
 const PARAMS = { N: 16384, r: 8, p: 1 } as const;
 /** The password of an account made by a sign-in at the hub's identity provider: matches nothing. */
@@ -55,11 +54,11 @@ async function passwordMatches(password: string, stored: string): Promise<boolea
 const DUMMY = hashPassword("not a password");
 
 export function checkUserName(user: string): void {
-  if (!USER_NAME.test(user)) throw new AccountError("HUBMCP_BAD_USER_NAME", "user names are 1-64 letters, digits, '.', '_', '@' or '-'");
+  if (!isUserName(user)) throw new AccountError("HUBMCP_BAD_USER_NAME", "user names are 1-64 letters, digits, '.', '_', '@' or '-'");
 }
 
 function checkGroups(groups: readonly string[]): void {
-  if (!groups.every((g) => GROUP_NAME.test(g))) throw new AccountError("HUBMCP_BAD_GROUP_NAME", "group names are letters, digits, '.', '_' or '-'");
+  if (!groups.every(isGroupName)) throw new AccountError("HUBMCP_BAD_GROUP_NAME", "group names are letters, digits, '.', '_' or '-'");
 }
 
 function checkPassword(password: string): void {
@@ -104,18 +103,18 @@ export class StoreAccountDirectory implements AccountDirectory {
 
   // One atomic update, which leaves an absent record absent: a password or group change racing
   // a removal can never bring the account back.
-  async #change(user: string, next: (record: AccountRecord) => AccountRecord): Promise<void> {
+  async #change(user: string, change: (record: AccountRecord) => AccountRecord): Promise<void> {
     checkUserName(user);
     let found = false;
     await this.store.update<AccountRecord>(COLLECTION, user, (record) => {
       found = record !== undefined;
-      return record ? next(record) : undefined;
+      return record ? change(record) : undefined;
     });
     if (!found) throw new AccountError("HUBMCP_NO_SUCH_USER", `no user ${user}`);
   }
 
   async verifyPassword(user: string, password: string): Promise<{ user: string; groups: readonly string[] } | null> {
-    const record = USER_NAME.test(user) ? await this.store.get<AccountRecord>(COLLECTION, user) : undefined;
+    const record = isUserName(user) ? await this.store.get<AccountRecord>(COLLECTION, user) : undefined;
     // An account without a password costs the same as a miss, so timing tells neither apart.
     const stored = record && record.password !== NO_PASSWORD ? record.password : await DUMMY;
     const ok = await passwordMatches(password, stored);
@@ -143,7 +142,7 @@ export class StoreAccountDirectory implements AccountDirectory {
   }
 
   async groupsOf(user: string): Promise<readonly string[] | null> {
-    if (!USER_NAME.test(user)) return null;
+    if (!isUserName(user)) return null;
     const record = await this.store.get<AccountRecord>(COLLECTION, user);
     return record ? record.groups : null;
   }

@@ -1,6 +1,7 @@
-// The seams between the gateway's parts. The gateway (routing, proxying, tool sessions)
-// and the OAuth authorization server are built separately and meet only here, so either
-// side can be replaced or tested alone. One contract spec per interface lives beside the
+// The seams between the gateway's parts. The OAuth authorization server (oauth/) and the
+// record stores (store/) on one side, and the rest of the gateway (routing, relaying, tool
+// sessions) on the other, are built separately and meet only here, so either side can be
+// replaced or tested alone. One contract spec per interface lives beside the
 // implementations (spec/gateway/*-contract.ts).
 
 /** Who a request acts for, after its bearer token was checked. */

@@ -1,4 +1,4 @@
-// Small pieces of the gateway's operations wiring (issue 39), kept out of ./server.ts: the
+// Small pieces of the gateway's operations wiring, kept out of ./server.ts: the
 // rate-limit refusal that /metrics counts, the tool-session events fanned out to the log,
 // the audit trail and /metrics, live sessions per tool, and a close that flushes the trail.
 import type { GatewayMetrics } from "./metrics.ts";

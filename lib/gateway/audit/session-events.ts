@@ -1,4 +1,4 @@
-// Tool-session events (./tool-sessions.ts tells them to the log) as the audit trail's
+// Tool-session events (../tool-sessions.ts tells them to the log) as the audit trail's
 // session lines and /metrics' starts, failures and start latency by backend.
 import type { GatewayMetrics } from "../metrics.ts";
 import type { AuditTrail } from "./trail.ts";

@@ -1,5 +1,5 @@
-// How the gateway runs start_mcp for an `app`, `rappture` or `slurm` session, and the Node
-// flags a person's own session gets.
+// How the gateway runs start_mcp for an `app`, `rappture`, `stdio` or `slurm` tool session,
+// and the Node flags a person's own tool session gets.
 import { fileURLToPath } from "node:url";
 
 /**

@@ -12,6 +12,7 @@ import { AccountError, StoreAccountDirectory } from "../accounts.ts";
 import { ApiTokens } from "../api-tokens.ts";
 import { toolResource } from "../auth.ts";
 import type { RecordStore } from "../contracts.ts";
+import { isUserName } from "../contracts/names.ts";
 import { checkDataDir, DataDirError, FileRecordStore } from "../store/file-record-store.ts";
 import { StoreFullError } from "../store/store-errors.ts";
 import { NAME, passwordFromStdin, usage, type CliIo } from "./io.ts";
@@ -44,7 +45,7 @@ export function demoApp(): string | undefined {
 function defaultUser(): string {
   try {
     const name = userInfo().username;
-    if (/^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/.test(name)) return name;
+    if (isUserName(name)) return name;
   } catch {
     // no passwd entry for this uid
   }

@@ -1,5 +1,5 @@
 // gateway.json's `connector` section: how `{publicUrl}/mcp` pages and how long it trusts
-// a tool's catalog. Parsed apart from ../config.ts so the connector's knobs live with it.
+// a tool's catalog. Parsed apart from ../config.ts, which calls it for that section.
 import { s, problem, section, type Fail } from "../../schema/index.ts";
 
 export interface ConnectorSettings {

@@ -1,7 +1,7 @@
 // From what an identity provider says about a person to a hub account: the name from one
 // claim (held to the same rules as `hub_gateway user add`), the groups from another, kept only
 // as the operator's prefix or map says, and only those that are valid group names.
-import { AccountError, checkUserName } from "../accounts.ts";
+import { isGroupName, isUserName } from "../contracts/names.ts";
 import type { Claims } from "./jwt-verify.ts";
 
 export interface GroupRules {
@@ -9,20 +9,13 @@ export interface GroupRules {
   readonly groupsMap?: Readonly<Record<string, string>> | undefined;
 }
 
-const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const MAX_GROUPS = 200;
 
 /** The account name the claim holds, or undefined when it is missing or breaks the name rules. */
 export function accountName(claims: Claims, claim: string): string | undefined {
   const value = claims[claim];
   if (typeof value !== "string") return undefined;
-  try {
-    checkUserName(value);
-    return value;
-  } catch (err) {
-    if (err instanceof AccountError) return undefined;
-    throw err;
-  }
+  return isUserName(value) ? value : undefined;
 }
 
 /** The hub groups of a raw list (a claim's array, a header's comma-separated text). */
@@ -34,7 +27,7 @@ export function mapGroups(raw: unknown, rules: GroupRules): string[] {
     let group: string | undefined = value;
     if (rules.groupsMap) group = Object.hasOwn(rules.groupsMap, value) ? rules.groupsMap[value] : undefined;
     else if (rules.groupsPrefix !== undefined) group = value.startsWith(rules.groupsPrefix) ? value.slice(rules.groupsPrefix.length) : undefined;
-    if (group !== undefined && GROUP_NAME.test(group)) out.add(group);
+    if (group !== undefined && isGroupName(group)) out.add(group);
     if (out.size >= MAX_GROUPS) break;
   }
   return [...out].sort();

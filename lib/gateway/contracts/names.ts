@@ -1,0 +1,11 @@
+// What a person's and a group's name may be, decided once: an account made by `user add`,
+// one made by a sign-in at the hub's identity provider and the groups a claim maps to all
+// meet the same rule, and oauth/ can hold a claim to it without importing the accounts.
+const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** 1-64 letters, digits, '.', '_', '@' or '-', starting with a letter or digit. */
+export const isUserName = (name: string): boolean => USER_NAME.test(name);
+
+/** 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit. */
+export const isGroupName = (name: string): boolean => GROUP_NAME.test(name);

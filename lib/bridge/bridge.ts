@@ -10,7 +10,8 @@ import { classify, ErrorCode, failure, success } from "../util/jsonrpc.ts";
 import { isRecord } from "../util/guards.ts";
 import { Catalog } from "./catalog.ts";
 import type { BridgeConfig } from "./config.ts";
-import { describeFailure, UpstreamError } from "./failures.ts";
+import { describeFailure } from "./failures.ts";
+import { McpClientError } from "../federation/client-failure.ts";
 import { exposeUri } from "../federation/naming.ts";
 import { routeRequest, type RouteTarget } from "./routes.ts";
 import { BridgeRpcError, ToolRpcError, type HostCall } from "./rpc-errors.ts";
@@ -133,7 +134,7 @@ export class Bridge implements RouteTarget {
     const text =
       err instanceof UpstreamGaveUp
         ? describeFailure(err.failure, upstream.target.tool, this.config.api, err.attempts)
-        : err instanceof UpstreamError
+        : err instanceof McpClientError
           ? describeFailure(err.failure, upstream.target.tool, this.config.api)
           : `Tool ${upstream.target.tool} failed: ${err instanceof Error ? err.message : String(err)}`;
     if (!this.#logged.has(text)) {

@@ -12,7 +12,7 @@ import { Catalog } from "./catalog.ts";
 import type { BridgeConfig } from "./config.ts";
 import { describeFailure } from "./failures.ts";
 import { McpClientError } from "../federation/client-failure.ts";
-import { exposeUri } from "../federation/naming.ts";
+import { exposeNotification } from "../federation/relay.ts";
 import { routeRequest, type RouteTarget } from "./routes.ts";
 import { BridgeRpcError, ToolRpcError, type HostCall } from "./rpc-errors.ts";
 import { DEFAULT_RETRY, Upstream, UpstreamGaveUp, type RetryPolicy } from "./upstream.ts";
@@ -238,16 +238,7 @@ export class Bridge implements RouteTarget {
 
   #multiNotification(upstream: Upstream, method: string, params: Params | undefined): Params | undefined {
     if (!params) return params;
-    switch (method) {
-      case "notifications/message":
-        return { ...params, logger: typeof params.logger === "string" ? `${upstream.label}/${params.logger}` : upstream.label };
-      case "notifications/resources/updated":
-        return typeof params.uri === "string" ? { ...params, uri: exposeUri(upstream.target, params.uri) } : params;
-      case "notifications/tasks/status":
-        if (typeof params.taskId === "string") this.tasks.set(params.taskId, upstream);
-        return params;
-      default:
-        return params;
-    }
+    if (method === "notifications/tasks/status" && typeof params.taskId === "string") this.tasks.set(params.taskId, upstream);
+    return exposeNotification(upstream.target, method, params);
   }
 }

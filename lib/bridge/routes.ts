@@ -10,6 +10,7 @@ import type { Catalog } from "./catalog.ts";
 import { exposeToolResult, listKindOf, rewriteResultUris, type ListKind } from "./catalog.ts";
 import { mergedInitializeResult } from "../federation/merge.ts";
 import { resolveByName } from "../federation/resolve.ts";
+import { fanOut, mergeTasks } from "../federation/relay.ts";
 import type { Upstream } from "./upstream.ts";
 import type { JsonRpcResponse } from "../util/jsonrpc.ts";
 
@@ -99,7 +100,10 @@ async function routeAmongTools(bridge: RouteTarget, call: HostCall, method: stri
   }
   switch (method) {
     case "logging/setLevel":
-      await Promise.allSettled(bridge.upstreams.filter((u) => u.initResult).map((u) => bridge.forward(null, u, method, params)));
+      await fanOut(
+        bridge.upstreams.filter((u) => u.initResult),
+        (u) => bridge.forward(null, u, method, params),
+      );
       return {};
     case "tasks/get":
     case "tasks/result":
@@ -114,16 +118,14 @@ async function routeAmongTools(bridge: RouteTarget, call: HostCall, method: stri
       return isRecord(result.result) ? { ...result, result: exposed(result.result) } : result;
     }
     case "tasks/list": {
-      const lists = await Promise.allSettled(bridge.upstreams.filter((u) => u.initResult).map(async (u) => ({ u, r: await bridge.ask(null, u, method, {}) })));
-      const tasks: unknown[] = [];
-      for (const s of lists) {
-        if (s.status !== "fulfilled" || !Array.isArray(s.value.r.tasks)) continue;
-        for (const task of s.value.r.tasks) {
-          if (isRecord(task) && typeof task.taskId === "string") bridge.tasks.set(task.taskId, s.value.u);
-          tasks.push(task);
-        }
-      }
-      return { tasks };
+      const answers = await fanOut(
+        bridge.upstreams.filter((u) => u.initResult),
+        (u) => bridge.ask(null, u, method, {}),
+      );
+      return mergeTasks(answers, (u, task) => {
+        bridge.tasks.set(task.taskId, u);
+        return task;
+      });
     }
     default:
       throw new BridgeRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);

@@ -5,7 +5,7 @@
 // tasks); resource URIs take the tool's label as hub_bridge does; a log line says its tool.
 import { isRecord } from "../../util/guards.ts";
 import { exposeToolResult, rewriteResultUris, type ExposedName } from "../../federation/expose.ts";
-import { exposeUri } from "../../federation/naming.ts";
+import { exposeNotification } from "../../federation/relay.ts";
 import { prefixTask } from "./task-ids.ts";
 import { exposeJobHandle, exposeJobPoll, JOB_POLL } from "./jobs.ts";
 import { META } from "../../mcp/extension-ids.ts";
@@ -94,11 +94,10 @@ export function exposeMessage(tool: string, message: unknown, answering: string 
   }
   switch (method) {
     case "notifications/resources/updated":
-      return typeof params.uri === "string" ? { ...message, params: { ...params, uri: exposeUri({ label: tool, tool }, params.uri) } } : message;
+    case "notifications/message":
+      return { ...message, params: exposeNotification({ label: tool, tool }, method, params) };
     case "notifications/tasks/status":
       return { ...message, params: withTask(tool, params) };
-    case "notifications/message":
-      return { ...message, params: { ...params, logger: typeof params.logger === "string" ? `${tool}/${params.logger}` : tool } };
     case "notifications/cancelled":
       return typeof params.requestId === "string" || typeof params.requestId === "number"
         ? { ...message, params: { ...params, requestId: prefixId(tool, params.requestId) } }

@@ -1,6 +1,6 @@
 // Where each host request goes. With one tool everything passes through unchanged (only
 // ids are mapped). With several, lists are merged, names and URIs resolved back to their
-// tool (../federation/resolve.ts), tasks routed to the tool that created them, and `logging/setLevel`
+// tool (../federation/resolve.ts), tasks routed by their `<label>/<id>` (../federation/ids.ts), and `logging/setLevel`
 // sent to all. `initialize` and `ping` are answered here in both cases.
 import type { JsonRpcRequest, Params } from "../util/jsonrpc.ts";
 import { ErrorCode } from "../util/jsonrpc.ts";
@@ -11,6 +11,7 @@ import { exposeToolResult, listKindOf, rewriteResultUris, type ListKind } from "
 import { mergedInitializeResult } from "../federation/merge.ts";
 import { resolveByName } from "../federation/resolve.ts";
 import { fanOut, mergeTasks } from "../federation/relay.ts";
+import { unprefixTask, withMeta, withTask } from "../federation/ids.ts";
 import type { Upstream } from "./upstream.ts";
 import type { JsonRpcResponse } from "../util/jsonrpc.ts";
 
@@ -20,7 +21,6 @@ export interface RouteTarget {
   readonly upstreams: readonly Upstream[];
   readonly catalog: Catalog;
   readonly version: string;
-  readonly tasks: Map<string, Upstream>;
   readonly down: Set<Upstream>;
   forward(call: HostCall | null, upstream: Upstream, method: string, params: Params | undefined): Promise<JsonRpcResponse>;
   ask(call: HostCall | null, upstream: Upstream, method: string, params: Params | undefined): Promise<Record<string, unknown>>;
@@ -70,9 +70,9 @@ async function callTool(bridge: RouteTarget, call: HostCall, upstream: Upstream,
     return { content: [{ type: "text", text: bridge.explain(upstream, err) }], isError: true };
   }
   if (bridge.single) return result;
-  const task = isRecord(result.task) ? result.task : result;
-  if (typeof task.taskId === "string") bridge.tasks.set(task.taskId, upstream);
-  return exposeToolResult(upstream.target, result, (label, name) => bridge.catalog.exposedName(label, name));
+  const out = exposeToolResult(upstream.target, withMeta(upstream.label, result), (label, name) => bridge.catalog.exposedName(label, name));
+  // A created task: the 2025-11-25 `task` field, or the flat result of the seed form.
+  return withTask(upstream.label, isRecord(out.task) ? { ...out, task: withTask(upstream.label, out.task) } : out) as Result;
 }
 
 async function routeAmongTools(bridge: RouteTarget, call: HostCall, method: string, params: Params): Promise<Result> {
@@ -109,23 +109,21 @@ async function routeAmongTools(bridge: RouteTarget, call: HostCall, method: stri
     case "tasks/result":
     case "tasks/cancel":
     case "tasks/update": {
-      const upstream = typeof params.taskId === "string" ? bridge.tasks.get(params.taskId) : undefined;
-      if (!upstream) throw new BridgeRpcError(ErrorCode.InvalidParams, "Unknown task");
-      const result = await bridge.ask(call, upstream, method, params);
+      const task = unprefixTask(params.taskId);
+      const upstream = task ? bridge.catalog.upstream(task.label) : undefined;
+      if (!task || !upstream) throw new BridgeRpcError(ErrorCode.InvalidParams, "Unknown task");
+      const result = withMeta(upstream.label, await bridge.ask(call, upstream, method, { ...params, taskId: task.taskId }));
       // A task's outcome is the tool's call result: exposed as a direct call's is.
       const exposed = (r: Result): Result => exposeToolResult(upstream.target, r, (label, name) => bridge.catalog.exposedName(label, name));
       if (method === "tasks/result") return exposed(result);
-      return isRecord(result.result) ? { ...result, result: exposed(result.result) } : result;
+      return withTask(upstream.label, isRecord(result.result) ? { ...result, result: exposed(result.result) } : result) as Result;
     }
     case "tasks/list": {
       const answers = await fanOut(
         bridge.upstreams.filter((u) => u.initResult),
         (u) => bridge.ask(null, u, method, {}),
       );
-      return mergeTasks(answers, (u, task) => {
-        bridge.tasks.set(task.taskId, u);
-        return task;
-      });
+      return mergeTasks(answers, (u, task) => withTask(u.label, task));
     }
     default:
       throw new BridgeRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);

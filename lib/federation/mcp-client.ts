@@ -128,7 +128,6 @@ export async function readMessages(answer: IncomingMessage, onMessage: (value: u
       if (event.id) options.onEventId?.(event.id);
     }
   } catch (err) {
-    if (err instanceof McpClientError) throw err;
     if (err instanceof SseReadError) throw new McpClientError({ kind: "broken", detail: "an event was too large", tooLarge: true });
     throw new McpClientError({ kind: "broken", detail: (err as NodeJS.ErrnoException).code ?? "connection lost" }, err);
   }

@@ -178,3 +178,17 @@ test("an aborted request rejects with its reason; a Cancel callback destroys the
   cancel.onCancel!();
   assert.equal((await failureOf(read)).kind, "broken");
 });
+
+test("a resumption the server refuses fails with its status; one that brings nothing new stops", async (t) => {
+  const ep = await endpoint(t, (req, _body, res) => {
+    if (req.method === "POST") {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      return void res.end("id: e1\ndata: {}\n\n");
+    }
+    if (req.headers["mcp-session-id"] === "gone") return void res.writeHead(404).end();
+    res.writeHead(200, { "content-type": "text/event-stream" }).end(": nothing new\n\n");
+  });
+  assert.deepEqual(await failureOf(request(ep.http, "gone", "tools/call", {})), { kind: "session-gone" });
+  assert.deepEqual(await failureOf(request(ep.http, "s-1", "tools/call", {})), { kind: "broken", detail: "the answer carried no response" });
+  assert.equal(ep.seen.filter((s) => s.method === "GET" && s.headers["mcp-session-id"] === "s-1").length, 1, "no second try for a stream that brought nothing");
+});

@@ -21,6 +21,7 @@ import { NAME, usage, USAGE, type CliIo } from "../lib/gateway/cli/io.ts";
 import { tokenCommand } from "../lib/gateway/cli/tokens.ts";
 import { userCommand } from "../lib/gateway/cli/users.ts";
 import { toolCommand } from "../lib/gateway/cli/tools.ts";
+import { cliTrail } from "../lib/gateway/cli/trail.ts";
 import { LiveTools } from "../lib/gateway/tool-registry/live.ts";
 import { usageCommand } from "../lib/gateway/cli/usage.ts";
 import type { Logger } from "../lib/util/logger.ts";
@@ -260,7 +261,7 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, io: C
   return withStore(io, values, env, config, ({ store }) => {
     if (command === "user")
       return userCommand(io, store, { action: sub, name: arg, value, groups: values.groups, passwordStdin: values["password-stdin"] === true });
-    if (command === "token") return tokenCommand(io, store, sub, arg, { expires: values.expires, name: values.name });
+    if (command === "token") return tokenCommand(io, store, sub, arg, { expires: values.expires, name: values.name, audit: cliTrail(io, config) });
     return toolCommand(io, store, config, {
       action: sub,
       name: arg,

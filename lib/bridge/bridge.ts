@@ -6,7 +6,7 @@
 import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
 import type { JsonRpcRequest, JsonRpcResponse, Params, RequestId } from "../util/jsonrpc.ts";
-import { classify, ErrorCode, failure, success } from "../util/jsonrpc.ts";
+import { classify, ErrorCode, failure, isJsonRpcError, JsonRpcError, success } from "../util/jsonrpc.ts";
 import { isRecord } from "../util/guards.ts";
 import { Catalog } from "./catalog.ts";
 import type { BridgeConfig } from "./config.ts";
@@ -15,7 +15,7 @@ import { McpClientError } from "../federation/client-failure.ts";
 import { exposeNotification } from "../federation/relay.ts";
 import { withMeta, withTask } from "../federation/ids.ts";
 import { routeRequest, type RouteTarget } from "./routes.ts";
-import { BridgeRpcError, ToolRpcError, type HostCall } from "./rpc-errors.ts";
+import type { HostCall } from "./rpc-errors.ts";
 import { DEFAULT_RETRY, Upstream, UpstreamGaveUp, type RetryPolicy } from "./upstream.ts";
 
 export interface BridgeOptions {
@@ -121,10 +121,10 @@ export class Bridge implements RouteTarget {
     });
   }
 
-  /** Like forward, answering the result; a JSON-RPC error from the tool is thrown as ToolRpcError to pass on. */
+  /** Like forward, answering the result; a JSON-RPC error from the tool is thrown as a JsonRpcError to pass on unchanged. */
   async ask(call: HostCall | null, upstream: Upstream, method: string, params: Params | undefined): Promise<Record<string, unknown>> {
     const response = await this.forward(call, upstream, method, params);
-    if ("error" in response) throw new ToolRpcError(response.error);
+    if ("error" in response) throw JsonRpcError.from(response.error);
     return response.result;
   }
 
@@ -172,8 +172,7 @@ export class Bridge implements RouteTarget {
     try {
       reply = success(request.id, await routeRequest(this, call, request));
     } catch (err) {
-      if (err instanceof ToolRpcError) reply = failure(request.id, err.body);
-      else if (err instanceof BridgeRpcError) reply = failure(request.id, { code: err.rpcCode, message: err.message });
+      if (isJsonRpcError(err)) reply = failure(request.id, err.toBody());
       else if (call.abort.signal.aborted) reply = failure(request.id, { code: ErrorCode.InternalError, message: "Request cancelled" });
       else reply = failure(request.id, { code: ErrorCode.InternalError, message: call.upstream ? this.explain(call.upstream, err) : "Internal error" });
     } finally {

@@ -3,9 +3,9 @@
 // tool (../federation/resolve.ts), tasks routed by their `<label>/<id>` (../federation/ids.ts), and `logging/setLevel`
 // sent to all. `initialize` and `ping` are answered here in both cases.
 import type { JsonRpcRequest, Params } from "../util/jsonrpc.ts";
-import { ErrorCode } from "../util/jsonrpc.ts";
+import { ErrorCode, isJsonRpcError, JsonRpcError } from "../util/jsonrpc.ts";
 import { isRecord } from "../util/guards.ts";
-import { BridgeRpcError, ToolRpcError, type HostCall } from "./rpc-errors.ts";
+import type { HostCall } from "./rpc-errors.ts";
 import type { Catalog } from "./catalog.ts";
 import { exposeToolResult, listKindOf, rewriteResultUris, type ListKind } from "./catalog.ts";
 import { mergedInitializeResult } from "../federation/merge.ts";
@@ -51,7 +51,7 @@ async function initialize(bridge: RouteTarget, params: Params): Promise<Result> 
     if (s.status === "fulfilled") ready.push({ upstream, result: s.value });
     else problems.add(bridge.explain(upstream, s.reason));
   });
-  if (ready.length === 0) throw new BridgeRpcError(ErrorCode.InternalError, [...problems].join("; "));
+  if (ready.length === 0) throw new JsonRpcError(ErrorCode.InternalError, [...problems].join("; "));
   if (bridge.single) return ready[0]!.result;
   for (const upstream of bridge.upstreams) if (!upstream.initResult) bridge.down.add(upstream);
   return mergedInitializeResult(
@@ -66,7 +66,7 @@ async function callTool(bridge: RouteTarget, call: HostCall, upstream: Upstream,
   try {
     result = await bridge.ask(call, upstream, "tools/call", params);
   } catch (err) {
-    if (call.abort.signal.aborted || err instanceof BridgeRpcError || err instanceof ToolRpcError) throw err;
+    if (call.abort.signal.aborted || isJsonRpcError(err)) throw err;
     return { content: [{ type: "text", text: bridge.explain(upstream, err) }], isError: true };
   }
   if (bridge.single) return result;
@@ -88,12 +88,12 @@ async function routeAmongTools(bridge: RouteTarget, call: HostCall, method: stri
     const name = params.name;
     const down = "error" in resolved! ? failed.find((f) => name.startsWith(`${f.upstream.label}_`)) : undefined;
     if (down && which === "tools") return { content: [{ type: "text", text: bridge.explain(down.upstream, down.error) }], isError: true };
-    if (down) throw new BridgeRpcError(ErrorCode.InternalError, bridge.explain(down.upstream, down.error));
+    if (down) throw new JsonRpcError(ErrorCode.InternalError, bridge.explain(down.upstream, down.error));
   }
   if (resolved) {
-    if ("error" in resolved) throw new BridgeRpcError(resolved.error.code, resolved.error.message);
+    if ("error" in resolved) throw new JsonRpcError(resolved.error.code, resolved.error.message);
     const upstream = catalog.upstream(resolved.label);
-    if (!upstream) throw new BridgeRpcError(ErrorCode.InvalidParams, "Unknown tool");
+    if (!upstream) throw new JsonRpcError(ErrorCode.InvalidParams, "Unknown tool");
     if (method === "tools/call") return callTool(bridge, call, upstream, resolved.params);
     const result = await bridge.ask(call, upstream, method, resolved.params);
     return method.startsWith("resources/") ? rewriteResultUris(upstream.target, result) : result;
@@ -111,7 +111,7 @@ async function routeAmongTools(bridge: RouteTarget, call: HostCall, method: stri
     case "tasks/update": {
       const task = unprefixTask(params.taskId);
       const upstream = task ? bridge.catalog.upstream(task.label) : undefined;
-      if (!task || !upstream) throw new BridgeRpcError(ErrorCode.InvalidParams, "Unknown task");
+      if (!task || !upstream) throw new JsonRpcError(ErrorCode.InvalidParams, "Unknown task");
       const result = withMeta(upstream.label, await bridge.ask(call, upstream, method, { ...params, taskId: task.taskId }));
       // A task's outcome is the tool's call result: exposed as a direct call's is.
       const exposed = (r: Result): Result => exposeToolResult(upstream.target, r, (label, name) => bridge.catalog.exposedName(label, name));
@@ -126,14 +126,14 @@ async function routeAmongTools(bridge: RouteTarget, call: HostCall, method: stri
       return mergeTasks(answers, (u, task) => withTask(u.label, task));
     }
     default:
-      throw new BridgeRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+      throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
 }
 
 async function listAll(bridge: RouteTarget, kind: ListKind): Promise<Result> {
   const { items, failed } = await bridge.catalog.list(kind);
   const problems = [...new Set(failed.map((f) => bridge.explain(f.upstream, f.error)))];
-  if (failed.length === bridge.upstreams.length) throw new BridgeRpcError(ErrorCode.InternalError, problems.join("; "));
+  if (failed.length === bridge.upstreams.length) throw new JsonRpcError(ErrorCode.InternalError, problems.join("; "));
   // A tool that was down at initialize and answers now: its names are new to the host.
   const recovered = [...bridge.down].filter((u) => u.initResult);
   if (recovered.length > 0) {

@@ -3,17 +3,18 @@
 // without reading code; values are never echoed, since a command line may hold secrets.
 import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { parseAdminSettings, type AdminSettings } from "./admin-settings.ts";
-import { parseAuditSettings, type AuditSettings } from "./audit/settings.ts";
-import { parseConnectorSettings, type ConnectorSettings } from "./hub-connector/settings.ts";
-import { parseLimits, type GatewayLimits } from "./limits-settings.ts";
-import { parseOAuthSettings, type OAuthSettings } from "./oauth/gateway-settings.ts";
+import { s, type Infer, problem, section } from "../schema/index.ts";
+import { adminSchema, parseAdminSettings, type AdminSettings } from "./admin-settings.ts";
+import { auditSchema, parseAuditSettings, type AuditSettings } from "./audit/settings.ts";
+import { connectorSchema, parseConnectorSettings, type ConnectorSettings } from "./hub-connector/settings.ts";
+import { limitsSchema, parseLimits, type GatewayLimits } from "./limits-settings.ts";
+import { oauthSchema, parseOAuthSettings, type OAuthSettings } from "./oauth/gateway-settings.ts";
 import { checkStoreUrl } from "./store/open-store.ts";
 import { parseServed, parseSlurmRevision, servedFile, type SlurmRevision } from "./served-settings.ts";
 import { readToolXml } from "../rappture/tool-xml.ts";
-import { parseRegistrySettings, type RegistrySettings } from "./tool-registry/settings.ts";
+import { parseRegistrySettings, registrySchema, type RegistrySettings } from "./tool-registry/settings.ts";
 import { checkStdioProgram, parseStdio } from "./stdio-settings.ts";
-import { isRecord as isObject } from "../util/guards.ts";
+import { envSchema, KINDS, ONE_OF, runAsSchema, TOOL, toolSchema, type RevisionFile, type ToolFile } from "./tool-settings.ts";
 import { isHostSyntax } from "../http/host-syntax.ts";
 
 /** Who a started tool session runs as, and which of the gateway's variables it sees (docs/gateway.md, "Deployment"). */
@@ -84,19 +85,41 @@ export class ConfigError extends Error {
   }
 }
 
-/** How the sections parsed apart (limits, oauth, connector) report a problem. */
+/** How the sections report a problem. */
 function fail(key: string, problem: string): never {
   throw new ConfigError(key, problem);
 }
 
 const TOOL_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const REVISION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-const ACCOUNT_NAME = /^[A-Za-z_][A-Za-z0-9._-]{0,31}\$?$/;
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
-function httpUrl(v: unknown, key: string): string {
-  if (typeof v !== "string") throw new ConfigError(key, "must be an http(s) URL");
+/** gateway.json as declared: each section's own declaration, composed. */
+export const gatewayConfigSchema = problem(
+  s.object(
+    {
+      publicUrl: problem(s.string(), "must be an http(s) URL").optional(),
+      allowedHosts: problem(s.array(s.string()), "must be an array of host names (optionally with :port)").optional(),
+      tools: problem(s.record(toolSchema), "must be an object of named tools"),
+      limits: limitsSchema.optional(),
+      oauth: oauthSchema.optional(),
+      runAs: runAsSchema.optional(),
+      env: envSchema.optional(),
+      store: problem(s.string(), "must be a postgres://user@host:port/database URL").optional(),
+      connector: connectorSchema.optional(),
+      admin: adminSchema.optional(),
+      registry: registrySchema.optional(),
+      audit: auditSchema.optional(),
+    },
+    { additionalProperties: false },
+  ),
+  "must be a JSON object",
+);
+/** gateway.json as written (GatewayConfig is what the gateway makes of it). */
+export type GatewayConfigFile = Infer<typeof gatewayConfigSchema>;
+
+const GATEWAY = section(gatewayConfigSchema);
+
+function httpUrl(v: string, key: string): string {
   let url: URL;
   try {
     url = new URL(v);
@@ -108,78 +131,41 @@ function httpUrl(v: unknown, key: string): string {
   return url.href;
 }
 
-function account(v: unknown, key: string): string | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v !== "string" || !(ACCOUNT_NAME.test(v) || v === "@person")) throw new ConfigError(key, 'must be an OS account name or "@person"');
-  return v;
-}
-
-function envNames(v: unknown, key: string): string[] | undefined {
-  if (v === undefined) return undefined;
-  if (!Array.isArray(v) || !v.every((n) => typeof n === "string" && ENV_NAME.test(n)))
-    throw new ConfigError(key, "must be an array of environment variable names");
-  return v as string[];
-}
-
 /** The identity settings of a tool over the gateway's. */
-function identity(tool: Record<string, unknown>, key: string, top: ChildIdentity): ChildIdentity {
-  const at = (k: string): string => (key ? `${key}.${k}` : k);
-  const runAs = account(tool.runAs, at("runAs")) ?? top.runAs;
-  const env = envNames(tool.env, at("env")) ?? top.env;
+function identity(tool: ChildIdentity, top: ChildIdentity): ChildIdentity {
+  const runAs = tool.runAs ?? top.runAs;
+  const env = tool.env ?? top.env;
   return { ...(runAs === undefined ? {} : { runAs }), ...(env === undefined ? {} : { env }) };
 }
 
 const served = (file: ReturnType<typeof parseServed>) => ("app" in file ? { kind: "app" as const, ...file } : { kind: "rappture" as const, ...file });
 
-const KINDS = ["app", "rappture", "stdio", "url", "command", "slurm"];
-const ONE_OF = `one of ${KINDS.map((k) => `"${k}"`).join(", ")}`;
-
-function revision(v: unknown, key: string, baseDir: string, who: ChildIdentity): RevisionSpec {
-  if (!isObject(v)) throw new ConfigError(key, `must be an object with ${ONE_OF}`);
-  const kinds = KINDS.filter((k) => k in v);
+function revision(v: RevisionFile, key: string, baseDir: string, who: ChildIdentity): RevisionSpec {
+  const kinds = KINDS.filter((k) => v[k] !== undefined);
   if (kinds.length !== 1) throw new ConfigError(key, `must have exactly ${ONE_OF}`);
   const startsMcp = kinds[0] === "app" || kinds[0] === "rappture" || kinds[0] === "stdio";
-  for (const k of Object.keys(v)) if (k !== kinds[0] && !(k === "isolation" && startsMcp)) throw new ConfigError(`${key}.${k}`, "is not a known key");
+  if (!startsMcp && v.isolation !== undefined) throw new ConfigError(`${key}.isolation`, "is not a known key");
   if (startsMcp) {
     const spec =
-      "stdio" in v
-        ? { kind: "stdio" as const, stdio: parseStdio(v.stdio, `${key}.stdio`, baseDir, fail), cwd: baseDir }
-        : served(parseServed(v, key, baseDir, fail));
+      v.stdio !== undefined ? { kind: "stdio" as const, stdio: parseStdio(v.stdio, baseDir), cwd: baseDir } : served(parseServed(v, key, baseDir, fail));
     if (v.isolation === undefined || v.isolation === "process") return { ...spec, ...who };
-    if (v.isolation !== "shared") throw new ConfigError(`${key}.isolation`, 'must be "process" or "shared"');
     // One process for everyone has one identity: it cannot be each person's own account.
     if (who.runAs === "@person") throw new ConfigError(`${key}.isolation`, 'cannot be "shared" when runAs is "@person"');
     // A stdio server's questions and logs name no call: shared, they could reach another person.
     if (spec.kind === "stdio") throw new ConfigError(`${key}.isolation`, 'cannot be "shared" for a stdio server (its requests name no call)');
     return { ...spec, isolation: "shared", ...who };
   }
-  if ("slurm" in v) return { kind: "slurm", slurm: parseSlurmRevision(v.slurm, `${key}.slurm`, baseDir, fail), ...who };
-  if ("url" in v) {
+  if (v.slurm !== undefined) return { kind: "slurm", slurm: parseSlurmRevision(v.slurm, `${key}.slurm`, baseDir, fail), ...who };
+  if (v.url !== undefined) {
     const url = httpUrl(v.url, `${key}.url`);
     if (!url.startsWith("http:")) throw new ConfigError(`${key}.url`, "must be an http:// URL (the gateway forwards over plain HTTP)");
     return { kind: "url", url: url.endsWith("/") ? url : `${url}/` };
   }
-  const command = v.command;
-  if (!Array.isArray(command) || command.length === 0 || !command.every((c) => typeof c === "string" && c !== "")) {
-    throw new ConfigError(`${key}.command`, "must be a non-empty array of strings");
-  }
-  return { kind: "command", command: command as string[], ...who };
+  return { kind: "command", command: v.command!, ...who };
 }
 
-function tool(v: unknown, key: string, baseDir: string, top: ChildIdentity): ToolSpec {
-  if (!isObject(v)) throw new ConfigError(key, "must be an object");
-  for (const k of Object.keys(v))
-    if (!["groups", "revisions", "runAs", "env", "catalog", "catalogRevision", "defaultRevision"].includes(k))
-      throw new ConfigError(`${key}.${k}`, "is not a known key");
-  const who = identity(v, key, top);
-  let groups: string[] = [];
-  if (v.groups !== undefined) {
-    if (!Array.isArray(v.groups) || !v.groups.every((g) => typeof g === "string" && GROUP_NAME.test(g))) {
-      throw new ConfigError(`${key}.groups`, "must be an array of group names");
-    }
-    groups = v.groups as string[];
-  }
-  if (!isObject(v.revisions)) throw new ConfigError(`${key}.revisions`, "must be an object of named revisions");
+function tool(v: ToolFile, key: string, baseDir: string, top: ChildIdentity): ToolSpec {
+  const who = identity(v, top);
   const revisions: Record<string, RevisionSpec> = {};
   for (const [name, spec] of Object.entries(v.revisions)) {
     if (!REVISION_NAME.test(name)) throw new ConfigError(`${key}.revisions`, "has a revision name that is not letters, digits, '.', '_' or '-'");
@@ -187,13 +173,10 @@ function tool(v: unknown, key: string, baseDir: string, top: ChildIdentity): Too
   }
   const defaultRevision = v.defaultRevision ?? "default";
   if (v.defaultRevision === undefined && !revisions.default) throw new ConfigError(`${key}.revisions.default`, "is required");
-  if (typeof defaultRevision !== "string" || !Object.hasOwn(revisions, defaultRevision))
-    throw new ConfigError(`${key}.defaultRevision`, "must name one of the tool's revisions");
-  if (v.catalog !== undefined && typeof v.catalog !== "boolean") throw new ConfigError(`${key}.catalog`, "must be true or false");
+  if (!Object.hasOwn(revisions, defaultRevision)) throw new ConfigError(`${key}.defaultRevision`, "must name one of the tool's revisions");
   const catalogRevision = v.catalogRevision ?? defaultRevision;
-  if (typeof catalogRevision !== "string" || !Object.hasOwn(revisions, catalogRevision))
-    throw new ConfigError(`${key}.catalogRevision`, "must name one of the tool's revisions");
-  return { groups, revisions, catalog: v.catalog !== false, catalogRevision, defaultRevision };
+  if (!Object.hasOwn(revisions, catalogRevision)) throw new ConfigError(`${key}.catalogRevision`, "must name one of the tool's revisions");
+  return { groups: v.groups ?? [], revisions, catalog: v.catalog !== false, catalogRevision, defaultRevision };
 }
 
 /**
@@ -202,45 +185,35 @@ function tool(v: unknown, key: string, baseDir: string, top: ChildIdentity): Too
  */
 export function parseTool(name: string, v: unknown, baseDir: string, top: ChildIdentity): ToolSpec {
   if (!TOOL_NAME.test(name)) throw new ConfigError("tools", "has a tool name that is not letters, digits, '_' or '-'");
-  return tool(v, `tools.${name}`, baseDir, top);
-}
-
-function hostNames(v: unknown): string[] {
-  if (v === undefined) return [];
-  if (!Array.isArray(v) || !v.every((h) => typeof h === "string" && isHostSyntax(h)))
-    throw new ConfigError("allowedHosts", "must be an array of host names (optionally with :port)");
-  return v as string[];
+  const key = `tools.${name}`;
+  return tool(TOOL.check(v, key, fail), key, baseDir, top);
 }
 
 /** Checks a parsed gateway.json; relative `app` paths resolve against `baseDir` (the file's folder). */
 export function parseGatewayConfig(value: unknown, baseDir: string): GatewayConfig {
-  if (!isObject(value)) throw new ConfigError("(top level)", "must be a JSON object");
-  for (const k of Object.keys(value))
-    if (!["publicUrl", "allowedHosts", "tools", "limits", "oauth", "runAs", "env", "store", "connector", "admin", "registry", "audit"].includes(k))
-      throw new ConfigError(k, "is not a known key");
-  const top = identity(value, "", {});
-  const publicUrl = value.publicUrl === undefined ? undefined : httpUrl(value.publicUrl, "publicUrl").replace(/\/+$/, "");
-  if (!isObject(value.tools)) throw new ConfigError("tools", "must be an object of named tools");
+  const file = GATEWAY.check(value, "", fail);
+  const top = identity(file, {});
+  const publicUrl = file.publicUrl === undefined ? undefined : httpUrl(file.publicUrl, "publicUrl").replace(/\/+$/, "");
   const tools: Record<string, ToolSpec> = {};
-  for (const [name, spec] of Object.entries(value.tools)) tools[name] = parseTool(name, spec, baseDir, top);
-  const oauth = parseOAuthSettings(value.oauth, fail);
+  for (const [name, spec] of Object.entries(file.tools)) tools[name] = parseTool(name, spec, baseDir, top);
+  const allowedHosts = file.allowedHosts ?? [];
+  if (!allowedHosts.every(isHostSyntax)) throw new ConfigError("allowedHosts", "must be an array of host names (optionally with :port)");
   let store: string | undefined;
   try {
-    if (value.store !== undefined) store = checkStoreUrl(value.store, "store");
+    if (file.store !== undefined) store = checkStoreUrl(file.store, "store");
   } catch {
     throw new ConfigError("store", "must be a postgres://user@host:port/database URL");
   }
-  const connector = parseConnectorSettings(value.connector, fail);
   return {
     publicUrl,
-    allowedHosts: hostNames(value.allowedHosts),
+    allowedHosts,
     tools,
-    limits: parseLimits(value.limits, fail),
-    oauth,
-    connector,
-    admin: parseAdminSettings(value.admin, fail),
-    registry: parseRegistrySettings(value.registry, top, fail),
-    audit: parseAuditSettings(value.audit, baseDir, fail),
+    limits: parseLimits(file.limits, fail),
+    oauth: parseOAuthSettings(file.oauth, fail),
+    connector: parseConnectorSettings(file.connector, fail),
+    admin: parseAdminSettings(file.admin, fail),
+    registry: parseRegistrySettings(file.registry, top, fail),
+    audit: parseAuditSettings(file.audit, baseDir, fail),
     ...(store !== undefined ? { store } : {}),
   };
 }

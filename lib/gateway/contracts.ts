@@ -84,6 +84,8 @@ export interface AuthorizationServer {
   readonly verifier: TokenVerifier;
   /** The signed-in person's side of the server, where it has sign-in pages: the gateway's account page rests on it. */
   readonly account?: AccountHost;
+  /** The same browser session for the operator's page: its own CSRF tokens, and sign-in ending there. */
+  readonly admin?: SignedInPage;
 }
 
 /** An OAuth grant as its person sees it on their account page. */
@@ -98,25 +100,31 @@ export interface ConnectedApp {
 type PageHandler = (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse, query: string) => Promise<void>;
 
 /**
- * What the account page needs of the authorization server: who is signed in (its browser
- * session, however they signed in), CSRF tokens bound to that session, its sign-in pages,
- * its limits, the person's grants, and a path under the sign-in cookie's to serve from.
+ * One of the hub's own pages on the authorization server's browser session: who is signed in
+ * (however they signed in), CSRF tokens bound to that session and page, its sign-in pages
+ * ending back on this page, its limits, and a path under the sign-in cookie's to serve from.
  */
-export interface AccountHost {
+export interface SignedInPage {
   user(req: import("node:http").IncomingMessage): Promise<string | undefined>;
   /**
-   * A CSRF token for the account page's forms, bound to this browser and person, and the
-   * cookie to set when the browser has none yet (a person a front proxy signed in).
+   * A CSRF token for this page's forms, bound to this browser and person, and the cookie to
+   * set when the browser has none yet (a person a front proxy signed in).
    */
   csrfToken(req: import("node:http").IncomingMessage, user: string): Promise<{ token: string; setCookie: string[] }>;
   csrfValid(req: import("node:http").IncomingMessage, user: string, token: string | undefined): Promise<boolean>;
-  /** Answers with the sign-in page; signed in, the browser comes back to the account page. */
+  /** Answers with the sign-in page; signed in, the browser comes back to this page. */
   signIn(req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse): Promise<void>;
+  /** Ends this browser's session; answers the cookies that clear it. */
+  signOut(req: import("node:http").IncomingMessage): Promise<string[]>;
   /** Counts one request of this address; the seconds to wait when over the limit, else 0. */
   hit(req: import("node:http").IncomingMessage): number | Promise<number>;
+  /** Serves the page at `{publicUrl}{path}` from now on; answers that path. */
+  serve(page: { GET: PageHandler; POST: PageHandler }): string;
+}
+
+/** What the account page needs of the authorization server besides its session: the person's grants. */
+export interface AccountHost extends SignedInPage {
   grantsOf(user: string): Promise<ConnectedApp[]>;
   /** Revokes one of `user`'s own grants (its refresh and access tokens end); false when `user` has none with that id. */
   revokeGrant(user: string, id: string): Promise<boolean>;
-  /** Serves the page at `{publicUrl}{path}` from now on; answers that path. */
-  serve(page: { GET: PageHandler; POST: PageHandler }): string;
 }

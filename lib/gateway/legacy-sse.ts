@@ -17,7 +17,8 @@ import type { Tracer } from "../telemetry/tracer.ts";
 import { continueTrace, errorTypeOf, gatewaySpan } from "./trace.ts";
 import { SseStream } from "../http/sse.ts";
 import { carriesMessage, readEvents } from "../http/sse-reader.ts";
-import { CORS, GatewayError, sendJson } from "./respond.ts";
+import { CORS, GatewayError, sendJson, sendParseError } from "./respond.ts";
+import { ErrorCode } from "../util/errors.ts";
 import { type AnswerBudget, rewriteCost } from "./answer-budget.ts";
 import { isEventStream, send, upstreamFailure, type Upstream, type Vouched } from "./forward.ts";
 import { isStateless, mintUpstreamSession } from "./mcp-sessions.ts";
@@ -123,7 +124,7 @@ export class LegacyStreams {
     const tracing = this.tracer?.active === true;
     const msg = inspectRequest(body, held.resourcePrefix, tracing);
     if (!msg) {
-      sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
+      sendParseError(res);
       return;
     }
     // Traced as on the other routes; the span lasts until the answer went down the event stream.
@@ -182,7 +183,7 @@ export class LegacyStreams {
   }
 
   #error(held: Held, id: string | number, message: string): void {
-    held.stream.send({ event: "message", data: JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message } }) });
+    held.stream.send({ event: "message", data: JSON.stringify({ jsonrpc: "2.0", id, error: { code: ErrorCode.InternalError, message } }) });
   }
 
   /** One JSON answer: a batch's entries go one per event, since legacy clients read one message per event. */

@@ -7,7 +7,7 @@ import type { Upstream } from "./forward.ts";
 import { GatewayError } from "./respond.ts";
 import type { Query } from "./routes.ts";
 import { namedSessionId } from "../http/session-ref.ts";
-import { classifyRevision } from "../mcp/revision.ts";
+import { classifyRevision, type Revision } from "../mcp/revision.ts";
 import type { SessionBinding, SessionSealer } from "./session-seal.ts";
 import { GATEWAY_CLIENT, initialize } from "./upstream-mcp.ts";
 
@@ -45,11 +45,20 @@ export async function mintUpstreamSession(upstream: Upstream): Promise<string> {
 }
 
 /**
- * A MCP 2026-07-28 request needs no session: none is looked up or minted, and a stray
- * Mcp-Session-Id is not sent on. The gateway routes on the header alone (the tool server
- * classifies the body again and refuses what does not fit).
+ * The revision a request belongs to, decided as the tool server decides it (lib/mcp/revision.ts):
+ * from the MCP-Protocol-Version header and, once read, the body (a 2026-07-28 `_meta` envelope
+ * sent without the header is stateless too, and then refused by the 2026 checks).
  */
-export function isStateless(req: IncomingMessage): boolean {
+export function revisionOf(req: IncomingMessage, body?: unknown): Revision {
   const version = req.headers["mcp-protocol-version"];
-  return typeof version === "string" && classifyRevision(version).kind === "stateless";
+  return classifyRevision(typeof version === "string" ? version : undefined, body);
+}
+
+/**
+ * A MCP 2026-07-28 request needs no session: none is looked up or minted, and a stray
+ * Mcp-Session-Id is not sent on. Routes that forward the body unread decide on the header
+ * (the tool server classifies the body again and refuses what does not fit).
+ */
+export function isStateless(req: IncomingMessage, body?: unknown): boolean {
+  return revisionOf(req, body).kind === "stateless";
 }

@@ -2,9 +2,7 @@
 // as a batch job: parsed from gateway.json, each problem one line naming the key (through
 // `fail`, as ./config.ts reports it).
 import { isAbsolute, resolve } from "node:path";
-import { isRecord } from "../util/guards.ts";
-
-type Fail = (key: string, problem: string) => never;
+import { s, type Infer, problem, type Fail } from "../schema/index.ts";
 
 /** The file start_mcp serves: an app (`--app`) or a Rappture tool.xml (`--rappture`). */
 export type Served = { readonly app: string } | { readonly rappture: string };
@@ -24,43 +22,49 @@ export function servedFile(served: Served): { key: "app" | "rappture"; file: str
   return "app" in served ? { key: "app", file: served.app } : { key: "rappture", file: served.rappture };
 }
 
-const FILE_PROBLEM = { app: "must be a file path", rappture: "must be the path of a Rappture tool.xml" } as const;
-
-/** The app or tool.xml path under `key`, resolved against the config's folder. */
-export function parseServed(v: Record<string, unknown>, key: string, baseDir: string, fail: Fail): Served {
-  const k = "rappture" in v ? "rappture" : "app";
-  const p = v[k];
-  if (typeof p !== "string" || p === "") fail(`${key}.${k}`, FILE_PROBLEM[k]);
-  const file = isAbsolute(p) ? p : resolve(baseDir, p);
-  return k === "app" ? { app: file } : { rappture: file };
-}
+/** `app` and `rappture` as written in gateway.json: a path, relative ones against the config's folder. */
+export const appSchema = problem(s.string({ minLength: 1 }), "must be a file path");
+export const rapptureSchema = problem(s.string({ minLength: 1 }), "must be the path of a Rappture tool.xml");
 
 /** Slurm names and times: no spaces or shell-ish characters, one argv entry each. */
-const SLURM_WORD = /^[A-Za-z0-9][A-Za-z0-9_.:,+-]{0,127}$/;
+const slurmWord = () => problem(s.string({ pattern: "^[A-Za-z0-9][A-Za-z0-9_.:,+-]{0,127}$" }).optional(), "must be a Slurm name or time, without spaces");
 
-export function parseSlurmRevision(v: unknown, key: string, baseDir: string, fail: Fail): SlurmRevision {
-  if (!isRecord(v)) return fail(key, "must be an object");
-  for (const k of Object.keys(v)) if (!["app", "rappture", "workdir", "partition", "time", "sbatch"].includes(k)) fail(`${key}.${k}`, "is not a known key");
-  if ("app" in v && "rappture" in v) fail(key, 'must have one of "app", "rappture", not both');
-  const file = parseServed(v, key, baseDir, fail);
-  const workdir = v.workdir;
-  if (typeof workdir !== "string" || workdir === "") fail(`${key}.workdir`, "must be a folder path (one the compute nodes see too)");
-  const word = (k: "partition" | "time"): string | undefined => {
-    if (v[k] === undefined) return undefined;
-    if (typeof v[k] !== "string" || !SLURM_WORD.test(v[k])) fail(`${key}.${k}`, "must be a Slurm name or time, without spaces");
-    return v[k];
-  };
-  const sbatch = v.sbatch ?? [];
-  if (!Array.isArray(sbatch) || !sbatch.every((o) => typeof o === "string" && /^--?[A-Za-z]/.test(o) && !o.includes("\n"))) {
-    fail(`${key}.sbatch`, 'must be an array of sbatch options, each starting with "-" ("--mem=2G")');
-  }
-  const partition = word("partition");
-  const time = word("time");
+/** A `slurm` revision's value as written in gateway.json. */
+export const slurmSchema = problem(
+  s.object(
+    {
+      app: appSchema.optional(),
+      rappture: rapptureSchema.optional(),
+      workdir: problem(s.string({ minLength: 1 }), "must be a folder path (one the compute nodes see too)"),
+      partition: slurmWord(),
+      time: slurmWord(),
+      sbatch: problem(
+        s.array(s.string({ pattern: "^--?[A-Za-z][^\\n]*$" })).optional(),
+        'must be an array of sbatch options, each starting with "-" ("--mem=2G")',
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  "must be an object",
+);
+export type SlurmFile = Infer<typeof slurmSchema>;
+
+const resolved = (baseDir: string, p: string): string => (isAbsolute(p) ? p : resolve(baseDir, p));
+
+/** The app or tool.xml path of a checked revision (or its `slurm` value), resolved against the config's folder. */
+export function parseServed(v: { app?: string; rappture?: string }, key: string, baseDir: string, fail: Fail): Served {
+  if (v.rappture !== undefined) return { rappture: resolved(baseDir, v.rappture) };
+  if (v.app === undefined) return fail(`${key}.app`, "must be a file path");
+  return { app: resolved(baseDir, v.app) };
+}
+
+export function parseSlurmRevision(v: SlurmFile, key: string, baseDir: string, fail: Fail): SlurmRevision {
+  if (v.app !== undefined && v.rappture !== undefined) fail(key, 'must have one of "app", "rappture", not both');
   return {
-    ...file,
-    workdir: isAbsolute(workdir) ? workdir : resolve(baseDir, workdir),
-    ...(partition ? { partition } : {}),
-    ...(time ? { time } : {}),
-    sbatch: sbatch as string[],
+    ...parseServed(v, key, baseDir, fail),
+    workdir: resolved(baseDir, v.workdir),
+    ...(v.partition ? { partition: v.partition } : {}),
+    ...(v.time ? { time: v.time } : {}),
+    sbatch: v.sbatch ?? [],
   };
 }

@@ -17,7 +17,7 @@ import { AuditTrail } from "./audit/trail.ts";
 import { sessionEvents } from "./audit/session-events.ts";
 import { readiness } from "./readiness.ts";
 import { closeThen, livePerTool, rateLimited, teeEvents } from "./server-ops.ts";
-import { AdminPage } from "./admin/handler.ts";
+import { adminPageHandlers } from "./admin/handler.ts";
 import { packageVersion } from "../util/cli-entry.ts";
 import { TimedRecordStore } from "./store/timed-record-store.ts";
 import { tracingConfig } from "../telemetry/config.ts";
@@ -160,11 +160,31 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   });
   // The account page, where the authorization server signs people in: served on its path.
   const accountPath = options.authorizationServer?.account?.serve(
-    accountPageHandlers({ host: options.authorizationServer.account, tokens: new ApiTokens(store, accounts), sessions, publicUrl: () => publicUrl }),
+    accountPageHandlers({
+      host: options.authorizationServer.account,
+      tokens: new ApiTokens(store, accounts),
+      sessions,
+      publicUrl: () => publicUrl,
+      audit: (entry) => audit.record(entry),
+    }),
+  );
+  // The operator's page on the same sign-in; past the lookup cache, so someone taken out of the admin group loses it at once.
+  const admin = options.authorizationServer?.admin;
+  const adminPath = admin?.serve(
+    adminPageHandlers({
+      config,
+      host: admin,
+      sessions,
+      store: timed,
+      accounts: new StoreAccountDirectory(timed),
+      audit,
+      droppedSpans: () => tracer.exporter?.dropped ?? 0,
+      version: packageVersion(),
+    }),
   );
   const [sealKey, cookieKey] = await Promise.all([store.secret("mcp-session-key"), store.secret("session-cookie-key")]);
   for (const warning of await identityWarnings(config)) event("warning", { message: warning });
-  const ctx: { current?: GatewayContext; connector?: ConnectorContext; admin?: AdminPage } = {};
+  const ctx: { current?: GatewayContext; connector?: ConnectorContext } = {};
   const consoleUses = new ConsoleLinkUses(store);
   const host = options.host ?? "127.0.0.1";
   // DNS rebinding, on every bind: the gateway answers only to its public host, the hosts the
@@ -219,19 +239,20 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         return;
       }
       case "account":
-        if (!accountPath) throw new GatewayError("not_found", "No such route");
-        // Relative, as the sign-in pages' links are: it works on whatever host and path prefix the browser used.
-        res.writeHead(303, { location: accountPath.slice(1), "cache-control": "no-store", "content-length": 0 }).end();
+      case "admin": {
+        const path = r.kind === "account" ? accountPath : r.leaf === "" ? adminPath : undefined;
+        if (!path) throw new GatewayError("not_found", "No such route");
+        // Relative, as the sign-in pages' links are: it works on whatever host and path prefix the browser used (`/admin/` too).
+        const up = (req.url ?? "").split("?")[0]!.endsWith("/") ? "../" : "";
+        res.writeHead(303, { location: `${up}${path.slice(1)}`, "cache-control": "no-store", "content-length": 0 }).end();
         return;
+      }
       case "admin-api":
         facts.user = await handleAdminApi(
           { config: live.fileConfig, store: options.store, verifiers, publicUrl, audit: (entry) => audit.record(entry) },
           req,
           res,
         );
-        return;
-      case "admin":
-        facts.user = await ctx.admin!.handle(r.leaf, req, res);
         return;
       case "hub-resource-metadata":
         if (method !== "GET" && method !== "HEAD") throw new GatewayError("method_not_allowed", "Use GET", { allow: "GET" });
@@ -322,7 +343,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     agent,
     tracer,
   };
-  ctx.connector = createConnector(ctx.current, verifiers, event);
+  ctx.connector = createConnector(ctx.current, verifiers, event, store);
   live.listen((change) => {
     toolsChanged(ctx.connector!, change.tools);
     // Sessions of revisions no longer served end now, rather than at the next sweep.
@@ -331,18 +352,6 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       () => event("tools changed", { tools: change.tools.slice(0, 20), count: change.tools.length }),
       (err: unknown) => event("tool sessions not retired", { error: String(err).slice(0, 200) }),
     );
-  });
-  ctx.admin = new AdminPage({
-    config,
-    sessions,
-    store: timed,
-    // Past the lookup cache: someone taken out of the admin group loses the page at once.
-    accounts: new StoreAccountDirectory(timed),
-    verifiers,
-    publicUrl: () => publicUrl,
-    audit,
-    droppedSpans: () => tracer.exporter?.dropped ?? 0,
-    version: packageVersion(),
   });
 
   return {

@@ -5,15 +5,17 @@
 // account (any of them could change what the tool's account runs) stops the gateway.
 import { stat } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
+import { s, problem, type Fail } from "../schema/index.ts";
 
-type Fail = (key: string, problem: string) => never;
+/** A `stdio` revision's value as written in gateway.json: the program and its arguments. */
+export const stdioSchema = problem(
+  s.array(s.string({ pattern: "^[^\\u0000]+$" }), { minItems: 1 }),
+  'must be a non-empty array of strings: the server\'s program and its arguments (["python", "server.py"])',
+);
 
-/** The command as given; a program named by a path (it has a `/`) is resolved against the config's folder. */
-export function parseStdio(v: unknown, key: string, baseDir: string, fail: Fail): string[] {
-  if (!Array.isArray(v) || v.length === 0 || !v.every((c) => typeof c === "string" && c !== "" && !c.includes("\0"))) {
-    return fail(key, 'must be a non-empty array of strings: the server\'s program and its arguments (["python", "server.py"])');
-  }
-  const [program, ...args] = v as string[];
+/** The checked command; a program named by a path (it has a `/`) is resolved against the config's folder. */
+export function parseStdio(v: readonly string[], baseDir: string): string[] {
+  const [program, ...args] = v;
   return [program!.includes("/") && !isAbsolute(program!) ? resolve(baseDir, program!) : program!, ...args];
 }
 

@@ -8,7 +8,7 @@ import { parseAccept } from "../http/accept.ts";
 import { formatEvent } from "../http/sse.ts";
 import { isStateless, namedSession } from "./mcp-sessions.ts";
 import { readBody } from "../http/body.ts";
-import { GatewayError, sendJson } from "./respond.ts";
+import { GatewayError, sendJson, sendParseError } from "./respond.ts";
 import { inspectRequest, mayActOn, passedOn, rewriteEvents, rewriteResult, type ParsedMessage } from "./rewrite.ts";
 import type { Route } from "./routes.ts";
 import { checkSharedUse, EVERYONE, isShared } from "./isolation.ts";
@@ -53,7 +53,7 @@ async function rpc(
   const naming = tracing || ctx.audit.active;
   const msg = naming || mayActOn(body, req.headers["content-type"]) ? inspectRequest(body, prefix, tracing, naming) : passedOn(body);
   if (!msg) {
-    sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } });
+    sendParseError(res);
     return;
   }
   const traced = continueTrace(ctx.tracer, forwardedHeaders(req, msg), msg);

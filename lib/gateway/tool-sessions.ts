@@ -229,7 +229,7 @@ export class ToolSessions {
     this.#owned.delete(instance);
     if (owned.stopping) return;
     this.#o.onEvent("tool session crashed", {});
-    this.#stopped(owned, "crashed");
+    this.#stopped(owned, "crashed", undefined);
     const rec = await this.#fresh<ToolSessionRecord>(SESSIONS, owned.key);
     if (rec?.instance === instance) await this.#o.store.put(SESSIONS, owned.key, { ...rec, state: "crashed" });
     await this.#o.store.delete(WEBER, instance);
@@ -333,9 +333,9 @@ export class ToolSessions {
     return true;
   }
 
-  /** Stops a tool session this replica runs (one the hub connector started only to fill a catalog). */
-  stop(instance: string, reason = "ended"): Promise<void> {
-    return this.#stop(instance, reason);
+  /** Stops a tool session this replica runs (one the hub connector started only to fill a catalog, or one an operator stops: \`by\`). */
+  stop(instance: string, reason = "ended", by?: string): Promise<void> {
+    return this.#stop(instance, reason, by);
   }
 
   /** The tool sessions whose process this replica runs, with how each runs (for /metrics and /admin). */
@@ -349,9 +349,9 @@ export class ToolSessions {
   }
 
   /** One line for the audit trail and /metrics: a tool session this replica ran has ended. */
-  #stopped(owned: Owned, reason: string): void {
+  #stopped(owned: Owned, reason: string, by: string | undefined): void {
     const { tool, revision, user, since } = owned.rec;
-    this.#o.onEvent("tool session stopped", { tool, revision, user, backend: owned.kind, ms: Date.now() - since, reason });
+    this.#o.onEvent("tool session stopped", { tool, revision, user, backend: owned.kind, ms: Date.now() - since, reason, ...(by ? { by } : {}) });
   }
 
   // Another replica may have started a new session under this key since this one was read.
@@ -361,10 +361,10 @@ export class ToolSessions {
     await this.#o.store.delete(WEBER, instance);
   }
 
-  async #stop(instance: string, reason: string): Promise<void> {
+  async #stop(instance: string, reason: string, by?: string): Promise<void> {
     const owned = this.#owned.get(instance);
     if (!owned) return;
-    if (!owned.stopping) this.#stopped(owned, reason);
+    if (!owned.stopping) this.#stopped(owned, reason, by);
     owned.stopping = true;
     await this.#forget(owned.key, instance);
     this.#touched.delete(owned.key);

@@ -3,6 +3,7 @@
 // the body stays the side's own (it is contract: `{error}` here, `{error, message}` on the
 // gateway, `{error, error_description}` for OAuth).
 import type { ServerResponse } from "node:http";
+import { wireHeaders, wireStatus } from "../util/errors.ts";
 import { CORS, type CorsProfile } from "./cors.ts";
 
 export interface JsonStyle {
@@ -73,4 +74,9 @@ export function sendRpcJson(res: ServerResponse, status: number, body: unknown, 
 /** `{error}` bodies of the tool server's REST-style routes and of HTTP-level failures. */
 export function sendError(res: ServerResponse, status: number, message: string, headers?: Record<string, string>): void {
   sendJson(res, status, { error: message }, headers);
+}
+
+/** A request body past the size limit, answered by every tool-server route alike (status and headers as declared). */
+export function sendTooLarge(res: ServerResponse): void {
+  sendError(res, wireStatus("body_too_large"), "Request body too large", wireHeaders("body_too_large"));
 }

@@ -10,6 +10,7 @@ import type { ClientRequests } from "./client-requests.ts";
 import type { ResourceSubscriptions } from "./subscriptions.ts";
 import type { Logger } from "../util/logger.ts";
 import { EXTENSION } from "./extension-ids.ts";
+import type { ServerDescription } from "./stateless/results.ts";
 
 export interface ServerInfo {
   name: string;
@@ -63,4 +64,23 @@ export function extensions(core: ServerCore): Record<string, unknown> {
 /** Server `tasks` capability (MCP 2025-11-25 tasks, "Server Capabilities"), with at least one async tool. */
 export function tasksCapability(core: ServerCore): Record<string, unknown> | undefined {
   return hasAsyncTool(core) ? { list: {}, cancel: {}, requests: { tools: { call: {} } } } : undefined;
+}
+
+/** What the server offers, from what is registered: `server/discover` and `initialize` both build on it. */
+export function describeServer(core: ServerCore): ServerDescription {
+  const hasResources = core.resources.size > 0 || core.templates.size > 0;
+  const tasks = tasksCapability(core);
+  return {
+    serverInfo: core.info,
+    instructions: core.instructions,
+    hasTools: core.tools.size > 0,
+    hasPrompts: core.prompts.size > 0,
+    hasResources,
+    hasCompletions: core.prompts.size > 0 || core.templates.size > 0,
+    listChanged: true,
+    resourceSubscribe: hasResources,
+    logging: true,
+    extensions: extensions(core) as Record<string, Record<string, unknown>>,
+    ...(tasks ? { tasks } : {}),
+  };
 }

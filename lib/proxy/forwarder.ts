@@ -6,6 +6,7 @@
 // rewriting, per-person slots) is layered on top in lib/gateway.
 import { request, type Agent, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
 import type { Readable } from "node:stream";
+import { wireStatus } from "../util/errors.ts";
 import type { HeaderList } from "./headers.ts";
 
 /** An upstream's address, parsed once. */
@@ -105,15 +106,15 @@ export function forward(x: UpstreamRequest, cancel: Cancel | AbortSignal): Promi
 
 /** How an upstream failure is answered: a stable code and status, never the error's own text. */
 export interface UpstreamFailure {
-  status: 502 | 504;
+  status: number;
   code: "upstream_unavailable" | "upstream_timeout";
   message: string;
 }
 
 export function upstreamFailure(err: unknown): UpstreamFailure {
   if ((err as NodeJS.ErrnoException | undefined)?.code === "ETIMEDOUT")
-    return { status: 504, code: "upstream_timeout", message: "The upstream server did not answer in time" };
-  return { status: 502, code: "upstream_unavailable", message: "The upstream server is not reachable" };
+    return { status: wireStatus("upstream_timeout"), code: "upstream_timeout", message: "The upstream server did not answer in time" };
+  return { status: wireStatus("upstream_unavailable"), code: "upstream_unavailable", message: "The upstream server is not reachable" };
 }
 
 /**

@@ -124,6 +124,8 @@ export const s = {
   array: <I extends AnySchemaBuilder>(items: I, options?: ArrayOptions) =>
     node<Array<Infer<I>>>(withOptions({ type: "array", items: items.toJSON() }, options)),
   object: <S extends Shape>(shape: S, options?: ObjectOptions) => node<InferShape<S>>(objectSchema(shape, options)),
+  /** An object whose keys are names the caller chooses, each value of one kind (a map). */
+  record: <V extends AnySchemaBuilder>(value: V) => node<Record<string, Infer<V>>>({ type: "object", additionalProperties: value.toJSON() }),
   enum: <const V extends readonly Primitive[]>(values: V) => node<V[number]>({ ...typeOfValues(values), enum: [...values] }),
   literal: <const V extends Primitive>(value: V) => node<V>({ ...typeOfValues([value]), const: value }),
   union: <const U extends readonly AnySchemaBuilder[]>(members: U) => node<Infer<U[number]>>({ anyOf: members.map((m) => m.toJSON()) }),

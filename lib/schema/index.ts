@@ -4,6 +4,7 @@ export { compileSchema, type CompileOptions } from "./compile.ts";
 export { applyDefaults, compileDefaults, type DefaultsFiller } from "./defaults.ts";
 export { inputSchemaFromParams } from "./generate.ts";
 export { isFlatElicitationSchema } from "./elicitation.ts";
+export { problem, section, type Fail, type Section } from "./problems.ts";
 export {
   s,
   objectSchema,

@@ -3,6 +3,7 @@
 // runs; they differ only in how they are addressed and reported (four pure views, ./views.ts).
 // A 2026 task's pending questions and a protocol-level failure are fields of the run too.
 import type { CapabilityMap } from "../mcp/stateless/errors.ts";
+import { ErrorCode } from "../util/errors.ts";
 import { TaskInputs } from "../mcp/stateless/task-inputs.ts";
 import type { CallToolResult } from "../mcp/tool-result.ts";
 
@@ -65,7 +66,7 @@ export const CUT_OFF_MESSAGE = "The tool server restarted while this run was in 
 export function cutOffOutcome(): { settled: Settled; protocolError: ProtocolError } {
   return {
     settled: { result: { content: [{ type: "text", text: CUT_OFF_MESSAGE }], isError: true }, value: null },
-    protocolError: { code: -32603, message: CUT_OFF_MESSAGE },
+    protocolError: { code: ErrorCode.InternalError, message: CUT_OFF_MESSAGE },
   };
 }
 

@@ -6,6 +6,7 @@ import type { TaskSnapshot } from "../mcp/stateless/tasks.ts";
 import { errorResult, resultText, toolRefsMeta, type CallToolResult } from "../mcp/tool-result.ts";
 import { STATUS_MESSAGES, type AsyncRun } from "./run.ts";
 import { META } from "../mcp/extension-ids.ts";
+import { ErrorCode } from "../util/errors.ts";
 
 /** The built-in poller's name (./job-tool.ts), which a job's message tells the model to call. */
 export const JOB_RESULT_TOOL = "get_job_result";
@@ -74,7 +75,7 @@ export function seedCreated(run: AsyncRun): Record<string, unknown> {
 export function seedTask(run: AsyncRun): Record<string, unknown> {
   const out: Record<string, unknown> = { resultType: "complete", taskId: run.id, status: run.status };
   if (run.status === "completed" && run.settled) out.result = run.settled.result;
-  else if (run.status === "failed") out.error = { code: -32603, message: failureText(run) };
+  else if (run.status === "failed") out.error = { code: ErrorCode.InternalError, message: failureText(run) };
   else out.statusMessage = STATUS_MESSAGES[run.status];
   return { ...out, ...handleMeta(run) };
 }

@@ -1,7 +1,10 @@
-// JSON-RPC 2.0 (https://www.jsonrpc.org/specification): message shapes, the error codes
-// MCP uses, the error a handler throws on purpose, and the one function that sorts an
-// incoming value into a message kind. Pure: every transport shares it.
+// JSON-RPC 2.0 (https://www.jsonrpc.org/specification): message shapes and the one function
+// that sorts an incoming value into a message kind. Pure: every transport shares it. The error
+// codes and the error class are the error model's (./errors.ts), re-exported here.
+import { ErrorCode, type JsonRpcErrorBody } from "./errors.ts";
 import { isRecord } from "./guards.ts";
+
+export { ErrorCode, isJsonRpcError, JsonRpcError, type JsonRpcErrorBody } from "./errors.ts";
 
 export type RequestId = string | number;
 export type Params = Record<string, unknown>;
@@ -19,12 +22,6 @@ export interface JsonRpcNotification {
   params?: Params;
 }
 
-export interface JsonRpcErrorBody {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
 export interface JsonRpcSuccess {
   jsonrpc: "2.0";
   id: RequestId;
@@ -39,48 +36,6 @@ export interface JsonRpcFailure {
 
 export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
 export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
-
-/** JSON-RPC's own codes, and the ones MCP and this server add in the server range. */
-export const ErrorCode = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-  /** MCP server/resources: the URI names no resource. */
-  ResourceNotFound: -32002,
-  /** The thing exists but not for this caller (another session's task). */
-  NotAvailable: -32003,
-  SessionNotFound: -32001,
-} as const;
-
-const BRAND = Symbol.for("hubmcp.jsonrpc-error");
-
-/**
- * An error a handler throws on purpose: the client receives exactly this code, message
- * and data (any other throw becomes -32603 "Internal error"). Its message is sent to the
- * client, so keep it a short fixed text: never arguments, file contents or secrets.
- */
-export class JsonRpcError extends Error {
-  readonly code: number;
-  readonly data: unknown;
-  constructor(code: number, message: string, data?: unknown) {
-    super(message);
-    this.name = "JsonRpcError";
-    this.code = code;
-    this.data = data;
-    // A brand, not instanceof alone: an app and the launcher may load two copies of this module.
-    Object.defineProperty(this, BRAND, { value: true });
-  }
-  toBody(): JsonRpcErrorBody {
-    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
-  }
-}
-
-/** A JsonRpcError from this or any other copy of hubmcp. */
-export function isJsonRpcError(err: unknown): err is JsonRpcError {
-  return typeof err === "object" && err !== null && (err as Record<symbol, unknown>)[BRAND] === true && typeof (err as JsonRpcError).toBody === "function";
-}
 
 /** Where an incoming value belongs. `response` answers a server-to-client request. */
 export type Incoming =

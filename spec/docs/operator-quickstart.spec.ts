@@ -47,7 +47,9 @@ test("the quickstart's nginx configuration passes nginx -t", { skip: nginxSkip()
   assert.equal(blocks.length, 1, "one nginx block");
   const site = blocks[0]!.code;
   // What the page's prose promises of it.
-  assert.match(site, /location = \/mcp \{\s*proxy_pass http:\/\/hubmcp_sticky;/);
+  // /mcp needs no affinity (its sessions live in the store); legacy SSE streams do.
+  assert.doesNotMatch(site, /location = \/mcp/);
+  assert.match(site, /location ~ \^\/api\/mcp\/\[\^\/\]\+\/sse\$ \{\s*proxy_pass http:\/\/hubmcp_sticky;/);
   assert.match(site, /upstream hubmcp_sticky \{[^}]*hash \$remote_addr consistent;/);
   assert.match(site, /client_max_body_size 16m;/);
   assert.match(site, /proxy_buffering off;/);
@@ -66,8 +68,9 @@ test("the quickstart's haproxy configuration passes haproxy -c", { skip: missing
   const blocks = fenced(PAGE, "haproxy");
   assert.equal(blocks.length, 1, "one haproxy block");
   const cfg = blocks[0]!.code;
-  assert.match(cfg, /stick store-response res\.hdr\(mcp-session-id\)/);
-  assert.match(cfg, /stick match req\.hdr\(mcp-session-id\)/);
+  // /mcp needs no affinity (its sessions live in the store); legacy SSE streams go by address.
+  assert.doesNotMatch(cfg, /mcp-session-id/);
+  assert.match(cfg, /use_backend hubmcp_by_address if \{ path_reg \^\/api\/mcp\/\[\^\/\]\+\/sse\$ \}/);
   const dir = tempDir(t);
   const { cert, key } = certificate(dir);
   const pem = join(dir, "hub.pem");

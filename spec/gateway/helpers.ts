@@ -53,7 +53,12 @@ export interface Harness {
   waitForLog(pattern: RegExp): Promise<string>;
 }
 
-export async function startHarness(t: After, config: Record<string, unknown>, extra: Partial<GatewayOptions> = {}): Promise<Harness> {
+/** `extra`: options for the gateway, or a function making them of the harness's store (an authorization server on it). */
+export async function startHarness(
+  t: After,
+  config: Record<string, unknown>,
+  extra: Partial<GatewayOptions> | ((store: MemoryRecordStore) => Partial<GatewayOptions>) = {},
+): Promise<Harness> {
   const store = new MemoryRecordStore();
   const accounts = new StoreAccountDirectory(store);
   const tokens = new ApiTokens(store, accounts);
@@ -67,7 +72,12 @@ export async function startHarness(t: After, config: Record<string, unknown>, ex
     logs.push(line);
     for (const w of [...watchers]) if (w.pattern.test(line)) watchers.splice(watchers.indexOf(w), 1), w.resolve(line);
   };
-  const gw = await startGateway({ config: parseGatewayConfig(forThisCheckout(t, config), ROOT), store, log, ...extra });
+  const gw = await startGateway({
+    config: parseGatewayConfig(forThisCheckout(t, config), ROOT),
+    store,
+    log,
+    ...(typeof extra === "function" ? extra(store) : extra),
+  });
   t.after(async () => {
     await gw.close();
     // The tool sessions' state roots it made (in the temp folder, for app revisions) go with it.

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { McpServer, s, type Infer, type InferShape, type ToolContext } from "../../lib/index.ts";
+import { compileSchema } from "../../lib/schema/index.ts";
 
 /** True exactly when X and Y are the same type (not merely mutually assignable). */
 type Equal<X, Y> = (<T>() => T extends X ? 1 : 2) extends <T>() => T extends Y ? 1 : 2 ? true : false;
@@ -88,6 +89,12 @@ test("the value type is inferred", () => {
   const arr = s.array(s.object({ a: s.boolean() }));
   typeIs<Equal<Infer<typeof arr>, Array<{ a: boolean }>>>();
   typeIs<Equal<InferShape<{ a: typeof lit; b: ReturnType<typeof s.string> }>, { a: 3; b: string }>>();
+  // A map: keys the value chooses, each value checked by one node (gateway.json's tools).
+  const map = s.record(s.integer());
+  typeIs<Equal<Infer<typeof map>, Record<string, number>>>();
+  assert.deepEqual(map.toJSON(), { type: "object", additionalProperties: { type: "integer" } });
+  assert.equal(compileSchema(map.toJSON())({ a: 1, b: 2 }).valid, true);
+  assert.equal(compileSchema(map.toJSON())({ a: "1" }).valid, false);
   // @ts-expect-error a default must have the node's value type
   assert.throws(() => s.number().default("2"), TypeError);
   // @ts-expect-error an enum's type is its values

@@ -1,12 +1,26 @@
-// One error-code style (lib/util/errors.ts): every error class of lib/ carries a `code` of
-// the HUBMCP_* form, read here from the source so a new class cannot drift. Wire codes live
-// in fields of their own (GatewayError.error, rpcCode); the allow-list holds the classes whose
-// `code` is a wire code by definition, each with its reason.
+// One error model (lib/util/errors.ts): every error class of lib/ carries a `code` of the
+// HUBMCP_* form, read here from the source so a new class cannot drift; every code a failure is
+// answered with is declared once there with its status and wire form, pinned below; and no
+// other lib/ file holds a literal JSON-RPC error number, an error-to-status table or a JSON-RPC
+// error class of its own. The allow-list holds the classes whose `code` is a wire code by
+// definition, each with its reason.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  ErrorCode,
+  isJsonRpcError,
+  JsonRpcError,
+  OAUTH_ERRORS,
+  oauthErrorOf,
+  REFUSAL_STATUS,
+  WIRE_ERRORS,
+  WIRE_OF,
+  wireHeaders,
+  wireStatus,
+} from "../../lib/util/errors.ts";
 
 const LIB = fileURLToPath(new URL("../../lib/", import.meta.url));
 const HUBMCP_CODE = /^HUBMCP_[A-Z0-9]+(?:_[A-Z0-9]+)*$/;
@@ -110,4 +124,163 @@ test("no two classes of lib share a name (two LaunchErrors told nothing apart)",
       seen.set(m[1]!, file);
     }
   }
+});
+
+/** The errors module(s): the only files that may declare codes, statuses and JSON-RPC numbers. */
+const ERRORS_MODULES = new Set(["util/errors.ts"]);
+
+/** The browser console's scripts are served to the page as they are and cannot import lib/util. */
+const BROWSER = (file: string): boolean => file.startsWith("console/client/");
+
+/** Source without its comments, so a comment may name a code (`-32021`) as documentation. */
+const code = (text: string): string => text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
+
+const libFiles = (): { file: string; text: string }[] => sources(LIB).map((path) => ({ file: relative(LIB, path), text: code(readFileSync(path, "utf8")) }));
+
+test("every wire code is declared once with its status and its OAuth form", () => {
+  const declared = Object.fromEntries(Object.entries(WIRE_ERRORS).map(([k, v]) => [k, [v.status, "oauth" in v ? v.oauth : null]]));
+  assert.deepEqual(declared, {
+    bad_path: [400, null],
+    bad_tool: [400, null],
+    console_link_invalid: [400, null],
+    no_session: [400, null],
+    session_required: [400, null],
+    body_not_json: [400, "invalid_request"],
+    body_aborted: [400, "invalid_request"],
+    unauthorized: [401, null],
+    forbidden: [403, null],
+    host_not_allowed: [403, null],
+    not_found: [404, "not_found"],
+    unknown_revision: [404, null],
+    unknown_session: [404, null],
+    unknown_tool: [404, null],
+    method_not_allowed: [405, "invalid_request"],
+    not_acceptable: [406, null],
+    conflict: [409, null],
+    console_link_expired: [410, null],
+    console_link_used: [410, null],
+    body_too_large: [413, "invalid_request"],
+    rate_limited: [429, "too_many_requests"],
+    too_many_running: [429, null],
+    too_many_user_sessions: [429, null],
+    client_gone: [499, null],
+    internal_error: [500, "server_error"],
+    no_upstream_session: [502, null],
+    tool_session_crashed: [502, null],
+    tool_session_failed: [502, null],
+    upstream_refused: [502, null],
+    upstream_too_large: [502, null],
+    upstream_unavailable: [502, null],
+    gateway_busy: [503, null],
+    shutting_down: [503, null],
+    store_full: [503, "temporarily_unavailable"],
+    store_unavailable: [503, "temporarily_unavailable"],
+    too_many_sessions: [503, null],
+    tool_session_not_ready: [504, null],
+    upstream_timeout: [504, null],
+  });
+  for (const [wire, d] of Object.entries(WIRE_ERRORS)) {
+    assert.match(wire, /^[a-z]+(?:_[a-z]+)*$/, `${wire}: the wire keeps lowercase snake_case codes`);
+    assert.equal(wireStatus(wire as keyof typeof WIRE_ERRORS), d.status);
+  }
+  assert.equal(oauthErrorOf("store_full"), "temporarily_unavailable");
+  assert.deepEqual(
+    { ...OAUTH_ERRORS },
+    {
+      invalid_request: 400,
+      invalid_client: 401,
+      invalid_grant: 400,
+      unsupported_grant_type: 400,
+      invalid_target: 400,
+      invalid_client_metadata: 400,
+      invalid_redirect_uri: 400,
+      invalid_token: 401,
+      insufficient_scope: 403,
+      temporarily_unavailable: 503,
+    },
+    "RFC 6749 section 5.2, RFC 8707, RFC 7591 section 3.2.2, RFC 6750 section 3.1",
+  );
+  assert.deepEqual(wireHeaders("body_too_large"), { connection: "close" }, "a body cut short leaves the connection unusable");
+  assert.deepEqual(wireHeaders("body_not_json"), {});
+});
+
+test("the classes answered as themselves name their wire code, and refusals their status", () => {
+  assert.deepEqual(WIRE_OF, {
+    HUBMCP_BODY_TOO_LARGE: "body_too_large",
+    HUBMCP_BODY_NOT_JSON: "body_not_json",
+    HUBMCP_BODY_ABORTED: "body_aborted",
+    HUBMCP_STORE_FULL: "store_full",
+    HUBMCP_STORE_UNAVAILABLE: "store_unavailable",
+  });
+  const declaredByClasses = new Set(errorClasses().flatMap((c) => c.codes ?? []));
+  for (const js of Object.keys(WIRE_OF)) assert.ok(declaredByClasses.has(js), `${js} is no error class's code`);
+  assert.deepEqual(REFUSAL_STATUS, {
+    malformed: 400,
+    "unsupported-version": 400,
+    "bad-envelope": 400,
+    "header-mismatch": 400,
+    "missing-capability": 400,
+    "unknown-method": 404,
+    "internal-error": 500,
+  });
+});
+
+test("the JSON-RPC codes are JSON-RPC's, MCP's and the 2026-07-28 revision's, each once", () => {
+  assert.deepEqual(
+    { ...ErrorCode },
+    {
+      ParseError: -32700,
+      InvalidRequest: -32600,
+      MethodNotFound: -32601,
+      InvalidParams: -32602,
+      InternalError: -32603,
+      ResourceNotFound: -32002,
+      NotAvailable: -32003,
+      SessionNotFound: -32001,
+      HeaderMismatch: -32020,
+      MissingRequiredClientCapability: -32021,
+      UnsupportedProtocolVersion: -32022,
+    },
+  );
+  assert.equal(new Set(Object.values(ErrorCode)).size, Object.values(ErrorCode).length);
+});
+
+test("one JSON-RPC error class: its wire form, and an upstream's error passed on unchanged", () => {
+  assert.deepEqual(new JsonRpcError(ErrorCode.InvalidParams, "Unknown tool").toBody(), { code: -32602, message: "Unknown tool" });
+  assert.deepEqual(new JsonRpcError(-32000, "Busy", { retry: 1 }).toBody(), { code: -32000, message: "Busy", data: { retry: 1 } });
+  const passed = JsonRpcError.from({ code: -32001, message: "Session not found", data: null });
+  assert.ok(isJsonRpcError(passed));
+  assert.deepEqual(passed.toBody(), { code: -32001, message: "Session not found", data: null });
+  assert.deepEqual(JsonRpcError.from("garbage").toBody(), { code: -32603, message: "Error" }, "a malformed error object becomes an internal error");
+  assert.deepEqual(JsonRpcError.from({ code: "x", message: 3 }).toBody(), { code: -32603, message: "Error" });
+  const classes = errorClasses().filter((c) => /Rpc\w*Error$/.test(c.name) && !(c.name in ALLOWED));
+  assert.deepEqual(classes, [], "a JSON-RPC error is a JsonRpcError");
+});
+
+test("no lib/ file outside the errors module holds a literal JSON-RPC error number", () => {
+  const found = libFiles()
+    .filter(({ file }) => !ERRORS_MODULES.has(file) && !BROWSER(file))
+    .flatMap(({ file, text }) => Array.from(text.matchAll(/-32[0-9]{3}\b/g), (m) => `${file}: ${m[0]}`));
+  assert.deepEqual(found, []);
+});
+
+test("no lib/ file outside the errors module maps errors to statuses itself", () => {
+  // A table entry (`name: 404,` or `name: { status: 404`), or a status written beside a wire code.
+  const entry = /^\s*["']?[\w-]+["']?\s*:\s*(?:\{\s*status:\s*)?[45]\d\d\b\s*[,}]?\s*$/gm;
+  const beside = /status:\s*[45]\d\d\s*,\s*(?:code|error):\s*"[a-z_]+"|\b[45]\d\d,\s*"[a-z_]+"/g;
+  const found = libFiles()
+    .filter(({ file }) => !ERRORS_MODULES.has(file) && !BROWSER(file))
+    .flatMap(({ file, text }) => [...text.matchAll(entry), ...text.matchAll(beside)].map((m) => `${file}: ${m[0].trim()}`));
+  assert.deepEqual(found, []);
+  for (const file of ["http/status.ts", "gateway/respond.ts", "gateway/oauth/server.ts"]) {
+    const text = libFiles().find((f) => f.file === file)!.text;
+    assert.doesNotMatch(text, /\b[45]\d\d\b/, `${file} reads its statuses from the declarations`);
+  }
+});
+
+test("the scans see what they look for (a broken scan would pass everything)", () => {
+  assert.match(code("send(res, { code: -32700 }); // -32021"), /-32700/);
+  assert.doesNotMatch(code("// refused with -32021\n/* -32602 */ x"), /-32\d{3}/);
+  assert.equal(code('const u = "http://x";'), 'const u = "http://x";');
+  assert.match('return refuse(400, "invalid_grant", why);', /\b[45]\d\d,\s*"[a-z_]+"/);
 });

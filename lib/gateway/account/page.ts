@@ -4,9 +4,11 @@
 // sign-in page offers) sees their own page. Every change is a CSRF-checked POST answered
 // with a redirect (POST-redirect-GET), except a new token, shown once on the POST's own
 // answer: the token is never stored anywhere to show it later. An id that is not the
-// person's own (another's, or none) is a 404, whether or not it exists.
+// person's own (another's, or none) is a 404, whether or not it exists. Token changes are
+// audit lines (person, token id and name, expiry; never the token).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type ApiTokens, tokenName } from "../api-tokens.ts";
+import type { AuditEntry } from "../audit/entry.ts";
 import type { AccountHost } from "../contracts.ts";
 import { readBody, sendHtml, sendRedirect, singleParams } from "../oauth/http-io.ts";
 import { errorPage } from "../oauth/pages.ts";
@@ -18,6 +20,8 @@ export interface AccountPageOptions {
   readonly tokens: ApiTokens;
   readonly sessions: ToolSessions;
   readonly publicUrl: () => string;
+  /** Where token changes are told: the gateway's audit trail. */
+  readonly audit: (entry: AuditEntry) => void;
 }
 
 /** Lifetimes a person may give their own tokens, in days: self-made tokens always expire. */
@@ -91,12 +95,19 @@ export function accountPageHandlers(options: AccountPageOptions): { GET: Handler
         const days = Number(form.get("expires"));
         if (name === null) return show(req, res, user, 400, { error: "Give the token a name of 1 to 64 characters." });
         if (!LIFETIMES.includes(days)) return show(req, res, user, 400, { error: "Choose one of the offered lifetimes." });
-        const made = await tokens.create(user, { name, expiresAt: new Date(Date.now() + days * DAY_MS) });
+        const expiresAt = new Date(Date.now() + days * DAY_MS);
+        const made = await tokens.create(user, { name, expiresAt });
         if (!made) return fail(res, 401, "Signed out", "Your account is gone.");
+        options.audit({ event: "token.create", person: user, tokenId: made.id, name, expiresAt: expiresAt.toISOString(), outcome: "ok" });
         return show(req, res, user, 200, { created: { token: made.token, name } });
       }
-      case "revoke-token":
-        return changed(await tokens.revokeOf(user, id), "token-revoked");
+      case "revoke-token": {
+        // Read first: the line names the token as its person knew it.
+        const token = (await tokens.listOf(user)).find((t) => t.id === id);
+        const revoked = token !== undefined && (await tokens.revokeOf(user, id));
+        if (revoked) options.audit({ event: "token.revoke", person: user, tokenId: id, name: token.name, expiresAt: token.expiresAt, outcome: "ok" });
+        return changed(revoked, "token-revoked");
+      }
       case "revoke-app":
         return changed(await host.revokeGrant(user, id), "app-revoked");
       case "stop-session":

@@ -33,9 +33,10 @@ export interface Health {
 
 export interface AdminView {
   user: string;
-  /** Form actions, under the page's own path. */
-  path: string;
-  csrf: { stop: string; signOut: string };
+  /** Where the forms post: the page itself. */
+  action: string;
+  /** The page's CSRF token, bound to the browser session and the person. */
+  csrf: string;
   health: Health;
   sessions: LiveSession[];
   /** Undefined when the audit trail is off or has no lines yet; `note` says which. */
@@ -96,7 +97,7 @@ function sessionsSection(v: AdminView): string {
       s,
     ) => `<tr><td>${escapeHtml(s.person)}</td><td>${escapeHtml(s.tool)}</td><td>${escapeHtml(s.revision)}</td><td>${escapeHtml(s.backend)}${s.jobId ? ` (job ${escapeHtml(s.jobId)})` : ""}</td>
 <td title="${new Date(s.since).toISOString()}">${age((v.now - s.since) / 1000)} ago</td><td class="n">${s.cpuSeconds === undefined ? "—" : `${s.cpuSeconds.toFixed(1)} s`}</td><td class="n">${mb(s.rssBytes)}</td>
-<td><form method="post" action="${escapeHtml(v.path)}/sessions/stop">${hidden("instance", s.instance)}${hidden("csrf", v.csrf.stop)}<button type="submit" aria-label="Stop ${escapeHtml(s.person)}'s ${escapeHtml(s.tool)} session">Stop</button></form></td></tr>`,
+<td><form method="post" action="${escapeHtml(v.action)}">${hidden("action", "stop-session")}${hidden("instance", s.instance)}${hidden("csrf", v.csrf)}<button type="submit" aria-label="Stop ${escapeHtml(s.person)}'s ${escapeHtml(s.tool)} session">Stop</button></form></td></tr>`,
   );
   const body = rows.length > 0 ? rows.join("\n") : `<tr><td colspan="8" class="muted">No tool session runs on this replica.</td></tr>`;
   return `<section aria-labelledby="sessions"><h2 id="sessions">Live tool sessions (this replica)</h2>
@@ -141,7 +142,7 @@ export function adminPage(v: AdminView): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer"><title>Hub operations</title><style>${STYLE}</style></head>
-<body><header><h1>Hub operations</h1><form method="post" action="${escapeHtml(v.path)}/sign-out"><span>${escapeHtml(v.user)}</span> ${hidden("csrf", v.csrf.signOut)}<button type="submit">Sign out</button></form></header>
+<body><header><h1>Hub operations</h1><form method="post" action="${escapeHtml(v.action)}"><span>${escapeHtml(v.user)}</span> ${hidden("action", "sign-out")}${hidden("csrf", v.csrf)}<button type="submit">Sign out</button></form></header>
 <main>${healthSection(v.health)}${sessionsSection(v)}${usageSection(v)}${errorsSection(v)}</main></body></html>
 `;
 }

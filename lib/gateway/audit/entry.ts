@@ -12,11 +12,15 @@ export type AuditEvent =
   | "session.start"
   | "session.start-failed"
   | "session.stop"
-  | "registry.change";
+  | "registry.change"
+  | "token.create"
+  | "token.revoke";
 
 export interface AuditEntry {
   event: AuditEvent;
   person?: string;
+  /** Who made a change to \`person\`'s things when it was not they: \`cli:uid=N\` on the host, or an operator's account. */
+  by?: string;
   tool?: string;
   revision?: string;
   /** The JSON-RPC method, or the HTTP route's (`POST tools/{name}`). */
@@ -38,6 +42,9 @@ export interface AuditEntry {
   /** For `registry.change`: the tool in brief before and after (revisions, default, groups; never paths or commands). */
   before?: string;
   after?: string;
+  /** For `token.*`: the API token's public id (the part after `hubmcp_`, never its secret) and when it expires. */
+  tokenId?: string;
+  expiresAt?: string;
 }
 
 const TEXT_MAX = 200;
@@ -61,6 +68,7 @@ export function auditLine(e: AuditEntry, now = Date.now()): string {
     time: new Date(now).toISOString(),
     event: e.event,
     person: text(e.person),
+    by: text(e.by),
     tool: text(e.tool),
     revision: text(e.revision),
     method: text(e.method),
@@ -76,6 +84,8 @@ export function auditLine(e: AuditEntry, now = Date.now()): string {
     reason: text(e.reason),
     before: text(e.before),
     after: text(e.after),
+    tokenId: text(e.tokenId),
+    expiresAt: e.expiresAt,
   };
   return `${JSON.stringify(line)}\n`;
 }

@@ -15,6 +15,8 @@ function entryOf(message: string, fields: Record<string, unknown> = {}): AuditEn
       return { event: "sign-in", person: str(fields.user), outcome: "ok" };
     case "oauth grant approved":
       return { event: "grant.approved", person: str(fields.user), client, outcome: "ok" };
+    case "oauth grant revoked by its user":
+      return { event: "grant.revoked", person: str(fields.user), outcome: "ok", reason: "revoked_by_user" };
     case "oauth code replayed; grant revoked":
       return { event: "grant.revoked", client, outcome: "error", reason: "code_replayed" };
     case "oauth refresh token reused; grant revoked":

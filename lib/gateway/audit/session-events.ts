@@ -22,7 +22,14 @@ export function sessionEvents(metrics: GatewayMetrics, audit: AuditTrail): (name
       metrics.sessionFailed(backend);
       audit.record({ event: "session.start-failed", ...who, outcome: "error", reason: str(fields.code) });
     } else if (name === "tool session stopped") {
-      audit.record({ event: "session.stop", ...who, outcome: fields.reason === "crashed" ? "error" : "ok", ms: num(fields.ms), reason: str(fields.reason) });
+      audit.record({
+        event: "session.stop",
+        ...who,
+        outcome: fields.reason === "crashed" ? "error" : "ok",
+        ms: num(fields.ms),
+        reason: str(fields.reason),
+        by: str(fields.by),
+      });
     }
   };
 }

@@ -2,8 +2,7 @@
 // folder (rotated by size, owner-only) or the gateway's stdout, never its stderr, which is
 // the access log's.
 import { isAbsolute, resolve } from "node:path";
-
-type Fail = (key: string, problem: string) => never;
+import { s, problem, section, type Fail } from "../../schema/index.ts";
 
 export interface AuditSettings {
   readonly sink: "off" | "stdout" | "file";
@@ -19,30 +18,31 @@ export interface AuditSettings {
 
 export const NO_AUDIT: AuditSettings = { sink: "off", maxFileBytes: 64 * 1024 * 1024, keepFiles: 100, queueLines: 10_000 };
 
-const KEYS = ["sink", "dir", "maxFileBytes", "keepFiles", "queueLines"];
+const count = (min: number, max: number, fallback: number) =>
+  problem(s.integer({ minimum: min, maximum: max }).default(fallback), `must be an integer from ${min} to ${max}`);
 
-function count(o: Record<string, unknown>, key: string, min: number, max: number, fallback: number, fail: Fail): number {
-  const v = o[key];
-  if (v === undefined) return fallback;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) fail(`audit.${key}`, `must be an integer from ${min} to ${max}`);
-  return v;
-}
+/** The `audit` section as written in gateway.json; `sink` defaults to "file" when `dir` is given, else "off". */
+export const auditSchema = problem(
+  s.object(
+    {
+      sink: problem(s.enum(["file", "stdout", "off"]).optional(), 'must be "file", "stdout" or "off"'),
+      dir: problem(s.string({ minLength: 1 }).optional(), "must name a folder when the sink is a file"),
+      maxFileBytes: count(4096, 2 ** 40, NO_AUDIT.maxFileBytes),
+      keepFiles: count(1, 100_000, NO_AUDIT.keepFiles),
+      queueLines: count(1, 1_000_000, NO_AUDIT.queueLines),
+    },
+    { additionalProperties: false },
+  ),
+  "must be an object",
+);
+
+const AUDIT = section(auditSchema);
 
 export function parseAuditSettings(v: unknown, baseDir: string, fail: Fail): AuditSettings {
   if (v === undefined) return NO_AUDIT;
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return fail("audit", "must be an object");
-  const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!KEYS.includes(k)) fail(`audit.${k}`, "is not a known key");
-  const sink = o.sink ?? (o.dir === undefined ? "off" : "file");
-  if (sink !== "off" && sink !== "stdout" && sink !== "file") return fail("audit.sink", 'must be "file", "stdout" or "off"');
-  if (sink === "file" && (typeof o.dir !== "string" || o.dir === "")) fail("audit.dir", "must name a folder when the sink is a file");
-  if (sink !== "file" && o.dir !== undefined) fail("audit.dir", 'is for the "file" sink only');
-  const settings: AuditSettings = {
-    sink,
-    maxFileBytes: count(o, "maxFileBytes", 4096, 2 ** 40, NO_AUDIT.maxFileBytes, fail),
-    keepFiles: count(o, "keepFiles", 1, 100_000, NO_AUDIT.keepFiles, fail),
-    queueLines: count(o, "queueLines", 1, 1_000_000, NO_AUDIT.queueLines, fail),
-  };
-  const dir = o.dir as string | undefined;
-  return dir === undefined ? settings : { ...settings, dir: isAbsolute(dir) ? dir : resolve(baseDir, dir) };
+  const o = AUDIT.check(v, "audit", fail);
+  const { sink = o.dir === undefined ? "off" : "file", dir, ...counts } = o;
+  if (sink === "file" && dir === undefined) fail("audit.dir", "must name a folder when the sink is a file");
+  if (sink !== "file" && dir !== undefined) fail("audit.dir", 'is for the "file" sink only');
+  return dir === undefined ? { sink, ...counts } : { sink, ...counts, dir: isAbsolute(dir) ? dir : resolve(baseDir, dir) };
 }

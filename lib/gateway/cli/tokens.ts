@@ -1,14 +1,18 @@
 // `hub_gateway token create | revoke | list` on a data dir.
 import { StoreAccountDirectory } from "../accounts.ts";
 import { ApiTokens, tokenName, type NewToken } from "../api-tokens.ts";
+import type { AuditEntry } from "../audit/entry.ts";
 import type { RecordStore } from "../contracts.ts";
 import { NAME, usage, type CliIo } from "./io.ts";
+import { whoAmI } from "./trail.ts";
 
 export interface TokenOptions {
   /** `--expires`: a lifetime such as `30d`. */
   readonly expires?: string | undefined;
   /** `--name`: what the owner calls the token. */
   readonly name?: string | undefined;
+  /** Where a change goes on the audit trail (`--config` naming a file trail), as the account page's changes do. */
+  readonly audit?: ((entry: AuditEntry) => void) | undefined;
 }
 
 const UNIT_MS: Record<string, number> = { h: 3600_000, d: 86_400_000, w: 7 * 86_400_000 };
@@ -58,6 +62,15 @@ export async function tokenCommand(
       io.err(`${NAME}: no such user`);
       return 1;
     }
+    options.audit?.({
+      event: "token.create",
+      person: arg,
+      by: whoAmI(),
+      tokenId: made.id,
+      name: wanted.name,
+      expiresAt: wanted.expiresAt?.toISOString(),
+      outcome: "ok",
+    });
     io.out(made.token);
     const until = wanted.expiresAt ? `, valid until ${wanted.expiresAt.toISOString()}` : "";
     io.err(`${NAME}: token ${made.id} created${until}; it is shown only this once`);
@@ -65,10 +78,12 @@ export async function tokenCommand(
   }
   if (action === "revoke") {
     if (!arg) return usage(io, "token revoke needs a token ID");
-    if (!(await tokens.revoke(arg))) {
+    const token = (await tokens.list()).find((t) => t.id === arg);
+    if (!token || !(await tokens.revoke(arg))) {
       io.err(`${NAME}: no token with that id`);
       return 1;
     }
+    options.audit?.({ event: "token.revoke", person: token.user, by: whoAmI(), tokenId: arg, name: token.name, expiresAt: token.expiresAt, outcome: "ok" });
     io.out(`token ${arg} revoked`);
     return 0;
   }

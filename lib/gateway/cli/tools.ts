@@ -2,17 +2,15 @@
 // tool registry (../tool-registry/) from a script. Each change is checked as gateway.json's
 // tools are (with `--config`, against that file's `registry` allow-lists and its own tools),
 // and reaches every running replica within lookupCacheSeconds.
-import { appendFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
-import { auditLine } from "../audit/entry.ts";
-import { CURRENT } from "../audit/files.ts";
+import { resolve } from "node:path";
 import { toolChangeLine, type ToolAuditEntry } from "../tool-registry/audit-hook.ts";
 import { ConfigError, type GatewayConfig } from "../config.ts";
 import type { RecordStore } from "../contracts.ts";
 import { parseRegistrySettings } from "../tool-registry/settings.ts";
 import { RegistryError, ToolRegistry, type RawRevision } from "../tool-registry/registry.ts";
 import { groupList, NAME, usage, type CliIo } from "./io.ts";
+import { cliTrail, whoAmI } from "./trail.ts";
 
 export interface ToolArgs {
   action: string | undefined;
@@ -38,11 +36,6 @@ const NO_CONFIG: Pick<GatewayConfig, "registry" | "tools"> = {
   }),
 };
 
-/** Who the records and the audit trail name for a change from the host's command line: its uid. */
-function whoAmI(): string {
-  return `cli:uid=${process.getuid?.() ?? "-"}`;
-}
-
 /** The revision the flags name, or a usage problem. */
 function revisionFrom(a: ToolArgs): RawRevision | string | undefined {
   const given = [a.app, a.url, a.rappture, a.command].filter((v) => v !== undefined);
@@ -65,22 +58,14 @@ function failure(io: CliIo, err: unknown): number {
   return 1;
 }
 
-function appendTrail(io: CliIo, file: string, entry: ToolAuditEntry): void {
-  try {
-    appendFileSync(file, auditLine(toolChangeLine(entry)), { mode: 0o600 });
-  } catch (err) {
-    io.err(`${NAME}: the change is made, but the audit trail could not be written (${(err as NodeJS.ErrnoException).code ?? "error"})`);
-  }
-}
-
 export async function toolCommand(io: CliIo, store: RecordStore, config: GatewayConfig | undefined, a: ToolArgs): Promise<number> {
-  const trail = config?.audit.sink === "file" && config.audit.dir ? join(config.audit.dir, CURRENT) : undefined;
+  const trail = cliTrail(io, config);
   const registry = new ToolRegistry(store, {
     config: config ?? NO_CONFIG,
     who: whoAmI(),
     // With --config naming a file trail, a change goes into it as the admin API's do: one
     // appended line, which a rotation by the running gateway leaves in one file or the next.
-    ...(trail ? { onChange: (entry: ToolAuditEntry) => appendTrail(io, trail, entry) } : {}),
+    ...(trail ? { onChange: (entry: ToolAuditEntry) => trail(toolChangeLine(entry)) } : {}),
   });
   if (!["add", "update", "remove", "list", "show", "import"].includes(a.action ?? "")) return usage(io, "tool needs add, update, remove, list, show or import");
   if (a.action === "list") {

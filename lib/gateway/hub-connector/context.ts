@@ -2,7 +2,7 @@
 // table, and each person's view of the catalog (kept per set of usable tools, so a listing
 // or a call by any of a thousand people with the same groups reuses one merge).
 import { upstreamOf, type GatewayContext } from "../tool-call.ts";
-import type { TokenVerifier, Principal } from "../contracts.ts";
+import type { TokenVerifier, Principal, RecordStore } from "../contracts.ts";
 import type { ToolSessionRecord } from "../tool-session-records.ts";
 import { Catalogs } from "./catalogs.ts";
 import { RappturesLists } from "./rappture-lists.ts";
@@ -115,14 +115,26 @@ export function toolsChanged(cc: ConnectorContext, tools: readonly string[]): vo
   for (const message of LISTS_CHANGED) cc.table.broadcast(message);
 }
 
-export function createConnector(gw: GatewayContext, verifiers: readonly TokenVerifier[], event: ConnectorContext["event"]): ConnectorContext {
+/** `store`: where /mcp sessions live, shared by every replica. */
+export function createConnector(
+  gw: GatewayContext,
+  verifiers: readonly TokenVerifier[],
+  event: ConnectorContext["event"],
+  store: RecordStore,
+): ConnectorContext {
   const { connector, limits } = gw.config;
   return {
     gw,
     verifiers,
     catalogs: new Catalogs(connector.catalogMaxAgeMs, (tool, revision) => event("catalog filled", { tool, revision })),
     rappture: new RappturesLists(),
-    table: new ConnectorSessions({ sealer: gw.sealer, idleMs: limits.idleTimeoutMs, shared: gw.sessions.shared }),
+    table: new ConnectorSessions({
+      sealer: gw.sealer,
+      store,
+      idleMs: limits.idleTimeoutMs,
+      shared: gw.sessions.shared,
+      upstream: (rec) => upstreamOf(gw, rec),
+    }),
     views: new ViewCache(connector.catalogMaxAgeMs),
     event,
   };

@@ -7,13 +7,17 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { resolveByName } from "../../federation/resolve.ts";
 import { decorateResult } from "../../mcp/stateless/results.ts";
 import { isRecord } from "../../util/guards.ts";
-import { classify, ErrorCode, type JsonRpcRequest } from "../../util/jsonrpc.ts";
+import { classify, ErrorCode, failure, isJsonRpcError, JsonRpcError, type JsonRpcRequest } from "../../util/jsonrpc.ts";
 import type { Principal } from "../contracts.ts";
 import { readBody } from "../../http/body.ts";
 import { CORS, GatewayError, sendJson } from "../respond.ts";
-import { isStateless, namedSession } from "../mcp-sessions.ts";
+import { namedSession, revisionOf } from "../mcp-sessions.ts";
+import { replyOf, refused, type Outcome } from "../../mcp/outcome.ts";
+import { checkEnvelope } from "../../mcp/stateless/envelope.ts";
+import { checkStandardHeaders, headerValue } from "../../mcp/stateless/headers.ts";
+import { httpStatus } from "../../http/status.ts";
 import type { ConnectorContext } from "./context.ts";
-import { ConnectorRpcError, discover, initializeResult, listPage, negotiatedVersion, SERVER_INFO } from "./local.ts";
+import { discover, initializeResult, listPage, negotiatedVersion, SERVER_INFO } from "./local.ts";
 import { TASK_METHODS } from "./messages.ts";
 import { prefixTask, unprefixTask } from "./task-ids.ts";
 import { SEARCH_TOOL } from "./namespace.ts";
@@ -23,7 +27,7 @@ import { answerTool, forward, notifyTools, standaloneStream } from "./relay.ts";
 import { searchResult } from "./search.ts";
 import { watchRouted } from "../audit/calls.ts";
 import type { ConnectorSession } from "./sessions.ts";
-import { request as toolRequest } from "../upstream-mcp.ts";
+import { postMessage, request as toolRequest } from "../upstream-mcp.ts";
 
 type Result = Record<string, unknown>;
 
@@ -72,7 +76,7 @@ async function routeRequest(cc: ConnectorContext, c: Call, request: JsonRpcReque
   let answering: string | undefined;
   if (TASK_METHODS.has(method)) {
     const task = unprefixTask(params.taskId);
-    if (!task || !view.labels.has(task.tool)) throw new ConnectorRpcError(ErrorCode.InvalidParams, "Unknown task");
+    if (!task || !view.labels.has(task.tool)) throw new JsonRpcError(ErrorCode.InvalidParams, "Unknown task");
     tool = task.tool;
     routed = { ...params, taskId: task.taskId };
   } else if (method === "tools/call" && params.name === JOBS_TOOL && view.hasJobs) {
@@ -84,12 +88,12 @@ async function routeRequest(cc: ConnectorContext, c: Call, request: JsonRpcReque
     answering = JOB_POLL;
   } else {
     const resolved = resolveByName(method, params, view);
-    if (!resolved) throw new ConnectorRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
-    if ("error" in resolved) throw new ConnectorRpcError(resolved.error.code, resolved.error.message);
+    if (!resolved) throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    if ("error" in resolved) throw new JsonRpcError(resolved.error.code, resolved.error.message);
     tool = resolved.label;
     routed = resolved.params;
   }
-  if (typeof id !== "string" && typeof id !== "number") throw new ConnectorRpcError(ErrorCode.InvalidRequest, "Invalid Request: bad id");
+  if (typeof id !== "string" && typeof id !== "number") throw new JsonRpcError(ErrorCode.InvalidRequest, "Invalid Request: bad id");
   const exposedName = (label: string, name: string) => view.exposedName(label, name);
   const watched = watchRouted(cc.gw, c.principal.user, tool, c.res, method, routed);
   await forward(
@@ -125,6 +129,35 @@ async function listTasks(c: Call, params: Result): Promise<Result> {
   return { tasks };
 }
 
+/**
+ * The 2026-07-28 checks the tool server makes before any method runs (lib/mcp): the `_meta`
+ * envelope against the version header, and the Mcp-Method/Mcp-Name headers against the body.
+ */
+function statelessRefusal(req: IncomingMessage, request: JsonRpcRequest): Outcome | null {
+  const envelope = checkEnvelope(request.params, headerValue(req.headers, "mcp-protocol-version"));
+  if (!envelope.ok) return refused(envelope.refusal, failure(request.id, envelope.error));
+  const headers = checkStandardHeaders(req.headers, request.method, request.params);
+  return headers.ok ? null : refused(headers.refusal, failure(request.id, headers.error));
+}
+
+/** An outcome of lib/mcp under the status lib/http/status.ts gives it. */
+function sendOutcome(res: ServerResponse, outcome: Outcome): void {
+  sendJson(res, httpStatus(outcome), replyOf(outcome));
+}
+
+/** A cancellation of a request not running on this replica: the client was sent to another one meanwhile. */
+function runsElsewhere(s: ConnectorSession, message: { method: string; params?: unknown }): boolean {
+  return message.method === "notifications/cancelled" && isRecord(message.params) && !s.inflight.has(JSON.stringify(message.params.requestId));
+}
+
+/** Every tool the session started hears it: the one running that request cancels it, the others know no such id. */
+async function cancelEverywhere(s: ConnectorSession, message: Result): Promise<void> {
+  const headers = { "mcp-protocol-version": s.protocolVersion };
+  await Promise.allSettled(
+    (await s.started()).map(async (link) => (await postMessage(link.up, link.session, message, headers, AbortSignal.timeout(30_000))).resume()),
+  );
+}
+
 /** initialize params a /mcp session keeps: far above what clients send (capabilities, clientInfo). */
 const MAX_INIT_PARAMS_CHARS = 64 * 1024;
 
@@ -136,9 +169,13 @@ async function handlePost(cc: ConnectorContext, principal: Principal, req: Incom
   } catch {
     return sendJson(res, 400, { jsonrpc: "2.0", id: null, error: { code: ErrorCode.ParseError, message: "Parse error" } });
   }
+  const revision = revisionOf(req, value);
+  if (revision.kind === "refused") return sendOutcome(res, refused(revision.refusal, failure(null, revision.error)));
   const message = classify(value);
   if (message.kind === "invalid") return sendJson(res, 400, { jsonrpc: "2.0", id: message.id, error: message.error });
-  const stateless = isStateless(req);
+  const stateless = revision.kind === "stateless";
+  const unfit = stateless && message.kind === "request" ? statelessRefusal(req, message.message) : null;
+  if (unfit) return sendOutcome(res, unfit);
   const c: Call = { principal, session: undefined, stateless, req, res, extra: {} };
   if (message.kind === "request" && message.message.method === "initialize" && !stateless) {
     const params: Result = isRecord(message.message.params) ? message.message.params : {};
@@ -152,18 +189,18 @@ async function handlePost(cc: ConnectorContext, principal: Principal, req: Incom
       });
     }
     const version = negotiatedVersion(params);
-    const s = cc.table.create(principal.user, params, version);
+    const s = await cc.table.create(principal.user, params, version);
     c.extra = { "mcp-session-id": s.id };
     return reply(c, message.message.id, "initialize", initializeResult(version));
   }
   if (!stateless) {
     const named = namedSession(req);
     if (named === undefined) throw new GatewayError("no_session", "Send initialize first, then the Mcp-Session-Id it answered with");
-    c.session = cc.table.open(named, principal.user);
+    c.session = await cc.table.open(named, principal.user);
     c.extra = { "mcp-session-id": c.session.id };
   }
   if (message.kind === "notification") {
-    if (c.session) await notifyTools(c.session, value as Result);
+    if (c.session) await (runsElsewhere(c.session, message.message) ? cancelEverywhere(c.session, value as Result) : notifyTools(c.session, value as Result));
     return accepted(res);
   }
   if (message.kind === "response") {
@@ -174,7 +211,7 @@ async function handlePost(cc: ConnectorContext, principal: Principal, req: Incom
   try {
     await routeRequest(cc, c, request);
   } catch (err) {
-    if (err instanceof ConnectorRpcError) return replyError(c, request.id, err.rpcCode, err.message);
+    if (isJsonRpcError(err)) return replyError(c, request.id, err.code, err.message);
     throw err;
   }
 }
@@ -182,7 +219,7 @@ async function handlePost(cc: ConnectorContext, principal: Principal, req: Incom
 async function handleDelete(cc: ConnectorContext, principal: Principal, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const named = namedSession(req);
   if (named === undefined) throw new GatewayError("no_session", "DELETE needs the Mcp-Session-Id header");
-  await cc.table.delete(cc.table.open(named, principal.user));
+  await cc.table.delete(await cc.table.open(named, principal.user));
   res.writeHead(204, { ...CORS });
   res.end();
 }
@@ -196,7 +233,7 @@ export async function handleConnector(cc: ConnectorContext, principal: Principal
       const named = namedSession(req);
       if (named === undefined)
         throw new GatewayError("method_not_allowed", "GET needs the Mcp-Session-Id of an initialized session", { allow: "POST, DELETE" });
-      return standaloneStream(cc, cc.table.open(named, principal.user), res);
+      return standaloneStream(cc, await cc.table.open(named, principal.user), res);
     }
     case "DELETE":
       return handleDelete(cc, principal, req, res);

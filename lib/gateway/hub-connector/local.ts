@@ -2,9 +2,9 @@
 // built-in search. The lists come from the person's view (./namespace.ts), never from a
 // tool session per tool.
 import { listKindOf } from "../../federation/expose.ts";
-import { discoverResult } from "../../mcp/stateless/results.ts";
+import { discoverResult, sessionCapabilities, type ServerDescription } from "../../mcp/stateless/results.ts";
 import { LATEST_VERSION, SUPPORTED_VERSIONS } from "../../mcp/versions.ts";
-import { ErrorCode } from "../../util/jsonrpc.ts";
+import { ErrorCode, JsonRpcError } from "../../util/jsonrpc.ts";
 import type { PersonView } from "./namespace.ts";
 import { JOBS_DEFINITION } from "./jobs.ts";
 import { SEARCH_DEFINITION } from "./search.ts";
@@ -15,53 +15,41 @@ export const SERVER_INFO = { name: "hub_gateway", title: "All tools of this hub"
 const INSTRUCTIONS =
   "Every tool of this hub you may use, named <tool>_<name>. With many tools, call hub_search_tools with a few words to find the right ones instead of reading the whole list.";
 
-/** A JSON-RPC error /mcp answers itself. */
-export class ConnectorRpcError extends Error {
-  readonly code = "HUBMCP_CONNECTOR_RPC";
-  constructor(
-    readonly rpcCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 export function negotiatedVersion(params: Result): string {
   const asked = params.protocolVersion;
   return typeof asked === "string" && (SUPPORTED_VERSIONS as readonly string[]).includes(asked) ? asked : LATEST_VERSION;
 }
 
-const CAPABILITIES = {
-  tools: { listChanged: true },
-  prompts: { listChanged: true },
-  resources: { listChanged: true, subscribe: true },
-  completions: {},
-  logging: {},
+/**
+ * What /mcp offers, whatever tools a person may use: one description that `initialize` and
+ * `server/discover` both build on (lib/mcp), so they cannot disagree. Resource subscriptions
+ * are relayed to the tool that has the resource; its updates arrive on the GET stream.
+ */
+const DESCRIPTION: ServerDescription = {
+  serverInfo: SERVER_INFO,
+  instructions: INSTRUCTIONS,
+  hasTools: true,
+  hasPrompts: true,
+  hasResources: true,
+  hasCompletions: true,
+  listChanged: true,
+  resourceSubscribe: true,
+  logging: true,
   tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
 };
 
 export function initializeResult(version: string): Result {
-  return { protocolVersion: version, capabilities: CAPABILITIES, serverInfo: SERVER_INFO, instructions: INSTRUCTIONS };
+  return { protocolVersion: version, capabilities: sessionCapabilities(DESCRIPTION), serverInfo: SERVER_INFO, instructions: INSTRUCTIONS };
 }
 
 export function discover(): Result {
-  return discoverResult({
-    serverInfo: SERVER_INFO,
-    instructions: INSTRUCTIONS,
-    hasTools: true,
-    hasPrompts: true,
-    hasResources: true,
-    hasCompletions: true,
-    listChanged: true,
-    resourceSubscribe: false,
-    logging: true,
-  });
+  return discoverResult(DESCRIPTION);
 }
 
 function offsetOf(cursor: unknown): number {
   if (cursor === undefined) return 0;
   const n = typeof cursor === "string" && /^o[0-9]{1,9}$/.test(cursor) ? Number(cursor.slice(1)) : NaN;
-  if (!Number.isSafeInteger(n)) throw new ConnectorRpcError(ErrorCode.InvalidParams, "Invalid params: unknown cursor");
+  if (!Number.isSafeInteger(n)) throw new JsonRpcError(ErrorCode.InvalidParams, "Invalid params: unknown cursor");
   return n;
 }
 

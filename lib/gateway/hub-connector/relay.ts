@@ -65,7 +65,8 @@ export async function linkFor(cc: ConnectorContext, s: ConnectorSession | undefi
   if (!starting) {
     // Forgotten meanwhile (DELETE, idle, a bound): nothing would end a session opened now.
     if (s.ended.signal.aborted) throw new GatewayError("unknown_session", "No such session; initialize a new one");
-    starting = open(cc, s, tool, rec, up);
+    // Written to the store before it is used: the client's next request may reach another replica.
+    starting = open(cc, s, tool, rec, up).then((link) => s.keep(tool, link));
     s.links.set(tool, starting);
     const mine = starting;
     mine.then(

@@ -1,10 +1,11 @@
-// The authorization server's side of the gateway's account page: the signed-in person (by
-// whatever path they signed in), CSRF tokens bound to their browser session, the sign-in
-// pages, a rate limit, and the person's own grants. Grant ids are checked against the
-// person, so another's id is the same "no such grant" as a made-up one.
+// The authorization server's side of the hub's own signed-in pages (the account page, the
+// operator's page): the signed-in person (by whatever path they signed in), CSRF tokens bound
+// to their browser session and to the page, the sign-in pages ending back on the page, a rate
+// limit, and, for the account page, the person's own grants. Grant ids are checked against
+// the person, so another's id is the same "no such grant" as a made-up one.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AccountHost, ConnectedApp } from "../contracts.ts";
-import type { AuthorizeEndpoints } from "./authorize.ts";
+import type { AccountHost, ConnectedApp, SignedInPage } from "../contracts.ts";
+import type { AuthorizeEndpoints, OwnPage } from "./authorize.ts";
 import type { BrowserSessions } from "./browser-session.ts";
 import { CLIENTS, type ClientRecord } from "./clients.ts";
 import { GRANT_USES, GRANTS, type GrantRecord, type Grants } from "./grants.ts";
@@ -13,55 +14,76 @@ import type { OAuthConfig } from "./options.ts";
 import { LIMITS, oauthLimit } from "./rate-limit.ts";
 
 type PageHandler = (req: IncomingMessage, res: ServerResponse, query: string) => Promise<void>;
+type Mount = (path: string, page: { GET: PageHandler; POST: PageHandler }) => void;
 
-/** Requests per address per minute: a person clicking through their page never comes near. */
-const ACCOUNT_REQUESTS_PER_MINUTE = 60;
-const CSRF_FORM = "account";
+/** Requests per address per minute, the hub's pages together: a person clicking through them never comes near. */
+const PAGE_REQUESTS_PER_MINUTE = 60;
 
-export class OAuthAccountHost implements AccountHost {
-  readonly #config: OAuthConfig;
-  readonly #sessions: BrowserSessions;
-  readonly #grants: Grants;
-  readonly #pages: AuthorizeEndpoints;
-  readonly #limit: ReturnType<typeof oauthLimit>;
-  readonly #mount: (page: { GET: PageHandler; POST: PageHandler }) => void;
+/** What the hub's signed-in pages share: one limit per address across them. */
+export interface PageHostParts {
+  readonly config: OAuthConfig;
+  readonly sessions: BrowserSessions;
+  readonly pages: AuthorizeEndpoints;
+  readonly limit: ReturnType<typeof oauthLimit>;
+  readonly mount: Mount;
+}
 
-  constructor(
-    config: OAuthConfig,
-    sessions: BrowserSessions,
-    grants: Grants,
-    pages: AuthorizeEndpoints,
-    mount: (page: { GET: PageHandler; POST: PageHandler }) => void,
-  ) {
-    this.#config = config;
-    this.#sessions = sessions;
-    this.#grants = grants;
-    this.#pages = pages;
-    this.#limit = oauthLimit(config, LIMITS.account, ACCOUNT_REQUESTS_PER_MINUTE, 60_000);
-    this.#mount = mount;
+export function pageHostParts(config: OAuthConfig, sessions: BrowserSessions, pages: AuthorizeEndpoints, mount: Mount): PageHostParts {
+  return { config, sessions, pages, limit: oauthLimit(config, LIMITS.account, PAGE_REQUESTS_PER_MINUTE, 60_000), mount };
+}
+
+/** One of the hub's own pages on the browser session; its name is its CSRF form, so one page's token is no good on another. */
+export class SignedInPageHost implements SignedInPage {
+  readonly #parts: PageHostParts;
+  readonly #page: OwnPage;
+
+  constructor(parts: PageHostParts, page: OwnPage) {
+    this.#parts = parts;
+    this.#page = page;
   }
 
   user(req: IncomingMessage): Promise<string | undefined> {
-    return this.#sessions.user(req);
+    return this.#parts.sessions.user(req);
   }
 
   // A browser signed in by the sign-in page has its cookie; one a front proxy vouches for
   // (trustedUserHeader) may not, and gets one here, or no form of the page would ever pass.
   async csrfToken(req: IncomingMessage, user: string): Promise<{ token: string; setCookie: string[] }> {
-    const browser = this.#sessions.browser(req);
-    return { token: await this.#sessions.csrfToken(browser.id, CSRF_FORM, user), setCookie: browser.setCookie };
+    const browser = this.#parts.sessions.browser(req);
+    return { token: await this.#parts.sessions.csrfToken(browser.id, this.#page, user), setCookie: browser.setCookie };
   }
 
   csrfValid(req: IncomingMessage, user: string, token: string | undefined): Promise<boolean> {
-    return this.#sessions.csrfValid(req, CSRF_FORM, user, token);
+    return this.#parts.sessions.csrfValid(req, this.#page, user, token);
   }
 
   signIn(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    return this.#pages.accountSignIn(req, res);
+    return this.#parts.pages.pageSignIn(req, res, this.#page);
+  }
+
+  signOut(req: IncomingMessage): Promise<string[]> {
+    return this.#parts.sessions.signOut(req);
   }
 
   hit(req: IncomingMessage): number | Promise<number> {
-    return this.#limit.hit(this.#config.clientIp(req));
+    return this.#parts.limit.hit(this.#parts.config.clientIp(req));
+  }
+
+  serve(page: { GET: PageHandler; POST: PageHandler }): string {
+    const path = AS_PATHS[this.#page];
+    this.#parts.mount(path, page);
+    return path;
+  }
+}
+
+export class OAuthAccountHost extends SignedInPageHost implements AccountHost {
+  readonly #config: OAuthConfig;
+  readonly #grants: Grants;
+
+  constructor(parts: PageHostParts, grants: Grants) {
+    super(parts, "account");
+    this.#config = parts.config;
+    this.#grants = grants;
   }
 
   async grantsOf(user: string): Promise<ConnectedApp[]> {
@@ -87,11 +109,6 @@ export class OAuthAccountHost implements AccountHost {
     await this.#grants.revokeGrant(id);
     this.#config.logger.info("oauth grant revoked by its user", { user });
     return true;
-  }
-
-  serve(page: { GET: PageHandler; POST: PageHandler }): string {
-    this.#mount(page);
-    return AS_PATHS.account;
   }
 
   /** A grant made before grants kept the client's name: the registration's, else the client id (a metadata document's URL). */

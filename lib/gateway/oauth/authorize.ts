@@ -28,18 +28,21 @@ interface PendingRequest {
   resource?: string;
   expires_at: number;
   /** A sign-in for one of the hub's own pages rather than a client: where it ends, a fixed name, never a URL. */
-  ends_at?: "account";
+  ends_at?: OwnPage;
 }
 
-/** The "application" an account-page sign-in names on the login page. */
-const ACCOUNT_PAGE: Client = {
-  client_id: "",
-  client_name: "Your account page",
-  redirect_uris: [],
-  token_endpoint_auth_method: "none",
-  secret_hash: undefined,
-  registered: true,
+/** The hub's own pages a sign-in may end on: names, so no request can choose where a browser goes. */
+export type OwnPage = "account" | "admin";
+
+/** The "application" a sign-in for one of the hub's own pages names on the login page, and what it is for. */
+const OWN_PAGES: Record<OwnPage, { client: Client; purpose: string }> = {
+  account: { client: ownPage("Your account page"), purpose: "Your account page lists your tokens, connected apps and tool sessions." },
+  admin: { client: ownPage("The operator's page"), purpose: "The operator's page shows the hub's tool sessions, usage and health." },
 };
+
+function ownPage(name: string): Client {
+  return { client_id: "", client_name: name, redirect_uris: [], token_endpoint_auth_method: "none", secret_hash: undefined, registered: true };
+}
 
 export class AuthorizeEndpoints {
   readonly #config: OAuthConfig;
@@ -167,35 +170,35 @@ export class AuthorizeEndpoints {
   }
 
   /**
-   * Signs a person in for the account page: the same login page (and whatever else signs
-   * people in there) as for an application, ending on the account page instead of a consent.
+   * Signs a person in for one of the hub's own pages: the same login page (and whatever else
+   * signs people in there) as for an application, ending on that page instead of a consent.
    */
-  async accountSignIn(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async pageSignIn(req: IncomingMessage, res: ServerResponse, page: OwnPage): Promise<void> {
     const wait = await this.#requests.hit(this.#config.clientIp(req));
     if (wait > 0) return fail(res, 429, "Too many sign-in attempts", "Wait a minute and open the page again.", { "Retry-After": String(wait) });
     const pending: PendingRequest = {
       client_id: "",
       redirect_uri: "",
       challenge: "",
-      ends_at: "account",
+      ends_at: page,
       expires_at: this.#config.now() + REQUEST_LIFETIME_MS,
     };
     const requestId = randomToken();
     await this.#config.store.put(REQUESTS, requestId, pending);
-    await this.#show(req, res, requestId, pending, ACCOUNT_PAGE);
+    await this.#show(req, res, requestId, pending, OWN_PAGES[page].client);
   }
 
   async #clientOf(pending: PendingRequest): Promise<Client | undefined> {
-    return pending.ends_at === "account" ? ACCOUNT_PAGE : this.#clients.find(pending.client_id);
+    return pending.ends_at ? OWN_PAGES[pending.ends_at].client : this.#clients.find(pending.client_id);
   }
 
-  /** The login page when nobody is signed in, else the consent page (or, for the account page, the page itself). */
+  /** The login page when nobody is signed in, else the consent page (or, for one of the hub's own pages, that page). */
   async #show(req: IncomingMessage, res: ServerResponse, requestId: string, pending: PendingRequest, client: Client): Promise<void> {
     const user = await this.#sessions.user(req);
     if (!user) return this.#login(req, res, requestId, client, undefined, undefined, 200);
-    if (pending.ends_at === "account") {
+    if (pending.ends_at) {
       await this.#config.store.delete(REQUESTS, requestId);
-      return sendRedirect(res, leaf(AS_PATHS.account));
+      return sendRedirect(res, leaf(AS_PATHS[pending.ends_at]));
     }
     const browser = this.#sessions.browser(req);
     const view = {
@@ -224,13 +227,14 @@ export class AuthorizeEndpoints {
     headers: Record<string, string> = {},
   ): Promise<void> {
     const browser = this.#sessions.browser(req);
+    const own = Object.values(OWN_PAGES).find((p) => p.client === client);
     const html = loginPage({
       action: leaf(AS_PATHS.login),
       hub: new URL(this.#config.publicUrl).host,
       requestId,
       csrf: await this.#sessions.csrfToken(browser.id, "login", requestId),
       clientName: clientLabel(client),
-      ...(client === ACCOUNT_PAGE ? { purpose: "Your account page lists your tokens, connected apps and tool sessions." } : {}),
+      ...(own ? { purpose: own.purpose } : {}),
       ...(error ? { error } : {}),
       ...(username ? { username } : {}),
       ...(this.#config.identity ? { provider: { label: this.#config.identity.label, href: UpstreamSignIn.href(requestId) } } : {}),

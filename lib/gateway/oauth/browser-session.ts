@@ -55,6 +55,13 @@ export class BrowserSessions {
     return { id, setCookie: [this.#cookie(id)] };
   }
 
+  /** Forgets this browser's session, if it has one; answers the cookie that clears it. */
+  async signOut(req: IncomingMessage): Promise<string[]> {
+    const id = cookieValue(req, this.#name());
+    if (id && ID_SHAPE.test(id)) await this.#config.store.delete(SESSIONS, hashSecret(id));
+    return [this.#cookie("", 0)];
+  }
+
   /** The signed-in account: from the front end or the trusted proxy header when configured, else the session. */
   async user(req: IncomingMessage): Promise<string | undefined> {
     const front = this.#config.frontEnd?.personOf(req);
@@ -94,8 +101,8 @@ export class BrowserSessions {
     return new URL(this.#config.publicUrl).pathname.replace(/\/$/, "");
   }
 
-  #cookie(id: string): string {
-    const lifetime = `Max-Age=${SESSION_LIFETIME_MS / 1000}; HttpOnly; SameSite=Lax`;
+  #cookie(id: string, maxAgeSeconds = SESSION_LIFETIME_MS / 1000): string {
+    const lifetime = `Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax`;
     const base = this.#basePath();
     if (!this.#config.secureCookies) return `${COOKIE}=${id}; Path=${base}${COOKIE_PATH}; ${lifetime}`;
     return `${this.#name()}=${id}; Path=${base ? `${base}${COOKIE_PATH}` : "/"}; ${lifetime}; Secure`;

@@ -29,9 +29,7 @@ export interface Client {
 
 export const CLIENTS = "oauth-clients";
 
-export type ClientAuthentication =
-  | { ok: true; client: Client }
-  | { ok: false; status: 400 | 401; error: "invalid_client" | "invalid_request"; description: string };
+export type ClientAuthentication = { ok: true; client: Client } | { ok: false; error: "invalid_client" | "invalid_request"; description: string };
 
 const INVALID_CLIENT = "Client authentication failed: unknown client_id or wrong client secret";
 
@@ -88,23 +86,23 @@ export class ClientDirectory {
     if (authorization?.toLowerCase().startsWith("basic ")) {
       const decoded = Buffer.from(authorization.slice(6).trim(), "base64").toString("utf8");
       const colon = decoded.indexOf(":");
-      if (colon < 0 || secret !== undefined) return { ok: false, status: 401, error: "invalid_client", description: INVALID_CLIENT };
+      if (colon < 0 || secret !== undefined) return { ok: false, error: "invalid_client", description: INVALID_CLIENT };
       const basicId = safeDecode(decoded.slice(0, colon));
       if (basicId === undefined || (clientId !== undefined && clientId !== basicId)) {
-        return { ok: false, status: 401, error: "invalid_client", description: INVALID_CLIENT };
+        return { ok: false, error: "invalid_client", description: INVALID_CLIENT };
       }
       clientId = basicId;
       secret = safeDecode(decoded.slice(colon + 1));
     }
-    if (!clientId) return { ok: false, status: 400, error: "invalid_request", description: "client_id is required" };
+    if (!clientId) return { ok: false, error: "invalid_request", description: "client_id is required" };
     const client = await this.find(clientId);
-    if (!client) return { ok: false, status: 401, error: "invalid_client", description: INVALID_CLIENT };
+    if (!client) return { ok: false, error: "invalid_client", description: INVALID_CLIENT };
     if (client.secret_hash === undefined) {
       // A public client; a secret it sends anyway proves nothing and is ignored.
       return { ok: true, client };
     }
     if (secret === undefined || !safeEqual(hashSecret(secret), client.secret_hash)) {
-      return { ok: false, status: 401, error: "invalid_client", description: INVALID_CLIENT };
+      return { ok: false, error: "invalid_client", description: INVALID_CLIENT };
     }
     return { ok: true, client };
   }

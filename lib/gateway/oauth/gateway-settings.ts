@@ -1,6 +1,10 @@
 // The `oauth` section of gateway.json: whether the gateway runs its authorization server,
 // and the few choices an operator makes about it (who the people are: identity-settings.ts).
+import { s, problem, section, type Fail } from "../../schema/index.ts";
 import {
+  assertionIssuersSchema,
+  frontEndSchema,
+  identitySchema,
   parseAssertionIssuers,
   parseFrontEnd,
   parseIdentity,
@@ -38,43 +42,49 @@ export const DEFAULT_OAUTH_SETTINGS: OAuthSettings = {
   clientAddressHeader: undefined,
 };
 
-const HEADER = /^[A-Za-z0-9-]{1,64}$/;
+const header = () => problem(s.string({ pattern: "^[A-Za-z0-9-]{1,64}$" }).optional(), "must be an HTTP header name");
+const strings = (pattern: string) => problem(s.array(s.string({ pattern })).optional(), "must be an array of strings");
+
+const OBJECT_OR_FALSE = "must be an object or false";
+
+/** The `oauth` section as written in gateway.json (`false`: no authorization server). */
+export const oauthObjectSchema = problem(
+  s.object(
+    {
+      trustedUserHeader: header(),
+      registrationAllowlist: strings("^https://[^/\\s]+/"),
+      registrationGroups: strings("^.+$"),
+      clientAddressHeader: header(),
+      identity: identitySchema.optional(),
+      frontEnd: frontEndSchema.optional(),
+      assertionIssuers: assertionIssuersSchema.optional(),
+    },
+    { additionalProperties: false },
+  ),
+  OBJECT_OR_FALSE,
+);
+
+export const oauthSchema = problem(s.union([problem(s.literal(false), OBJECT_OR_FALSE), oauthObjectSchema]), OBJECT_OR_FALSE);
+
+const OAUTH = section(oauthObjectSchema);
 
 /** Parses the section; `fail(key, problem)` throws the caller's config error. */
-export function parseOAuthSettings(value: unknown, fail: (key: string, problem: string) => never): OAuthSettings {
+export function parseOAuthSettings(value: unknown, fail: Fail): OAuthSettings {
   if (value === undefined) return DEFAULT_OAUTH_SETTINGS;
   if (value === false) return { ...DEFAULT_OAUTH_SETTINGS, enabled: false };
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail("oauth", "must be an object or false");
-  const v = value as Record<string, unknown>;
-  for (const k of Object.keys(v)) {
-    const known = ["trustedUserHeader", "registrationAllowlist", "registrationGroups", "clientAddressHeader", "identity", "frontEnd", "assertionIssuers"];
-    if (!known.includes(k)) fail(`oauth.${k}`, "is not a known key");
-  }
-  if (v.trustedUserHeader !== undefined && (typeof v.trustedUserHeader !== "string" || !HEADER.test(v.trustedUserHeader))) {
-    fail("oauth.trustedUserHeader", "must be an HTTP header name");
-  }
-  if (v.clientAddressHeader !== undefined && (typeof v.clientAddressHeader !== "string" || !HEADER.test(v.clientAddressHeader))) {
-    fail("oauth.clientAddressHeader", "must be an HTTP header name");
-  }
-  const strings = (key: string, item: (s: string) => boolean): string[] | undefined => {
-    const list = v[key];
-    if (list === undefined) return undefined;
-    if (!Array.isArray(list) || !list.every((s) => typeof s === "string" && item(s))) return fail(`oauth.${key}`, "must be an array of strings");
-    return list as string[];
-  };
-  const allowlist = strings("registrationAllowlist", (s) => /^https:\/\/[^/\s]+\//.test(s));
+  const v = OAUTH.check(value, "oauth", fail);
   return {
     enabled: true,
-    trustedUserHeader: v.trustedUserHeader as string | undefined,
-    registrationAllowlist: allowlist,
-    registrationGroups: strings("registrationGroups", (s) => s.length > 0) ?? [],
-    clientAddressHeader: v.clientAddressHeader as string | undefined,
+    trustedUserHeader: v.trustedUserHeader,
+    registrationAllowlist: v.registrationAllowlist,
+    registrationGroups: v.registrationGroups ?? [],
+    clientAddressHeader: v.clientAddressHeader,
     ...identitySections(v, fail),
   };
 }
 
 /** The identity sections, present only when configured (a plain `oauth` section stays as it was). */
-function identitySections(v: Record<string, unknown>, fail: (key: string, problem: string) => never): Partial<OAuthSettings> {
+function identitySections(v: Record<string, unknown>, fail: Fail): Partial<OAuthSettings> {
   const identity = parseIdentity(v.identity, fail);
   const frontEnd = parseFrontEnd(v.frontEnd, fail);
   const assertionIssuers = parseAssertionIssuers(v.assertionIssuers, fail);

@@ -6,6 +6,7 @@ import { readBody as readKitBody } from "../../http/body.ts";
 import { cookieValue as cookieOf } from "../../http/cookies.ts";
 import { CORS } from "../../http/cors.ts";
 import { jsonWriter } from "../../http/respond.ts";
+import { OAUTH_ERRORS, oauthErrorOf, wireHeaders, wireStatus, type OAuthAnswered, type OAuthCode } from "../../util/errors.ts";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -30,8 +31,14 @@ export function singleParams(text: string): Map<string, string> | undefined {
 /** JSON answers of the OAuth endpoints: tokens are never cached (RFC 6749 section 5.1). */
 export const sendJson = jsonWriter({ cors: CORS.oauth, headers: { "cache-control": "no-store", pragma: "no-cache" }, started: "destroy" });
 
-export function sendOAuthError(res: ServerResponse, status: number, error: string, description: string, headers: Record<string, string> = {}): void {
-  sendJson(res, status, { error, error_description: description }, headers);
+/** An OAuth error under the status its code is declared with. */
+export function sendOAuthError(res: ServerResponse, error: OAuthCode, description: string, headers: Record<string, string> = {}): void {
+  sendJson(res, OAUTH_ERRORS[error], { error, error_description: description }, headers);
+}
+
+/** One of the error model's failures in its RFC 6749 form, with the status and headers declared for it. */
+export function sendOAuthFailure(res: ServerResponse, code: OAuthAnswered, description: string, headers: Record<string, string> = {}): void {
+  sendJson(res, wireStatus(code), { error: oauthErrorOf(code), error_description: description }, { ...wireHeaders(code), ...headers });
 }
 
 /** Headers for our own HTML: nothing external, no framing (clickjacking), no referrer leaks. */

@@ -24,7 +24,7 @@ const MAX_LIFETIME_SECONDS = 3600;
 
 export type AssertionResult =
   | { ok: true; tokens: Omit<TokenSet, "refresh_token"> }
-  | { ok: false; status: number; error: "invalid_request" | "invalid_grant" | "invalid_target" | "temporarily_unavailable"; description: string };
+  | { ok: false; error: "invalid_request" | "invalid_grant" | "invalid_target" | "temporarily_unavailable"; description: string };
 
 export class AssertionGrants {
   readonly #config: OAuthConfig;
@@ -38,48 +38,48 @@ export class AssertionGrants {
 
   async exchange(client: Client, params: Map<string, string>): Promise<AssertionResult> {
     const assertion = params.get("assertion");
-    if (!assertion) return refuse(400, "invalid_request", "assertion is required");
+    if (!assertion) return refuse("invalid_request", "assertion is required");
     let issuer: AssertionIssuer | undefined;
     try {
       const claimed = decodeJwt(assertion).claims.iss;
       issuer = this.#config.assertionIssuers.find((i) => i.issuer === claimed);
     } catch (err) {
-      if (err instanceof JwtRejected) return refuse(400, "invalid_grant", err.message);
+      if (err instanceof JwtRejected) return refuse("invalid_grant", err.message);
       throw err;
     }
-    if (!issuer) return refuse(400, "invalid_grant", "the assertion's issuer is not trusted by this hub");
+    if (!issuer) return refuse("invalid_grant", "the assertion's issuer is not trusted by this hub");
     const now = Math.floor(this.#config.now() / 1000);
     let claims;
     try {
       const keys = await this.#keySet(issuer);
       claims = await verifyJwt(assertion, (header) => keys.key(header), { issuer: issuer.issuer, audience: this.#config.issuer, type: ID_JAG_TYPE, now });
     } catch (err) {
-      if (err instanceof JwtRejected) return refuse(400, "invalid_grant", err.message);
+      if (err instanceof JwtRejected) return refuse("invalid_grant", err.message);
       if (err instanceof ProviderUnreachable)
-        return refuse(503, "temporarily_unavailable", "the assertion's issuer can't be reached to check it; try again shortly");
+        return refuse("temporarily_unavailable", "the assertion's issuer can't be reached to check it; try again shortly");
       throw err;
     }
-    if (claims.client_id !== client.client_id) return refuse(400, "invalid_grant", "the assertion was issued to another client");
+    if (claims.client_id !== client.client_id) return refuse("invalid_grant", "the assertion was issued to another client");
     const jti = claims.jti;
-    if (typeof jti !== "string" || jti === "" || jti.length > 256) return refuse(400, "invalid_grant", "the assertion has no jti");
+    if (typeof jti !== "string" || jti === "" || jti.length > 256) return refuse("invalid_grant", "the assertion has no jti");
     if ((claims.exp as number) - (typeof claims.iat === "number" ? claims.iat : now) > MAX_LIFETIME_SECONDS) {
-      return refuse(400, "invalid_grant", "the assertion lives longer than an hour");
+      return refuse("invalid_grant", "the assertion lives longer than an hour");
     }
     const resource = typeof claims.resource === "string" ? canonicalResource(this.#config.publicUrl, claims.resource) : false;
-    if (resource === false) return refuse(400, "invalid_target", "the assertion names no resource of this hub");
+    if (resource === false) return refuse("invalid_target", "the assertion names no resource of this hub");
     const asked = params.get("resource");
     if (asked !== undefined && canonicalResource(this.#config.publicUrl, asked) !== resource) {
-      return refuse(400, "invalid_target", "resource does not match the assertion's");
+      return refuse("invalid_target", "resource does not match the assertion's");
     }
     const user = accountName(claims, issuer.nameClaim);
     const groups = user ? await this.#config.accounts.groupsOf(user) : null;
-    if (!user || !groups) return refuse(400, "invalid_grant", "the assertion names no account of this hub");
-    if (!(await this.#config.resourceAccess(resource, groups))) return refuse(400, "invalid_grant", "the account has no access to that resource");
+    if (!user || !groups) return refuse("invalid_grant", "the assertion names no account of this hub");
+    if (!(await this.#config.resourceAccess(resource, groups))) return refuse("invalid_grant", "the account has no access to that resource");
     // Checked last, so a refused request can't burn the assertion; the first use wins across processes.
     const use = hashSecret(`${issuer.issuer}\n${jti}`);
     if (!(await this.#config.store.create(ASSERTION_USES, use, { expires_at: ((claims.exp as number) + 60) * 1000 }))) {
       this.#config.logger.warn("identity assertion replayed", { client_id: client.client_id });
-      return refuse(400, "invalid_grant", "the assertion was already used");
+      return refuse("invalid_grant", "the assertion was already used");
     }
     this.#config.logger.info("identity assertion exchanged", { user, client_id: client.client_id });
     return { ok: true, tokens: await this.#grants.issueForAssertion(client.client_id, user, resource) };
@@ -99,6 +99,6 @@ export class AssertionGrants {
   }
 }
 
-function refuse(status: number, error: Extract<AssertionResult, { ok: false }>["error"], description: string): AssertionResult {
-  return { ok: false, status, error, description };
+function refuse(error: Extract<AssertionResult, { ok: false }>["error"], description: string): AssertionResult {
+  return { ok: false, error, description };
 }

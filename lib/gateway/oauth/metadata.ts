@@ -15,6 +15,8 @@ export const AS_PATHS = {
   consent: "/developer/oauth/consent",
   /** A person's own page (tokens, connected apps, tool sessions), under the sign-in cookie's path; `{publicUrl}/account` leads here. */
   account: "/developer/oauth/account",
+  /** The operator's page, on the same sign-in as the account page; `{publicUrl}/admin` leads here. */
+  admin: "/developer/oauth/admin",
   /** Sign-in at the hub's OpenID provider: the way out, and the way back. */
   upstream: "/developer/oauth/upstream",
   upstreamCallback: "/developer/oauth/upstream/callback",

@@ -7,6 +7,7 @@ import { hashSecret, randomToken } from "./crypto.ts";
 import { CLIENTS, type AuthMethod, type ClientRecord } from "./clients.ts";
 import type { OAuthConfig } from "./options.ts";
 import { isAnonymousRedirect, redirectProblem, withoutLoopbackPort } from "./redirects.ts";
+import { OAUTH_ERRORS, type OAuthCode } from "../../util/errors.ts";
 
 export const DEDUPE = "oauth-client-dedupe";
 const MAX_REDIRECTS = 10;
@@ -17,8 +18,8 @@ export interface Reply {
   readonly headers?: Record<string, string>;
 }
 
-function problem(status: number, error: string, description: string, headers?: Record<string, string>): Reply {
-  return { status, body: { error, error_description: description }, ...(headers ? { headers } : {}) };
+function problem(error: OAuthCode, description: string, headers?: Record<string, string>): Reply {
+  return { status: OAUTH_ERRORS[error], body: { error, error_description: description }, ...(headers ? { headers } : {}) };
 }
 
 export async function registerClient(config: OAuthConfig, req: IncomingMessage, text: string): Promise<Reply> {
@@ -26,19 +27,19 @@ export async function registerClient(config: OAuthConfig, req: IncomingMessage, 
   try {
     metadata = JSON.parse(text);
   } catch {
-    return problem(400, "invalid_client_metadata", "the body must be a JSON object");
+    return problem("invalid_client_metadata", "the body must be a JSON object");
   }
   if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
-    return problem(400, "invalid_client_metadata", "the body must be a JSON object");
+    return problem("invalid_client_metadata", "the body must be a JSON object");
   }
   const fields = metadata as Record<string, unknown>;
   const redirects = fields.redirect_uris;
   if (!Array.isArray(redirects) || redirects.length === 0 || redirects.length > MAX_REDIRECTS) {
-    return problem(400, "invalid_redirect_uri", `redirect_uris must list 1 to ${MAX_REDIRECTS} URIs`);
+    return problem("invalid_redirect_uri", `redirect_uris must list 1 to ${MAX_REDIRECTS} URIs`);
   }
   for (const uri of redirects) {
     const why = redirectProblem(uri);
-    if (why) return problem(400, "invalid_redirect_uri", why);
+    if (why) return problem("invalid_redirect_uri", why);
   }
   const redirectUris = [...new Set(redirects as string[])];
   const name = typeof fields.client_name === "string" ? fields.client_name.trim().slice(0, 100) : undefined;
@@ -107,12 +108,12 @@ async function checkRegistrationToken(config: OAuthConfig, authorization: string
   const challenge = { "WWW-Authenticate": 'Bearer error="invalid_token"' };
   const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? "")?.[1];
   if (!token || !config.registrationVerifier) {
-    return problem(401, "invalid_token", "registering a client with these redirect URIs needs a registration token", challenge);
+    return problem("invalid_token", "registering a client with these redirect URIs needs a registration token", challenge);
   }
   const principal = await config.registrationVerifier.verify(token, config.publicUrl).catch(() => null);
-  if (!principal) return problem(401, "invalid_token", "the registration token is not valid", challenge);
+  if (!principal) return problem("invalid_token", "the registration token is not valid", challenge);
   if (!principal.groups.some((group) => config.registrationGroups.includes(group))) {
-    return problem(403, "insufficient_scope", "this account may not register clients with these redirect URIs");
+    return problem("insufficient_scope", "this account may not register clients with these redirect URIs");
   }
   return undefined;
 }

@@ -2,21 +2,22 @@
 // own paths and leaves every other request to the gateway untouched.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthorizationServer, TokenVerifier } from "../contracts.ts";
-import { OAuthAccountHost } from "./account-host.ts";
+import { OAuthAccountHost, pageHostParts, SignedInPageHost } from "./account-host.ts";
 import { AuthorizeEndpoints } from "./authorize.ts";
 import { BrowserSessions } from "./browser-session.ts";
 import { ClientDirectory } from "./clients.ts";
 import { Grants } from "./grants.ts";
 import { BodyError } from "../../http/body.ts";
 import { answerPreflight, CORS, setCors } from "../../http/cors.ts";
-import { statusOf } from "../../http/status.ts";
-import { readBody, sendJson, sendOAuthError } from "./http-io.ts";
+import { wireCodeOf } from "../../http/status.ts";
+import { WIRE_OF } from "../../util/errors.ts";
+import { readBody, sendJson, sendOAuthFailure } from "./http-io.ts";
 import { AS_PATHS, authorizationServerMetadata } from "./metadata.ts";
 import { resolveOptions, type OAuthConfig, type OAuthServerOptions } from "./options.ts";
 import { LIMITS, oauthLimit, FixedWindowLimiter } from "./rate-limit.ts";
 import { registerClient } from "./registration.ts";
 import { revocationEndpoint, tokenEndpoint } from "./token-endpoint.ts";
-import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS, StoreFullError } from "../store/store-errors.ts";
+import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from "../store/store-errors.ts";
 import { Sweeper } from "./sweeper.ts";
 import { OAuthTokenVerifier } from "./verifier.ts";
 import { UpstreamSignIn } from "./upstream-sign-in.ts";
@@ -34,13 +35,14 @@ function limited(limiter: { hit(key: string): number | Promise<number> }, client
     const wait = await limiter.hit(clientIp(req));
     if (wait === 0) return route(req, res, query);
     req.resume();
-    sendOAuthError(res, 429, "too_many_requests", `too many ${what}; try again later`, { "Retry-After": String(wait) });
+    sendOAuthFailure(res, "rate_limited", `too many ${what}; try again later`, { "Retry-After": String(wait) });
   };
 }
 
 export class OAuthServer implements AuthorizationServer {
   readonly verifier: TokenVerifier;
   readonly account: OAuthAccountHost;
+  readonly admin: SignedInPageHost;
   readonly #config: OAuthConfig;
   readonly #sweeper: Sweeper;
   readonly #routes: Map<string, Partial<Record<"GET" | "POST", Route>>>;
@@ -85,9 +87,11 @@ export class OAuthServer implements AuthorizationServer {
       this.#routes.set(AS_PATHS.upstream, { GET: (req, res, query) => upstream.start(req, res, query) });
       this.#routes.set(AS_PATHS.upstreamCallback, { GET: (req, res, query) => upstream.callback(req, res, query) });
     }
-    // The account page is the gateway's (it lists API tokens and tool sessions too), served
-    // here so the sign-in cookie, scoped to this server's path, reaches it.
-    this.account = new OAuthAccountHost(config, sessions, grants, pages, (page) => this.#routes.set(AS_PATHS.account, page));
+    // The account and operator's pages are the gateway's (they list API tokens and tool
+    // sessions too), served here so the sign-in cookie, scoped to this server's path, reaches them.
+    const parts = pageHostParts(config, sessions, pages, (path, page) => this.#routes.set(path, page));
+    this.account = new OAuthAccountHost(parts, grants);
+    this.admin = new SignedInPageHost(parts, "admin");
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
@@ -117,7 +121,7 @@ export class OAuthServer implements AuthorizationServer {
     if (isOpenIdConfiguration(path)) {
       // This is an OAuth server, not an OpenID provider: no partial OIDC document.
       setCors(res, CORS.oauth);
-      sendOAuthError(res, 404, "not_found", "this server does not support OpenID Connect discovery");
+      sendOAuthFailure(res, "not_found", "this server does not support OpenID Connect discovery");
       return true;
     }
     const route = this.#routes.get(path);
@@ -132,7 +136,7 @@ export class OAuthServer implements AuthorizationServer {
     const run = method === "GET" || method === "POST" ? route[method] : undefined;
     if (!run) {
       res.setHeader("Allow", Object.keys(route).join(", "));
-      sendOAuthError(res, 405, "invalid_request", "method not allowed");
+      sendOAuthFailure(res, "method_not_allowed", "method not allowed");
       return true;
     }
     return this.#serve(run, req, res, path, query);
@@ -145,15 +149,15 @@ export class OAuthServer implements AuthorizationServer {
       if (res.headersSent) {
         res.destroy();
       } else if (isStoreUnavailable(err)) {
-        const why = err instanceof StoreFullError ? "cannot save data just now" : "cannot reach its store";
-        sendOAuthError(res, 503, "temporarily_unavailable", `the authorization server ${why}; try again shortly`, {
+        const why = WIRE_OF[err.code] === "store_full" ? "cannot save data just now" : "cannot reach its store";
+        sendOAuthFailure(res, WIRE_OF[err.code], `the authorization server ${why}; try again shortly`, {
           "Retry-After": String(STORE_RETRY_AFTER_SECONDS),
         });
       } else if (err instanceof BodyError) {
-        sendOAuthError(res, statusOf(err.code), "invalid_request", err.code === "HUBMCP_BODY_TOO_LARGE" ? "request body too large" : "request body unreadable");
+        sendOAuthFailure(res, wireCodeOf(err.code), err.code === "HUBMCP_BODY_TOO_LARGE" ? "request body too large" : "request body unreadable");
       } else {
         this.#config.logger.error("oauth endpoint failed", { path, error: err instanceof Error ? err.name : "unknown" });
-        sendOAuthError(res, 500, "server_error", "the authorization server failed; try again");
+        sendOAuthFailure(res, "internal_error", "the authorization server failed; try again");
       }
     }
     return true;

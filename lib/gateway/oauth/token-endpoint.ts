@@ -33,11 +33,11 @@ export async function tokenEndpoint(
   assertions?: AssertionGrants,
 ): Promise<void> {
   const params = await formParams(req);
-  if (!params) return sendOAuthError(res, 400, "invalid_request", "the body must be a form with each parameter once");
+  if (!params) return sendOAuthError(res, "invalid_request", "the body must be a form with each parameter once");
   const auth = await clients.authenticate(params, req.headers.authorization);
   if (!auth.ok) {
     const basic = req.headers.authorization?.toLowerCase().startsWith("basic ");
-    return sendOAuthError(res, auth.status, auth.error, auth.description, basic ? { "WWW-Authenticate": 'Basic realm="hub"' } : {});
+    return sendOAuthError(res, auth.error, auth.description, basic ? { "WWW-Authenticate": 'Basic realm="hub"' } : {});
   }
   const grantType = params.get("grant_type");
   let result;
@@ -45,20 +45,20 @@ export async function tokenEndpoint(
   else if (grantType === "refresh_token") result = await grants.refresh(auth.client, params);
   else if (grantType === JWT_BEARER && assertions) {
     const exchanged = await assertions.exchange(auth.client, params);
-    if (!exchanged.ok) return sendOAuthError(res, exchanged.status, exchanged.error, exchanged.description);
+    if (!exchanged.ok) return sendOAuthError(res, exchanged.error, exchanged.description);
     return sendJson(res, 200, exchanged.tokens);
-  } else return sendOAuthError(res, 400, "unsupported_grant_type", `grant_type must be one of: ${supported(assertions)}`);
-  if (!result.ok) return sendOAuthError(res, 400, result.error, result.description);
+  } else return sendOAuthError(res, "unsupported_grant_type", `grant_type must be one of: ${supported(assertions)}`);
+  if (!result.ok) return sendOAuthError(res, result.error, result.description);
   sendJson(res, 200, result.tokens);
 }
 
 export async function revocationEndpoint(req: IncomingMessage, res: ServerResponse, clients: ClientDirectory, grants: Grants): Promise<void> {
   const params = await formParams(req);
-  if (!params) return sendOAuthError(res, 400, "invalid_request", "the body must be a form with each parameter once");
+  if (!params) return sendOAuthError(res, "invalid_request", "the body must be a form with each parameter once");
   const auth = await clients.authenticate(params, req.headers.authorization);
-  if (!auth.ok) return sendOAuthError(res, auth.status, auth.error, auth.description);
+  if (!auth.ok) return sendOAuthError(res, auth.error, auth.description);
   const token = params.get("token");
-  if (!token) return sendOAuthError(res, 400, "invalid_request", "token is required");
+  if (!token) return sendOAuthError(res, "invalid_request", "token is required");
   if (!(await grants.revokeRefreshToken(auth.client, token))) {
     const claims = readAccessToken(token, await grants.signingKey());
     if (claims && claims.client_id === auth.client.client_id) await grants.revokeGrant(claims.gid);

@@ -3,6 +3,8 @@
 // registers a tool does not get to choose which account runs it, nor which of the gateway's
 // variables it sees: the operator lists those here. Empty lists (the default): a registered
 // tool runs as gateway.json's top-level `runAs` and sees its top-level `env`, nothing else.
+import { s, problem, section, type Fail } from "../../schema/index.ts";
+
 /** gateway.json's top-level `runAs` and `env` (config.ts's ChildIdentity; not imported, which would make a cycle). */
 export interface Inherited {
   readonly runAs?: string;
@@ -18,25 +20,23 @@ export interface RegistrySettings {
   readonly inherited: Inherited;
 }
 
-type Fail = (key: string, problem: string) => never;
+const ACCOUNT = "^([A-Za-z_][A-Za-z0-9._-]{0,31}\\$?|@person)$";
+const ENV_NAME = "^[A-Za-z_][A-Za-z0-9_]{0,127}$";
 
-const ACCOUNT = /^([A-Za-z_][A-Za-z0-9._-]{0,31}\$?|@person)$/;
-const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+/** The `registry` section as written in gateway.json. */
+export const registrySchema = problem(
+  s.object(
+    {
+      runAs: problem(s.array(s.string({ pattern: ACCOUNT })).default([]), 'must be an array of OS account names or "@person"'),
+      env: problem(s.array(s.string({ pattern: ENV_NAME })).default([]), "must be an array of environment variable names"),
+    },
+    { additionalProperties: false },
+  ),
+  "must be an object",
+);
 
-function names(v: unknown, key: string, pattern: RegExp, what: string, fail: Fail): string[] {
-  if (v === undefined) return [];
-  if (!Array.isArray(v) || !v.every((n) => typeof n === "string" && pattern.test(n))) return fail(key, `must be an array of ${what}`);
-  return v as string[];
-}
+const REGISTRY = section(registrySchema);
 
 export function parseRegistrySettings(v: unknown, inherited: Inherited, fail: Fail): RegistrySettings {
-  if (v === undefined) return { runAs: [], env: [], inherited };
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return fail("registry", "must be an object");
-  const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (k !== "runAs" && k !== "env") fail(`registry.${k}`, "is not a known key");
-  return {
-    runAs: names(o.runAs, "registry.runAs", ACCOUNT, 'OS account names or "@person"', fail),
-    env: names(o.env, "registry.env", ENV_NAME, "environment variable names", fail),
-    inherited,
-  };
+  return { ...REGISTRY.check(v ?? {}, "registry", fail), inherited };
 }

@@ -10,9 +10,9 @@ import { acceptFor, type Acceptable } from "../accept.ts";
 import { readJsonBodyThen, type BodyResult } from "../body.ts";
 import { PostReply } from "../post-reply.ts";
 import type { RequestUrl } from "../request-url.ts";
-import { sendError, sendJson } from "../respond.ts";
+import { sendError, sendJson, sendTooLarge } from "../respond.ts";
 import { namedSessionId, resolveSession } from "../session-ref.ts";
-import { headersOf, httpStatus, statusOf } from "../status.ts";
+import { httpStatus, statusOf } from "../status.ts";
 
 function asksToInitialize(body: unknown): boolean {
   const isInit = (m: unknown): boolean => typeof m === "object" && m !== null && (m as { method?: unknown }).method === "initialize";
@@ -54,7 +54,7 @@ function settle(app: HttpState, res: ServerResponse, work: void | Promise<void>)
 function posted(app: HttpState, req: IncomingMessage, res: ServerResponse, url: RequestUrl, accept: Acceptable, body: BodyResult): void | Promise<void> {
   if (!body.ok) {
     if (body.reason === "aborted") return;
-    if (body.reason === "too-large") return sendError(res, statusOf("HUBMCP_BODY_TOO_LARGE"), "Request body too large", headersOf("HUBMCP_BODY_TOO_LARGE"));
+    if (body.reason === "too-large") return sendTooLarge(res);
     return sendJson(res, statusOf("HUBMCP_BODY_NOT_JSON"), failure(null, { code: ErrorCode.ParseError, message: "Parse error" }));
   }
   const message = body.empty ? null : body.value;

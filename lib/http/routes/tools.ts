@@ -15,8 +15,8 @@ import type { RegisteredTool } from "../../registry/tools.ts";
 import type { Logger } from "../../util/logger.ts";
 import type { RouteHandler } from "../types.ts";
 import { readJsonBody } from "../body.ts";
-import { headersOf, statusOf } from "../status.ts";
-import { sendError, sendJson } from "../respond.ts";
+import { statusOf } from "../status.ts";
+import { sendError, sendJson, sendTooLarge } from "../respond.ts";
 
 export const postTool: RouteHandler = async (app, req, res, url) => {
   let name: string;
@@ -42,7 +42,7 @@ export const postTool: RouteHandler = async (app, req, res, url) => {
   const body = await readJsonBody(req, app.options.maxBodyBytes);
   if (!body.ok) {
     if (body.reason === "aborted") return;
-    if (body.reason === "too-large") return sendError(res, statusOf("HUBMCP_BODY_TOO_LARGE"), "Request body too large", headersOf("HUBMCP_BODY_TOO_LARGE"));
+    if (body.reason === "too-large") return sendTooLarge(res);
     return sendError(res, statusOf("HUBMCP_BODY_NOT_JSON"), "Body is not valid JSON");
   }
   const args = body.empty ? {} : body.value;

@@ -1,4 +1,5 @@
-import { extensions, tasksCapability, type ServerCore } from "../core.ts";
+import { describeServer, type ServerCore } from "../core.ts";
+import { sessionCapabilities } from "../stateless/results.ts";
 import { invalidParams, JsonRpcError } from "../errors.ts";
 import { isRecord } from "../../util/guards.ts";
 import { ErrorCode } from "../../util/jsonrpc.ts";
@@ -6,16 +7,9 @@ import { negotiateVersion } from "../versions.ts";
 import { LOG_LEVELS, type ClientInfo, type LogLevel } from "../../session/session.ts";
 import type { MethodTable, Result } from "./types.ts";
 
+/** A session's capabilities: from the description discovery answers from, with completions always offered, as initialize always has. */
 export function serverCapabilities(core: ServerCore): Result {
-  const caps: Result = { logging: {}, completions: {} };
-  if (core.tools.size) caps.tools = { listChanged: true };
-  if (core.resources.size || core.templates.size) caps.resources = { subscribe: true, listChanged: true };
-  if (core.prompts.size) caps.prompts = { listChanged: true };
-  const tasks = tasksCapability(core);
-  if (tasks) caps.tasks = tasks;
-  const ext = extensions(core);
-  if (Object.keys(ext).length) caps.extensions = ext;
-  return caps;
+  return sessionCapabilities({ ...describeServer(core), hasCompletions: true });
 }
 
 export const lifecycleMethods = {

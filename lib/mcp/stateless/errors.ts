@@ -1,14 +1,15 @@
 // The error codes MCP 2026-07-28 adds, with the HTTP status each one travels under. Pure:
 // `refusalOf` names the refusal a code stands for; lib/http/status.ts picks the status.
+import { ErrorCode } from "../../util/errors.ts";
 import type { Refusal } from "../outcome.ts";
 
-/** The JSON-RPC codes of the 2026-07-28 revision (reserved range -32020..-32099). */
+/** The JSON-RPC codes the 2026-07-28 revision answers with (declared in lib/util/errors.ts). */
 export const StatelessCode = {
-  HeaderMismatch: -32020,
-  MissingRequiredClientCapability: -32021,
-  UnsupportedProtocolVersion: -32022,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
+  HeaderMismatch: ErrorCode.HeaderMismatch,
+  MissingRequiredClientCapability: ErrorCode.MissingRequiredClientCapability,
+  UnsupportedProtocolVersion: ErrorCode.UnsupportedProtocolVersion,
+  MethodNotFound: ErrorCode.MethodNotFound,
+  InvalidParams: ErrorCode.InvalidParams,
 } as const;
 
 export interface StatelessErrorBody {

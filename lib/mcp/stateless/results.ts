@@ -98,6 +98,8 @@ export interface ServerDescription {
   logging: boolean;
   /** Extension ids the server implements, e.g. "io.modelcontextprotocol/tasks", with their settings. */
   extensions?: Record<string, Record<string, unknown>>;
+  /** The 2025-11-25 `tasks` capability, for sessions only (2026-07-28 has no such slot). */
+  tasks?: Record<string, unknown>;
   supportedVersions?: readonly string[];
 }
 
@@ -115,6 +117,17 @@ export function serverCapabilities(d: ServerDescription): Record<string, unknown
   if (d.hasCompletions) caps.completions = {};
   if (d.logging) caps.logging = {};
   if (d.extensions && Object.keys(d.extensions).length > 0) caps.extensions = { ...d.extensions };
+  return caps;
+}
+
+/**
+ * ServerCapabilities as `initialize` answers them (2025-11-25 and earlier): the same builder,
+ * plus the `tasks` slot. Every MCP endpoint (a tool server, the gateway's /mcp) answers both
+ * revisions from one description, so they cannot disagree.
+ */
+export function sessionCapabilities(d: ServerDescription): Record<string, unknown> {
+  const caps = serverCapabilities(d);
+  if (d.tasks) caps.tasks = d.tasks;
   return caps;
 }
 

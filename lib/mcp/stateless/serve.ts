@@ -3,7 +3,7 @@
 // subscriptions/listen), multi-round-trip input for the methods that may ask, and result
 // decoration. Transports call it instead of the session path when ../revision.ts says "stateless".
 import { failureFields } from "../../util/logger.ts";
-import { extensions, type ServerCore } from "../core.ts";
+import { describeServer, type ServerCore } from "../core.ts";
 import { Call, type Exchange, type StatelessScope } from "../exchange.ts";
 import type { Method, MethodTable, Result } from "../methods/types.ts";
 import type { RegisteredTool } from "../../registry/tools.ts";
@@ -58,22 +58,7 @@ export class StatelessServer {
   }
 
   discover(): Result {
-    const core = this.#core;
-    return discoverResult(
-      {
-        serverInfo: core.info,
-        instructions: core.instructions,
-        hasTools: core.tools.size > 0,
-        hasPrompts: core.prompts.size > 0,
-        hasResources: core.resources.size > 0 || core.templates.size > 0,
-        hasCompletions: core.prompts.size > 0 || core.templates.size > 0,
-        listChanged: true,
-        resourceSubscribe: core.resources.size > 0 || core.templates.size > 0,
-        logging: true,
-        extensions: extensions(core) as Record<string, Record<string, unknown>>,
-      },
-      this.#cache,
-    );
+    return discoverResult(describeServer(this.#core), this.#cache);
   }
 
   /**

@@ -3,6 +3,7 @@
 // `tasks/get` with the result or error inlined, and the empty acks of update and cancel.
 // Pure views of a plain snapshot, so any run store can feed them.
 import { invalidParams, missingClientCapability, type CapabilityMap, type StatelessErrorBody } from "./errors.ts";
+import { ErrorCode } from "../../util/errors.ts";
 import type { InputRequest } from "./input-required.ts";
 import { isRecord } from "../../util/guards.ts";
 import { EXTENSION, META } from "../extension-ids.ts";
@@ -94,7 +95,7 @@ function inlineResult(result: Record<string, unknown>): Record<string, unknown> 
 export function detailedTask(t: TaskSnapshot): Record<string, unknown> {
   const out: Record<string, unknown> = { resultType: "complete", ...taskFields(t) };
   if (t.status === "completed" && t.result) out.result = inlineResult(t.result);
-  if (t.status === "failed") out.error = t.error ?? { code: -32603, message: "Task failed" };
+  if (t.status === "failed") out.error = t.error ?? { code: ErrorCode.InternalError, message: "Task failed" };
   if (t.status === "input_required" && t.inputRequests) out.inputRequests = { ...t.inputRequests };
   return out;
 }

@@ -27,10 +27,10 @@ export class PageClient {
     return this.#remember(res);
   }
 
-  /** `/account`, through sign-in with this password, to the page; answers its HTML. */
-  async signIn(user: string, password: string): Promise<string> {
-    const start = await this.get("account");
-    if (start.status !== 303) throw new Error(`/account answered ${start.status}`);
+  /** `/account` (or `/admin`), through sign-in with this password, to the page; answers its HTML. */
+  async signIn(user: string, password: string, page: "account" | "admin" = "account"): Promise<string> {
+    const start = await this.get(page);
+    if (start.status !== 303) throw new Error(`/${page} answered ${start.status}`);
     const login = await this.get(start.headers.get("location")!);
     const html = await login.text();
     const signed = await this.post("developer/oauth/login", {
@@ -41,13 +41,13 @@ export class PageClient {
     });
     if (signed.status !== 303) throw new Error(`login answered ${signed.status}`);
     const back = await this.get(`developer/oauth/${signed.headers.get("location")!}`);
-    if (back.status !== 303 || back.headers.get("location") !== "account") throw new Error(`consent step answered ${back.status}`);
-    return this.page();
+    if (back.status !== 303 || back.headers.get("location") !== page) throw new Error(`consent step answered ${back.status}`);
+    return this.page(page);
   }
 
-  async page(): Promise<string> {
-    const res = await this.get("developer/oauth/account");
-    if (res.status !== 200) throw new Error(`account page answered ${res.status}`);
+  async page(page: "account" | "admin" = "account"): Promise<string> {
+    const res = await this.get(`developer/oauth/${page}`);
+    if (res.status !== 200) throw new Error(`${page} page answered ${res.status}`);
     return res.text();
   }
 

@@ -1,4 +1,5 @@
-// The operator's page in Chromium with JavaScript off: sign in with the form, read the live
+// The operator's page in Chromium with JavaScript off: sign in with the hub's sign-in page
+// (the OAuth pages' browser session, as for the account page), read the live
 // tool sessions, the usage chart and tables, stop a session with its button; screenshots in
 // spec/.output/admin for a person to look at.
 import assert from "node:assert/strict";
@@ -7,12 +8,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { browserSkip, launchBrowser, outputDir } from "../../helpers/browser.ts";
-import { fake, json, post, rpc, startHarness } from "../helpers.ts";
+import { fake, json, post, rpc } from "../helpers.ts";
+import { startPagesHub } from "../account/hub.ts";
 
 test("an operator signs in, sees who runs what, and stops a session, all without JavaScript", { skip: browserSkip(), timeout: 120_000 }, async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "admin-browser-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const h = await startHarness(t, {
+  const h = await startPagesHub(t, {
     tools: { fake: { revisions: { default: fake(), beta: fake() } }, sim: { revisions: { default: fake() } } },
     admin: { groups: ["staff"] },
     audit: { dir: join(dir, "trail") },
@@ -40,7 +42,7 @@ test("an operator signs in, sees who runs what, and stops a session, all without
   await page.type("#username", "carol");
   await page.type("#password", "pw-carol");
   await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click("button[type=submit]")]);
-  assert.equal(new URL(page.url()).pathname, "/admin");
+  assert.equal(new URL(page.url()).pathname, "/developer/oauth/admin");
   const rows = await page.$$eval("#sessions ~ table tbody tr", (trs) =>
     trs.map((tr) => [...tr.querySelectorAll("td")].slice(0, 4).map((td) => td.textContent)),
   );

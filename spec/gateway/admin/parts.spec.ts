@@ -1,24 +1,23 @@
 // The operator's page's parts on their own: the page and chart for every state they show,
-// /proc readings, the page's cookie on https, the usage view's cache, and the page without
-// an audit folder, with a guessed password, and with its trail not yet written.
+// /proc readings, the usage view's cache, the page without an audit folder and with its trail
+// not yet written, and its per-address limit.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { AdminSessions } from "../../../lib/gateway/admin/session.ts";
 import { adminPage, type AdminView } from "../../../lib/gateway/admin/page.ts";
 import { callsChart } from "../../../lib/gateway/admin/chart.ts";
 import { processUse } from "../../../lib/gateway/admin/proc.ts";
 import { AdminUsageView } from "../../../lib/gateway/admin/usage-view.ts";
-import { StoreAccountDirectory } from "../../../lib/gateway/accounts.ts";
-import { MemoryRecordStore } from "../../../lib/gateway/store/memory-record-store.ts";
+import { PageClient } from "../account/client.ts";
 import { fake, startHarness } from "../helpers.ts";
+import { startPagesHub } from "../account/hub.ts";
 
 const VIEW: AdminView = {
   user: "carol<script>",
-  path: "/hub/admin",
-  csrf: { stop: "s", signOut: "o" },
+  action: "admin",
+  csrf: "s",
   health: { version: "1.0", uptimeSeconds: 7200, store: "failing", sessions: 1, sessionsCap: 2, auditSink: "stdout", auditDropped: 3, spansDropped: 4 },
   sessions: [{ instance: "i1", person: "ann", tool: "sim", revision: "default", backend: "slurm", since: 0, jobId: "42" }],
   note: "The audit trail is off",
@@ -54,23 +53,6 @@ test("/proc readings: a live process has CPU and memory, anything else is unknow
   assert.equal(await processUse(2 ** 30), undefined);
 });
 
-test("on https the page's cookie is __Secure- and Secure; an expired or unknown session is nobody", async () => {
-  const store = new MemoryRecordStore();
-  const accounts = new StoreAccountDirectory(store);
-  await accounts.add("ann", "pw", ["ops"]);
-  const sessions = new AdminSessions(store, accounts, () => "https://hub.example.org/");
-  const cookie = await sessions.signIn("ann");
-  assert.match(cookie, /^__Secure-hub_admin=[A-Za-z0-9_-]{43}; Path=\/admin; Max-Age=28800; HttpOnly; SameSite=Strict; Secure$/);
-  const req = (c: string) => ({ headers: { cookie: c } }) as unknown as import("node:http").IncomingMessage;
-  const value = cookie.split(";")[0]!;
-  assert.equal((await sessions.current(req(value)))?.user, "ann");
-  assert.equal(await sessions.current(req("__Secure-hub_admin=short")), undefined);
-  for (const { id } of await store.list("admin-sessions")) await store.put("admin-sessions", id, { user: "ann", expires_at: 1 });
-  assert.equal(await sessions.current(req(value)), undefined);
-  assert.equal(await sessions.csrfValid(undefined, "stop", "x"), false);
-  assert.equal(await sessions.csrfValid("s", "stop", undefined), false);
-});
-
 test("the usage view keeps a reading for half a minute and forgets a failed one", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "admin-usage-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -84,36 +66,40 @@ test("the usage view keeps a reading for half a minute and forgets a failed one"
   assert.deepEqual((await first).perDay.length, 30);
 });
 
-test("the page without an audit folder, before the trail's first line, and after guessed passwords", { timeout: 60_000 }, async (t) => {
-  const off = await startHarness(t, { tools: { fake: { revisions: { default: fake() } } }, admin: { groups: ["staff"] } });
-  const auth = { authorization: `Bearer ${off.tokens.carol}` };
-  assert.match(await (await fetch(`${off.base}/admin`, { headers: auth })).text(), /The audit trail is off/);
+test("the page without an audit folder, before the trail's first line, and over its limit", { timeout: 60_000 }, async (t) => {
+  const off = await startPagesHub(t, { tools: { fake: { revisions: { default: fake() } } }, admin: { groups: ["staff"] } });
+  const operator = new PageClient(off.base);
+  assert.match(await operator.signIn("carol", "pw-carol", "admin"), /The audit trail is off/);
   const dir = mkdtempSync(join(tmpdir(), "admin-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const unwritten = await startHarness(t, {
+  const unwritten = await startPagesHub(t, {
     tools: { fake: { revisions: { default: fake() } } },
     admin: { groups: ["staff"] },
     audit: { dir: join(dir, "later") },
+    oauth: { trustedUserHeader: "X-Remote-User" },
   });
-  assert.match(await (await fetch(`${unwritten.base}/admin`, { headers: { authorization: `Bearer ${unwritten.tokens.carol}` } })).text(), /No audit lines yet/);
-  // Guessing: after five wrong passwords the account's tries wait, the right one included.
-  const signIn = (password: string) =>
-    fetch(`${off.base}/admin/sign-in`, {
-      method: "POST",
-      body: new URLSearchParams({ username: "carol", password }).toString(),
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      redirect: "manual",
-    });
-  const statuses: number[] = [];
-  for (let i = 0; i < 6; i++) statuses.push((await signIn("guess")).status);
-  const right = await signIn("pw-carol");
-  assert.deepEqual([...statuses, right.status], [401, 401, 401, 401, 401, 429, 429]);
-  assert.match(right.headers.get("retry-after")!, /^\d+$/);
-  // No user name at all is simply wrong, not a try against anyone.
-  const nobody = await fetch(`${off.base}/admin/sign-in`, {
-    method: "POST",
-    body: "password=x",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-  });
-  assert.equal(nobody.status, 401);
+  // A person the front proxy vouches for: no sign-in of the hub's, so no line yet; the page gives their browser its cookie for the forms.
+  const vouched = await new PageClient(unwritten.base, { "X-Remote-User": "carol" }).get("developer/oauth/admin");
+  assert.match(vouched.headers.getSetCookie()[0]!, /^hub_oauth=/);
+  assert.match(await vouched.text(), /No audit lines yet/);
+  // One address, many requests: the hub's pages' limit (60 a minute, the account page's too) holds it back.
+  const statuses = new Set<number>();
+  for (let i = 0; i < 61; i++) {
+    const res = await operator.get("developer/oauth/admin");
+    await res.arrayBuffer();
+    statuses.add(res.status);
+    if (res.status === 429) assert.match(res.headers.get("retry-after")!, /^\d+$/);
+  }
+  assert.deepEqual([...statuses].sort(), [200, 429]);
+  const form = await operator.post("developer/oauth/admin", { action: "stop-session" });
+  assert.equal(form.status, 429, "its forms too");
+});
+
+test("a gateway without the OAuth server has no sign-in pages, so no operator's page: /admin is a 404", { timeout: 60_000 }, async (t) => {
+  const h = await startHarness(t, { tools: { fake: { revisions: { default: fake() } } }, admin: { groups: ["staff"] } });
+  for (const path of ["admin", "account"]) {
+    const res = await fetch(`${h.base}/${path}`, { headers: { authorization: `Bearer ${h.tokens.carol}` }, redirect: "manual" });
+    assert.equal(res.status, 404);
+    assert.equal(((await res.json()) as { error: string }).error, "not_found");
+  }
 });

@@ -2,6 +2,7 @@
 // listed, and once the lifetime has passed the gateway refuses the token on a tool's route
 // and on /mcp with exactly the answer a revoked token gets. Tokens without one keep working.
 import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { run } from "../../../cli/hub_gateway.ts";
@@ -104,5 +105,33 @@ test("an expired token is refused on a tool's route and on /mcp exactly as a rev
     (await answers(forever.token)).map((a) => a.status),
     [200, 200],
     "no expiry: still good",
+  );
+});
+
+test("with --config naming a file audit trail, token create and revoke from the CLI are lines of it (never the token)", async (t) => {
+  const dir = tempDir(t);
+  const dataDir = join(dir, "data");
+  const trail = join(dir, "trail");
+  mkdirSync(trail, { mode: 0o700 });
+  const config = join(dir, "gateway.json");
+  writeFileSync(config, JSON.stringify({ tools: {}, audit: { dir: trail } }));
+  assert.equal(await run(["user", "add", "ada", "--password-stdin", "--data-dir", dataDir], {}, io("pw")), 0);
+  const made = await create(dataDir, "--expires", "1d", "--name", "laptop", "--config", config);
+  const revoked = io();
+  assert.equal(await run(["token", "revoke", made.id, "--data-dir", dataDir, "--config", config], {}, revoked), 0, revoked.errors.join("\n"));
+  const missing = io();
+  assert.equal(await run(["token", "revoke", "nosuchid", "--data-dir", dataDir, "--config", config], {}, missing), 1);
+  const raw = readFileSync(join(trail, "audit.jsonl"), "utf8");
+  assert.ok(!raw.includes(made.token) && !raw.includes(made.token.split("_").pop()!.slice(-12)), "the token is never written");
+  const lines = raw
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, string>);
+  assert.deepEqual(
+    lines.map((l) => [l.event, l.person, l.by?.startsWith("cli:uid="), l.tokenId, l.name, typeof l.expiresAt]),
+    [
+      ["token.create", "ada", true, made.id, "laptop", "string"],
+      ["token.revoke", "ada", true, made.id, "laptop", "string"],
+    ],
   );
 });

@@ -10,8 +10,10 @@ import { classify, ErrorCode, failure, isJsonRpcError, JsonRpcError, success } f
 import { isRecord } from "../util/guards.ts";
 import { Catalog } from "./catalog.ts";
 import type { BridgeConfig } from "./config.ts";
-import { describeFailure, UpstreamError } from "./failures.ts";
-import { exposeUri } from "../federation/naming.ts";
+import { describeFailure } from "./failures.ts";
+import { McpClientError } from "../federation/client-failure.ts";
+import { exposeNotification } from "../federation/relay.ts";
+import { withMeta, withTask } from "../federation/ids.ts";
 import { routeRequest, type RouteTarget } from "./routes.ts";
 import type { HostCall } from "./rpc-errors.ts";
 import { DEFAULT_RETRY, Upstream, UpstreamGaveUp, type RetryPolicy } from "./upstream.ts";
@@ -37,8 +39,6 @@ export class Bridge implements RouteTarget {
   readonly #hostCalls = new Map<string, HostCall>();
   /** Host-facing id of a tool's request → the tool and its own id. */
   readonly #toolRequests = new Map<number, { upstream: Upstream; id: RequestId }>();
-  /** Tasks (by id) → the tool that created them, for tasks/* routing when several tools are bridged. */
-  readonly tasks = new Map<string, Upstream>();
   /** Tools that failed to initialise; when one comes back, the host is told its lists changed. */
   readonly down = new Set<Upstream>();
   #nextHostId = 1;
@@ -133,7 +133,7 @@ export class Bridge implements RouteTarget {
     const text =
       err instanceof UpstreamGaveUp
         ? describeFailure(err.failure, upstream.target.tool, this.config.api, err.attempts)
-        : err instanceof UpstreamError
+        : err instanceof McpClientError
           ? describeFailure(err.failure, upstream.target.tool, this.config.api)
           : `Tool ${upstream.target.tool} failed: ${err instanceof Error ? err.message : String(err)}`;
     if (!this.#logged.has(text)) {
@@ -216,7 +216,8 @@ export class Bridge implements RouteTarget {
       if (this.#inputClosed) return void upstream.answer(message.id, { error: HOST_GONE });
       const hostId = this.#nextHostId++;
       this.#toolRequests.set(hostId, { upstream, id: message.id });
-      this.#send({ jsonrpc: "2.0", id: hostId, method, ...(params ? { params } : {}) });
+      const exposed = params && !this.single ? withMeta(upstream.label, params) : params;
+      this.#send({ jsonrpc: "2.0", id: hostId, method, ...(exposed ? { params: exposed } : {}) });
       return;
     }
     const mapped = method === "notifications/cancelled" && params ? this.#toolCancelled(upstream, params) : params;
@@ -236,16 +237,9 @@ export class Bridge implements RouteTarget {
 
   #multiNotification(upstream: Upstream, method: string, params: Params | undefined): Params | undefined {
     if (!params) return params;
-    switch (method) {
-      case "notifications/message":
-        return { ...params, logger: typeof params.logger === "string" ? `${upstream.label}/${params.logger}` : upstream.label };
-      case "notifications/resources/updated":
-        return typeof params.uri === "string" ? { ...params, uri: exposeUri(upstream.target, params.uri) } : params;
-      case "notifications/tasks/status":
-        if (typeof params.taskId === "string") this.tasks.set(params.taskId, upstream);
-        return params;
-      default:
-        return params;
-    }
+    // Task ids are `<label>/<id>` (../federation/ids.ts): tasks/* finds its tool from the id alone.
+    const related = withMeta(upstream.label, params);
+    if (method === "notifications/tasks/status") return withTask(upstream.label, related) as Params;
+    return exposeNotification(upstream.target, method, related);
   }
 }

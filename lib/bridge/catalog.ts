@@ -2,8 +2,8 @@
 // and the way back from an exposed name or URI to the tool that serves it. A tool that
 // fails while listing is left out of that list (and logged) so the others stay usable.
 import type { Params } from "../util/jsonrpc.ts";
-import { isRecord } from "../util/guards.ts";
-import { exposedNames, exposeList, METHOD_OF, type ExposedName, type ListKind } from "../federation/expose.ts";
+import { exposedNames, exposeList, type ExposedName, type ListKind } from "../federation/expose.ts";
+import { listEvery } from "../federation/relay.ts";
 import { unprefixUri, type Origin } from "../federation/naming.ts";
 import type { Namespace } from "../federation/resolve.ts";
 import type { Upstream } from "./upstream.ts";
@@ -18,8 +18,6 @@ export interface Listed {
   /** Tools that could not be listed, with the error each threw. */
   failed: Array<{ upstream: Upstream; error: unknown }>;
 }
-
-const MAX_PAGES = 100;
 
 export class Catalog implements Namespace {
   readonly #upstreams: readonly Upstream[];
@@ -68,17 +66,8 @@ export class Catalog implements Namespace {
     return unprefixUri(uri, this.labels) ?? undefined;
   }
 
-  async #all(upstream: Upstream, kind: ListKind): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
-    let cursor: unknown;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const result = await this.#fetch(upstream, METHOD_OF[kind], cursor === undefined ? {} : { cursor });
-      const list = result[kind];
-      if (Array.isArray(list)) for (const item of list) if (isRecord(item)) items.push(item);
-      cursor = result.nextCursor;
-      if (typeof cursor !== "string" || cursor === "") break;
-    }
-    return items;
+  #all(upstream: Upstream, kind: ListKind): Promise<Record<string, unknown>[]> {
+    return listEvery(kind, (method, params) => this.#fetch(upstream, method, params));
   }
 
   #expose(kind: ListKind, perTool: Array<{ upstream: Upstream; items: Record<string, unknown>[] }>): Record<string, unknown>[] {

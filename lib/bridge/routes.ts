@@ -1,6 +1,6 @@
 // Where each host request goes. With one tool everything passes through unchanged (only
 // ids are mapped). With several, lists are merged, names and URIs resolved back to their
-// tool (../federation/resolve.ts), tasks routed to the tool that created them, and `logging/setLevel`
+// tool (../federation/resolve.ts), tasks routed by their `<label>/<id>` (../federation/ids.ts), and `logging/setLevel`
 // sent to all. `initialize` and `ping` are answered here in both cases.
 import type { JsonRpcRequest, Params } from "../util/jsonrpc.ts";
 import { ErrorCode, isJsonRpcError, JsonRpcError } from "../util/jsonrpc.ts";
@@ -10,6 +10,8 @@ import type { Catalog } from "./catalog.ts";
 import { exposeToolResult, listKindOf, rewriteResultUris, type ListKind } from "./catalog.ts";
 import { mergedInitializeResult } from "../federation/merge.ts";
 import { resolveByName } from "../federation/resolve.ts";
+import { fanOut, mergeTasks } from "../federation/relay.ts";
+import { unprefixTask, withMeta, withTask } from "../federation/ids.ts";
 import type { Upstream } from "./upstream.ts";
 import type { JsonRpcResponse } from "../util/jsonrpc.ts";
 
@@ -19,7 +21,6 @@ export interface RouteTarget {
   readonly upstreams: readonly Upstream[];
   readonly catalog: Catalog;
   readonly version: string;
-  readonly tasks: Map<string, Upstream>;
   readonly down: Set<Upstream>;
   forward(call: HostCall | null, upstream: Upstream, method: string, params: Params | undefined): Promise<JsonRpcResponse>;
   ask(call: HostCall | null, upstream: Upstream, method: string, params: Params | undefined): Promise<Record<string, unknown>>;
@@ -69,9 +70,9 @@ async function callTool(bridge: RouteTarget, call: HostCall, upstream: Upstream,
     return { content: [{ type: "text", text: bridge.explain(upstream, err) }], isError: true };
   }
   if (bridge.single) return result;
-  const task = isRecord(result.task) ? result.task : result;
-  if (typeof task.taskId === "string") bridge.tasks.set(task.taskId, upstream);
-  return exposeToolResult(upstream.target, result, (label, name) => bridge.catalog.exposedName(label, name));
+  const out = exposeToolResult(upstream.target, withMeta(upstream.label, result), (label, name) => bridge.catalog.exposedName(label, name));
+  // A created task: the 2025-11-25 `task` field, or the flat result of the seed form.
+  return withTask(upstream.label, isRecord(out.task) ? { ...out, task: withTask(upstream.label, out.task) } : out) as Result;
 }
 
 async function routeAmongTools(bridge: RouteTarget, call: HostCall, method: string, params: Params): Promise<Result> {
@@ -99,31 +100,30 @@ async function routeAmongTools(bridge: RouteTarget, call: HostCall, method: stri
   }
   switch (method) {
     case "logging/setLevel":
-      await Promise.allSettled(bridge.upstreams.filter((u) => u.initResult).map((u) => bridge.forward(null, u, method, params)));
+      await fanOut(
+        bridge.upstreams.filter((u) => u.initResult),
+        (u) => bridge.forward(null, u, method, params),
+      );
       return {};
     case "tasks/get":
     case "tasks/result":
     case "tasks/cancel":
     case "tasks/update": {
-      const upstream = typeof params.taskId === "string" ? bridge.tasks.get(params.taskId) : undefined;
-      if (!upstream) throw new JsonRpcError(ErrorCode.InvalidParams, "Unknown task");
-      const result = await bridge.ask(call, upstream, method, params);
+      const task = unprefixTask(params.taskId);
+      const upstream = task ? bridge.catalog.upstream(task.label) : undefined;
+      if (!task || !upstream) throw new JsonRpcError(ErrorCode.InvalidParams, "Unknown task");
+      const result = withMeta(upstream.label, await bridge.ask(call, upstream, method, { ...params, taskId: task.taskId }));
       // A task's outcome is the tool's call result: exposed as a direct call's is.
       const exposed = (r: Result): Result => exposeToolResult(upstream.target, r, (label, name) => bridge.catalog.exposedName(label, name));
       if (method === "tasks/result") return exposed(result);
-      return isRecord(result.result) ? { ...result, result: exposed(result.result) } : result;
+      return withTask(upstream.label, isRecord(result.result) ? { ...result, result: exposed(result.result) } : result) as Result;
     }
     case "tasks/list": {
-      const lists = await Promise.allSettled(bridge.upstreams.filter((u) => u.initResult).map(async (u) => ({ u, r: await bridge.ask(null, u, method, {}) })));
-      const tasks: unknown[] = [];
-      for (const s of lists) {
-        if (s.status !== "fulfilled" || !Array.isArray(s.value.r.tasks)) continue;
-        for (const task of s.value.r.tasks) {
-          if (isRecord(task) && typeof task.taskId === "string") bridge.tasks.set(task.taskId, s.value.u);
-          tasks.push(task);
-        }
-      }
-      return { tasks };
+      const answers = await fanOut(
+        bridge.upstreams.filter((u) => u.initResult),
+        (u) => bridge.ask(null, u, method, {}),
+      );
+      return mergeTasks(answers, (u, task) => withTask(u.label, task));
     }
     default:
       throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);

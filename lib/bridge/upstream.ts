@@ -1,16 +1,16 @@
-// One tool's MCP session with the gateway. It initialises with the host's own
-// initialize params (so elicitation, sampling, roots and tasks capabilities reach the
-// tool), sends requests and hands back their responses, passes every other message it
-// receives (notifications, server-to-client requests) to `onServerMessage`, and recovers:
-// a 404 on its session re-initialises once and repeats the request; 502/503/504/429 and
-// network errors are retried with exponential backoff up to a bound.
+// One tool's MCP session with the gateway, over the one MCP client
+// (../federation/mcp-client.ts). It initialises with the host's own initialize params (so
+// elicitation, sampling, roots and tasks capabilities reach the tool), sends requests and
+// hands back their responses (resumed with Last-Event-ID when a reply breaks off), passes
+// every other message it receives (notifications, server-to-client requests) to
+// `onServerMessage`, and recovers: a 404 on its session re-initialises once and repeats the
+// request; 502/503/504/429 and network errors are retried with exponential backoff up to a bound.
 import { setTimeout as sleep } from "node:timers/promises";
-import type { JsonRpcResponse, Params, RequestId } from "../util/jsonrpc.ts";
-import { classify } from "../util/jsonrpc.ts";
+import { JsonRpcError, type JsonRpcResponse, type Params, type RequestId } from "../util/jsonrpc.ts";
 import { isRecord } from "../util/guards.ts";
 import type { ToolTarget } from "./config.ts";
-import { isRetryable, UpstreamError, type UpstreamFailure } from "./failures.ts";
-import { exchange, type Agents } from "./upstream-http.ts";
+import { isRetryable, McpClientError, type ClientFailure } from "../federation/client-failure.ts";
+import { end, endpointHttp, exchange, initialize, posting, Reply, resumeReply, type Agents, type McpHttp, type McpRequest } from "../federation/mcp-client.ts";
 
 export interface RetryPolicy {
   /** Tries in all, the first included. */
@@ -22,8 +22,8 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, initialDelayMs: 250, maxDelayMs: 2000 };
 
-/** Reconnections with Last-Event-ID for one reply before giving up on it. */
-const MAX_RESUMES = 5;
+/** Bounds an answer and each event of a stream. */
+const MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
 
 export interface UpstreamContext {
   token: string;
@@ -37,9 +37,9 @@ export interface UpstreamContext {
 /** Failure after retrying, with how many tries were made. */
 export class UpstreamGaveUp extends Error {
   readonly code = "HUBMCP_BRIDGE_GAVE_UP";
-  readonly failure: UpstreamFailure;
+  readonly failure: ClientFailure;
   readonly attempts: number;
-  constructor(failure: UpstreamFailure, attempts: number) {
+  constructor(failure: ClientFailure, attempts: number) {
     super(failure.kind);
     this.failure = failure;
     this.attempts = attempts;
@@ -49,9 +49,10 @@ export class UpstreamGaveUp extends Error {
 export class Upstream {
   readonly target: ToolTarget;
   readonly #ctx: UpstreamContext;
+  readonly #http: McpHttp;
   #initParams: Params = {};
-  #sessionId: string | null = null;
-  #protocolVersion: string | null = null;
+  #sessionId: string | undefined;
+  #protocolVersion: string | undefined;
   #ready: Promise<Record<string, unknown>> | null = null;
   #initResult: Record<string, unknown> | null = null;
   #nextId = 1;
@@ -61,6 +62,7 @@ export class Upstream {
   constructor(target: ToolTarget, ctx: UpstreamContext) {
     this.target = target;
     this.#ctx = ctx;
+    this.#http = endpointHttp(target.endpoint, ctx.agents, { authorization: `Bearer ${ctx.token}` });
   }
 
   get label(): string {
@@ -95,33 +97,22 @@ export class Upstream {
     await this.ready();
     const id = this.#nextId++;
     options.onId?.(id);
-    const { signal } = options;
-    let response: JsonRpcResponse | null = null;
-    let lastEventId: string | null = null;
-    const onMessage = (value: unknown): void => {
-      const incoming = classify(value);
-      if (incoming.kind === "response" && incoming.message.id === id) response = incoming.message;
-      else if (isRecord(value)) this.#ctx.onServerMessage(this, value);
-    };
-    const onEventId = (eventId: string): void => void (lastEventId = eventId);
+    const signal = this.#signal(options.signal);
+    const reply = new Reply(id, (message) => this.#ctx.onServerMessage(this, message));
     const message = { jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) };
     try {
-      await this.#onSession(() => this.#post(message, signal, onMessage, onEventId));
+      await this.#onSession(() => this.#post(message, signal, reply));
     } catch (err) {
-      if (!(err instanceof UpstreamGaveUp && err.failure.kind === "broken" && lastEventId !== null)) throw err;
+      if (!(err instanceof UpstreamGaveUp && err.failure.kind === "broken" && reply.lastEventId !== null)) throw err;
     }
-    for (let resumes = 0; !response && lastEventId !== null && resumes < MAX_RESUMES; resumes++) {
-      const from: string = lastEventId;
-      try {
-        await this.#resume(from, signal, onMessage, onEventId);
-      } catch (err) {
-        if (!(err instanceof UpstreamError)) throw err;
-        if (err.failure.kind !== "broken") throw new UpstreamGaveUp(err.failure, 1);
-      }
-      if (lastEventId === from && !response) break;
+    try {
+      await resumeReply(this.#http, this.#sessionId, this.#headers(), reply, signal, MAX_MESSAGE_BYTES);
+    } catch (err) {
+      if (err instanceof McpClientError) throw new UpstreamGaveUp(err.failure, 1);
+      throw err;
     }
-    if (!response) throw new UpstreamGaveUp({ kind: "broken", detail: "the answer carried no response" }, 1);
-    return response;
+    if (!reply.response) throw new UpstreamGaveUp({ kind: "broken", detail: "the answer carried no response" }, 1);
+    return reply.response;
   }
 
   /** Sends a notification (best effort: a lost one is logged, never thrown). */
@@ -140,53 +131,37 @@ export class Upstream {
     this.#closing.abort(new Error("closing"));
     this.#listening?.abort();
     const sessionId = this.#sessionId;
-    this.#sessionId = null;
-    if (!sessionId) return;
-    const timeout = AbortSignal.timeout(2000);
-    await exchange({
-      method: "DELETE",
-      url: this.target.endpoint,
-      headers: this.#headers(sessionId),
-      signal: timeout,
-      agents: this.#ctx.agents,
-      onMessage: () => {},
-    }).catch(() => {});
+    this.#sessionId = undefined;
+    await end(this.#http, sessionId, this.#headers(), 2000);
   }
 
   async #postQuietly(message: Record<string, unknown>): Promise<void> {
     try {
-      await this.#post(message, undefined, (value) => {
-        if (isRecord(value)) this.#ctx.onServerMessage(this, value);
-      });
+      await this.#post(message, this.#closing.signal, new Reply("", (value) => this.#ctx.onServerMessage(this, value)));
     } catch (err) {
-      const kind = err instanceof UpstreamError ? err.failure.kind : "error";
+      const kind = err instanceof McpClientError ? err.failure.kind : "error";
       this.#ctx.log(`${this.label}: a message to the tool was lost (${kind})`);
     }
   }
 
   async #initialize(): Promise<Record<string, unknown>> {
     this.#listening?.abort();
-    this.#sessionId = null;
+    this.#sessionId = undefined;
+    this.#protocolVersion = undefined;
     this.#initResult = null;
-    let result: Record<string, unknown> | null = null;
-    let error: unknown = null;
-    const sent = await this.#post({ jsonrpc: "2.0", id: 0, method: "initialize", params: this.#initParams }, undefined, (value) => {
-      const incoming = classify(value);
-      if (incoming.kind !== "response" || incoming.message.id !== 0) return;
-      if ("result" in incoming.message) result = incoming.message.result;
-      else error = incoming.message.error;
-    });
-    if (!result) {
-      const detail = error && typeof (error as { message?: unknown }).message === "string" ? (error as { message: string }).message : "no initialize result";
-      throw new UpstreamError({ kind: "http", status: sent.status, detail });
+    let opened: Awaited<ReturnType<typeof initialize>>;
+    try {
+      opened = await initialize(this.#http, this.#initParams, this.#closing.signal, MAX_MESSAGE_BYTES);
+    } catch (err) {
+      // The gateway answered, but with no result: the tool's own reason, as an HTTP failure of the call.
+      if (err instanceof JsonRpcError) throw new McpClientError({ kind: "http", status: 200, detail: err.message });
+      throw err;
     }
-    const init = result as Record<string, unknown>;
-    this.#sessionId = sent.sessionId;
-    this.#protocolVersion = typeof init.protocolVersion === "string" ? init.protocolVersion : null;
-    this.#initResult = init;
-    await this.#post({ jsonrpc: "2.0", method: "notifications/initialized" }, undefined, () => {});
+    this.#sessionId = opened.session;
+    this.#protocolVersion = opened.protocolVersion;
+    this.#initResult = opened.result;
     this.#listen();
-    return init;
+    return opened.result;
   }
 
   /** Runs `work` on the current session; when the gateway forgot it, re-initialises once and runs it again. */
@@ -200,7 +175,7 @@ export class Upstream {
       if (this.#sessionId === session) {
         this.#ctx.log(`${this.label}: session ended on the gateway; starting a new one`);
         this.#ready = null;
-        this.#sessionId = null;
+        this.#sessionId = undefined;
       }
       await this.ready();
       return this.#withRetry(work);
@@ -213,7 +188,7 @@ export class Upstream {
       try {
         return await work();
       } catch (err) {
-        if (!(err instanceof UpstreamError)) throw err;
+        if (!(err instanceof McpClientError)) throw err;
         if (!isRetryable(err.failure) || attempt >= attempts || this.#closing.signal.aborted) throw new UpstreamGaveUp(err.failure, attempt);
         const delay = Math.min(maxDelayMs, initialDelayMs * 2 ** (attempt - 1));
         this.#ctx.log(`${this.label}: ${err.failure.kind === "unavailable" ? err.failure.detail : err.failure.kind}; retrying in ${delay} ms`);
@@ -222,44 +197,18 @@ export class Upstream {
     }
   }
 
-  #headers(sessionId: string | null): Record<string, string> {
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${this.#ctx.token}`,
-      accept: "application/json, text/event-stream",
-      "content-type": "application/json",
-    };
-    if (sessionId) headers["mcp-session-id"] = sessionId;
-    if (this.#protocolVersion) headers["mcp-protocol-version"] = this.#protocolVersion;
-    return headers;
+  #headers(): Record<string, string> {
+    return this.#protocolVersion ? { "mcp-protocol-version": this.#protocolVersion } : {};
   }
 
-  #post(message: Record<string, unknown>, signal: AbortSignal | undefined, onMessage: (value: unknown) => void, onEventId?: (id: string) => void) {
-    return exchange({
-      method: "POST",
-      url: this.target.endpoint,
-      headers: this.#headers(this.#sessionId),
-      body: JSON.stringify(message),
-      signal: signal ? AbortSignal.any([signal, this.#closing.signal]) : this.#closing.signal,
-      agents: this.#ctx.agents,
-      onMessage,
-      onEventId,
-    });
+  #signal(signal: AbortSignal | undefined): AbortSignal {
+    return signal ? AbortSignal.any([signal, this.#closing.signal]) : this.#closing.signal;
   }
 
-  /** Picks a reply stream up again after `lastEventId`. */
-  #resume(lastEventId: string, signal: AbortSignal | undefined, onMessage: (value: unknown) => void, onEventId: (id: string) => void) {
-    const headers = this.#headers(this.#sessionId);
-    headers.accept = "text/event-stream";
-    headers["last-event-id"] = lastEventId;
-    delete headers["content-type"];
-    return exchange({
-      method: "GET",
-      url: this.target.endpoint,
-      headers,
-      signal: signal ? AbortSignal.any([signal, this.#closing.signal]) : this.#closing.signal,
-      agents: this.#ctx.agents,
-      onMessage,
-      onEventId,
+  #post(message: Record<string, unknown>, signal: AbortSignal, reply: Reply) {
+    return exchange(this.#http, posting(this.#sessionId, message, this.#headers()), signal, reply.onMessage, {
+      maxBytes: MAX_MESSAGE_BYTES,
+      onEventId: reply.onEventId,
     });
   }
 
@@ -269,22 +218,14 @@ export class Upstream {
    * body; then there is nothing to listen to and it is not reopened.
    */
   #listen(): void {
-    const sessionId = this.#sessionId;
-    if (!sessionId) return;
+    const session = this.#sessionId;
+    if (!session) return;
     const controller = (this.#listening = new AbortController());
-    const headers = this.#headers(sessionId);
-    headers.accept = "text/event-stream";
-    delete headers["content-type"];
-    exchange({
-      method: "GET",
-      url: this.target.endpoint,
-      headers,
-      signal: AbortSignal.any([controller.signal, this.#closing.signal]),
-      agents: this.#ctx.agents,
-      onMessage: (value) => {
-        if (isRecord(value)) this.#ctx.onServerMessage(this, value);
-      },
-    }).catch(() => {
+    const req: McpRequest = { method: "GET", session, headers: this.#headers(), accept: "text/event-stream" };
+    const onMessage = (value: unknown): void => {
+      if (isRecord(value)) this.#ctx.onServerMessage(this, value);
+    };
+    exchange(this.#http, req, AbortSignal.any([controller.signal, this.#closing.signal]), onMessage, { maxBytes: MAX_MESSAGE_BYTES }).catch(() => {
       // A 405 (no standalone stream offered), the session ending or closing: nothing to do.
     });
   }

@@ -89,6 +89,8 @@ test("tasks are routed to the tool that created them; unknown ones are refused",
   const created = await h.request("tools/call", { name: "mcpdemo_slow_sum", arguments: { values: "1,2", delay: 0.02 }, _meta: TASKS });
   const taskId = created.result.taskId as string;
   assert.equal(created.result.resultType, "task");
+  // The relays' one id scheme: `<label>/<id>`, so tasks/* finds its tool with no table.
+  assert.match(taskId, /^mcpdemo\/./);
   let task: Message;
   do task = (await h.request("tasks/get", { taskId, _meta: TASKS })).result;
   while (task.status === "working");
@@ -99,7 +101,12 @@ test("tasks are routed to the tool that created them; unknown ones are refused",
   assert.equal((await h.request("tasks/update", { taskId, _meta: TASKS })).result.result, undefined);
   const listed = await h.request("tasks/list", {});
   assert.ok(Array.isArray(listed.result.tasks));
+  assert.ok(
+    listed.result.tasks.some((listedTask: Message) => listedTask.taskId === taskId),
+    "listed under its prefixed id",
+  );
   assert.equal((await h.request("tasks/get", { taskId: "nope" })).error.message, "Unknown task");
+  assert.equal((await h.request("tasks/get", { taskId: "other/1" })).error.message, "Unknown task");
 });
 
 test("a request the tool withdraws (elicitation timeout) is cancelled under the host-facing id", async (t) => {

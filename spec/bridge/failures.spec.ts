@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { describeFailure, detailOf, groupsOf, isRetryable } from "../../lib/bridge/failures.ts";
+import { describeFailure } from "../../lib/bridge/failures.ts";
+import { detailOf, groupsOf, isRetryable } from "../../lib/federation/client-failure.ts";
 
 const API = "https://hub.example.org";
 

@@ -4,7 +4,8 @@
 // and ends; it is dropped when the tool says a list changed (or is registered anew), and refilled when older
 // than the bound. A tool with `"catalog": false` is listed live each time instead.
 import { isRecord } from "../../util/guards.ts";
-import { METHOD_OF, type ListKind } from "../../federation/expose.ts";
+import type { ListKind } from "../../federation/expose.ts";
+import { listEvery } from "../../federation/relay.ts";
 import { LATEST_VERSION } from "../../mcp/versions.ts";
 import type { Upstream } from "../forward.ts";
 import { end, initialize, request } from "../upstream-mcp.ts";
@@ -16,7 +17,6 @@ interface Entry {
   lists: Promise<Lists>;
 }
 
-const MAX_PAGES = 100;
 const KINDS: ReadonlyArray<[ListKind, string]> = [
   ["tools", "tools"],
   ["prompts", "prompts"],
@@ -33,16 +33,7 @@ export async function fetchLists(up: Upstream): Promise<Lists> {
   try {
     for (const [kind, capability] of KINDS) {
       if (!(capability in capabilities)) continue;
-      const items: Array<Record<string, unknown>> = [];
-      let cursor: unknown;
-      for (let page = 0; page < MAX_PAGES; page++) {
-        const { result } = await request(up, opened.session, METHOD_OF[kind], cursor === undefined ? {} : { cursor }, headers);
-        const list = result[kind];
-        if (Array.isArray(list)) for (const item of list) if (isRecord(item)) items.push(item);
-        cursor = result.nextCursor;
-        if (typeof cursor !== "string" || cursor === "") break;
-      }
-      lists[kind] = items;
+      lists[kind] = await listEvery(kind, async (method, params) => (await request(up, opened.session, method, params, headers)).result);
     }
   } finally {
     await end(up, opened.session);

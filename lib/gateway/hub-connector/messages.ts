@@ -1,46 +1,19 @@
 // What changes in a message between a client of /mcp and one tool session. Requests the
 // tool sends the client (elicitation, sampling, roots, ping) and the tool's task ids are
-// given the tool's name as a prefix, `<tool>/<id>`, so the client's answer or `tasks/*`
-// request finds its way back without any table (and across a gateway restart for
-// tasks); resource URIs take the tool's label as hub_bridge does; a log line says its tool.
+// given the tool's name as a prefix (the relays' one id scheme, ../../federation/ids.ts), so
+// the client's answer or `tasks/*` request finds its way back without any table (and across
+// a gateway restart for tasks); resource URIs take the tool's label as hub_bridge does; a
+// log line says its tool.
 import { isRecord } from "../../util/guards.ts";
 import { exposeToolResult, rewriteResultUris, type ExposedName } from "../../federation/expose.ts";
-import { exposeUri } from "../../federation/naming.ts";
-import { prefixTask } from "./task-ids.ts";
+import { exposeNotification } from "../../federation/relay.ts";
+import { prefixId, withMeta, withTask } from "../../federation/ids.ts";
 import { exposeJobHandle, exposeJobPoll, JOB_POLL } from "./jobs.ts";
-import { META } from "../../mcp/extension-ids.ts";
 
 type Message = Record<string, unknown>;
 
-export function prefixId(tool: string, id: string | number): string {
-  return `${tool}/${JSON.stringify(id)}`;
-}
-
-/** The tool and original id behind a prefixed request id; null for anything else. */
-export function unprefixId(id: unknown): { tool: string; id: string | number } | null {
-  if (typeof id !== "string") return null;
-  const slash = id.indexOf("/");
-  if (slash < 1) return null;
-  try {
-    const inner: unknown = JSON.parse(id.slice(slash + 1));
-    return typeof inner === "string" || typeof inner === "number" ? { tool: id.slice(0, slash), id: inner } : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Methods whose params name one task (`taskId`, prefixed with its tool); any other `tasks/…` is unknown. */
 export const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/result", "tasks/cancel", "tasks/update"]);
-
-function withTask(tool: string, value: unknown): unknown {
-  return isRecord(value) && typeof value.taskId === "string" ? { ...value, taskId: prefixTask(tool, value.taskId) } : value;
-}
-
-function withMeta(tool: string, value: Message): Message {
-  const meta = value._meta;
-  if (!isRecord(meta) || !isRecord(meta[META.relatedTask])) return value;
-  return { ...value, _meta: { ...meta, [META.relatedTask]: withTask(tool, meta[META.relatedTask]) } };
-}
 
 /** No tool renamed: for callers that hold no view of the namespace. */
 const SAME_NAMES: ExposedName = () => undefined;
@@ -94,11 +67,10 @@ export function exposeMessage(tool: string, message: unknown, answering: string 
   }
   switch (method) {
     case "notifications/resources/updated":
-      return typeof params.uri === "string" ? { ...message, params: { ...params, uri: exposeUri({ label: tool, tool }, params.uri) } } : message;
+    case "notifications/message":
+      return { ...message, params: exposeNotification({ label: tool, tool }, method, params) };
     case "notifications/tasks/status":
       return { ...message, params: withTask(tool, params) };
-    case "notifications/message":
-      return { ...message, params: { ...params, logger: typeof params.logger === "string" ? `${tool}/${params.logger}` : tool } };
     case "notifications/cancelled":
       return typeof params.requestId === "string" || typeof params.requestId === "number"
         ? { ...message, params: { ...params, requestId: prefixId(tool, params.requestId) } }

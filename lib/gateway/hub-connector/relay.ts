@@ -18,7 +18,8 @@ import { writeHeadFrom } from "../../proxy/headers.ts";
 import { GatewayError, sendJson } from "../respond.ts";
 import { type Charge, rewriteCost, untilSent } from "../answer-budget.ts";
 import type { ConnectorContext } from "./context.ts";
-import { exposeMessage, unprefixId } from "./messages.ts";
+import { exposeMessage } from "./messages.ts";
+import { unprefixId } from "../../federation/ids.ts";
 import type { ConnectorSession, Link } from "./sessions.ts";
 import type { WatchedCall } from "../audit/calls.ts";
 import { initialize, postMessage as post, readMessages } from "../upstream-mcp.ts";
@@ -234,7 +235,7 @@ function sendAnswer(cc: ConnectorContext, r: Routed, status: number, raw: Buffer
 /** A client's answer to a request a tool sent it (elicitation, sampling, roots): back to that tool. */
 export async function answerTool(s: ConnectorSession, message: Record<string, unknown>): Promise<void> {
   const found = unprefixId(message.id);
-  const link = found ? await s.links.get(found.tool)?.catch(() => undefined) : undefined;
+  const link = found ? await s.links.get(found.label)?.catch(() => undefined) : undefined;
   if (!found || !link) return;
   const answer = await post(link.up, link.session, { ...message, id: found.id }, { "mcp-protocol-version": s.protocolVersion }, AbortSignal.timeout(30_000));
   answer.resume();

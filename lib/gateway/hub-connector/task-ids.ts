@@ -1,10 +1,11 @@
-// How `/mcp` names a tool's task and job ids to its client: `{tool}/{id}`, so a later
-// `tasks/*` or `hub_get_job_result` finds its tool from the id alone, with no table to keep.
+// How `/mcp` names a tool's task and job ids to its client: the relays' `<label>/<id>`
+// (../../federation/ids.ts), a tool's label being its name, so a later `tasks/*` or
+// `hub_get_job_result` finds its tool from the id alone.
+import { unprefixTask as unprefix } from "../../federation/ids.ts";
 
-export const prefixTask = (tool: string, taskId: string): string => `${tool}/${taskId}`;
+export { prefixTask } from "../../federation/ids.ts";
 
 export function unprefixTask(taskId: unknown): { tool: string; taskId: string } | null {
-  if (typeof taskId !== "string") return null;
-  const slash = taskId.indexOf("/");
-  return slash < 1 ? null : { tool: taskId.slice(0, slash), taskId: taskId.slice(slash + 1) };
+  const found = unprefix(taskId);
+  return found && { tool: found.label, taskId: found.taskId };
 }

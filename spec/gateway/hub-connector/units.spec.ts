@@ -6,7 +6,8 @@ import type { IncomingMessage } from "node:http";
 import { parseGatewayConfig } from "../../../lib/gateway/config.ts";
 import type { Principal, TokenVerifier } from "../../../lib/gateway/contracts.ts";
 import { authorizeHub } from "../../../lib/gateway/hub-connector/auth.ts";
-import { exposeMessage, exposeResult, prefixId, unprefixId } from "../../../lib/gateway/hub-connector/messages.ts";
+import { exposeMessage, exposeResult } from "../../../lib/gateway/hub-connector/messages.ts";
+import { prefixId, unprefixId } from "../../../lib/federation/ids.ts";
 import { unprefixTask } from "../../../lib/gateway/hub-connector/task-ids.ts";
 import { listPage, negotiatedVersion } from "../../../lib/gateway/hub-connector/local.ts";
 import { PersonView } from "../../../lib/gateway/hub-connector/namespace.ts";
@@ -40,8 +41,8 @@ test("/mcp takes hub-wide tokens and tokens for /mcp, never one bound to a tool"
 });
 
 test("request ids and task ids carry their tool, and nothing else decodes", () => {
-  assert.deepEqual(unprefixId(prefixId("lab", 7)), { tool: "lab", id: 7 });
-  assert.deepEqual(unprefixId(prefixId("lab", "a/b")), { tool: "lab", id: "a/b" });
+  assert.deepEqual(unprefixId(prefixId("lab", 7)), { label: "lab", id: 7 });
+  assert.deepEqual(unprefixId(prefixId("lab", "a/b")), { label: "lab", id: "a/b" });
   for (const bad of [7, "nolabel", "/1", "lab/{", "lab/[1]"]) assert.equal(unprefixId(bad), null, String(bad));
   assert.deepEqual(unprefixTask("lab/t-1/x"), { tool: "lab", taskId: "t-1/x" });
   assert.equal(unprefixTask("t1"), null);

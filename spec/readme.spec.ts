@@ -97,7 +97,7 @@ test("the README and docs/ show every hub_gateway command", async () => {
 
 test("every start_mcp --rappture command and rappture revision the pages show is one start_mcp and the gateway take", async () => {
   const { parseLauncherArgs } = await import("../lib/launcher/args.ts");
-  const { parseGatewayConfig } = await import("../lib/gateway/config.ts");
+  const { parseGatewayConfig } = await import("../lib/gateway/config/gateway-config.ts");
   const { readToolXml } = await import("../lib/rappture/tool-xml.ts");
   const all = pages();
   const lines = all.flatMap((p) => fenced(p.text, "sh").flatMap((b) => b.code.split("\n")));
@@ -120,7 +120,7 @@ test("every start_mcp --rappture command and rappture revision the pages show is
 
 test("every start_mcp --stdio-server command and stdio revision the pages show is one start_mcp and the gateway take", async () => {
   const { parseLauncherArgs } = await import("../lib/launcher/args.ts");
-  const { parseGatewayConfig } = await import("../lib/gateway/config.ts");
+  const { parseGatewayConfig } = await import("../lib/gateway/config/gateway-config.ts");
   const all = pages();
   const lines = all.flatMap((p) => fenced(p.text, "sh").flatMap((b) => b.code.split("\n")));
   const inline = all.flatMap((p) => [...p.text.matchAll(/`((?:npx )?start_mcp --stdio-server [^`]+)`/g)].map((m) => m[1]!));

@@ -4,8 +4,8 @@
 // does), the best of several repetitions. The hop rows measure whole processes over loopback,
 // where another program's burst on a shared machine moves a figure by more than tracing costs;
 // this shows how much of a traced row's difference is tracing's own work.
-import { continueTrace, gatewaySpan } from "../../lib/gateway/trace.ts";
-import { inspectRequest, mayActOn, passedOn } from "../../lib/gateway/rewrite.ts";
+import { continueTrace, gatewaySpan } from "../../lib/gateway/relay/trace.ts";
+import { inspectRequest, mayActOn, passedOn } from "../../lib/gateway/relay/rewrite.ts";
 import { EXPORTER_LIMITS } from "../../lib/telemetry/exporter.ts";
 import { exportRequest } from "../../lib/telemetry/otlp.ts";
 import type { SpanRecord } from "../../lib/telemetry/span.ts";

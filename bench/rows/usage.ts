@@ -15,7 +15,9 @@ const DAY_MS = 86_400_000;
 /** The trail a busy year leaves: `lines` lines spread over 365 days, written through the gateway's own writer. */
 async function writeYear(pkg: BuiltPackage, dir: string, lines: number): Promise<void> {
   const { AuditTrail } = (await import(join(pkg.dir, "dist", "lib", "gateway", "audit", "trail.js"))) as typeof import("../../lib/gateway/audit/trail.ts");
-  const { NO_AUDIT } = (await import(join(pkg.dir, "dist", "lib", "gateway", "audit", "settings.js"))) as typeof import("../../lib/gateway/audit/settings.ts");
+  const { NO_AUDIT } = (await import(
+    join(pkg.dir, "dist", "lib", "gateway", "config", "audit-settings.js")
+  )) as typeof import("../../lib/gateway/config/audit-settings.ts");
   const trail = new AuditTrail({ ...NO_AUDIT, sink: "file", dir, maxFileBytes: 32 * 1024 * 1024, keepFiles: 1000, queueLines: 1_000_000 });
   const start = Date.now() - 365 * DAY_MS;
   const realNow = Date.now;

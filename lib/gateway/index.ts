@@ -9,15 +9,15 @@ export {
   type ToolSpec,
   type RevisionSpec,
   type SlurmRevision,
-} from "./config.ts";
-export type { GatewayLimits } from "./limits-settings.ts";
-export { StoreAccountDirectory, AccountError } from "./accounts.ts";
-export { ApiTokens } from "./api-tokens.ts";
+} from "./config/gateway-config.ts";
+export type { GatewayLimits } from "./config/limits-settings.ts";
+export { StoreAccountDirectory, AccountError } from "./identity/accounts.ts";
+export { ApiTokens } from "./identity/api-tokens.ts";
 export { FileRecordStore } from "./store/file-record-store.ts";
 export { MemoryRecordStore } from "./store/memory-record-store.ts";
 export { PostgresRecordStore, type PostgresStoreOptions } from "./store/postgres-record-store.ts";
-export { StoreFullError, StoreUnavailableError } from "./store/store-errors.ts";
+export { StoreFullError, StoreUnavailableError } from "./contracts/store-errors.ts";
 export { OAuthServer } from "./oauth/server.ts";
 export type { OAuthServerOptions } from "./oauth/options.ts";
 export type { OAuthSettings } from "./oauth/gateway-settings.ts";
-export type { Principal, TokenVerifier, AccountDirectory, RecordStore, AuthorizationServer } from "./contracts.ts";
+export type { Principal, TokenVerifier, AccountDirectory, RecordStore, AuthorizationServer } from "./contracts/interfaces.ts";

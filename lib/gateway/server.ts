@@ -1,38 +1,38 @@
 // The hub gateway as an HTTP server: its parts put together, the route table
-// (./route-table.ts) given the handlers that need them, one JSON access-log line per request;
+// (./edge/route-table.ts) given the handlers that need them, one JSON access-log line per request;
 // no request can crash the process.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { ACCOUNTS, StoreAccountDirectory } from "./accounts.ts";
-import { AnswerBudget } from "./answer-budget.ts";
-import { API_TOKENS, ApiTokens } from "./api-tokens.ts";
-import { LegacyStreams } from "./legacy-sse.ts";
-import type { GatewayConfig } from "./config.ts";
-import type { AuthorizationServer, RecordStore, TokenVerifier } from "./contracts.ts";
-import { KEEPALIVE_MS, upstreamAgent } from "./forward.ts";
+import { ACCOUNTS, StoreAccountDirectory } from "./identity/accounts.ts";
+import { AnswerBudget } from "./relay/answer-budget.ts";
+import { API_TOKENS, ApiTokens } from "./identity/api-tokens.ts";
+import { LegacyStreams } from "./calls/legacy-sse.ts";
+import type { GatewayConfig } from "./config/gateway-config.ts";
+import type { AuthorizationServer, RecordStore, TokenVerifier } from "./contracts/interfaces.ts";
+import { KEEPALIVE_MS, upstreamAgent } from "./relay/forward.ts";
 import type { Backend, LaunchRequest } from "./backends/index.ts";
-import { GatewayMetrics } from "./metrics.ts";
+import { GatewayMetrics } from "./operations/metrics.ts";
 import { AuditTrail } from "./audit/trail.ts";
-import { sessionEvents } from "./audit/session-events.ts";
-import { readiness } from "./readiness.ts";
-import { closeThen, livePerTool, teeEvents } from "./server-ops.ts";
+import { toolSessionEvents } from "./audit/session-events.ts";
+import { readiness } from "./operations/readiness.ts";
+import { closeThen, livePerTool, teeEvents } from "./operations/server-ops.ts";
 import { adminPageHandlers } from "./admin/handler.ts";
 import { packageVersion } from "../util/cli-entry.ts";
 import { TimedRecordStore } from "./store/timed-record-store.ts";
 import { tracingConfig } from "../telemetry/config.ts";
 import { Tracer } from "../telemetry/tracer.ts";
-import { TokenBucketLimiter } from "./rate-limit.ts";
-import { identityWarnings } from "./run-as.ts";
-import { CORS, GatewayError, sendJson } from "./respond.ts";
-import { gatewayRouter } from "./route-table.ts";
+import { TokenBucketLimiter } from "./edge/rate-limit.ts";
+import { identityWarnings } from "./hosting/run-as.ts";
+import { CORS, GatewayError, sendJson } from "./contracts/respond.ts";
+import { gatewayRouter } from "./edge/route-table.ts";
 import type { AuditEntry } from "./audit/entry.ts";
-import { SessionSealer } from "./session-seal.ts";
+import { SessionSealer } from "./relay/session-seal.ts";
 import { CachingRecordStore } from "./store/caching-record-store.ts";
-import { ToolSessions } from "./tool-sessions.ts";
-import { isSteadyRoute } from "./tool-session-records.ts";
-import type { GatewayContext } from "./tool-call.ts";
-import { UpstreamSlots } from "./upstream-slots.ts";
-import { handleSessionProxy } from "./session-proxy.ts";
-import { ConsoleLinkUses, openConsoleLink } from "./console-link.ts";
+import { ToolSessions } from "./tool-sessions/tool-sessions.ts";
+import { isSteadyRoute } from "./tool-sessions/records.ts";
+import type { GatewayContext } from "./calls/tool-call.ts";
+import { UpstreamSlots } from "./relay/upstream-slots.ts";
+import { handleSessionProxy } from "./edge/session-proxy.ts";
+import { ConsoleLinkUses, openConsoleLink } from "./edge/console-link.ts";
 import { CORS as PROFILES } from "../http/cors.ts";
 import { bindHttp, gracefulClose, urlHost } from "../http/listen.ts";
 import { hostAllowList } from "../http/host-guard.ts";
@@ -146,7 +146,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     publicUrl: () => publicUrl,
     launch: options.launch,
     childEnv: options.childEnv,
-    onEvent: teeEvents(event, sessionEvents(metrics, audit)),
+    onEvent: teeEvents(event, toolSessionEvents(metrics, audit)),
   });
   // The account page, where the authorization server signs people in: served on its path.
   const accountPath = options.authorizationServer?.account?.serve(

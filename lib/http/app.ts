@@ -11,7 +11,7 @@ import type { JsonRpcMessage } from "../util/jsonrpc.ts";
 import type { SessionStore } from "../session/session-table.ts";
 import type { Session, SessionStream } from "../session/session.ts";
 import type { SseStream } from "./sse.ts";
-import { classifyRouteRevision } from "../mcp/revision.ts";
+import { classifyRouteProtocolRevision } from "../mcp/revision.ts";
 import { ErrorCode, failure } from "../util/jsonrpc.ts";
 import { StreamDirectory } from "./event-stream.ts";
 import { CORS } from "./cors.ts";
@@ -58,7 +58,7 @@ const guard: Step<AppCtx> = (req, res, { app }) => {
 const revisionHeader: Step<AppCtx> = (req, res, { url }) => {
   const version = req.headers["mcp-protocol-version"];
   if (version === undefined || (req.method === "POST" && (url.path === "/mcp" || url.path === "/"))) return NEXT;
-  const revision = classifyRouteRevision(String(version));
+  const revision = classifyRouteProtocolRevision(String(version));
   if (revision.kind !== "refused") return NEXT;
   req.resume();
   sendJson(res, 400, failure(null, revision.error));

@@ -6,7 +6,7 @@ import { Dispatcher, sharedMethods } from "./dispatcher.ts";
 import type { Exchange } from "./exchange.ts";
 import type { MethodTable } from "./methods/types.ts";
 import { refused, type Outcome } from "./outcome.ts";
-import { classifyRevision } from "./revision.ts";
+import { classifyProtocolRevision } from "./revision.ts";
 import { StatelessServer, type StatelessOptions } from "./stateless/serve.ts";
 import { failure } from "../util/jsonrpc.ts";
 
@@ -38,7 +38,7 @@ export function createProtocol(
  * classifies with the version header itself, as it must find the session in between.
  */
 export function serveMessage(protocol: Protocol, body: unknown, exchange: Exchange): Promise<Outcome> {
-  const revision = classifyRevision(undefined, body);
+  const revision = classifyProtocolRevision(undefined, body);
   if (revision.kind === "session") return protocol.session.handle(body, exchange);
   if (revision.kind === "refused") return Promise.resolve(refused(revision.refusal, failure(null, revision.error)));
   const outside: Exchange = exchange.session ? { session: null, signal: exchange.signal, send: (m) => exchange.send(m) } : exchange;

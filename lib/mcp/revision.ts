@@ -22,7 +22,7 @@ const STATELESS: Revision = { kind: "stateless" };
  * protocol-version `_meta` key, is stateless; the 2026 checks then refuse a header/envelope
  * mismatch. A batch is never stateless: 2026-07-28 has no batches.
  */
-export function classifyRevision(header: string | undefined, body?: unknown): Revision {
+export function classifyProtocolRevision(header: string | undefined, body?: unknown): Revision {
   if (header !== undefined && !Array.isArray(body) && isStatelessVersion(header.trim())) return STATELESS;
   if (isRecord(body) && requestMeta(body.params)?.[META.protocolVersion] !== undefined) return STATELESS;
   if (header !== undefined && !isSupportedVersion(header)) return UNSUPPORTED;
@@ -39,7 +39,7 @@ const UNSUPPORTED: Revision = {
  * The revision of a request that is not a posted message (a GET stream, a DELETE, REST): only
  * a session revision has those routes, so a stateless version is refused there as unsupported.
  */
-export function classifyRouteRevision(header: string): Revision {
-  const revision = classifyRevision(header);
+export function classifyRouteProtocolRevision(header: string): Revision {
+  const revision = classifyProtocolRevision(header);
   return revision.kind === "stateless" ? UNSUPPORTED : revision;
 }

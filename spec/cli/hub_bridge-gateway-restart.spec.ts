@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { startGateway } from "../../lib/gateway/server.ts";
-import { parseGatewayConfig } from "../../lib/gateway/config.ts";
+import { parseGatewayConfig } from "../../lib/gateway/config/gateway-config.ts";
 import { forThisCheckout, startHarness, ROOT } from "../gateway/helpers.ts";
 import { appUriOf, assertAppFound } from "../helpers/apps-host.ts";
 import { spawnBridge } from "../bridge/bridge-client.ts";

@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../cli/hub_gateway.ts";
 import { recordingIo as io } from "../helpers/cli-io.ts";
-import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
+import { StoreAccountDirectory } from "../../lib/gateway/identity/accounts.ts";
 import { PostgresRecordStore } from "../../lib/gateway/store/postgres-record-store.ts";
 import { freePort, ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
 import { POSTGRES_SKIP, postgresCluster } from "../helpers/postgres.ts";

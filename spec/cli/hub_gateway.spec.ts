@@ -9,8 +9,8 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run } from "../../cli/hub_gateway.ts";
 import { recordingIo as io } from "../helpers/cli-io.ts";
-import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
-import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
+import { StoreAccountDirectory } from "../../lib/gateway/identity/accounts.ts";
+import { ApiTokens } from "../../lib/gateway/identity/api-tokens.ts";
 import { FileRecordStore } from "../../lib/gateway/store/file-record-store.ts";
 import { ROOT, tempDir } from "../helpers/launcher-fixtures.ts";
 

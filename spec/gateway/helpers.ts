@@ -5,12 +5,12 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
-import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
-import { parseGatewayConfig } from "../../lib/gateway/config.ts";
-import type { RecordStore } from "../../lib/gateway/contracts.ts";
+import { StoreAccountDirectory } from "../../lib/gateway/identity/accounts.ts";
+import { ApiTokens } from "../../lib/gateway/identity/api-tokens.ts";
+import { parseGatewayConfig } from "../../lib/gateway/config/gateway-config.ts";
+import type { RecordStore } from "../../lib/gateway/contracts/interfaces.ts";
 import { startGateway, type GatewayOptions, type RunningGateway } from "../../lib/gateway/server.ts";
-import { StateRoots } from "../../lib/gateway/state-dirs.ts";
+import { StateRoots } from "../../lib/gateway/hosting/state-dirs.ts";
 import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));

@@ -2,7 +2,7 @@
 // record-store.spec.ts (and postgres-record-store.spec.ts).
 import assert from "node:assert/strict";
 import { test as nodeTest } from "node:test";
-import type { RecordStore } from "../../lib/gateway/contracts.ts";
+import type { RecordStore } from "../../lib/gateway/contracts/interfaces.ts";
 
 type Cleanup = { after(fn: () => unknown): void };
 

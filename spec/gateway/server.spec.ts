@@ -4,8 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { connect } from "node:net";
-import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
-import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
+import { StoreAccountDirectory } from "../../lib/gateway/identity/accounts.ts";
+import { ApiTokens } from "../../lib/gateway/identity/api-tokens.ts";
 import { fake, post, rpc, startHarness, type Harness, json } from "./helpers.ts";
 
 const CONFIG = {

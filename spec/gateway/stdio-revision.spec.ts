@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { checkAppFiles, parseGatewayConfig } from "../../lib/gateway/config.ts";
+import { checkAppFiles, parseGatewayConfig } from "../../lib/gateway/config/gateway-config.ts";
 import { launchBackend, type Backend, type LaunchRequest } from "../../lib/gateway/backends/index.ts";
 import { alive, tempDir } from "../helpers/launcher-fixtures.ts";
 import { fixturePython, STDIO_FIXTURE } from "../helpers/stdio-fixture.ts";

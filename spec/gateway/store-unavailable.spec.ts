@@ -4,10 +4,10 @@
 // process serves again.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
-import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
-import { parseGatewayConfig } from "../../lib/gateway/config.ts";
-import { gatewayAuthorizationServer } from "../../lib/gateway/oauth/for-gateway.ts";
+import { StoreAccountDirectory } from "../../lib/gateway/identity/accounts.ts";
+import { ApiTokens } from "../../lib/gateway/identity/api-tokens.ts";
+import { parseGatewayConfig } from "../../lib/gateway/config/gateway-config.ts";
+import { gatewayAuthorizationServer } from "../../lib/gateway/identity/oauth-for-gateway.ts";
 import { startGateway } from "../../lib/gateway/server.ts";
 import { PostgresRecordStore } from "../../lib/gateway/store/postgres-record-store.ts";
 import { POSTGRES_SKIP, postgresCluster } from "../helpers/postgres.ts";

@@ -3,16 +3,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { StoreAccountDirectory } from "../../lib/gateway/accounts.ts";
-import { ApiTokens } from "../../lib/gateway/api-tokens.ts";
-import { ConfigError, parseGatewayConfig, parseGatewayConfigText } from "../../lib/gateway/config.ts";
-import { DEFAULT_LIMITS } from "../../lib/gateway/limits-settings.ts";
-import { GatewayMetrics } from "../../lib/gateway/metrics.ts";
-import { TokenBucketLimiter } from "../../lib/gateway/rate-limit.ts";
-import { inspectRequest, mayActOn, rewriteResult } from "../../lib/gateway/rewrite.ts";
-import { checkedPath } from "../../lib/gateway/routes.ts";
-import { gatewayRouter, type GatewayRoutes } from "../../lib/gateway/route-table.ts";
-import { SessionSealer } from "../../lib/gateway/session-seal.ts";
+import { StoreAccountDirectory } from "../../lib/gateway/identity/accounts.ts";
+import { ApiTokens } from "../../lib/gateway/identity/api-tokens.ts";
+import { ConfigError, parseGatewayConfig, parseGatewayConfigText } from "../../lib/gateway/config/gateway-config.ts";
+import { DEFAULT_LIMITS } from "../../lib/gateway/config/limits-settings.ts";
+import { GatewayMetrics } from "../../lib/gateway/operations/metrics.ts";
+import { TokenBucketLimiter } from "../../lib/gateway/edge/rate-limit.ts";
+import { inspectRequest, mayActOn, rewriteResult } from "../../lib/gateway/relay/rewrite.ts";
+import { checkedPath } from "../../lib/gateway/contracts/routes.ts";
+import { gatewayRouter, type GatewayRoutes } from "../../lib/gateway/edge/route-table.ts";
+import { SessionSealer } from "../../lib/gateway/relay/session-seal.ts";
 import { MemoryRecordStore } from "../../lib/gateway/store/memory-record-store.ts";
 
 test("config: defaults, relative app paths, trailing slashes", () => {

@@ -45,8 +45,8 @@ const FORMER_COPIES: Record<Concern, string> = {
   CORS: `res.setHeader("Access-Control-Allow-Origin", "*");`, // lib/gateway/oauth/http-io.ts
   "listen/close": `import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
     const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);`, // lib/gateway/server.ts
-  "SSE parser": `const m = /event: *endpoint\\r?\\ndata: *([^\\r\\n]*)/.exec(text);`, // lib/gateway/mcp-sessions.ts
-  "SSE writer": `res.write(": stream open\\n\\n");`, // lib/gateway/forward.ts
+  "SSE parser": `const m = /event: *endpoint\\r?\\ndata: *([^\\r\\n]*)/.exec(text);`, // lib/gateway/relay/mcp-sessions.ts
+  "SSE writer": `res.write(": stream open\\n\\n");`, // lib/gateway/relay/forward.ts
 };
 
 test("the scan catches the copies the tree used to have", () => {

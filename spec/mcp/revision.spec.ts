@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { classifyRevision } from "../../lib/mcp/revision.ts";
+import { classifyProtocolRevision } from "../../lib/mcp/revision.ts";
 import { META } from "../../lib/mcp/stateless/envelope.ts";
 
 const V = "2026-07-28";
@@ -32,13 +32,13 @@ const CASES: [name: string, header: string | undefined, body: unknown, kind: "se
 ];
 
 for (const [name, header, body, kind] of CASES) {
-  test(`classifyRevision: ${name} -> ${kind}`, () => {
-    assert.equal(classifyRevision(header, body).kind, kind);
+  test(`classifyProtocolRevision: ${name} -> ${kind}`, () => {
+    assert.equal(classifyProtocolRevision(header, body).kind, kind);
   });
 }
 
 test("a refusal names the versions served and carries no HTTP status", () => {
-  const revision = classifyRevision("v999", call({}));
+  const revision = classifyProtocolRevision("v999", call({}));
   assert.deepEqual(revision, {
     kind: "refused",
     refusal: "unsupported-version",
@@ -46,7 +46,7 @@ test("a refusal names the versions served and carries no HTTP status", () => {
   });
 });
 
-test("no file but the classifier asks which revision a version names: HTTP, stdio, handle(), the gateway and its connector all go through classifyRevision", () => {
+test("no file but the classifier asks which revision a version names: HTTP, stdio, handle(), the gateway and its connector all go through classifyProtocolRevision", () => {
   const lib = fileURLToPath(new URL("../../lib/", import.meta.url));
   const definers = new Set(["mcp/revision.ts", "mcp/versions.ts", "mcp/stateless/envelope.ts"]);
   const askers = readdirSync(lib, { recursive: true, encoding: "utf8" })

@@ -272,7 +272,7 @@ test("no lib/ file outside the errors module maps errors to statuses itself", ()
     .filter(({ file }) => !ERRORS_MODULES.has(file) && !BROWSER(file))
     .flatMap(({ file, text }) => [...text.matchAll(entry), ...text.matchAll(beside)].map((m) => `${file}: ${m[0].trim()}`));
   assert.deepEqual(found, []);
-  for (const file of ["http/status.ts", "gateway/respond.ts", "gateway/oauth/server.ts"]) {
+  for (const file of ["http/status.ts", "gateway/contracts/respond.ts", "gateway/oauth/server.ts"]) {
     const text = libFiles().find((f) => f.file === file)!.text;
     assert.doesNotMatch(text, /\b[45]\d\d\b/, `${file} reads its statuses from the declarations`);
   }

@@ -7,12 +7,12 @@
 // person's own (another's, or none) is a 404, whether or not it exists. Token changes are
 // audit lines (person, token id and name, expiry; never the token).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type ApiTokens, tokenName } from "../api-tokens.ts";
+import { type ApiTokens, tokenName } from "../identity/api-tokens.ts";
 import type { AuditEntry } from "../audit/entry.ts";
-import type { AccountHost } from "../contracts.ts";
+import type { AccountHost } from "../contracts/interfaces.ts";
 import { readBody, sendHtml, sendRedirect, singleParams } from "../oauth/http-io.ts";
 import { errorPage } from "../oauth/pages.ts";
-import type { ToolSessions } from "../tool-sessions.ts";
+import type { ToolSessions } from "../tool-sessions/tool-sessions.ts";
 import { accountPage, type AccountView } from "./view.ts";
 
 export interface AccountPageOptions {

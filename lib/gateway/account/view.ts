@@ -1,11 +1,11 @@
 // The account page's HTML: the person's API tokens, connected apps and tool sessions, each
 // with a plain form (no scripts), and a new token shown once with a hub_bridge config to
 // paste. Every value from outside goes through escapeHtml; the layout is the sign-in pages'.
-import type { TokenInfo } from "../api-tokens.ts";
-import type { ConnectedApp } from "../contracts.ts";
+import type { TokenInfo } from "../identity/api-tokens.ts";
+import type { ConnectedApp } from "../contracts/interfaces.ts";
 import { escapeHtml, hidden, page } from "../oauth/pages.ts";
 
-export interface SessionRow {
+export interface ToolSessionRow {
   readonly instance: string;
   readonly tool: string;
   readonly revision: string;
@@ -19,7 +19,7 @@ export interface AccountView {
   readonly csrf: string;
   readonly tokens: readonly TokenInfo[];
   readonly apps: readonly ConnectedApp[];
-  readonly sessions: readonly SessionRow[];
+  readonly sessions: readonly ToolSessionRow[];
   /** Token lifetimes offered, in days; the first is the default. */
   readonly lifetimes: readonly number[];
   readonly notice?: string;

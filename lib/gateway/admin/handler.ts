@@ -6,15 +6,15 @@
 // carry the session's CSRF token for this page; groups are read past the lookup cache on
 // every request, so an operator taken out of the admin group loses the page at once.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isAdmin } from "../admin-settings.ts";
+import { isAdmin } from "../config/admin-settings.ts";
 import type { AuditTrail } from "../audit/trail.ts";
-import type { GatewayConfig } from "../config.ts";
-import type { AccountDirectory, RecordStore, SignedInPage } from "../contracts.ts";
+import type { GatewayConfig } from "../config/gateway-config.ts";
+import type { AccountDirectory, RecordStore, SignedInPage } from "../contracts/interfaces.ts";
 import { readBody, sendHtml, sendRedirect, singleParams } from "../oauth/http-io.ts";
 import { errorPage } from "../oauth/pages.ts";
-import { readiness } from "../readiness.ts";
-import type { ToolSessions } from "../tool-sessions.ts";
-import { adminPage, type LiveSession } from "./page.ts";
+import { readiness } from "../operations/readiness.ts";
+import type { ToolSessions } from "../tool-sessions/tool-sessions.ts";
+import { adminPage, type LiveToolSession } from "./page.ts";
 import { processUse } from "./proc.ts";
 import { AdminUsageView } from "./usage-view.ts";
 
@@ -66,7 +66,7 @@ export function adminPageHandlers(o: AdminOptions): { GET: Handler; POST: Handle
       readiness(o.store, o.sessions),
       Promise.all(
         owned.map(
-          async ({ rec, kind }): Promise<LiveSession> => ({
+          async ({ rec, kind }): Promise<LiveToolSession> => ({
             ...(await processUse(rec.pid)),
             instance: rec.instance,
             person: rec.user,

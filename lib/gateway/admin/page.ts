@@ -7,7 +7,7 @@ import type { UsageRow } from "../audit/usage.ts";
 import { callsChart } from "./chart.ts";
 import type { AdminUsage } from "./usage-view.ts";
 
-export interface LiveSession {
+export interface LiveToolSession {
   instance: string;
   person: string;
   tool: string;
@@ -38,7 +38,7 @@ export interface AdminView {
   /** The page's CSRF token, bound to the browser session and the person. */
   csrf: string;
   health: Health;
-  sessions: LiveSession[];
+  sessions: LiveToolSession[];
   /** Undefined when the audit trail is off or has no lines yet; `note` says which. */
   usage?: AdminUsage;
   note?: string;

@@ -1,6 +1,6 @@
-// Tool-session events (../tool-sessions.ts tells them to the log) as the audit trail's
+// Tool-session events (../tool-sessions/tool-sessions.ts tells them to the log) as the audit trail's
 // session lines and /metrics' starts, failures and start latency by backend.
-import type { GatewayMetrics } from "../metrics.ts";
+import type { GatewayMetrics } from "../operations/metrics.ts";
 import type { AuditTrail } from "./trail.ts";
 
 function str(v: unknown): string | undefined {
@@ -11,7 +11,7 @@ function num(v: unknown): number | undefined {
   return typeof v === "number" && Number.isFinite(v) ? v : undefined;
 }
 
-export function sessionEvents(metrics: GatewayMetrics, audit: AuditTrail): (name: string, fields: Record<string, unknown>) => void {
+export function toolSessionEvents(metrics: GatewayMetrics, audit: AuditTrail): (name: string, fields: Record<string, unknown>) => void {
   return (name, fields) => {
     const backend = str(fields.backend) ?? "unknown";
     const who = { person: str(fields.user), tool: str(fields.tool), revision: str(fields.revision), backend };

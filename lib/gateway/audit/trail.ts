@@ -4,7 +4,7 @@
 import type { Writable } from "node:stream";
 import { auditLine, type AuditEntry } from "./entry.ts";
 import { AuditFiles } from "./files.ts";
-import type { AuditSettings } from "./settings.ts";
+import type { AuditSettings } from "../config/audit-settings.ts";
 
 export interface AuditTrailOptions {
   /** The `stdout` sink's stream; process.stdout by default. */

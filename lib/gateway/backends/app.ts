@@ -1,6 +1,6 @@
 // `app`: start_mcp as a child of the gateway on an ephemeral loopback port, which its ready
 // line names (lib/util/ready-line.ts). It runs as the tool's account with a reduced
-// environment (../run-as.ts), in a process group of its own, so stopping it reaches
+// environment (../hosting/run-as.ts), in a process group of its own, so stopping it reaches
 // everything it started, and answers only requests carrying its per-session secret, which
 // the gateway adds when forwarding (lib/http/session-secret.ts). `rappture` revisions start
 // the same way (./rappture.ts), and so do `stdio` revisions, under start_mcp --stdio-server (./stdio.ts).
@@ -11,12 +11,12 @@ import { join } from "node:path";
 import { SECRET_COOKIE, SECRET_FILE_ENV } from "../../http/session-secret.ts";
 import { spawnGroup, type ChildProcessHandle } from "../../util/process-group.ts";
 import { parseReadyLine, type ReadyInfo } from "../../util/ready-line.ts";
-import { provesSession } from "../ready-address.ts";
-import { childEnv, type Account } from "../run-as.ts";
-import { servedFile } from "../served-settings.ts";
-import { sessionStateDir } from "../state-dirs.ts";
+import { provesSession } from "../hosting/ready-address.ts";
+import { childEnv, type Account } from "../hosting/run-as.ts";
+import { servedFile } from "../config/served-settings.ts";
+import { toolSessionStateDir } from "../hosting/state-dirs.ts";
 import { accountFor, asAccount, firstLine } from "./child.ts";
-import { SessionLaunchError, type Backend, type LaunchRequest, type RevisionOf, type ToolBackend } from "./contract.ts";
+import { ToolSessionLaunchError, type Backend, type LaunchRequest, type RevisionOf, type ToolBackend } from "./contract.ts";
 import { launcherCommand } from "./start-mcp.ts";
 
 /** Writes a file only the child's account (and the gateway) can read. */
@@ -59,7 +59,7 @@ export async function startServed(req: LaunchRequest, revision: Served): Promise
   const secret = randomBytes(32).toString("base64url");
   let group: ChildProcessHandle;
   try {
-    const stateDir = await sessionStateDir(await req.stateRoots.root({ kind: "app", parent: tmpdir() }), req.user, req.tool, req.revisionName, account);
+    const stateDir = await toolSessionStateDir(await req.stateRoots.root({ kind: "app", parent: tmpdir() }), req.user, req.tool, req.revisionName, account);
     if (account) await chown(dir, account.uid, account.gid);
     await privateFile(join(dir, "secret"), secret, account);
     const env = childEnv(req.env ?? process.env, revision.env ?? [], account, {
@@ -70,7 +70,7 @@ export async function startServed(req: LaunchRequest, revision: Served): Promise
     });
     const { flags: served, tail } = servedArgs(revision);
     const args = [...served, "--host", "127.0.0.1", "--port", "0", "--path-prefix", prefix, "--ready-line", "--state-dir", stateDir, ...tail];
-    // Always one per person for stdio (../config.ts refuses "shared": a stdio server's requests name no call).
+    // Always one per person for stdio (../config/gateway-config.ts refuses "shared": a stdio server's requests name no call).
     const [command, ...flags] = launcherCommand(revision.kind === "stdio" || revision.isolation !== "shared");
     // A stdio server runs from gateway.json's folder, so the command's relative paths mean what they say there.
     const cwd = revision.kind === "stdio" ? revision.cwd : dir;
@@ -86,7 +86,7 @@ export async function startServed(req: LaunchRequest, revision: Served): Promise
     // Any process of the session's account can write into the child's stdout (/proc/<pid>/fd/1).
     if (!(await provesSession(ready.url, secret))) {
       req.onOutput("the server at the tool session's ready address did not prove it is the session's: refused");
-      throw new SessionLaunchError("HUBMCP_SESSION_LAUNCH_FAILED", "the tool session's ready line was refused");
+      throw new ToolSessionLaunchError("HUBMCP_SESSION_LAUNCH_FAILED", "the tool session's ready line was refused");
     }
   } catch (err) {
     await group.stop();

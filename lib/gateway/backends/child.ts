@@ -2,8 +2,8 @@
 // account it runs as, and waiting for the one stdout line that says it is ready. The child
 // itself is a process group of lib/util/process-group.ts.
 import type { ChildProcessHandle } from "../../util/process-group.ts";
-import { childAccount, type Account } from "../run-as.ts";
-import { SessionLaunchError, type LaunchRequest } from "./contract.ts";
+import { childAccount, type Account } from "../hosting/run-as.ts";
+import { ToolSessionLaunchError, type LaunchRequest } from "./contract.ts";
 
 /** What a child may print on stdout before the line the gateway waits for. */
 const MAX_OUTPUT_BEFORE_READY = 1024 * 1024;
@@ -14,7 +14,7 @@ export async function accountFor(req: LaunchRequest, runAs: string | undefined):
     return await childAccount(runAs, req.user);
   } catch (err) {
     req.onOutput((err as Error).message);
-    throw new SessionLaunchError("HUBMCP_SESSION_LAUNCH_FAILED", (err as Error).message);
+    throw new ToolSessionLaunchError("HUBMCP_SESSION_LAUNCH_FAILED", (err as Error).message);
   }
 }
 
@@ -31,13 +31,13 @@ export function firstLine(group: ChildProcessHandle, ms: number, accept: (line: 
     let seen = 0;
     let found = false;
     const timer = setTimeout(
-      () => reject(new SessionLaunchError("HUBMCP_SESSION_NEVER_READY", `the tool session did not become ready within ${Math.round(ms / 1000)} s`)),
+      () => reject(new ToolSessionLaunchError("HUBMCP_SESSION_NEVER_READY", `the tool session did not become ready within ${Math.round(ms / 1000)} s`)),
       ms,
     );
     group.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
       if (!found && (seen += chunk.length) > MAX_OUTPUT_BEFORE_READY) {
         clearTimeout(timer);
-        reject(new SessionLaunchError("HUBMCP_SESSION_LAUNCH_FAILED", "the tool session printed too much before it was ready"));
+        reject(new ToolSessionLaunchError("HUBMCP_SESSION_LAUNCH_FAILED", "the tool session printed too much before it was ready"));
       }
       buffered += chunk;
       let nl: number;
@@ -63,7 +63,7 @@ export function firstLine(group: ChildProcessHandle, ms: number, accept: (line: 
     });
     void group.exited.then(() => {
       clearTimeout(timer);
-      reject(new SessionLaunchError("HUBMCP_SESSION_LAUNCH_FAILED", "the tool session exited before it was ready"));
+      reject(new ToolSessionLaunchError("HUBMCP_SESSION_LAUNCH_FAILED", "the tool session exited before it was ready"));
     });
   });
 }

@@ -1,9 +1,9 @@
 // `command`: a hub's own session launcher, run as the tool's account in a process group of
 // its own, that prints one JSON line `{url, cookie?}` naming where the session answers.
 import { spawnGroup } from "../../util/process-group.ts";
-import { childEnv } from "../run-as.ts";
+import { childEnv } from "../hosting/run-as.ts";
 import { accountFor, asAccount, firstLine } from "./child.ts";
-import { NEVER, SessionLaunchError, type ToolBackend } from "./contract.ts";
+import { NEVER, ToolSessionLaunchError, type ToolBackend } from "./contract.ts";
 
 export const command: ToolBackend<"command"> = {
   kind: "command",
@@ -33,7 +33,7 @@ export const command: ToolBackend<"command"> = {
     const { url, cookie } = (info ?? {}) as { url?: unknown; cookie?: unknown };
     if (typeof url !== "string" || !/^http:\/\//.test(url) || (cookie !== undefined && typeof cookie !== "string") || !URL.canParse(url)) {
       await group.stop();
-      throw new SessionLaunchError("HUBMCP_SESSION_LAUNCH_FAILED", "the session command printed no usable {url, cookie} line");
+      throw new ToolSessionLaunchError("HUBMCP_SESSION_LAUNCH_FAILED", "the session command printed no usable {url, cookie} line");
     }
     // A launcher that exits cleanly after printing hands the session to something else (a
     // batch system, a hub): only a failing exit, or one while running, ends the session.

@@ -4,8 +4,8 @@
 // asks for a backend for every kind gateway.json can declare. start() gives the server's
 // address (url, cookie), how to stop it, and `exited`, which tells the tool session the server
 // ended on its own; nothing else of a backend is seen outside this folder.
-import type { RevisionSpec } from "../config.ts";
-import type { StateRoots } from "../state-dirs.ts";
+import type { RevisionSpec } from "../config/gateway-config.ts";
+import type { StateRoots } from "../hosting/state-dirs.ts";
 
 export interface Backend {
   /** Where the tool server answers, with a trailing slash. */
@@ -46,12 +46,12 @@ export type RevisionOf<K extends RevisionKind> = Extract<RevisionSpec, { kind: K
 /** One kind of revision's way to start a tool server. */
 export interface ToolBackend<K extends RevisionKind> {
   readonly kind: K;
-  /** Starts the server, or rejects with a SessionLaunchError (its reason already given to `req.onOutput`). */
+  /** Starts the server, or rejects with a ToolSessionLaunchError (its reason already given to `req.onOutput`). */
   start(req: LaunchRequest, revision: RevisionOf<K>): Promise<Backend>;
 }
 
 /** A tool session that could not be started, or did not become ready in time. */
-export class SessionLaunchError extends Error {
+export class ToolSessionLaunchError extends Error {
   constructor(
     readonly code: "HUBMCP_SESSION_NEVER_READY" | "HUBMCP_SESSION_LAUNCH_FAILED",
     message: string,

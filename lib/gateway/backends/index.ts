@@ -9,7 +9,7 @@ import { slurm } from "./slurm.ts";
 import { stdio } from "./stdio.ts";
 import { url } from "./url.ts";
 
-export { launchFailure, SessionLaunchError, type Backend, type LaunchRequest } from "./contract.ts";
+export { launchFailure, ToolSessionLaunchError, type Backend, type LaunchRequest } from "./contract.ts";
 export { launcherCommand, LEAN_SESSION_FLAGS } from "./start-mcp.ts";
 
 const BACKENDS: { readonly [K in RevisionKind]: ToolBackend<K> } = { app, rappture, stdio, url, command, slurm };

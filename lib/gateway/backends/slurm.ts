@@ -14,12 +14,12 @@ import { batchHost, cancelAndWait, cancelAtExit, isLive, jobStatus, SBATCH_NOT_F
 import { SlurmError } from "../../slurm/error.ts";
 import { OutputFollower } from "../../slurm/job-files.ts";
 import { parseReadyLine } from "../../util/ready-line.ts";
-import { refuseJobAddress } from "../ready-address.ts";
-import { childEnv } from "../run-as.ts";
-import { servedFile, type Served } from "../served-settings.ts";
-import { sessionStateDir } from "../state-dirs.ts";
+import { refuseJobAddress } from "../hosting/ready-address.ts";
+import { childEnv } from "../hosting/run-as.ts";
+import { servedFile, type Served } from "../config/served-settings.ts";
+import { toolSessionStateDir } from "../hosting/state-dirs.ts";
 import { accountFor } from "./child.ts";
-import { SessionLaunchError, type Backend, type LaunchRequest, type RevisionOf, type ToolBackend } from "./contract.ts";
+import { ToolSessionLaunchError, type Backend, type LaunchRequest, type RevisionOf, type ToolBackend } from "./contract.ts";
 import { launcherCommand } from "./start-mcp.ts";
 
 /** Polling while a job starts, and while it runs (one squeue per session). */
@@ -51,7 +51,7 @@ exec ${argv} --host "$1" --port 0 --ready-line --state-dir ${quote(stateDir)}
 `;
 }
 
-const failed = (message: string): SessionLaunchError => new SessionLaunchError("HUBMCP_SESSION_LAUNCH_FAILED", message);
+const failed = (message: string): ToolSessionLaunchError => new ToolSessionLaunchError("HUBMCP_SESSION_LAUNCH_FAILED", message);
 
 async function startJob(req: LaunchRequest, revision: RevisionOf<"slurm">): Promise<Backend> {
   const spec = revision.slurm;
@@ -62,7 +62,7 @@ async function startJob(req: LaunchRequest, revision: RevisionOf<"slurm">): Prom
     req.onOutput("the slurm revision's workdir is missing, or writable by every account without the sticky bit");
     throw failed("the slurm revision's workdir is not usable");
   }
-  const stateDir = await sessionStateDir(await req.stateRoots.root({ kind: "slurm", parent: spec.workdir }), req.user, req.tool, req.revisionName, account);
+  const stateDir = await toolSessionStateDir(await req.stateRoots.root({ kind: "slurm", parent: spec.workdir }), req.user, req.tool, req.revisionName, account);
   const dir = await mkdtemp(join(spec.workdir, ".hubmcp-session-"));
   const cleanup = (): Promise<void> => rm(dir, { recursive: true, force: true });
   const secret = randomBytes(32).toString("base64url");
@@ -140,7 +140,7 @@ async function startJob(req: LaunchRequest, revision: RevisionOf<"slurm">): Prom
       const pending = status.kind === "listed" && status.state === "PENDING" ? status.reason : undefined;
       req.onOutput(`Slurm job ${jobId} ${pending !== undefined ? `still pending (reason ${pending})` : "not ready"} after ${seconds} s: cancelled`);
       await cancel();
-      throw new SessionLaunchError("HUBMCP_SESSION_NEVER_READY", `the Slurm job was not ready within ${seconds} s`);
+      throw new ToolSessionLaunchError("HUBMCP_SESSION_NEVER_READY", `the Slurm job was not ready within ${seconds} s`);
     }
     await pause(START_POLL_MS);
   }

@@ -8,13 +8,13 @@ import { chmod, mkdir, stat, writeFile } from "node:fs/promises";
 import { userInfo } from "node:os";
 import { basename, dirname, extname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { AccountError, StoreAccountDirectory } from "../accounts.ts";
-import { ApiTokens } from "../api-tokens.ts";
-import { toolResource } from "../auth.ts";
-import type { RecordStore } from "../contracts.ts";
+import { AccountError, StoreAccountDirectory } from "../identity/accounts.ts";
+import { ApiTokens } from "../identity/api-tokens.ts";
+import { toolResource } from "../identity/auth.ts";
+import type { RecordStore } from "../contracts/interfaces.ts";
 import { isUserName } from "../contracts/names.ts";
 import { checkDataDir, DataDirError, FileRecordStore } from "../store/file-record-store.ts";
-import { StoreFullError } from "../store/store-errors.ts";
+import { StoreFullError } from "../contracts/store-errors.ts";
 import { NAME, passwordFromStdin, usage, type CliIo } from "./io.ts";
 
 export interface InitArgs {

@@ -1,8 +1,8 @@
 // `hub_gateway token create | revoke | list` on a data dir.
-import { StoreAccountDirectory } from "../accounts.ts";
-import { ApiTokens, tokenName, type NewToken } from "../api-tokens.ts";
+import { StoreAccountDirectory } from "../identity/accounts.ts";
+import { ApiTokens, tokenName, type NewToken } from "../identity/api-tokens.ts";
 import type { AuditEntry } from "../audit/entry.ts";
-import type { RecordStore } from "../contracts.ts";
+import type { RecordStore } from "../contracts/interfaces.ts";
 import { NAME, usage, type CliIo } from "./io.ts";
 import { whoAmI } from "./trail.ts";
 

@@ -5,9 +5,9 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { toolChangeLine, type ToolAuditEntry } from "../tool-registry/audit-hook.ts";
-import { ConfigError, type GatewayConfig } from "../config.ts";
-import type { RecordStore } from "../contracts.ts";
-import { parseRegistrySettings } from "../tool-registry/settings.ts";
+import { ConfigError, type GatewayConfig } from "../config/gateway-config.ts";
+import type { RecordStore } from "../contracts/interfaces.ts";
+import { parseRegistrySettings } from "../config/registry-settings.ts";
 import { RegistryError, ToolRegistry, type RawRevision } from "../tool-registry/registry.ts";
 import { groupList, NAME, usage, type CliIo } from "./io.ts";
 import { cliTrail, whoAmI } from "./trail.ts";

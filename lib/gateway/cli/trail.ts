@@ -6,7 +6,7 @@ import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { auditLine, type AuditEntry } from "../audit/entry.ts";
 import { CURRENT } from "../audit/files.ts";
-import type { GatewayConfig } from "../config.ts";
+import type { GatewayConfig } from "../config/gateway-config.ts";
 import { NAME, type CliIo } from "./io.ts";
 
 /** Who the records and the audit trail name for a change from the host's command line: its uid. */

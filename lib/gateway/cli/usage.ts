@@ -1,6 +1,6 @@
 // `hub_gateway usage`: the audit trail summed per tool and revision (or per person), as a
 // table, CSV or JSON. Reads the folder gateway.json's `audit.dir` names, or --audit-dir.
-import type { GatewayConfig } from "../config.ts";
+import type { GatewayConfig } from "../config/gateway-config.ts";
 import { usageOf, type UsageReport, type UsageRow } from "../audit/usage.ts";
 import { NAME, usage, type CliIo } from "./io.ts";
 

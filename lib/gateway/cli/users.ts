@@ -1,7 +1,7 @@
 // `hub_gateway user add | list | remove | passwd | groups` on a data dir.
-import { AccountError, StoreAccountDirectory } from "../accounts.ts";
-import type { RecordStore } from "../contracts.ts";
-import { removeUser } from "../remove-user.ts";
+import { AccountError, StoreAccountDirectory } from "../identity/accounts.ts";
+import type { RecordStore } from "../contracts/interfaces.ts";
+import { removeUser } from "./remove-user.ts";
 import { groupList, NAME, passwordFromStdin, usage, type CliIo } from "./io.ts";
 
 export interface UserArgs {

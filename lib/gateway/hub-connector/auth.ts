@@ -1,11 +1,11 @@
-// Who calls /mcp. The same rules as a tool route (../auth.ts), for the resource
+// Who calls /mcp. The same rules as a tool route (../identity/auth.ts), for the resource
 // `{publicUrl}/mcp`: a token bound to one tool's URL is refused here, a hub-wide token or
 // one issued for `{publicUrl}/mcp` is accepted. Groups are checked per tool, later: a
 // person with no usable tool still connects and lists nothing.
 import type { IncomingMessage } from "node:http";
-import { bearer, verifyInOrder } from "../auth.ts";
-import type { Principal, TokenVerifier } from "../contracts.ts";
-import { GatewayError } from "../respond.ts";
+import { bearer, verifyInOrder } from "../identity/auth.ts";
+import type { Principal, TokenVerifier } from "../contracts/interfaces.ts";
+import { GatewayError } from "../contracts/respond.ts";
 import { andThen } from "../../util/maybe-async.ts";
 
 export const hubResource = (publicUrl: string): string => `${publicUrl}/mcp`;

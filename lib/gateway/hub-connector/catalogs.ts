@@ -7,8 +7,8 @@ import { isRecord } from "../../util/guards.ts";
 import type { ListKind } from "../../federation/expose.ts";
 import { listEvery } from "../../federation/relay.ts";
 import { LATEST_VERSION } from "../../mcp/versions.ts";
-import type { Upstream } from "../forward.ts";
-import { end, initialize, request } from "../upstream-mcp.ts";
+import type { Upstream } from "../relay/forward.ts";
+import { end, initialize, request } from "../relay/upstream-mcp.ts";
 
 export type Lists = Record<ListKind, ReadonlyArray<Record<string, unknown>>>;
 

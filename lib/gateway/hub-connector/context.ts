@@ -1,9 +1,9 @@
 // What the hub connector's parts share: the gateway's context, the catalogs, the session
 // table, and each person's view of the catalog (kept per set of usable tools, so a listing
 // or a call by any of a thousand people with the same groups reuses one merge).
-import { upstreamOf, type GatewayContext } from "../tool-call.ts";
-import type { TokenVerifier, Principal, RecordStore } from "../contracts.ts";
-import type { ToolSessionRecord } from "../tool-session-records.ts";
+import { upstreamOf, type GatewayContext } from "../calls/tool-call.ts";
+import type { TokenVerifier, Principal, RecordStore } from "../contracts/interfaces.ts";
+import type { ToolSessionRecord } from "../tool-sessions/records.ts";
 import { Catalogs } from "./catalogs.ts";
 import { RappturesLists } from "./rappture-lists.ts";
 import { PersonView, toolsFor } from "./namespace.ts";

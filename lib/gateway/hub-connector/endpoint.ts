@@ -8,10 +8,10 @@ import { resolveByName } from "../../federation/resolve.ts";
 import { decorateResult } from "../../mcp/stateless/results.ts";
 import { isRecord } from "../../util/guards.ts";
 import { classify, ErrorCode, failure, isJsonRpcError, JsonRpcError, type JsonRpcRequest } from "../../util/jsonrpc.ts";
-import type { Principal } from "../contracts.ts";
+import type { Principal } from "../contracts/interfaces.ts";
 import { readBody } from "../../http/body.ts";
-import { CORS, GatewayError, sendJson } from "../respond.ts";
-import { namedSession, revisionOf } from "../mcp-sessions.ts";
+import { CORS, GatewayError, sendJson } from "../contracts/respond.ts";
+import { namedSession, revisionOf } from "../relay/mcp-sessions.ts";
 import { replyOf, refused, type Outcome } from "../../mcp/outcome.ts";
 import { checkEnvelope } from "../../mcp/stateless/envelope.ts";
 import { checkStandardHeaders, headerValue } from "../../mcp/stateless/headers.ts";
@@ -25,9 +25,9 @@ import { JOB_POLL, JOBS_TOOL, notFoundJob, routeJob } from "./jobs.ts";
 import { JOB_RESULT_TOOL } from "../../tasks/views.ts";
 import { answerTool, forward, notifyTools, standaloneStream } from "./relay.ts";
 import { searchResult } from "./search.ts";
-import { watchRouted } from "../audit/calls.ts";
+import { watchRouted } from "../calls/audit-calls.ts";
 import type { ConnectorSession } from "./sessions.ts";
-import { postMessage, request as toolRequest } from "../upstream-mcp.ts";
+import { postMessage, request as toolRequest } from "../relay/upstream-mcp.ts";
 
 type Result = Record<string, unknown>;
 

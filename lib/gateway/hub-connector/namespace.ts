@@ -5,8 +5,8 @@
 import { exposedNames, exposeList, type ExposedName, type ListKind } from "../../federation/expose.ts";
 import { unprefixUri, type Origin } from "../../federation/naming.ts";
 import type { Namespace } from "../../federation/resolve.ts";
-import type { GatewayConfig, ToolSpec } from "../config.ts";
-import type { Principal } from "../contracts.ts";
+import type { GatewayConfig, ToolSpec } from "../config/gateway-config.ts";
+import type { Principal } from "../contracts/interfaces.ts";
 import type { Lists } from "./catalogs.ts";
 import { isJobPoller, JOBS_ORIGIN, JOBS_TOOL } from "./jobs.ts";
 import { JOB_RESULT_TOOL } from "../../tasks/views.ts";

@@ -1,8 +1,8 @@
 // A /mcp session's links, one per tool it uses: what relays read (../relay.ts) and what the
 // session table writes through to the store (./sessions.ts), so every replica uses the same
 // MCP session on each tool server.
-import type { Upstream } from "../forward.ts";
-import type { ToolSessionRecord } from "../tool-session-records.ts";
+import type { Upstream } from "../relay/forward.ts";
+import type { ToolSessionRecord } from "../tool-sessions/records.ts";
 
 /** One tool as this client uses it: the tool session and the MCP session on it. */
 export interface Link {

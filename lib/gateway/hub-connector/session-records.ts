@@ -1,8 +1,8 @@
 // A /mcp session as the record store keeps it, so any replica continues it (no affinity):
 // the client's initialize params and, per tool, which tool session its MCP session lives on.
 // Record: `connector-sessions/<key>`, where <key> is the random part of the sealed id.
-import type { RecordStore } from "../contracts.ts";
-import { SESSIONS, type ToolSessionRecord } from "../tool-session-records.ts";
+import type { RecordStore } from "../contracts/interfaces.ts";
+import { SESSIONS, type ToolSessionRecord } from "../tool-sessions/records.ts";
 
 export const CONNECTOR_SESSIONS = "connector-sessions";
 

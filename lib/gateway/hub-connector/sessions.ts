@@ -1,5 +1,5 @@
 // Sessions of /mcp clients (MCP 2025-11-25 and earlier). The Mcp-Session-Id is sealed by
-// the gateway (../session-seal.ts) and names the person it was minted for: another
+// the gateway (../relay/session-seal.ts) and names the person it was minted for: another
 // person's token naming it, or any per-tool route, gets "not found". The session's state
 // (the client's initialize params, and per tool the tool session and the MCP session opened
 // on it for this client) lives in the record store (./session-records.ts), so a client sent
@@ -9,15 +9,15 @@
 // tool servers (DELETE there, and its place among the person's sessions on a shared
 // revision given back): nothing the gateway opened for a client outlives the client's session.
 import { randomBytes } from "node:crypto";
-import type { RecordStore } from "../contracts.ts";
-import type { SessionSealer } from "../session-seal.ts";
-import { GatewayError } from "../respond.ts";
-import type { Upstream } from "../forward.ts";
-import type { ToolSessionRecord } from "../tool-session-records.ts";
-import { EVERYONE, type SharedSessions } from "../isolation.ts";
-import { end } from "../upstream-mcp.ts";
+import type { RecordStore } from "../contracts/interfaces.ts";
+import type { SessionSealer } from "../relay/session-seal.ts";
+import { GatewayError } from "../contracts/respond.ts";
+import type { Upstream } from "../relay/forward.ts";
+import type { ToolSessionRecord } from "../tool-sessions/records.ts";
+import { EVERYONE, type SharedSessions } from "../tool-sessions/isolation.ts";
+import { end } from "../relay/upstream-mcp.ts";
 import { CONNECTOR_SESSIONS, linkedSession, usedAt, withLink, type ConnectorSessionRecord, type StoredLink } from "./session-records.ts";
-import { sessionKey } from "../tool-session-records.ts";
+import { toolSessionKey } from "../tool-sessions/records.ts";
 import { Links, type Link } from "./session-links.ts";
 
 export type { Link };
@@ -205,7 +205,7 @@ export class ConnectorSessions {
   /** A link this replica started: written down for the others; a session ended meanwhile ends it on the tool server (false). */
   async #store(session: ConnectorSession, tool: string, link: Link): Promise<boolean> {
     const stored: StoredLink = {
-      key: sessionKey(link.rec.user, link.rec.tool, link.rec.revision),
+      key: toolSessionKey(link.rec.user, link.rec.tool, link.rec.revision),
       instance: link.rec.instance,
       ...(link.session !== undefined ? { session: link.session } : {}),
     };

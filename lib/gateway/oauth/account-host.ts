@@ -4,7 +4,7 @@
 // limit, and, for the account page, the person's own grants. Grant ids are checked against
 // the person, so another's id is the same "no such grant" as a made-up one.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AccountHost, ConnectedApp, SignedInPage } from "../contracts.ts";
+import type { AccountHost, ConnectedApp, SignedInPage } from "../contracts/interfaces.ts";
 import type { AuthorizeEndpoints, OwnPage } from "./authorize.ts";
 import type { BrowserSessions } from "./browser-session.ts";
 import { CLIENTS, type ClientRecord } from "./clients.ts";

@@ -1,6 +1,6 @@
 // Configuration of the authorization server, with the defaults filled in once.
 import type { IncomingMessage } from "node:http";
-import type { AccountDirectory, RecordStore, TokenVerifier } from "../contracts.ts";
+import type { AccountDirectory, RecordStore, TokenVerifier } from "../contracts/interfaces.ts";
 import { silentLogger, type Logger } from "../../util/logger.ts";
 import { DEFAULT_REDIRECT_ALLOWLIST } from "./redirects.ts";
 import type { AssertionIssuer, FrontEndSettings, IdentitySettings } from "./identity-settings.ts";

@@ -1,8 +1,8 @@
 // A fixed-window counter per key (source IP). In memory and per process, unless the
 // gateway shares its store between replicas (sharedLimits): then the windows are records
 // in the store and every replica counts into the same one.
-import type { RecordStore } from "../contracts.ts";
-import { SharedLimit } from "../store-limit.ts";
+import type { RecordStore } from "../contracts/interfaces.ts";
+import { SharedLimit } from "../contracts/store-limit.ts";
 
 /** The store collections of the shared windows, one per limit; swept when an hour old. */
 export const LIMITS = { register: "rate-register", login: "rate-login", authorize: "rate-authorize", account: "rate-account" } as const;

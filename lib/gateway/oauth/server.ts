@@ -1,7 +1,7 @@
 // The authorization server as one request handler on the gateway's origin: it answers its
 // own paths and leaves every other request to the gateway untouched.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AuthorizationServer, TokenVerifier } from "../contracts.ts";
+import type { AuthorizationServer, TokenVerifier } from "../contracts/interfaces.ts";
 import { OAuthAccountHost, pageHostParts, SignedInPageHost } from "./account-host.ts";
 import { AuthorizeEndpoints } from "./authorize.ts";
 import { BrowserSessions } from "./browser-session.ts";
@@ -18,7 +18,7 @@ import { resolveOptions, type OAuthConfig, type OAuthServerOptions } from "./opt
 import { LIMITS, oauthLimit, FixedWindowLimiter } from "./rate-limit.ts";
 import { registerClient } from "./registration.ts";
 import { revocationEndpoint, tokenEndpoint } from "./token-endpoint.ts";
-import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from "../store/store-errors.ts";
+import { isStoreUnavailable, STORE_RETRY_AFTER_SECONDS } from "../contracts/store-errors.ts";
 import { Sweeper } from "./sweeper.ts";
 import { OAuthTokenVerifier } from "./verifier.ts";
 import { UpstreamSignIn } from "./upstream-sign-in.ts";

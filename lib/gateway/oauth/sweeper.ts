@@ -2,7 +2,7 @@
 // refresh tokens, sign-ins at the identity provider and used assertions, revoked or ended grants, and clients never used within a day. Runs at most once an
 // hour per process, in the background; several processes sweeping at once is harmless
 // because every step is a delete of something already dead.
-import type { RecordStore } from "../contracts.ts";
+import type { RecordStore } from "../contracts/interfaces.ts";
 import { REQUESTS } from "./authorize.ts";
 import { SESSIONS } from "./browser-session.ts";
 import { CLIENTS, type ClientRecord } from "./clients.ts";

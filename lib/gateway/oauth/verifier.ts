@@ -1,8 +1,8 @@
 // Checks the access tokens this server issued. The signature and expiry are checked without
 // I/O; the grant is then read on every request, so a revocation takes effect at once in every
 // process on the data dir, and the account's groups are read as they are now.
-import type { Principal, TokenVerifier } from "../contracts.ts";
-import { isStoreUnavailable } from "../store/store-errors.ts";
+import type { Principal, TokenVerifier } from "../contracts/interfaces.ts";
+import { isStoreUnavailable } from "../contracts/store-errors.ts";
 import { readAccessToken } from "./jws.ts";
 import type { Grants } from "./grants.ts";
 import { canonicalResource } from "./resources.ts";

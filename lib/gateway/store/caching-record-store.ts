@@ -4,7 +4,7 @@
 // through this store take effect here at once; writes by another process (a `token
 // revoke`, another replica) within `ttlMs`. Misses are never remembered, so a record
 // created elsewhere is seen at once and unknown ids cannot fill the cache.
-import type { RecordStore } from "../contracts.ts";
+import type { RecordStore } from "../contracts/interfaces.ts";
 
 export interface RecordCacheOptions {
   /** How long a record read is trusted; 0 turns the cache off. */

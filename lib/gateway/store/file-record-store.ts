@@ -8,10 +8,10 @@
 import { randomBytes } from "node:crypto";
 import { link, lstat, mkdir, open, readFile, readdir, rename, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import type { RecordStore } from "../contracts.ts";
+import type { RecordStore } from "../contracts/interfaces.ts";
 import { checkCollection, decodeId, encodeId } from "./record-names.ts";
 import { RecordLocks } from "./record-lock.ts";
-import { storeReadFailure, storeWriteFailure } from "./store-errors.ts";
+import { storeReadFailure, storeWriteFailure } from "../contracts/store-errors.ts";
 
 const TEMP_PREFIX = ".tmp-";
 /** Beside each record while it is written; never a record name (base64url has no dot). */

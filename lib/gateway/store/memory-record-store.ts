@@ -1,7 +1,7 @@
 // A RecordStore in memory, for specs and single-process embedding. Values are copied
 // through JSON on the way in and out, as the file store does, so callers can't share state.
 import { randomBytes } from "node:crypto";
-import type { RecordStore } from "../contracts.ts";
+import type { RecordStore } from "../contracts/interfaces.ts";
 import { checkCollection, encodeId } from "./record-names.ts";
 
 export class MemoryRecordStore implements RecordStore {

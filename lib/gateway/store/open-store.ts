@@ -4,10 +4,10 @@
 // password comes from HUBMCP_STORE_PASSWORD (or pg's own PGPASSWORD), so it stays out of
 // `ps` and of the config file.
 import { resolve } from "node:path";
-import type { RecordStore } from "../contracts.ts";
+import type { RecordStore } from "../contracts/interfaces.ts";
 import { FileRecordStore } from "./file-record-store.ts";
 import { PostgresRecordStore } from "./postgres-record-store.ts";
-import { StoreConfigError } from "./store-errors.ts";
+import { StoreConfigError } from "../contracts/store-errors.ts";
 
 export interface StoreChoice {
   /** `--store`: a postgres:// URL. */

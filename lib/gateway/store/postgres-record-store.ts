@@ -3,10 +3,10 @@
 // writes. The driver (`pg`) is an optional peer dependency, loaded only here and only
 // when such a store is opened, so tool-server hosts never need it.
 import { randomBytes } from "node:crypto";
-import type { RecordStore } from "../contracts.ts";
+import type { RecordStore } from "../contracts/interfaces.ts";
 import { migrate, type SqlClient } from "./postgres-schema.ts";
 import { checkCollection, encodeId } from "./record-names.ts";
-import { StoreConfigError, StoreUnavailableError } from "./store-errors.ts";
+import { StoreConfigError, StoreUnavailableError } from "../contracts/store-errors.ts";
 
 /** The part of pg's Pool this store uses. */
 interface Pool extends SqlClient {

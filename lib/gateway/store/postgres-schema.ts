@@ -2,7 +2,7 @@
 // migrations the database lacks, in one transaction under an advisory lock, so replicas
 // starting together don't race; a database migrated by a newer hubmcp is refused rather
 // than written in a shape this one doesn't know.
-import { StoreConfigError } from "./store-errors.ts";
+import { StoreConfigError } from "../contracts/store-errors.ts";
 
 /** What the migration needs of a connection: plain queries. */
 export interface SqlClient {

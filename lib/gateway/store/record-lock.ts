@@ -20,7 +20,7 @@ import { randomBytes } from "node:crypto";
 import { open, readFile, readlink, unlink } from "node:fs/promises";
 import { hostname } from "node:os";
 import { setTimeout as delay } from "node:timers/promises";
-import { StoreFullError, storeWriteFailure } from "./store-errors.ts";
+import { StoreFullError, storeWriteFailure } from "../contracts/store-errors.ts";
 
 export const STALE_MS = 10_000;
 /** Waiting longer than this for one record means something is wrong: the write fails. */

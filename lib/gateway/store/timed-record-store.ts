@@ -1,7 +1,7 @@
 // The store as the gateway uses it, timed: each operation's latency and failures go to
 // /metrics (hubmcp_gateway_store_seconds, hubmcp_gateway_store_errors_total), so an operator
 // sees a slow or failing database before people do.
-import type { RecordStore } from "../contracts.ts";
+import type { RecordStore } from "../contracts/interfaces.ts";
 
 export type StoreObserver = (op: string, ms: number, failed: boolean) => void;
 

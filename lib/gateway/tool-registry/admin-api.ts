@@ -13,11 +13,11 @@
 //   DELETE tools/NAME/revisions/R[?now=1]       remove one revision
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isRecord } from "../../util/guards.ts";
-import { isAdmin } from "../admin-settings.ts";
-import { bearer, verifyInOrder } from "../auth.ts";
-import { ConfigError, type GatewayConfig } from "../config.ts";
-import type { Principal, RecordStore, TokenVerifier } from "../contracts.ts";
-import { GatewayError, knownFailure } from "../respond.ts";
+import { isAdmin } from "../config/admin-settings.ts";
+import { bearer, verifyInOrder } from "../identity/auth.ts";
+import { ConfigError, type GatewayConfig } from "../config/gateway-config.ts";
+import type { Principal, RecordStore, TokenVerifier } from "../contracts/interfaces.ts";
+import { GatewayError, knownFailure } from "../contracts/respond.ts";
 import { readJsonBody } from "../../http/body.ts";
 import { jsonWriter } from "../../http/respond.ts";
 import type { AuditEntry } from "../audit/entry.ts";

@@ -5,8 +5,8 @@
 // once. A registered tool that fails its checks (a record written by hand, a file since
 // made writable by others, a name gateway.json took since) is left out with one log line;
 // the others are served.
-import type { GatewayConfig, ToolSpec } from "../config.ts";
-import type { RecordStore } from "../contracts.ts";
+import type { GatewayConfig, ToolSpec } from "../config/gateway-config.ts";
+import type { RecordStore } from "../contracts/interfaces.ts";
 import { checkRegistered, readVersion, REGISTRY, type RegisteredTool } from "./records.ts";
 
 export interface ToolsChange {

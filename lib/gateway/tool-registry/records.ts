@@ -4,8 +4,8 @@
 // clock (one small record) and read the tools again only when it moved.
 import { isAbsolute } from "node:path";
 import { isRecord } from "../../util/guards.ts";
-import { checkToolFiles, ConfigError, parseTool, type GatewayConfig, type ToolSpec } from "../config.ts";
-import type { RecordStore } from "../contracts.ts";
+import { checkToolFiles, ConfigError, parseTool, type GatewayConfig, type ToolSpec } from "../config/gateway-config.ts";
+import type { RecordStore } from "../contracts/interfaces.ts";
 
 export const REGISTRY = "registry-tools";
 const VERSION = "registry-version";

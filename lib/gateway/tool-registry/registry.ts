@@ -4,9 +4,9 @@
 // reports the change to the audit hook. A change that leaves the tool as it was writes
 // nothing (scripts may run twice).
 import { isDeepStrictEqual } from "node:util";
-import type { GatewayConfig } from "../config.ts";
+import type { GatewayConfig } from "../config/gateway-config.ts";
 import { isRecord } from "../../util/guards.ts";
-import type { RecordStore } from "../contracts.ts";
+import type { RecordStore } from "../contracts/interfaces.ts";
 import type { ToolAuditEntry } from "./audit-hook.ts";
 import { bumpVersion, checkRegistered, REGISTRY, type RawTool, type RegisteredTool } from "./records.ts";
 

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode, failure } from "../../util/jsonrpc.ts";
 import type { Session } from "../../session/session.ts";
 import { refused, type Outcome } from "../../mcp/outcome.ts";
-import { classifyRevision } from "../../mcp/revision.ts";
+import { classifyProtocolRevision } from "../../mcp/revision.ts";
 import type { HttpState, RouteHandler } from "../types.ts";
 import { acceptFor, type Acceptable } from "../accept.ts";
 import { readJsonBodyThen, type BodyResult } from "../body.ts";
@@ -58,7 +58,7 @@ function posted(app: HttpState, req: IncomingMessage, res: ServerResponse, url: 
     return sendJson(res, statusOf("HUBMCP_BODY_NOT_JSON"), failure(null, { code: ErrorCode.ParseError, message: "Parse error" }));
   }
   const message = body.empty ? null : body.value;
-  const revision = classifyRevision(headerText(req.headers["mcp-protocol-version"]), message);
+  const revision = classifyProtocolRevision(headerText(req.headers["mcp-protocol-version"]), message);
   // A 2026-07-28 request names no session: whatever Mcp-Session-Id it carries is ignored.
   if (revision.kind === "stateless") return answerStateless(app, new PostReply(app, res, null, accept, false), req, message);
   if (revision.kind === "refused") {

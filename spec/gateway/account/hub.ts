@@ -2,12 +2,12 @@
 // alice, bob and carol (carol in "staff") with API tokens, and the authorization server wired
 // as hub_gateway wires it (its sign-ins and grant changes told to the gateway's audit trail),
 // since both pages rest on that server's browser session.
-import { StoreAccountDirectory } from "../../../lib/gateway/accounts.ts";
-import { ApiTokens } from "../../../lib/gateway/api-tokens.ts";
+import { StoreAccountDirectory } from "../../../lib/gateway/identity/accounts.ts";
+import { ApiTokens } from "../../../lib/gateway/identity/api-tokens.ts";
 import { auditingLogger } from "../../../lib/gateway/audit/oauth-events.ts";
 import { AuditTrail } from "../../../lib/gateway/audit/trail.ts";
-import { parseGatewayConfig } from "../../../lib/gateway/config.ts";
-import { gatewayAuthorizationServer } from "../../../lib/gateway/oauth/for-gateway.ts";
+import { parseGatewayConfig } from "../../../lib/gateway/config/gateway-config.ts";
+import { gatewayAuthorizationServer } from "../../../lib/gateway/identity/oauth-for-gateway.ts";
 import { silentLogger } from "../../../lib/util/logger.ts";
 import { type Harness, ROOT, startHarness } from "../helpers.ts";
 

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { StoreAccountDirectory } from "../../../lib/gateway/accounts.ts";
+import { StoreAccountDirectory } from "../../../lib/gateway/identity/accounts.ts";
 import { hiddenField } from "../oauth/harness.ts";
 import { PageClient } from "../account/client.ts";
 import { fake, json, post, rpc } from "../helpers.ts";

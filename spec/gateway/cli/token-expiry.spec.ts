@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { run } from "../../../cli/hub_gateway.ts";
-import { parseGatewayConfig } from "../../../lib/gateway/config.ts";
+import { parseGatewayConfig } from "../../../lib/gateway/config/gateway-config.ts";
 import { startGateway } from "../../../lib/gateway/server.ts";
 import { FileRecordStore } from "../../../lib/gateway/store/file-record-store.ts";
 import { recordingIo as io } from "../../helpers/cli-io.ts";

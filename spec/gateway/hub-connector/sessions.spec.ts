@@ -5,10 +5,10 @@ import { randomBytes } from "node:crypto";
 import { Agent } from "node:http";
 import { test } from "node:test";
 import { MemoryRecordStore } from "../../../lib/gateway/store/memory-record-store.ts";
-import { SessionSealer } from "../../../lib/gateway/session-seal.ts";
+import { SessionSealer } from "../../../lib/gateway/relay/session-seal.ts";
 import { ConnectorSessions, type Link } from "../../../lib/gateway/hub-connector/sessions.ts";
 import { CONNECTOR_SESSIONS } from "../../../lib/gateway/hub-connector/session-records.ts";
-import { SESSIONS, sessionKey, type ToolSessionRecord } from "../../../lib/gateway/tool-session-records.ts";
+import { SESSIONS, toolSessionKey, type ToolSessionRecord } from "../../../lib/gateway/tool-sessions/records.ts";
 import { upstreamStub } from "../upstream-stub.ts";
 
 async function replicas(t: { after(fn: () => unknown): void }, idleMs = 60_000, max?: number) {
@@ -34,7 +34,7 @@ async function replicas(t: { after(fn: () => unknown): void }, idleMs = 60_000, 
   const [a, b] = [table(), table()];
   t.after(() => (a.close(), b.close()));
   const rec: ToolSessionRecord = { state: "ready", instance: "i1", user: "", tool: "t", revision: "r", owner: "a", since: 0, url: stub.url };
-  await store.put(SESSIONS, sessionKey("", "t", "r"), rec);
+  await store.put(SESSIONS, toolSessionKey("", "t", "r"), rec);
   const link = (session: string): Link => ({ tool: "t", rec, up: { url: stub.url, agent }, session });
   return { a, b, store, deleted, ended, link };
 }

@@ -3,8 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { IncomingMessage } from "node:http";
-import { parseGatewayConfig } from "../../../lib/gateway/config.ts";
-import type { Principal, TokenVerifier } from "../../../lib/gateway/contracts.ts";
+import { parseGatewayConfig } from "../../../lib/gateway/config/gateway-config.ts";
+import type { Principal, TokenVerifier } from "../../../lib/gateway/contracts/interfaces.ts";
 import { authorizeHub } from "../../../lib/gateway/hub-connector/auth.ts";
 import { exposeMessage, exposeResult } from "../../../lib/gateway/hub-connector/messages.ts";
 import { prefixId, unprefixId } from "../../../lib/federation/ids.ts";

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { test } from "node:test";
-import { StoreAccountDirectory } from "../../../lib/gateway/accounts.ts";
+import { StoreAccountDirectory } from "../../../lib/gateway/identity/accounts.ts";
 import { OAuthServer } from "../../../lib/gateway/oauth/server.ts";
 import { MemoryRecordStore } from "../../../lib/gateway/store/memory-record-store.ts";
 import { writeFileSync } from "node:fs";

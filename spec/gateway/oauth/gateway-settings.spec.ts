@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ConfigError, parseGatewayConfig } from "../../../lib/gateway/config.ts";
+import { ConfigError, parseGatewayConfig } from "../../../lib/gateway/config/gateway-config.ts";
 import { DEFAULT_OAUTH_SETTINGS, parseOAuthSettings } from "../../../lib/gateway/oauth/gateway-settings.ts";
 
 const fail = (key: string, problem: string): never => {

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import type { RecordStore } from "../../../lib/gateway/contracts.ts";
+import type { RecordStore } from "../../../lib/gateway/contracts/interfaces.ts";
 import { FileRecordStore } from "../../../lib/gateway/store/file-record-store.ts";
 import { MemoryRecordStore } from "../../../lib/gateway/store/memory-record-store.ts";
 import { GRANTS } from "../../../lib/gateway/oauth/grants.ts";

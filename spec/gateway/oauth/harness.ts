@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { TestContext } from "node:test";
-import type { AccountDirectory, RecordStore } from "../../../lib/gateway/contracts.ts";
+import type { AccountDirectory, RecordStore } from "../../../lib/gateway/contracts/interfaces.ts";
 import { MemoryRecordStore } from "../../../lib/gateway/store/memory-record-store.ts";
 import { OAuthServer } from "../../../lib/gateway/oauth/server.ts";
 import type { OAuthServerOptions } from "../../../lib/gateway/oauth/options.ts";

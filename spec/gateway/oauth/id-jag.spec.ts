@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { test } from "node:test";
-import { removeUser } from "../../../lib/gateway/remove-user.ts";
+import { removeUser } from "../../../lib/gateway/cli/remove-user.ts";
 import { registerPublic, token } from "./harness.ts";
 import { startHub } from "./hub.ts";
 import { ping } from "./oidc-flow.ts";
@@ -69,7 +69,7 @@ test("an ID-JAG from a trusted IdP becomes an access token for its resource; eve
   }
 
   // The account loses the tool's group: no token for it.
-  const { StoreAccountDirectory } = await import("../../../lib/gateway/accounts.ts");
+  const { StoreAccountDirectory } = await import("../../../lib/gateway/identity/accounts.ts");
   await new StoreAccountDirectory(store).setGroups("ada", []);
   const denied = await exchange(jag());
   assert.equal(denied.body.error, "invalid_grant");

@@ -6,13 +6,13 @@ import { IS_ROOT, osUser } from "../../helpers/os-user.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { StoreAccountDirectory } from "../../../lib/gateway/accounts.ts";
-import { ConfigError } from "../../../lib/gateway/config.ts";
+import { StoreAccountDirectory } from "../../../lib/gateway/identity/accounts.ts";
+import { ConfigError } from "../../../lib/gateway/config/gateway-config.ts";
 import { parseOAuthSettings } from "../../../lib/gateway/oauth/gateway-settings.ts";
-import { identitySecrets } from "../../../lib/gateway/oauth/for-gateway.ts";
+import { identitySecrets } from "../../../lib/gateway/identity/oauth-for-gateway.ts";
 import { addressMatcher } from "../../../lib/gateway/oauth/ip-ranges.ts";
 import { accountName, mapGroups } from "../../../lib/gateway/oauth/person-claims.ts";
-import { readSecretFile } from "../../../lib/gateway/oauth/secret-file.ts";
+import { readSecretFile } from "../../../lib/gateway/identity/secret-file.ts";
 import { MemoryRecordStore } from "../../../lib/gateway/store/memory-record-store.ts";
 
 const fail = (key: string, problem: string): never => {

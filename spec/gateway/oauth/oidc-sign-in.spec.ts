@@ -4,8 +4,8 @@
 // ending it all, existing-only accounts, passwords off, and an unreachable provider.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { StoreAccountDirectory } from "../../../lib/gateway/accounts.ts";
-import { removeUser } from "../../../lib/gateway/remove-user.ts";
+import { StoreAccountDirectory } from "../../../lib/gateway/identity/accounts.ts";
+import { removeUser } from "../../../lib/gateway/cli/remove-user.ts";
 import type { Tokens } from "./harness.ts";
 import { HttpBrowser } from "./http-browser.ts";
 import { documentedOAuth } from "./identity-docs.ts";

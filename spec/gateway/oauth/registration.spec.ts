@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Principal, TokenVerifier } from "../../../lib/gateway/contracts.ts";
+import type { Principal, TokenVerifier } from "../../../lib/gateway/contracts/interfaces.ts";
 import { register, startAuthorizationServer } from "./harness.ts";
 
 const LOOPBACK = "http://127.0.0.1:33418/callback";

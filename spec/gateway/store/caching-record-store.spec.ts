@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { RecordStore } from "../../../lib/gateway/contracts.ts";
+import type { RecordStore } from "../../../lib/gateway/contracts/interfaces.ts";
 import { CachingRecordStore } from "../../../lib/gateway/store/caching-record-store.ts";
 import { MemoryRecordStore } from "../../../lib/gateway/store/memory-record-store.ts";
 import { recordStoreContract } from "../record-store-contract.ts";

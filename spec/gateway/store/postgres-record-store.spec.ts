@@ -3,7 +3,7 @@ import { test } from "node:test";
 import pg from "pg";
 import { PostgresRecordStore } from "../../../lib/gateway/store/postgres-record-store.ts";
 import { SCHEMA_VERSION } from "../../../lib/gateway/store/postgres-schema.ts";
-import { StoreConfigError, StoreUnavailableError } from "../../../lib/gateway/store/store-errors.ts";
+import { StoreConfigError, StoreUnavailableError } from "../../../lib/gateway/contracts/store-errors.ts";
 import { POSTGRES_SKIP, postgresCluster } from "../../helpers/postgres.ts";
 import { recordStoreContract } from "../record-store-contract.ts";
 

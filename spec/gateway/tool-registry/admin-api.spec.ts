@@ -2,7 +2,7 @@
 // for an API token of an operator only, with CORS closed and the CLI's checks and messages.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { type ConfigError, parseGatewayConfig } from "../../../lib/gateway/config.ts";
+import { type ConfigError, parseGatewayConfig } from "../../../lib/gateway/config/gateway-config.ts";
 import { fake, startHarness } from "../helpers.ts";
 
 const CONFIG = { tools: { fixed: { revisions: { default: fake() } } }, admin: { groups: ["staff"] }, limits: { lookupCacheSeconds: 0.2 } };

@@ -2,7 +2,7 @@
 // registered tool follows beyond gateway.json's (absolute paths, slurm's included).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { parseGatewayConfig } from "../../../lib/gateway/config.ts";
+import { parseGatewayConfig } from "../../../lib/gateway/config/gateway-config.ts";
 import { parseRegistered } from "../../../lib/gateway/tool-registry/records.ts";
 
 test("the registry section: allow-lists of accounts and variable names, each problem one line", () => {

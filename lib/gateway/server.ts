@@ -304,7 +304,10 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
         timeoutMs: 0,
         end: () => agent.destroy(),
       }),
-      () => Promise.all([tracer.exporter?.flush(), options.audit ? options.audit.flush() : audit.close()]).then(() => undefined),
+      () =>
+        Promise.all([tracer.exporter?.flush(), options.audit ? options.audit.flush() : audit.close(), options.authorizationServer?.settled?.()]).then(
+          () => undefined,
+        ),
     ),
   };
 }

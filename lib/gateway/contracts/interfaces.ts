@@ -87,6 +87,8 @@ export interface AuthorizationServer {
   readonly account?: AccountHost;
   /** The same browser session for the operator's page: its own CSRF tokens, and sign-in ending there. */
   readonly admin?: SignedInPage;
+  /** Resolves when the writes it does in the background (a grant's last use) are done; the gateway's close waits for it. */
+  settled?(): Promise<void>;
 }
 
 /** An OAuth grant as its person sees it on their account page. */

@@ -70,6 +70,8 @@ export class Grants {
   readonly #config: OAuthConfig;
   #key: Promise<Buffer> | undefined;
   readonly #usedAt = new Map<string, number>();
+  /** Use notes still being written: the gateway's close waits for them, so no write outlives it. */
+  readonly #writing = new Set<Promise<unknown>>();
 
   constructor(config: OAuthConfig) {
     this.#config = config;
@@ -215,7 +217,14 @@ export class Grants {
     if (now - (this.#usedAt.get(grantId) ?? 0) < USE_EVERY_MS) return;
     if (this.#usedAt.size >= USES_KEPT) this.#usedAt.clear();
     this.#usedAt.set(grantId, now);
-    this.#config.store.put(GRANT_USES, grantId, { at: now }).catch(() => undefined);
+    const write = this.#config.store.put(GRANT_USES, grantId, { at: now }).catch(() => undefined);
+    this.#writing.add(write);
+    void write.finally(() => this.#writing.delete(write));
+  }
+
+  /** Resolves when every use note begun so far is written (or has failed). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.#writing]);
   }
 
   async activeGrant(grantId: string): Promise<GrantRecord | undefined> {

@@ -59,12 +59,14 @@ export class OAuthServer implements AuthorizationServer {
   #router: Router<OAuthCtx> | undefined;
   /** The public URL's path, without its trailing slash, as of the URL it came from (publicUrl may be a function). */
   #base = { url: "", path: "" };
+  readonly #grants: Grants;
 
   constructor(options: OAuthServerOptions) {
     const config = resolveOptions(options);
     this.#config = config;
     const clients = new ClientDirectory(config);
     const grants = new Grants(config);
+    this.#grants = grants;
     const sessions = new BrowserSessions(config);
     const pages = new AuthorizeEndpoints(config, clients, grants, sessions);
     const upstream = config.identity ? new UpstreamSignIn(config, sessions) : undefined;
@@ -106,6 +108,10 @@ export class OAuthServer implements AuthorizationServer {
     });
     this.account = new OAuthAccountHost(parts, grants);
     this.admin = new SignedInPageHost(parts, "admin");
+  }
+
+  settled(): Promise<void> {
+    return this.#grants.settled();
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> {

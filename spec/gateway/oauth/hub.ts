@@ -22,7 +22,13 @@ export const PASSWORD = "correct horse battery";
 /** `oauth`: a section of gateway.json to use instead of the demo's (the identity specs name their provider there). */
 export async function startHub(t: TestContext, oauth?: Record<string, unknown>): Promise<{ gateway: RunningGateway; dataDir: string; store: FileRecordStore }> {
   const dataDir = await mkdtemp(join(tmpdir(), "hub-oauth-"));
-  t.after(() => rm(dataDir, { recursive: true, force: true }));
+  // node:test runs after-hooks in the order they were added: the folder goes once the gateway
+  // (and every write it still had under way) is closed, never under it.
+  let gateway: RunningGateway | undefined;
+  t.after(async () => {
+    await gateway?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
   const fixtures = fileURLToPath(new URL("../../../fixtures/gateway/", import.meta.url));
   const demo = JSON.parse(await readFile(join(fixtures, "demo.json"), "utf8")) as Record<string, unknown>;
   if (oauth) demo.oauth = oauth;
@@ -42,9 +48,8 @@ export async function startHub(t: TestContext, oauth?: Record<string, unknown>):
   });
   // Tool servers run without coverage: they load lib/ through start_mcp's TypeScript loader,
   // and merging their copies of the same files with this process's skews the report.
-  const gateway = await startGateway({ config, store, authorizationServer, childEnv: { ...process.env, NODE_V8_COVERAGE: "" } });
+  gateway = await startGateway({ config, store, authorizationServer, childEnv: { ...process.env, NODE_V8_COVERAGE: "" } });
   publicUrl = gateway.publicUrl;
-  t.after(() => gateway.close());
   return { gateway, dataDir, store };
 }
 

@@ -13,10 +13,14 @@ import { TestAccounts, listen, obtainTokens, token, type Tokens } from "./harnes
 
 test("two servers on one data dir see each other's clients, grants and revocations; nothing secret is stored in clear", async (t) => {
   const dir = await mkdtemp(join(tmpdir(), "oauth-data-"));
-  t.after(() => rm(dir, { recursive: true, force: true }));
-  const accounts = new TestAccounts();
   // Both processes answer on the same public URL, as behind one load balancer.
   const servers: OAuthServer[] = [];
+  // A grant's use is noted in the background: the folder goes once those writes are done.
+  t.after(async () => {
+    await Promise.all(servers.map((s) => s.settled()));
+    await rm(dir, { recursive: true, force: true });
+  });
+  const accounts = new TestAccounts();
   let counter = 0;
   const http = createServer((req, res) => {
     // Alternate between the two instances request by request.
@@ -51,9 +55,12 @@ test("two servers on one data dir see each other's clients, grants and revocatio
 
 test("another process on the same data dir accepts the tokens and sees the revocation", async (t) => {
   const dir = await mkdtemp(join(tmpdir(), "oauth-data-"));
-  t.after(() => rm(dir, { recursive: true, force: true }));
-  const accounts = new TestAccounts();
   let as: OAuthServer | undefined;
+  t.after(async () => {
+    await as?.settled();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const accounts = new TestAccounts();
   const publicUrl = await listen(
     createServer((req, res) => void as!.handle(req, res).then((ok) => ok || res.writeHead(404).end())),
     t,

@@ -58,6 +58,7 @@ const GATEWAY_RANK: Record<string, number> = {
   edge: 11,
   admin: 11,
   account: 11,
+  assembly: 11.5,
   "server.ts": 12,
   cli: 12,
   "index.ts": 13,

@@ -20,6 +20,21 @@ server.tool(
   },
   { inputSchema: { type: "object", properties: {} } },
 );
+server.tool(
+  async function echo(args: { text: string }) {
+    return `echo ${args.text}`;
+  },
+  { inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+);
+let askAborted!: () => void;
+server.tool(
+  async function ask(_args: Record<string, unknown>, ctx: ToolContext) {
+    ctx.signal.addEventListener("abort", () => askAborted(), { once: true });
+    const answer = await ctx.elicit("Name?", { type: "object", properties: { name: { type: "string" } }, required: ["name"] });
+    return JSON.stringify(answer);
+  },
+  { inputSchema: { type: "object", properties: {} } },
+);
 server.resource("note://a", () => "a", { name: "a" });
 const running = await server.listen({ host: "127.0.0.1", port: 0 });
 after(() => running.close());
@@ -93,11 +108,72 @@ test("/mcp advertises resources.subscribe alike in initialize and server/discove
   assert.equal(discovered.resources.subscribe, session.resources.subscribe);
 });
 
-test("a batch: a tool server answers each message, /mcp refuses the whole body (400), as its docs say", { timeout: 60_000 }, async (t) => {
+/** A batch's answer reduced to what must match: status, and each answer's id, kind, error code and text. */
+async function batchShape(res: Response): Promise<unknown> {
+  const text = await res.text();
+  const body = text ? (JSON.parse(text) as unknown) : undefined;
+  if (!Array.isArray(body)) return { status: res.status, code: (body as { error?: { code?: unknown } } | undefined)?.error?.code };
+  const answers = (body as { id: unknown; result?: { content?: { text?: string }[] }; error?: { code: number } }[]).map((a) =>
+    a.error ? { id: a.id, code: a.error.code } : { id: a.id, result: a.result?.content?.[0]?.text ?? "ok" },
+  );
+  return { status: res.status, answers };
+}
+
+async function batchCases(target: Target): Promise<Record<string, unknown>> {
+  const session = await initialized(target);
+  const note = JSON.stringify({ jsonrpc: "2.0", method: "notifications/roots/list_changed" });
+  const mixed = `[${rpc("ping", {}, 1)},${rpc("tools/list", {}, 2)},${rpc("tools/call", { name: target.tool, arguments: { text: "hi" } }, 3)},${note},${rpc("no/such", {}, 4)}]`;
+  const oversized = `[${Array.from({ length: 101 }, (_, i) => rpc("ping", {}, i)).join(",")}]`;
+  return {
+    mixed: await batchShape(await post(target.url, target.token, mixed, session)),
+    empty: await batchShape(await post(target.url, target.token, "[]", session)),
+    oversized: await batchShape(await post(target.url, target.token, oversized, session)),
+    notesOnly: await batchShape(await post(target.url, target.token, `[${note},${note}]`, session)),
+    stateless: await batchShape(await post(target.url, target.token, `[${rpc("ping")}]`, { ...session, "mcp-protocol-version": V })),
+  };
+}
+
+test("a batch: /mcp answers each message as the tool server does, within the same bounds", { timeout: 60_000 }, async (t) => {
   const h = await startHarness(t, { tools: { cmp: { revisions: { default: { url: running.url } } } } });
-  const batch = `[${rpc("ping", {}, 1)},${rpc("ping", {}, 2)}]`;
-  const direct = await post(`${running.url}mcp`, undefined, batch);
-  assert.equal(direct.status, 200);
-  assert.equal(((await direct.json()) as unknown[]).length, 2);
-  assert.deepEqual(await answered(await post(`${h.base}/mcp`, h.tokens.alice, batch)), { status: 400, code: -32600 });
+  const direct = await batchCases({ url: `${running.url}mcp`, token: undefined, tool: "echo" });
+  const front = await batchCases({ url: `${h.base}/mcp`, token: h.tokens.alice, tool: "cmp_echo" });
+  assert.deepEqual(direct, {
+    mixed: {
+      status: 200,
+      answers: [
+        { id: 1, result: "ok" },
+        { id: 2, result: "ok" },
+        { id: 3, result: "echo hi" },
+        { id: 4, code: -32601 },
+      ],
+    },
+    empty: { status: 400, code: -32600 },
+    oversized: { status: 400, code: -32600 },
+    notesOnly: { status: 202, code: undefined },
+    stateless: { status: 400, code: -32600 },
+  });
+  assert.deepEqual(front, direct);
+});
+
+test("a batch at /mcp: a call whose tool asks the client is refused alone and cancelled at the tool, the others answered", { timeout: 60_000 }, async (t) => {
+  const h = await startHarness(t, { tools: { cmp: { revisions: { default: { url: running.url } } } } });
+  const url = `${h.base}/mcp`;
+  const init = await post(
+    url,
+    h.tokens.alice,
+    rpc("initialize", { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "c", version: "1" } }),
+  );
+  assert.equal(init.status, 200);
+  await init.arrayBuffer();
+  const session = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
+  const toolSawIt = new Promise<void>((resolve) => (askAborted = resolve));
+  const res = await post(url, h.tokens.alice, `[${rpc("tools/call", { name: "cmp_ask", arguments: {} }, 1)},${rpc("ping", {}, 2)}]`, session);
+  assert.equal(res.status, 200);
+  const body = (await res.json()) as { id: number; result?: unknown; error?: { code: number; message: string } }[];
+  assert.equal(body.length, 2);
+  assert.equal(body[0]!.id, 1);
+  assert.equal(body[0]!.error?.code, -32600);
+  assert.match(body[0]!.error!.message, /asked the client \(elicitation\/create\).*send this call alone/);
+  assert.deepEqual(body[1], { jsonrpc: "2.0", id: 2, result: {} });
+  await toolSawIt;
 });

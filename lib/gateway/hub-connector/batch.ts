@@ -48,8 +48,8 @@ class Kept extends ServerResponse {
   override end(chunk?: unknown): this {
     if (typeof chunk === "string" || chunk instanceof Uint8Array) this.#take(chunk);
     if (this.#done) return this;
-    if (!this.#streaming && this.#text !== "") this.answer = this.#response(this.#text);
-    else if (this.#streaming && this.answer === null) this.answer = this.#broken();
+    // A stream that ended before its response, or a body that is none, is a call left unanswered.
+    this.answer ??= this.#streaming ? this.#broken() : this.#response(this.#text);
     this.finished = true;
     this.#close();
     return this;
@@ -88,17 +88,15 @@ class Kept extends ServerResponse {
   }
 
   #response(text: string): JsonRpcResponse | null {
+    // A notification's 202, or a call cancelled meanwhile: owed nothing, as a tool server's batch leaves it out.
+    if (this.statusCode === 202) return null;
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      return this.#broken();
+      value = undefined;
     }
-    if (isRecord(value) && value.jsonrpc === "2.0" && ("result" in value || "error" in value)) return value as unknown as JsonRpcResponse;
-    // 202 and the like carry no message; a refusal of the gateway's own names its code.
-    if (this.statusCode < 400) return null;
-    const code = isRecord(value) && typeof value.error === "string" ? value.error : "refused";
-    return failure(this.id as never, { code: ErrorCode.InternalError, message: `The gateway refused this call (${code})` });
+    return isRecord(value) && value.jsonrpc === "2.0" && ("result" in value || "error" in value) ? (value as unknown as JsonRpcResponse) : this.#broken();
   }
 
   #broken(): JsonRpcResponse {

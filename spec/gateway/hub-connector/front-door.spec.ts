@@ -3,6 +3,7 @@
 // 2026-07-28 envelope without its headers, a version header naming no revision, a
 // cancellation reaching the tool), and /mcp advertises one set of capabilities in both revisions.
 import assert from "node:assert/strict";
+import { EventEmitter, once } from "node:events";
 import { after, test } from "node:test";
 import { McpServer, type ToolContext } from "../../../lib/index.ts";
 import { post, rpc, startHarness } from "../helpers.ts";
@@ -10,12 +11,16 @@ import { post, rpc, startHarness } from "../helpers.ts";
 const V = "2026-07-28";
 let started!: () => void;
 let aborted = 0;
+/** "started" and "aborted" for each call of `wait`. */
+const waits = new EventEmitter();
 const server = new McpServer("cmp", { version: "1" });
 server.tool(
   async function wait(_args: Record<string, unknown>, ctx: ToolContext) {
     started();
+    waits.emit("started");
     await new Promise<void>((resolve) => ctx.signal.addEventListener("abort", () => resolve(), { once: true }));
     aborted++;
+    waits.emit("aborted");
     return "too late";
   },
   { inputSchema: { type: "object", properties: {} } },
@@ -175,5 +180,52 @@ test("a batch at /mcp: a call whose tool asks the client is refused alone and ca
   assert.equal(body[0]!.error?.code, -32600);
   assert.match(body[0]!.error!.message, /asked the client \(elicitation\/create\).*send this call alone/);
   assert.deepEqual(body[1], { jsonrpc: "2.0", id: 2, result: {} });
+  await toolSawIt;
+});
+
+async function times(event: string, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) await once(waits, event);
+}
+
+test("a batch at /mcp: a call the gateway refuses (the person's running bound) is that entry's error; calls cancelled meanwhile are left out", {
+  timeout: 60_000,
+}, async (t) => {
+  const h = await startHarness(t, { tools: { cmp: { revisions: { default: { url: running.url } } } }, limits: { upstreamRequestsPerUser: 2 } });
+  const url = `${h.base}/mcp`;
+  const session = await initialized({ url, token: h.tokens.alice, tool: "cmp_wait" });
+  started = () => {};
+  const bothRunning = times("started", 2);
+  const call = (id: number) => rpc("tools/call", { name: "cmp_wait", arguments: {} }, id);
+  const batch = post(url, h.tokens.alice, `[${call(1)},${call(2)},${call(3)}]`, session);
+  await bothRunning;
+  for (const requestId of [1, 2, 3]) {
+    const cancel = JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId } });
+    assert.equal((await post(url, h.tokens.alice, cancel, session)).status, 202);
+  }
+  const res = await batch;
+  assert.equal(res.status, 200);
+  const body = (await res.json()) as { id: number; error?: { code: number; message: string } }[];
+  assert.equal(body.length, 1);
+  assert.equal(body[0]!.error?.code, -32603);
+  assert.match(body[0]!.error!.message, /At most 2 of your requests/);
+});
+
+test("a batch at /mcp: the client leaving ends its calls as it ends one call", { timeout: 60_000 }, async (t) => {
+  const h = await startHarness(t, { tools: { cmp: { revisions: { default: { url: running.url } } } } });
+  const url = `${h.base}/mcp`;
+  const session = await initialized({ url, token: h.tokens.alice, tool: "cmp_wait" });
+  started = () => {};
+  const runningNow = times("started", 1);
+  const left = new AbortController();
+  const batch = fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${h.tokens.alice}`, ...session },
+    body: `[${rpc("tools/call", { name: "cmp_wait", arguments: {} }, 9)}]`,
+    signal: left.signal,
+  });
+  await runningNow;
+  const toolSawIt = times("aborted", 1);
+  left.abort();
+  await assert.rejects(batch);
   await toolSawIt;
 });

@@ -102,6 +102,9 @@ export interface ResolvedServerOptions {
   readonly limits: ServeLimits;
 }
 
+/** Most messages one JSON-RPC batch may hold, unless a server says otherwise; the gateway's /mcp holds to it too. */
+export const DEFAULT_MAX_BATCH_SIZE = 100;
+
 export function resolveServerOptions(name: string, options: McpServerOptions): ResolvedServerOptions {
   const o = options;
   const info: ServerInfo = { name, version: o.version ?? "1.0.0" };
@@ -114,7 +117,7 @@ export function resolveServerOptions(name: string, options: McpServerOptions): R
     instructions: o.instructions,
     logger: o.logger,
     pageSize: o.pageSize ?? 100,
-    maxBatchSize: o.maxBatchSize ?? 100,
+    maxBatchSize: o.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE,
     sessions: o.sessions,
     sessionStore: o.sessionStore,
     async: o.async,

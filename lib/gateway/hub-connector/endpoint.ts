@@ -25,6 +25,7 @@ import { JOB_POLL, JOBS_TOOL, notFoundJob, routeJob } from "./jobs.ts";
 import { JOB_RESULT_TOOL } from "../../tasks/views.ts";
 import { answerTool, forward, notifyTools, standaloneStream } from "./relay.ts";
 import { searchResult } from "./search.ts";
+import { answerBatch } from "./batch.ts";
 import { watchRouted } from "../calls/audit-calls.ts";
 import type { ConnectorSession } from "./sessions.ts";
 import { postMessage, request as toolRequest } from "../relay/upstream-mcp.ts";
@@ -171,34 +172,50 @@ async function handlePost(cc: ConnectorContext, principal: Principal, req: Incom
   }
   const revision = revisionOf(req, value);
   if (revision.kind === "refused") return sendOutcome(res, refused(revision.refusal, failure(null, revision.error)));
+  const stateless = revision.kind === "stateless";
+  const c: Call = { principal, session: undefined, stateless, req, res, extra: {} };
+  if (Array.isArray(value)) {
+    await openSession(cc, c);
+    const cancel = (requestId: unknown): void => {
+      const reason = "The call asked the client in a batch";
+      if (c.session) void notifyTools(c.session, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason } });
+    };
+    return answerBatch(value, req, res, c.extra, (entry, sink) => handleMessage(cc, { ...c, res: sink }, entry, true), cancel);
+  }
+  const message = classify(value);
+  if (message.kind === "request" && message.message.method === "initialize" && !stateless) return initialize(cc, c, message.message);
+  // An invalid message is refused as such, session or not.
+  if (!stateless && message.kind !== "invalid") await openSession(cc, c);
+  return handleMessage(cc, c, value, false);
+}
+
+async function initialize(cc: ConnectorContext, c: Call, request: JsonRpcRequest): Promise<void> {
+  const params: Result = isRecord(request.params) ? request.params : {};
+  // Kept for the session's life (each tool session opens with them): bounded, so a person's
+  // hundred sessions cannot hold the body limit a hundred times over.
+  if (JSON.stringify(params).length > MAX_INIT_PARAMS_CHARS) {
+    return sendJson(c.res, 400, { jsonrpc: "2.0", id: request.id, error: { code: ErrorCode.InvalidParams, message: "initialize params are too large" } });
+  }
+  const version = negotiatedVersion(params);
+  const s = await cc.table.create(c.principal.user, params, version);
+  c.extra = { "mcp-session-id": s.id };
+  return reply(c, request.id, "initialize", initializeResult(version));
+}
+
+async function openSession(cc: ConnectorContext, c: Call): Promise<void> {
+  const named = namedSession(c.req);
+  if (named === undefined) throw new GatewayError("no_session", "Send initialize first, then the Mcp-Session-Id it answered with");
+  c.session = await cc.table.open(named, c.principal.user);
+  c.extra = { "mcp-session-id": c.session.id };
+}
+
+/** One message after its session is known: alone, or as an entry of a batch (./batch.ts). */
+async function handleMessage(cc: ConnectorContext, c: Call, value: unknown, inBatch: boolean): Promise<void> {
+  const { res } = c;
   const message = classify(value);
   if (message.kind === "invalid") return sendJson(res, 400, { jsonrpc: "2.0", id: message.id, error: message.error });
-  const stateless = revision.kind === "stateless";
-  const unfit = stateless && message.kind === "request" ? statelessRefusal(req, message.message) : null;
+  const unfit = c.stateless && message.kind === "request" ? statelessRefusal(c.req, message.message) : null;
   if (unfit) return sendOutcome(res, unfit);
-  const c: Call = { principal, session: undefined, stateless, req, res, extra: {} };
-  if (message.kind === "request" && message.message.method === "initialize" && !stateless) {
-    const params: Result = isRecord(message.message.params) ? message.message.params : {};
-    // Kept for the session's life (each tool session opens with them): bounded, so a person's
-    // hundred sessions cannot hold the body limit a hundred times over.
-    if (JSON.stringify(params).length > MAX_INIT_PARAMS_CHARS) {
-      return sendJson(res, 400, {
-        jsonrpc: "2.0",
-        id: message.message.id,
-        error: { code: ErrorCode.InvalidParams, message: "initialize params are too large" },
-      });
-    }
-    const version = negotiatedVersion(params);
-    const s = await cc.table.create(principal.user, params, version);
-    c.extra = { "mcp-session-id": s.id };
-    return reply(c, message.message.id, "initialize", initializeResult(version));
-  }
-  if (!stateless) {
-    const named = namedSession(req);
-    if (named === undefined) throw new GatewayError("no_session", "Send initialize first, then the Mcp-Session-Id it answered with");
-    c.session = await cc.table.open(named, principal.user);
-    c.extra = { "mcp-session-id": c.session.id };
-  }
   if (message.kind === "notification") {
     if (c.session) await (runsElsewhere(c.session, message.message) ? cancelEverywhere(c.session, value as Result) : notifyTools(c.session, value as Result));
     return accepted(res);
@@ -209,6 +226,8 @@ async function handlePost(cc: ConnectorContext, principal: Principal, req: Incom
   }
   const request = message.message;
   try {
+    // A session is opened alone: its answer names the session the batch's other messages would need.
+    if (inBatch && request.method === "initialize") throw new JsonRpcError(ErrorCode.InvalidRequest, "Invalid Request: send initialize alone, not in a batch");
     await routeRequest(cc, c, request);
   } catch (err) {
     if (isJsonRpcError(err)) return replyError(c, request.id, err.code, err.message);

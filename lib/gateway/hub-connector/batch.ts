@@ -16,6 +16,18 @@ import { CORS, knownFailure, sendJson } from "../contracts/respond.ts";
 export type Sink = ServerResponse;
 
 /**
+ * Most bytes of answers one batch holds at once. A single call's answer streams through to the
+ * client; a batch's must be held until the last entry is done, so a hundred large answers
+ * would otherwise sit in memory together. An entry past the bound is refused alone.
+ */
+export const BATCH_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** The bytes the entries of one batch hold, counted together. */
+interface Held {
+  bytes: number;
+}
+
+/**
  * One entry's answer, written by the single-message path as to the client and kept here.
  * An event stream (a relayed call's) yields its response; a request the tool sends the client
  * on it (elicitation, sampling, roots) can not be carried by a JSON array: that call is
@@ -28,11 +40,13 @@ class Kept extends ServerResponse {
   #text = "";
   #streaming: boolean | undefined;
   #done = false;
+  #tooLarge = false;
 
   constructor(
     req: IncomingMessage,
     private readonly id: unknown,
     private readonly cancel: (id: unknown) => void,
+    private readonly held: Held,
   ) {
     super(req);
     this.settled = new Promise((resolve) => {
@@ -63,6 +77,19 @@ class Kept extends ServerResponse {
   #take(chunk: string | Uint8Array): void {
     if (this.#done) return;
     const text = typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+    if (this.#tooLarge) return;
+    this.held.bytes += text.length;
+    if (this.held.bytes > BATCH_ANSWER_BYTES) {
+      // The rest of this answer still flows through (the call is done, only its bytes are late) but is not held.
+      this.#tooLarge = true;
+      this.held.bytes -= this.#text.length + text.length;
+      this.#text = "";
+      this.answer = failure(this.id as never, {
+        code: ErrorCode.InvalidRequest,
+        message: "The answer is too large to be held in a batch: send this call alone",
+      });
+      return;
+    }
     // A JSON answer opens with its value; an event stream with a comment (relay/forward.ts openStream).
     this.#streaming ??= !/^\s*[[{]/.test(text);
     if (!this.#streaming) {
@@ -76,15 +103,25 @@ class Kept extends ServerResponse {
       .map((line) => line.slice(6))
       .join("\n");
     if (data === "") return;
-    const message: unknown = JSON.parse(data);
+    let message: unknown;
+    try {
+      message = JSON.parse(data);
+    } catch {
+      // Events the relay writes are JSON; one that is not is no answer, and the stream's end says so.
+      return;
+    }
     if (!isRecord(message)) return;
     if (typeof message.method === "string" && "id" in message) {
-      const refusal = `The tool asked the client (${message.method.slice(0, 64)}), which an answer in a batch can not carry: send this call alone`;
-      this.answer = failure(this.id as never, { code: ErrorCode.InvalidRequest, message: refusal });
-      // In a session the tool goes on past a client leaving (its answer could be resumed): it is told.
-      this.cancel(this.id);
-      this.#close();
+      this.#refuse(`The tool asked the client (${message.method.slice(0, 64)}), which an answer in a batch can not carry: send this call alone`);
     } else if (!("method" in message)) this.answer = message as unknown as JsonRpcResponse;
+  }
+
+  /** This entry alone answered with an error; its call cancelled at the tool and its exchange ended. */
+  #refuse(message: string): void {
+    this.answer = failure(this.id as never, { code: ErrorCode.InvalidRequest, message });
+    // In a session the tool goes on past a client leaving (its answer could be resumed): it is told.
+    this.cancel(this.id);
+    this.#close();
   }
 
   #response(text: string): JsonRpcResponse | null {
@@ -125,7 +162,8 @@ export async function answerBatch(
 ): Promise<void> {
   if (batch.length === 0) return refuse(res, "Invalid Request: empty batch");
   if (batch.length > DEFAULT_MAX_BATCH_SIZE) return refuse(res, `Invalid Request: batch too large (limit ${DEFAULT_MAX_BATCH_SIZE})`);
-  const kept = batch.map((message) => new Kept(req, isRecord(message) ? (message.id ?? null) : null, cancel));
+  const held: Held = { bytes: 0 };
+  const kept = batch.map((message) => new Kept(req, isRecord(message) ? (message.id ?? null) : null, cancel, held));
   const abandon = (): void => {
     for (const k of kept) k.abandon();
   };

@@ -9,6 +9,7 @@ import { DEFAULT_MAX_BATCH_SIZE } from "../../server-options.ts";
 import { isRecord } from "../../util/guards.ts";
 import { ErrorCode, failure, type JsonRpcResponse } from "../../util/jsonrpc.ts";
 import { httpStatus } from "../../http/status.ts";
+import { carriesMessage, SseReader } from "../../http/sse-reader.ts";
 import { refused } from "../../mcp/outcome.ts";
 import { CORS, knownFailure, sendJson } from "../contracts/respond.ts";
 
@@ -41,6 +42,8 @@ class Kept extends ServerResponse {
   #streaming: boolean | undefined;
   #done = false;
   #tooLarge = false;
+  /** The one SSE parser; the held-bytes bound above is smaller than its own per-event bound. */
+  readonly #events = new SseReader();
 
   constructor(
     req: IncomingMessage,
@@ -96,13 +99,12 @@ class Kept extends ServerResponse {
       this.#text += text;
       return;
     }
-    // Each write on the stream is one whole event (relay.ts writeMessage).
-    const data = text
-      .split("\n")
-      .filter((line) => line.startsWith("data: "))
-      .map((line) => line.slice(6))
-      .join("\n");
-    if (data === "") return;
+    for (const event of this.#events.push(text)) if (carriesMessage(event)) this.#message(event.data);
+  }
+
+  /** One message of a relayed call's event stream: its response, or a request the batch can not carry. */
+  #message(data: string): void {
+    if (this.#done) return;
     let message: unknown;
     try {
       message = JSON.parse(data);

@@ -39,6 +39,17 @@ const markInitialized: NotificationHandler = (_m, { session }) => {
   if (session) session.initialized = true;
 };
 
+/**
+ * A batch refused whole: empty, or more than `max` messages (every entry costs a promise and an
+ * answer at once, so an unbounded batch is a memory bomb). Null when its size is fine. Any
+ * server answering batches (the tool server, the gateway's /mcp) asks this.
+ */
+export function batchRefusal(size: number, max: number): Outcome | null {
+  if (size === 0) return refused("malformed", failure(null, { code: ErrorCode.InvalidRequest, message: "Invalid Request: empty batch" }));
+  if (size <= max) return null;
+  return refused("malformed", failure(null, { code: ErrorCode.InvalidRequest, message: `Invalid Request: batch too large (limit ${max})` }));
+}
+
 export class Dispatcher {
   readonly #core: ServerCore;
   readonly #methods: MethodTable;
@@ -94,14 +105,8 @@ export class Dispatcher {
   }
 
   #batch(body: unknown[], exchange: Exchange): Outcome | Promise<Outcome> {
-    if (body.length === 0) {
-      return refused("malformed", failure(null, { code: ErrorCode.InvalidRequest, message: "Invalid Request: empty batch" }));
-    }
-    // Every entry costs a promise and an answer at once: an unbounded batch is a memory bomb.
-    if (body.length > this.#core.maxBatchSize) {
-      const message = `Invalid Request: batch too large (limit ${this.#core.maxBatchSize})`;
-      return refused("malformed", failure(null, { code: ErrorCode.InvalidRequest, message }));
-    }
+    const bounds = batchRefusal(body.length, this.#core.maxBatchSize);
+    if (bounds) return bounds;
     const incoming = body.map(classify);
     return Promise.all(incoming.map((m) => this.handleMessage(m, exchange))).then((answers) => {
       const reply = answers.filter((r): r is JsonRpcResponse => r !== null);

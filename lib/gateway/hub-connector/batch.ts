@@ -10,7 +10,8 @@ import { isRecord } from "../../util/guards.ts";
 import { ErrorCode, failure, type JsonRpcResponse } from "../../util/jsonrpc.ts";
 import { httpStatus } from "../../http/status.ts";
 import { carriesMessage, SseReader } from "../../http/sse-reader.ts";
-import { refused } from "../../mcp/outcome.ts";
+import { replyOf } from "../../mcp/outcome.ts";
+import { batchRefusal } from "../../mcp/dispatcher.ts";
 import { CORS, knownFailure, sendJson } from "../contracts/respond.ts";
 
 /** What a batch entry's answer is written to, and what it was. */
@@ -162,8 +163,8 @@ export async function answerBatch(
   one: (message: unknown, sink: Sink) => Promise<void>,
   cancel: (id: unknown) => void,
 ): Promise<void> {
-  if (batch.length === 0) return refuse(res, "Invalid Request: empty batch");
-  if (batch.length > DEFAULT_MAX_BATCH_SIZE) return refuse(res, `Invalid Request: batch too large (limit ${DEFAULT_MAX_BATCH_SIZE})`);
+  const bounds = batchRefusal(batch.length, DEFAULT_MAX_BATCH_SIZE);
+  if (bounds) return sendJson(res, httpStatus(bounds), replyOf(bounds));
   const held: Held = { bytes: 0 };
   const kept = batch.map((message) => new Kept(req, isRecord(message) ? (message.id ?? null) : null, cancel, held));
   const abandon = (): void => {
@@ -197,9 +198,4 @@ export async function answerBatch(
     return void res.end();
   }
   sendJson(res, 200, answers, extra);
-}
-
-function refuse(res: ServerResponse, message: string): void {
-  const reply = failure(null, { code: ErrorCode.InvalidRequest, message });
-  sendJson(res, httpStatus(refused("malformed", reply)), reply);
 }

@@ -5,6 +5,7 @@ export { applyDefaults, compileDefaults, type DefaultsFiller } from "./defaults.
 export { inputSchemaFromParams } from "./generate.ts";
 export { isFlatElicitationSchema } from "./elicitation.ts";
 export { problem, section, type Fail, type Section } from "./problems.ts";
+export type { Converted, Filled, Present } from "./converted.ts";
 export {
   s,
   objectSchema,

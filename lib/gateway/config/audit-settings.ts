@@ -2,21 +2,7 @@
 // folder (rotated by size, owner-only) or the gateway's stdout, never its stderr, which is
 // the access log's.
 import { isAbsolute, resolve } from "node:path";
-import { s, problem, section, type Fail } from "../../schema/index.ts";
-
-export interface AuditSettings {
-  readonly sink: "off" | "stdout" | "file";
-  /** The folder of `audit.jsonl` and its rotated files; `file` only, absolute. */
-  readonly dir?: string;
-  /** `audit.jsonl` is rotated once it would grow past this; 64 MiB. */
-  readonly maxFileBytes: number;
-  /** Rotated files kept (the oldest go first); 100. */
-  readonly keepFiles: number;
-  /** Lines waiting for the disk at most; past this, lines are dropped and counted. 10,000. */
-  readonly queueLines: number;
-}
-
-export const NO_AUDIT: AuditSettings = { sink: "off", maxFileBytes: 64 * 1024 * 1024, keepFiles: 100, queueLines: 10_000 };
+import { s, type Converted, type Filled, type Infer, problem, section, type Fail } from "../../schema/index.ts";
 
 const count = (min: number, max: number, fallback: number) =>
   problem(s.integer({ minimum: min, maximum: max }).default(fallback), `must be an integer from ${min} to ${max}`);
@@ -25,18 +11,29 @@ const count = (min: number, max: number, fallback: number) =>
 export const auditSchema = problem(
   s.object(
     {
+      /** `file`: rotated files in `dir`; `stdout`: the gateway's stdout (never stderr, the access log's); `off`. */
       sink: problem(s.enum(["file", "stdout", "off"]).optional(), 'must be "file", "stdout" or "off"'),
+      /** The folder of `audit.jsonl` and its rotated files; `file` only, absolute once parsed. */
       dir: problem(s.string({ minLength: 1 }).optional(), "must name a folder when the sink is a file"),
-      maxFileBytes: count(4096, 2 ** 40, NO_AUDIT.maxFileBytes),
-      keepFiles: count(1, 100_000, NO_AUDIT.keepFiles),
-      queueLines: count(1, 1_000_000, NO_AUDIT.queueLines),
+      /** `audit.jsonl` is rotated once it would grow past this; 64 MiB. */
+      maxFileBytes: count(4096, 2 ** 40, 64 * 1024 * 1024),
+      /** Rotated files kept (the oldest go first); 100. */
+      keepFiles: count(1, 100_000, 100),
+      /** Lines waiting for the disk at most; past this, lines are dropped and counted. 10,000. */
+      queueLines: count(1, 1_000_000, 10_000),
     },
     { additionalProperties: false },
   ),
   "must be an object",
 );
 
+/** The section as the code reads it: the sink decided, the folder absolute. */
+export type AuditSettings = Converted<Filled<Infer<typeof auditSchema>, "sink">>;
+
 const AUDIT = section(auditSchema);
+
+/** No trail: the declared defaults. */
+export const NO_AUDIT: AuditSettings = { ...AUDIT.check({}, "audit", () => undefined as never), sink: "off" };
 
 export function parseAuditSettings(v: unknown, baseDir: string, fail: Fail): AuditSettings {
   if (v === undefined) return NO_AUDIT;

@@ -3,76 +3,34 @@
 // without reading code; values are never echoed, since a command line may hold secrets.
 import { stat } from "node:fs/promises";
 import { dirname } from "node:path";
-import { s, type Infer, problem, section } from "../../schema/index.ts";
+import { s, type Converted, type Filled, type Infer, type Present, problem, section } from "../../schema/index.ts";
 import { adminSchema, parseAdminSettings, type AdminSettings } from "./admin-settings.ts";
 import { auditSchema, parseAuditSettings, type AuditSettings } from "./audit-settings.ts";
 import { connectorSchema, parseConnectorSettings, type ConnectorSettings } from "./connector-settings.ts";
 import { limitsSchema, parseLimits, type GatewayLimits } from "./limits-settings.ts";
 import { oauthSchema, parseOAuthSettings, type OAuthSettings } from "../oauth/gateway-settings.ts";
 import { checkStoreUrl } from "../store/open-store.ts";
-import { parseServed, parseSlurmRevision, servedFile, type SlurmRevision } from "./served-settings.ts";
+import { parseServed, parseSlurmRevision, servedFile } from "./served-settings.ts";
 import { readToolXml } from "../../rappture/tool-xml.ts";
 import { parseRegistrySettings, registrySchema, type RegistrySettings } from "./registry-settings.ts";
 import { checkStdioProgram, parseStdio } from "./stdio-settings.ts";
-import { envSchema, KINDS, ONE_OF, runAsSchema, TOOL, toolSchema, type RevisionFile, type ToolFile } from "./tool-settings.ts";
+import {
+  envSchema,
+  KINDS,
+  ONE_OF,
+  runAsSchema,
+  TOOL,
+  toolSchema,
+  type ChildIdentity,
+  type RevisionFile,
+  type RevisionSpec,
+  type ToolFile,
+  type ToolSpec,
+} from "./tool-settings.ts";
 import { isHostSyntax } from "../../http/host-syntax.ts";
 
-/** Who a started tool session runs as, and which of the gateway's variables it sees (docs/gateway.md, "Deployment"). */
-export interface ChildIdentity {
-  /** OS account the children run as (`@person`: the caller's own); unset: `nobody` when the gateway is root, else the gateway's own. */
-  readonly runAs?: string;
-  /** Names of the gateway's environment variables passed on, beyond PATH, LANG, LC_*, TZ, TERM. */
-  readonly env?: readonly string[];
-}
-
-/**
- * How an `app` revision's tool server is shared: `process` (one per person, the default) or
- * `shared` (one for everyone, each person in their own MCP sessions; docs/gateway.md, "Isolation").
- */
-export type Isolation = "process" | "shared";
-
 export type { SlurmRevision } from "./served-settings.ts";
-
-export type RevisionSpec =
-  | ({ readonly kind: "app"; readonly app: string; readonly isolation?: Isolation } & ChildIdentity)
-  | ({ readonly kind: "rappture"; readonly rappture: string; readonly isolation?: Isolation } & ChildIdentity)
-  | ({ readonly kind: "stdio"; readonly stdio: readonly string[]; readonly cwd: string } & ChildIdentity)
-  | { readonly kind: "url"; readonly url: string }
-  | ({ readonly kind: "command"; readonly command: readonly string[] } & ChildIdentity)
-  | ({ readonly kind: "slurm"; readonly slurm: SlurmRevision } & ChildIdentity);
-
-export interface ToolSpec {
-  /** Empty: open to every authenticated user. */
-  readonly groups: readonly string[];
-  readonly revisions: Readonly<Record<string, RevisionSpec>>;
-  /** Listed at `{publicUrl}/mcp` from the gateway's shared catalog (true), or live per caller (false). */
-  readonly catalog: boolean;
-  /** The revision `{publicUrl}/mcp` lists and calls; the default revision unless named. */
-  readonly catalogRevision: string;
-  /** The revision a request without `?revision=` gets; `default`. */
-  readonly defaultRevision: string;
-}
-
-export interface GatewayConfig {
-  /** `{hub_url}` without a trailing slash; undefined: the address the gateway listens on. */
-  readonly publicUrl: string | undefined;
-  /** Host names (optionally `name:port`) served besides publicUrl's, loopback and this machine's addresses (DNS rebinding). */
-  readonly allowedHosts: readonly string[];
-  readonly tools: Readonly<Record<string, ToolSpec>>;
-  readonly limits: GatewayLimits;
-  /** The built-in OAuth authorization server (section `oauth`; `false` turns it off). */
-  readonly oauth: OAuthSettings;
-  /** `"store"`: a postgres:// URL shared by replicas; undefined: the file store in the data dir. */
-  readonly store?: string;
-  /** `{publicUrl}/mcp`, the one endpoint for every tool (section `connector`). */
-  readonly connector: ConnectorSettings;
-  /** Who the hub's operators are (section `admin`): the `/admin` page and API. */
-  readonly admin: AdminSettings;
-  /** What tools registered in the store may ask for (section `registry`). */
-  readonly registry: RegistrySettings;
-  /** Where the audit trail goes (section `audit`, ./audit-settings.ts); off by default. */
-  readonly audit: AuditSettings;
-}
+export type { ChildIdentity, Isolation, RevisionSpec, ToolSpec } from "./tool-settings.ts";
 
 /** A config problem; `message` is the whole line, starting with the key. */
 export class ConfigError extends Error {
@@ -97,17 +55,25 @@ const REVISION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 export const gatewayConfigSchema = problem(
   s.object(
     {
+      /** `{hub_url}` without a trailing slash once parsed; undefined: the address the gateway listens on. */
       publicUrl: problem(s.string(), "must be an http(s) URL").optional(),
+      /** Host names (optionally `name:port`) served besides publicUrl's, loopback and this machine's addresses (DNS rebinding). */
       allowedHosts: problem(s.array(s.string()), "must be an array of host names (optionally with :port)").optional(),
       tools: problem(s.record(toolSchema), "must be an object of named tools"),
       limits: limitsSchema.optional(),
+      /** The built-in OAuth authorization server (`false` turns it off). */
       oauth: oauthSchema.optional(),
       runAs: runAsSchema.optional(),
       env: envSchema.optional(),
+      /** A postgres:// URL shared by replicas; undefined: the file store in the data dir. */
       store: problem(s.string(), "must be a postgres://user@host:port/database URL").optional(),
+      /** `{publicUrl}/mcp`, the one endpoint for every tool. */
       connector: connectorSchema.optional(),
+      /** Who the hub's operators are: the `/admin` page and API. */
       admin: adminSchema.optional(),
+      /** What tools registered in the store may ask for. */
       registry: registrySchema.optional(),
+      /** Where the audit trail goes; off by default. */
       audit: auditSchema.optional(),
     },
     { additionalProperties: false },
@@ -116,6 +82,21 @@ export const gatewayConfigSchema = problem(
 );
 /** gateway.json as written (GatewayConfig is what the gateway makes of it). */
 export type GatewayConfigFile = Infer<typeof gatewayConfigSchema>;
+
+/** gateway.json as the gateway reads it: each section converted by its settings file, `runAs` and `env` folded into each tool. */
+export type GatewayConfig = Converted<
+  Present<Filled<GatewayConfigFile, "allowedHosts">, "publicUrl">,
+  {
+    tools: Readonly<Record<string, ToolSpec>>;
+    limits: GatewayLimits;
+    oauth: OAuthSettings;
+    connector: ConnectorSettings;
+    admin: AdminSettings;
+    registry: RegistrySettings;
+    audit: AuditSettings;
+  },
+  "runAs" | "env"
+>;
 
 const GATEWAY = section(gatewayConfigSchema);
 

@@ -3,22 +3,8 @@
 // registers a tool does not get to choose which account runs it, nor which of the gateway's
 // variables it sees: the operator lists those here. Empty lists (the default): a registered
 // tool runs as gateway.json's top-level `runAs` and sees its top-level `env`, nothing else.
-import { s, problem, section, type Fail } from "../../schema/index.ts";
-
-/** gateway.json's top-level `runAs` and `env` (config.ts's ChildIdentity; not imported, which would make a cycle). */
-export interface Inherited {
-  readonly runAs?: string;
-  readonly env?: readonly string[];
-}
-
-export interface RegistrySettings {
-  /** Accounts (and `@person`) a registered tool may name as its `runAs`. */
-  readonly runAs: readonly string[];
-  /** Environment variable names a registered tool may name in its `env`. */
-  readonly env: readonly string[];
-  /** gateway.json's top-level `runAs` and `env`, which a registered tool inherits as the file's tools do. */
-  readonly inherited: Inherited;
-}
+import { s, type Converted, type Infer, problem, section, type Fail } from "../../schema/index.ts";
+import type { ChildIdentity } from "./tool-settings.ts";
 
 const ACCOUNT = "^([A-Za-z_][A-Za-z0-9._-]{0,31}\\$?|@person)$";
 const ENV_NAME = "^[A-Za-z_][A-Za-z0-9_]{0,127}$";
@@ -27,7 +13,9 @@ const ENV_NAME = "^[A-Za-z_][A-Za-z0-9_]{0,127}$";
 export const registrySchema = problem(
   s.object(
     {
+      /** Accounts (and `@person`) a registered tool may name as its `runAs`. */
       runAs: problem(s.array(s.string({ pattern: ACCOUNT })).default([]), 'must be an array of OS account names or "@person"'),
+      /** Environment variable names a registered tool may name in its `env`. */
       env: problem(s.array(s.string({ pattern: ENV_NAME })).default([]), "must be an array of environment variable names"),
     },
     { additionalProperties: false },
@@ -35,8 +23,16 @@ export const registrySchema = problem(
   "must be an object",
 );
 
+export type RegistrySettings = Converted<
+  Infer<typeof registrySchema>,
+  {
+    /** gateway.json's top-level `runAs` and `env`, which a registered tool inherits as the file's tools do. */
+    inherited: ChildIdentity;
+  }
+>;
+
 const REGISTRY = section(registrySchema);
 
-export function parseRegistrySettings(v: unknown, inherited: Inherited, fail: Fail): RegistrySettings {
+export function parseRegistrySettings(v: unknown, inherited: ChildIdentity, fail: Fail): RegistrySettings {
   return { ...REGISTRY.check(v ?? {}, "registry", fail), inherited };
 }

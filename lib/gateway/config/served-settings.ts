@@ -2,20 +2,7 @@
 // as a batch job: parsed from gateway.json, each problem one line naming the key (through
 // `fail`, as ./gateway-config.ts reports it).
 import { isAbsolute, resolve } from "node:path";
-import { s, type Infer, problem, type Fail } from "../../schema/index.ts";
-
-/** The file start_mcp serves: an app (`--app`) or a Rappture tool.xml (`--rappture`). */
-export type Served = { readonly app: string } | { readonly rappture: string };
-
-/** A tool session as one Slurm batch job running start_mcp (docs/scale-out.md, "Tool sessions as Slurm jobs"). */
-export type SlurmRevision = Served & {
-  /** A folder the gateway and every compute node see: per-session folders and state directories go there. */
-  readonly workdir: string;
-  readonly partition?: string;
-  readonly time?: string;
-  /** More sbatch options, each one argv entry (`--mem=2G`). */
-  readonly sbatch: readonly string[];
-};
+import { s, type Converted, type Filled, type Infer, problem, type Fail } from "../../schema/index.ts";
 
 /** The served file's key in gateway.json, which is also start_mcp's flag for it. */
 export function servedFile(served: Served): { key: "app" | "rappture"; file: string } {
@@ -35,9 +22,11 @@ export const slurmSchema = problem(
     {
       app: appSchema.optional(),
       rappture: rapptureSchema.optional(),
+      /** A folder the gateway and every compute node see: per-session folders and state directories go there. */
       workdir: problem(s.string({ minLength: 1 }), "must be a folder path (one the compute nodes see too)"),
       partition: slurmWord(),
       time: slurmWord(),
+      /** More sbatch options, each one argv entry (`--mem=2G`). */
       sbatch: problem(
         s.array(s.string({ pattern: "^--?[A-Za-z][^\\n]*$" })).optional(),
         'must be an array of sbatch options, each starting with "-" ("--mem=2G")',
@@ -48,6 +37,12 @@ export const slurmSchema = problem(
   "must be an object",
 );
 export type SlurmFile = Infer<typeof slurmSchema>;
+
+/** The file start_mcp serves: an app (`--app`) or a Rappture tool.xml (`--rappture`), its path resolved. */
+export type Served = { readonly app: Infer<typeof appSchema> } | { readonly rappture: Infer<typeof rapptureSchema> };
+
+/** A tool session as one Slurm batch job running start_mcp (docs/scale-out.md, "Tool sessions as Slurm jobs"). */
+export type SlurmRevision = Served & Converted<Filled<Omit<SlurmFile, "app" | "rappture">, "sbatch">>;
 
 const resolved = (baseDir: string, p: string): string => (isAbsolute(p) ? p : resolve(baseDir, p));
 

@@ -1,6 +1,6 @@
 // The `oauth` section of gateway.json: whether the gateway runs its authorization server,
 // and the few choices an operator makes about it (who the people are: identity-settings.ts).
-import { s, problem, section, type Fail } from "../../schema/index.ts";
+import { s, type Converted, type Filled, type Infer, type Present, problem, section, type Fail } from "../../schema/index.ts";
 import {
   assertionIssuersSchema,
   frontEndSchema,
@@ -13,35 +13,6 @@ import {
   type IdentitySettings,
 } from "./identity-settings.ts";
 
-export interface OAuthSettings {
-  readonly enabled: boolean;
-  /** Header a front proxy sets to the authenticated user's name. */
-  readonly trustedUserHeader: string | undefined;
-  /** Redirect URL prefixes that may register without a token (replaces the default list). */
-  readonly registrationAllowlist: readonly string[] | undefined;
-  /** Groups whose members may register clients with other redirects. */
-  readonly registrationGroups: readonly string[];
-  /**
-   * Header in which a front proxy puts the caller's address (e.g. `X-Forwarded-For`; its last
-   * entry counts), so rate limits apply per caller rather than to the proxy as a whole.
-   */
-  readonly clientAddressHeader: string | undefined;
-  /** Sign-in through the hub's OpenID provider. */
-  readonly identity?: IdentitySettings | undefined;
-  /** The person's name (and groups) from headers of the hub's front end. */
-  readonly frontEnd?: FrontEndSettings | undefined;
-  /** IdPs whose identity assertions (ID-JAG) the token endpoint exchanges. */
-  readonly assertionIssuers?: readonly AssertionIssuer[];
-}
-
-export const DEFAULT_OAUTH_SETTINGS: OAuthSettings = {
-  enabled: true,
-  trustedUserHeader: undefined,
-  registrationAllowlist: undefined,
-  registrationGroups: [],
-  clientAddressHeader: undefined,
-};
-
 const header = () => problem(s.string({ pattern: "^[A-Za-z0-9-]{1,64}$" }).optional(), "must be an HTTP header name");
 const strings = (pattern: string) => problem(s.array(s.string({ pattern })).optional(), "must be an array of strings");
 
@@ -51,12 +22,22 @@ const OBJECT_OR_FALSE = "must be an object or false";
 export const oauthObjectSchema = problem(
   s.object(
     {
+      /** Header a front proxy sets to the authenticated user's name. */
       trustedUserHeader: header(),
+      /** Redirect URL prefixes that may register without a token (replaces the default list). */
       registrationAllowlist: strings("^https://[^/\\s]+/"),
+      /** Groups whose members may register clients with other redirects. */
       registrationGroups: strings("^.+$"),
+      /**
+       * Header in which a front proxy puts the caller's address (e.g. `X-Forwarded-For`; its last
+       * entry counts), so rate limits apply per caller rather than to the proxy as a whole.
+       */
       clientAddressHeader: header(),
+      /** Sign-in through the hub's OpenID provider. */
       identity: identitySchema.optional(),
+      /** The person's name (and groups) from headers of the hub's front end. */
       frontEnd: frontEndSchema.optional(),
+      /** IdPs whose identity assertions (ID-JAG) the token endpoint exchanges. */
       assertionIssuers: assertionIssuersSchema.optional(),
     },
     { additionalProperties: false },
@@ -66,7 +47,26 @@ export const oauthObjectSchema = problem(
 
 export const oauthSchema = problem(s.union([problem(s.literal(false), OBJECT_OR_FALSE), oauthObjectSchema]), OBJECT_OR_FALSE);
 
+/** The section as the code reads it: on or off, and the identity sections converted. */
+export type OAuthSettings = Converted<
+  Present<Filled<Infer<typeof oauthObjectSchema>, "registrationGroups">, "trustedUserHeader" | "registrationAllowlist" | "clientAddressHeader">,
+  {
+    enabled: boolean;
+    identity?: IdentitySettings;
+    frontEnd?: FrontEndSettings;
+    assertionIssuers?: readonly AssertionIssuer[];
+  }
+>;
+
 const OAUTH = section(oauthObjectSchema);
+
+export const DEFAULT_OAUTH_SETTINGS: OAuthSettings = {
+  enabled: true,
+  trustedUserHeader: undefined,
+  registrationAllowlist: undefined,
+  registrationGroups: [],
+  clientAddressHeader: undefined,
+};
 
 /** Parses the section; `fail(key, problem)` throws the caller's config error. */
 export function parseOAuthSettings(value: unknown, fail: Fail): OAuthSettings {

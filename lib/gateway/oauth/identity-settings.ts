@@ -2,45 +2,8 @@
 // (only) the store's passwords: the hub's OpenID provider (`identity`), a front end that has
 // already signed the person in (`frontEnd`), and the IdPs whose identity assertions (ID-JAG)
 // the token endpoint accepts (`assertionIssuers`). Secrets are named by file, read later.
-import { s, type Shape, problem, section, type Fail } from "../../schema/index.ts";
+import { s, type Converted, type Filled, type Infer, type Present, type Shape, problem, section, type Fail } from "../../schema/index.ts";
 import { addressMatcher } from "./ip-ranges.ts";
-
-export interface IdentitySettings {
-  readonly issuer: string;
-  readonly clientId: string;
-  readonly clientSecretFile: string;
-  /** What the sign-in button says ("Sign in with …"); default the issuer's host. */
-  readonly label: string;
-  readonly nameClaim: string;
-  readonly groupsClaim: string;
-  /** The scopes asked for (`openid` always among them): providers differ in which carry the name and groups. */
-  readonly scopes: readonly string[];
-  /** Only groups with this prefix count, without it. */
-  readonly groupsPrefix: string | undefined;
-  /** Only these groups count, renamed. */
-  readonly groupsMap: Readonly<Record<string, string>> | undefined;
-  /** Whether a first sign-in creates the account, or only existing accounts may sign in. */
-  readonly createAccounts: boolean;
-  /** Whether the store's passwords still work on the sign-in page. */
-  readonly passwords: boolean;
-}
-
-export interface FrontEndSettings {
-  readonly userHeader: string;
-  readonly groupsHeader: string | undefined;
-  readonly secretHeader: string;
-  readonly secretFile: string;
-  /** Addresses (or CIDR ranges) of the front end: the only ones whose headers count. */
-  readonly from: readonly string[];
-  readonly createAccounts: boolean;
-}
-
-export interface AssertionIssuer {
-  readonly issuer: string;
-  /** Default: the issuer's OpenID discovery document's `jwks_uri`. */
-  readonly jwksUri: string | undefined;
-  readonly nameClaim: string;
-}
 
 const HEADER = "^[A-Za-z0-9-]{1,64}$";
 const CLAIM = "^[A-Za-z0-9_.:-]{1,64}$";
@@ -61,16 +24,21 @@ export const identitySchema = object({
   issuer: httpsUrl(),
   clientId: text(PRINTABLE(200)),
   clientSecretFile: absolutePath(),
+  /** What the sign-in button says ("Sign in with …"); default the issuer's host. */
   label: problem(s.string({ minLength: 1, maxLength: 80 }).optional(), "must be a short text"),
   nameClaim: text(CLAIM).default("preferred_username"),
   groupsClaim: text(CLAIM).default("groups"),
+  /** The scopes asked for (`openid` always among them): providers differ in which carry the name and groups. */
   scopes: problem(
     s.array(s.string({ pattern: "^[\\x21\\x23-\\x5b\\x5d-\\x7e]{1,64}$" })).default(["openid", "profile", "groups"]),
     'must be an array of scopes including "openid"',
   ),
+  /** Only groups with this prefix count, without it. */
   groupsPrefix: text(PRINTABLE(64)).optional(),
+  /** Only these groups count, renamed. */
   groupsMap: problem(s.record(s.string({ pattern: GROUP })).optional(), "must map claim values to group names"),
   accounts: accounts(),
+  /** Whether the store's passwords still work on the sign-in page. */
   passwords: problem(s.boolean().default(true), "must be true or false"),
 });
 
@@ -80,15 +48,30 @@ export const frontEndSchema = object({
   groupsHeader: text(HEADER).optional(),
   secretHeader: text(HEADER),
   secretFile: absolutePath(),
+  /** Addresses (or CIDR ranges) of the front end: the only ones whose headers count. */
   from: problem(s.array(s.string({ pattern: RANGE }), { minItems: 1 }), "must list the front end's addresses (or CIDR ranges)"),
   accounts: accounts(),
 });
 
 /** `oauth.assertionIssuers` as written in gateway.json. */
 export const assertionIssuersSchema = problem(
-  s.array(object({ issuer: httpsUrl(), jwksUri: httpsUrl().optional(), nameClaim: text(CLAIM).optional() })),
+  s.array(
+    object({
+      issuer: httpsUrl(),
+      /** Default: the issuer's OpenID discovery document's `jwks_uri`. */
+      jwksUri: httpsUrl().optional(),
+      nameClaim: text(CLAIM).optional(),
+    }),
+  ),
   "must be an array",
 );
+
+/** Whether a first sign-in creates the account, or only existing accounts may sign in (`accounts: "create"`). */
+type CreatesAccounts = { createAccounts: boolean };
+
+export type IdentitySettings = Converted<Present<Filled<Infer<typeof identitySchema>, "label">, "groupsPrefix" | "groupsMap">, CreatesAccounts, "accounts">;
+export type FrontEndSettings = Converted<Present<Infer<typeof frontEndSchema>, "groupsHeader">, CreatesAccounts, "accounts">;
+export type AssertionIssuer = Converted<Present<Filled<Infer<typeof assertionIssuersSchema>[number], "nameClaim">, "jwksUri">>;
 
 const IDENTITY = section(identitySchema);
 const FRONT_END = section(frontEndSchema);

@@ -59,3 +59,6 @@ export interface RunningGateway {
   /** Stops listening and every tool session this process started. Safe twice. */
   close(): Promise<void>;
 }
+
+/** Where the gateway listens: 127.0.0.1 unless the options say. */
+export const listenHost = (options: GatewayOptions): string => options.host ?? "127.0.0.1";

@@ -1,10 +1,11 @@
-// The gateway's parts, built from its options before it listens: the tools served, tracing,
-// the audit trail and metrics, the store as the request path reads it, who may call, the rate
-// limit, the tool sessions, and the account and operator's pages on the OAuth server's sign-in.
+// The gateway's parts, built from its options before it listens, as a table in dependency
+// order (./assemble.ts): the tools served, tracing, the audit trail and metrics, the store as
+// the request path reads it, who may call, the rate limit, the tool sessions, and the account
+// and operator's pages on the OAuth server's sign-in. Each part's builder is below the table.
 import { ACCOUNTS, StoreAccountDirectory } from "../identity/accounts.ts";
 import { API_TOKENS, ApiTokens } from "../identity/api-tokens.ts";
 import type { GatewayConfig } from "../config/gateway-config.ts";
-import type { TokenVerifier } from "../contracts/interfaces.ts";
+import type { AuthorizationServer, TokenVerifier } from "../contracts/interfaces.ts";
 import { GatewayMetrics } from "../operations/metrics.ts";
 import { AuditTrail } from "../audit/trail.ts";
 import { toolSessionEvents } from "../audit/session-events.ts";
@@ -20,31 +21,62 @@ import { ToolSessions } from "../tool-sessions/tool-sessions.ts";
 import { isSteadyRoute } from "../tool-sessions/records.ts";
 import { accountPageHandlers } from "../account/page.ts";
 import { LiveTools } from "../tool-registry/live.ts";
+import { Assembly, type PartsOf } from "./assemble.ts";
 import type { GatewayOptions } from "./options.ts";
 
 export type EventLog = (name: string, fields: Record<string, unknown>) => void;
 
-export interface GatewayParts {
-  readonly event: EventLog;
-  readonly live: LiveTools;
-  /** Its `tools` are read through `live` on every use: registered tools come and go while serving. */
-  readonly config: GatewayConfig;
-  readonly tracer: Tracer;
-  readonly audit: AuditTrail;
-  readonly metrics: GatewayMetrics;
-  /** The store as given, timed for /metrics; past every cache (readiness, the operator's page). */
-  readonly timed: TimedRecordStore;
-  /** The same with the request path's lookups cached. */
-  readonly store: CachingRecordStore;
-  readonly accounts: StoreAccountDirectory;
-  readonly verifiers: TokenVerifier[];
-  readonly rateLimit: (user: string) => number | Promise<number>;
-  readonly sessions: ToolSessions;
-  /** Where the OAuth server serves the account page and the operator's page, when it does. */
-  readonly accountPath: string | undefined;
-  readonly adminPath: string | undefined;
-  /** `{hub_url}` as known so far: the listening address fills it in when neither the options nor the config give one. */
-  publicUrl: string;
+/** `{hub_url}` as known so far: the listening address fills it in when neither the options nor the config give one. */
+export interface PublicUrl {
+  value: string;
+}
+
+/**
+ * The parts, each from those above it; a part with a closer is closed after everything below
+ * it: the OAuth server's background writes are awaited last, after the spans and the trail's
+ * last lines, which come after the tool sessions stopped. `config`'s tools are read through
+ * `live` on every use (registered tools come and go while serving); `timed` is the store past
+ * every cache (readiness, the operator's page), `store` the request path's, lookups cached.
+ */
+export const PARTS = new Assembly<{ readonly options: GatewayOptions }>()
+  .add("authorizationServer", authorizationServer, (server) => server?.settled?.())
+  .add("event", ({ options }) => eventLog(options.log))
+  .add("live", ({ options, event }) => options.liveTools ?? LiveTools.open({ store: options.store, config: options.config, event }))
+  .add("config", ({ live }): GatewayConfig => live.config)
+  .add("tracer", tracer, (spans) => spans.exporter?.flush())
+  .add("audit", auditTrail, (audit, { options }) => (options.audit ? audit.flush() : audit.close()))
+  .add("metrics", gatewayMetrics)
+  .add("timed", ({ options, metrics }) => new TimedRecordStore(options.store, (op, ms, failed) => metrics.store(op, ms, failed)))
+  .add("store", ({ timed, config }) => new CachingRecordStore(timed, { ttlMs: config.limits.lookupCacheMs, keep: keepForLookups }))
+  .add("accounts", ({ store }) => new StoreAccountDirectory(store))
+  .add("verifiers", verifiers)
+  .add("rateLimit", rateLimit)
+  .add("publicUrl", ({ options, config }): PublicUrl => ({ value: options.publicUrl?.replace(/\/+$/, "") ?? config.publicUrl ?? "" }))
+  .add("sessions", toolSessions, (sessions) => sessions.close())
+  .add("accountPath", accountPage)
+  .add("adminPath", adminPage);
+
+export type GatewayParts = PartsOf<typeof PARTS>;
+
+function authorizationServer({ options }: Pick<Given, "options">): AuthorizationServer | undefined {
+  return options.authorizationServer;
+}
+
+function tracer({ options }: Pick<Given, "options">): Tracer {
+  return new Tracer(tracingConfig(options.telemetryEnv ?? process.env, "hub_gateway"));
+}
+
+function eventLog(log: ((line: string) => void) | undefined): EventLog {
+  const write = log ?? (() => {});
+  return (name, fields) => write(JSON.stringify({ time: new Date().toISOString(), event: name, ...fields }));
+}
+
+function auditTrail({ options, config, event }: Pick<Given, "options" | "config" | "event">): AuditTrail {
+  return options.audit ?? new AuditTrail(config.audit, { onError: (code) => event("audit trail failed", { code }) });
+}
+
+function gatewayMetrics({ tracer, audit }: Pick<Given, "tracer" | "audit">): GatewayMetrics {
+  return new GatewayMetrics({ droppedSpans: () => tracer.exporter?.dropped ?? 0, droppedAuditLines: () => audit.dropped });
 }
 
 /** What the request path reads on every request: who the bearer is, and where their tool session runs. */
@@ -52,54 +84,56 @@ function keepForLookups(collection: string, value: unknown): boolean {
   return collection === API_TOKENS || collection === ACCOUNTS || isSteadyRoute(collection, value);
 }
 
-export async function buildParts(options: GatewayOptions): Promise<GatewayParts> {
-  const log = options.log ?? (() => {});
-  const event: EventLog = (name, fields) => log(JSON.stringify({ time: new Date().toISOString(), event: name, ...fields }));
-  const live = options.liveTools ?? (await LiveTools.open({ store: options.store, config: options.config, event }));
-  const { config } = live;
-  const tracer = new Tracer(tracingConfig(options.telemetryEnv ?? process.env, "hub_gateway"));
-  const audit = options.audit ?? new AuditTrail(config.audit, { onError: (code) => event("audit trail failed", { code }) });
-  const metrics = new GatewayMetrics({ droppedSpans: () => tracer.exporter?.dropped ?? 0, droppedAuditLines: () => audit.dropped });
-  const timed = new TimedRecordStore(options.store, (op, ms, failed) => metrics.store(op, ms, failed));
-  const store = new CachingRecordStore(timed, { ttlMs: config.limits.lookupCacheMs, keep: keepForLookups });
-  const accounts = new StoreAccountDirectory(store);
-  const verifiers = [...(options.verifiers ?? [new ApiTokens(store, accounts, (collection, id) => store.copyOf(collection, id))])];
-  if (options.authorizationServer) verifiers.push(options.authorizationServer.verifier);
+/** Bearer checks, first non-null answer wins: the options' (API tokens by default), then the OAuth server's. */
+function verifiers({ options, store, accounts }: Pick<Given, "options" | "store" | "accounts">): TokenVerifier[] {
+  const given = options.verifiers ?? [new ApiTokens(store, accounts, (collection, id) => store.copyOf(collection, id))];
+  return options.authorizationServer ? [...given, options.authorizationServer.verifier] : [...given];
+}
+
+function rateLimit({ options, config }: Pick<Given, "options" | "config">): (user: string) => number | Promise<number> {
   const local = new TokenBucketLimiter(config.limits.ratePerSecond, config.limits.rateBurst);
   const limiter = options.sharedLimits ? local.sharedIn(options.store) : { hit: (user: string) => local.take(user) };
-  const parts: Omit<GatewayParts, "sessions" | "accountPath" | "adminPath"> & Partial<GatewayParts> = {
-    event,
-    live,
-    config,
-    tracer,
-    audit,
-    metrics,
-    timed,
-    store,
-    accounts,
-    verifiers,
-    rateLimit: (user) => limiter.hit(user),
-    publicUrl: options.publicUrl?.replace(/\/+$/, "") ?? config.publicUrl ?? "",
-  };
-  const publicUrl = (): string => parts.publicUrl;
-  const sessions = new ToolSessions({
+  return (user) => limiter.hit(user);
+}
+
+interface Given {
+  readonly options: GatewayOptions;
+  readonly config: GatewayConfig;
+  readonly event: EventLog;
+  readonly metrics: GatewayMetrics;
+  readonly audit: AuditTrail;
+  readonly tracer: Tracer;
+  readonly timed: TimedRecordStore;
+  readonly store: CachingRecordStore;
+  readonly accounts: StoreAccountDirectory;
+  readonly publicUrl: PublicUrl;
+  readonly sessions: ToolSessions;
+}
+
+function toolSessions({ options, store, config, publicUrl, event, metrics, audit }: Omit<Given, "sessions">): ToolSessions {
+  return new ToolSessions({
     store,
     readFresh: (collection, id) => store.fresh(collection, id),
     copyOf: (collection, id) => store.copyOf(collection, id),
     config,
-    publicUrl,
+    publicUrl: () => publicUrl.value,
     launch: options.launch,
     childEnv: options.childEnv,
     onEvent: teeEvents(event, toolSessionEvents(metrics, audit)),
   });
-  // The account page, where the authorization server signs people in: served on its path.
+}
+
+/** The account page, where the authorization server signs people in: served on its path. */
+function accountPage({ options, store, accounts, sessions, publicUrl, audit }: Given): string | undefined {
   const account = options.authorizationServer?.account;
-  const accountPath = account?.serve(
-    accountPageHandlers({ host: account, tokens: new ApiTokens(store, accounts), sessions, publicUrl, audit: (entry) => audit.record(entry) }),
-  );
-  // The operator's page on the same sign-in; past the lookup cache, so someone taken out of the admin group loses it at once.
+  const tokens = new ApiTokens(store, accounts);
+  return account?.serve(accountPageHandlers({ host: account, tokens, sessions, publicUrl: () => publicUrl.value, audit: (entry) => audit.record(entry) }));
+}
+
+/** The operator's page on the same sign-in; past the lookup cache, so someone taken out of the admin group loses it at once. */
+function adminPage({ options, config, sessions, timed, audit, tracer }: Given): string | undefined {
   const admin = options.authorizationServer?.admin;
-  const adminPath = admin?.serve(
+  return admin?.serve(
     adminPageHandlers({
       config,
       host: admin,
@@ -111,5 +145,4 @@ export async function buildParts(options: GatewayOptions): Promise<GatewayParts>
       version: packageVersion(),
     }),
   );
-  return Object.assign(parts, { sessions, accountPath, adminPath });
 }

@@ -14,7 +14,7 @@ import { handleConnector } from "../hub-connector/endpoint.ts";
 import { readiness } from "../operations/readiness.ts";
 import { livePerTool } from "../operations/server-ops.ts";
 import { handleAdminApi } from "../tool-registry/admin-api.ts";
-import type { GatewayOptions } from "./options.ts";
+import { listenHost } from "./options.ts";
 import type { GatewayParts } from "./parts.ts";
 
 /** What is made once the gateway listens, read by the handlers on each request. */
@@ -33,8 +33,8 @@ function signedInPage(req: IncomingMessage, res: ServerResponse, path: string | 
   res.writeHead(303, { location: `${up}${path.slice(1)}`, "cache-control": "no-store", "content-length": 0 }).end();
 }
 
-export function gatewayRoutes(p: GatewayParts, options: GatewayOptions, host: string, ctx: Listening): GatewayRoutes {
-  const { sessions, metrics, audit } = p;
+export function gatewayRoutes(p: GatewayParts, ctx: Listening): GatewayRoutes {
+  const { sessions, metrics, audit, options } = p;
   const consoleUses = new ConsoleLinkUses(p.store);
   // DNS rebinding, on every bind: the gateway answers only to its public host, the hosts the
   // operator allows, and this machine's own names and addresses.
@@ -42,9 +42,9 @@ export function gatewayRoutes(p: GatewayParts, options: GatewayOptions, host: st
   return {
     config: p.config,
     verifiers: p.verifiers,
-    publicUrl: () => p.publicUrl,
+    publicUrl: () => p.publicUrl.value,
     hostServed: (header) => {
-      hostAllowed ??= hostAllowList([...p.config.allowedHosts, new URL(p.publicUrl).hostname], host);
+      hostAllowed ??= hostAllowList([...p.config.allowedHosts, new URL(p.publicUrl.value).hostname], listenHost(options));
       return header !== undefined && hostAllowed(header);
     },
     authorizationServer: options.authorizationServer,
@@ -75,7 +75,7 @@ export function gatewayRoutes(p: GatewayParts, options: GatewayOptions, host: st
         config: p.live.fileConfig,
         store: options.store,
         verifiers: p.verifiers,
-        publicUrl: p.publicUrl,
+        publicUrl: p.publicUrl.value,
         audit: (entry: AuditEntry) => audit.record(entry),
       };
       r.facts.user = await handleAdminApi(api, req, res);

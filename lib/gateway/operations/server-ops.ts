@@ -1,6 +1,6 @@
 // Small pieces of the gateway's operations wiring, kept out of ../server.ts: the
 // rate-limit refusal that /metrics counts, the tool-session events fanned out to the log,
-// the audit trail and /metrics, live sessions per tool, and a close that flushes the trail.
+// the audit trail and /metrics, and live sessions per tool.
 import type { GatewayMetrics } from "./metrics.ts";
 import { GatewayError } from "../contracts/respond.ts";
 import type { ToolSessions } from "../tool-sessions/tool-sessions.ts";
@@ -15,12 +15,6 @@ export function teeEvents(...sinks: Array<(name: string, fields: Record<string, 
   return (name, fields) => {
     for (const sink of sinks) sink(name, fields);
   };
-}
-
-/** `close`, then `after`, once however often it is called. */
-export function closeThen(close: () => Promise<void>, after: () => Promise<void>): () => Promise<void> {
-  let closing: Promise<void> | undefined;
-  return () => (closing ??= close().then(after));
 }
 
 export function livePerTool(sessions: ToolSessions): Map<string, number> {

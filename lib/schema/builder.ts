@@ -51,7 +51,7 @@ export type Infer<S> = S extends SchemaBuilder<infer T, Presence> ? T : never;
 /** A tool's `input` option: property name → builder node. */
 export type Shape = Record<string, AnySchemaBuilder>;
 
-type Flatten<T> = { [K in keyof T]: T[K] } & {};
+export type Flatten<T> = { [K in keyof T]: T[K] } & {};
 type OptionalKeys<S extends Shape> = { [K in keyof S]: S[K] extends SchemaBuilder<unknown, "optional"> ? K : never }[keyof S];
 /**
  * The object a shape describes as the handler sees it: defaulted properties are always

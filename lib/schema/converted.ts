@@ -2,8 +2,7 @@
 // defaults that depend on other keys filled in, keys renamed): written as the changes to the
 // declaration's own type, so a key added to the declaration shows up in the converted type
 // without being written a second time.
-
-type Flatten<T> = { [K in keyof T]: T[K] } & {};
+import type { Flatten } from "./builder.ts";
 
 /** `V` with the keys `K` always there: filled in after validation (a default that depends on other keys). */
 export type Filled<V, K extends keyof V> = Flatten<Omit<V, K> & { [P in K]-?: Exclude<V[P], undefined> }>;

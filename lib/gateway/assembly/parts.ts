@@ -58,6 +58,21 @@ export const PARTS = new Assembly<{ readonly options: GatewayOptions }>()
 
 export type GatewayParts = PartsOf<typeof PARTS>;
 
+/** The parts as the builders below read them: typed here, since a type inferred from PARTS cannot type its own builders. */
+interface Given {
+  readonly options: GatewayOptions;
+  readonly config: GatewayConfig;
+  readonly event: EventLog;
+  readonly metrics: GatewayMetrics;
+  readonly audit: AuditTrail;
+  readonly tracer: Tracer;
+  readonly timed: TimedRecordStore;
+  readonly store: CachingRecordStore;
+  readonly accounts: StoreAccountDirectory;
+  readonly publicUrl: PublicUrl;
+  readonly sessions: ToolSessions;
+}
+
 function authorizationServer({ options }: Pick<Given, "options">): AuthorizationServer | undefined {
   return options.authorizationServer;
 }
@@ -94,20 +109,6 @@ function rateLimit({ options, config }: Pick<Given, "options" | "config">): (use
   const local = new TokenBucketLimiter(config.limits.ratePerSecond, config.limits.rateBurst);
   const limiter = options.sharedLimits ? local.sharedIn(options.store) : { hit: (user: string) => local.take(user) };
   return (user) => limiter.hit(user);
-}
-
-interface Given {
-  readonly options: GatewayOptions;
-  readonly config: GatewayConfig;
-  readonly event: EventLog;
-  readonly metrics: GatewayMetrics;
-  readonly audit: AuditTrail;
-  readonly tracer: Tracer;
-  readonly timed: TimedRecordStore;
-  readonly store: CachingRecordStore;
-  readonly accounts: StoreAccountDirectory;
-  readonly publicUrl: PublicUrl;
-  readonly sessions: ToolSessions;
 }
 
 function toolSessions({ options, store, config, publicUrl, event, metrics, audit }: Omit<Given, "sessions">): ToolSessions {

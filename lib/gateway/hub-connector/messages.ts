@@ -6,7 +6,7 @@
 // log line says its tool.
 import { isRecord } from "../../util/guards.ts";
 import { exposeToolResult, rewriteResultUris, type ExposedName } from "../../federation/expose.ts";
-import { exposeNotification } from "../../federation/relay.ts";
+import { exposeNotification } from "../../federation/moves.ts";
 import { prefixId, withMeta, withTask } from "../../federation/ids.ts";
 import { exposeJobHandle, exposeJobPoll, JOB_POLL } from "./jobs.ts";
 

@@ -1,9 +1,9 @@
-// The relay pieces hub_bridge and the hub connector share (lib/federation/relay.ts): lists
+// The relay pieces hub_bridge and the hub connector share (lib/federation/moves.ts): lists
 // read page by page to a bound, a request fanned out to every server, tasks merged, and a
 // server's log lines and resource updates renamed into the one namespace.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { exposeNotification, fanOut, listEvery, mergeTasks } from "../../lib/federation/relay.ts";
+import { exposeNotification, fanOut, listEvery, mergeTasks } from "../../lib/federation/moves.ts";
 
 test("a list is read page by page until no cursor, and a cursor that never ends stops at the bound", async () => {
   const asked: unknown[] = [];

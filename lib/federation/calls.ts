@@ -29,9 +29,9 @@ export interface InFlight<S> {
  * caller's request id (as JSON) up in the relay's table of requests in flight. Undefined
  * for a request not in flight there.
  */
-export function cancellation<S>(params: Params | undefined, find: (key: string) => InFlight<S> | undefined): { server: S; notice: Params } | undefined {
-  const found = params ? find(keyOf(params.requestId)) : undefined;
-  return found && params ? { server: found.server, notice: serverCancellation(params, found.serverId) } : undefined;
+export function cancellation<S>(params: Params, find: (key: string) => InFlight<S> | undefined): { server: S; notice: Params } | undefined {
+  const found = find(keyOf(params.requestId));
+  return found && { server: found.server, notice: serverCancellation(params, found.serverId) };
 }
 
 export class Calls<S> {
@@ -53,8 +53,8 @@ export class Calls<S> {
    * or just the call when it reached none yet; undefined for a request not in flight.
    */
   cancelled(params: Params | undefined): { call: Call<S>; server?: S; notice?: Params } | undefined {
-    const call = params ? this.#calls.get(keyOf(params.requestId)) : undefined;
-    if (!call) return undefined;
+    const call = this.#calls.get(keyOf(params?.requestId));
+    if (!call || !params) return undefined;
     const reached = (c: Call<S>): InFlight<S> | undefined =>
       c.server !== null && c.serverId !== null ? { server: c.server, serverId: c.serverId } : undefined;
     return { call, ...cancellation(params, () => reached(call)) };

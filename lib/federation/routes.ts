@@ -9,7 +9,7 @@ import { ErrorCode, isJsonRpcError, JsonRpcError } from "../util/jsonrpc.ts";
 import { isRecord } from "../util/guards.ts";
 import type { Call } from "./calls.ts";
 import { exposeToolResult, listKindOf, rewriteResultUris, type ListKind } from "./expose.ts";
-import { unprefixTask, withMeta, withTask } from "./ids.ts";
+import { TASK_METHODS, unprefixTask, withMeta, withTask } from "./ids.ts";
 import { initializeResult } from "./merge.ts";
 import { fanOut, listEvery, mergeTasks } from "./moves.ts";
 import type { Implementation } from "../mcp/stateless/results.ts";
@@ -34,8 +34,6 @@ export interface RouteTarget<S extends RelayServer> {
   explain(server: S, err: unknown): string;
   notifyCaller(method: string, params?: Params): void;
 }
-
-const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/result", "tasks/cancel", "tasks/update"]);
 
 export async function routeRequest<S extends RelayServer>(relay: RouteTarget<S>, call: Call<S>, request: JsonRpcRequest): Promise<Result> {
   const params: Params = request.params ?? {};

@@ -109,7 +109,9 @@ async function relayOver(t: TestContext, names: string[], aborted: Array<() => v
 
 const text = (reply: Message): string => reply.result.content[0].text;
 
-test("several servers: one initialize result, merged lists with search first, names, prompts and URIs resolved to their server", async (t) => {
+test("several servers: one initialize result, merged lists with search first, names, prompts and URIs resolved to their server", {
+  timeout: 20_000,
+}, async (t) => {
   const c = await relayOver(t, ["alpha", "beta"]);
   const init = (await c.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "spec", version: "1" } })).result;
   assert.deepEqual(init.serverInfo, { name: "spec-relay", version: "1" });
@@ -130,7 +132,7 @@ test("several servers: one initialize result, merged lists with search first, na
   assert.deepEqual((await c.request("logging/setLevel", { level: "error" })).result, {});
 });
 
-test("several servers: the built-in search finds tools across them, under their exposed names", async (t) => {
+test("several servers: the built-in search finds tools across them, under their exposed names", { timeout: 20_000 }, async (t) => {
   const c = await relayOver(t, ["alpha", "beta"]);
   const found = (await c.request("tools/call", { name: "hub_search_tools", arguments: { query: "which server answered" } })).result;
   assert.deepEqual(
@@ -141,7 +143,7 @@ test("several servers: the built-in search finds tools across them, under their 
   assert.equal(bad.isError, true);
 });
 
-test("several servers: a server's request reaches the caller as <label>/<id>, and the answer goes back to that server", async (t) => {
+test("several servers: a server's request reaches the caller as <label>/<id>, and the answer goes back to that server", { timeout: 20_000 }, async (t) => {
   const c = await relayOver(t, ["alpha", "beta"]);
   const calling = c.request("tools/call", { name: "beta_ask", arguments: {} });
   const asked = await c.next((m) => m.method === "elicitation/create");
@@ -153,7 +155,7 @@ test("several servers: a server's request reaches the caller as <label>/<id>, an
   c.relay.answered({ jsonrpc: "2.0", id: asked.id, result: {} });
 });
 
-test("several servers: a cancellation reaches the server running the call, under that server's own id", async (t) => {
+test("several servers: a cancellation reaches the server running the call, under that server's own id", { timeout: 20_000 }, async (t) => {
   let heard: () => void = () => {};
   const abortedOnServer = new Promise<void>((done) => (heard = done));
   const c = await relayOver(t, ["alpha", "beta"], [() => heard()]);
@@ -171,7 +173,22 @@ test("several servers: a cancellation reaches the server running the call, under
   c.relay.notified("notifications/cancelled", { requestId: 78 });
 });
 
-test("several servers: tasks are routed by their prefixed id and listed together", async (t) => {
+test("a cancellation before the call reached its server stops it there; closing the relay stops what still runs", { timeout: 20_000 }, async (t) => {
+  const c = await relayOver(t, ["alpha", "beta"]);
+  await c.request("tools/list");
+  // Handled up to its first wait at once: the call is in the table, its server has no id for it yet.
+  const early = c.relay.handle({ jsonrpc: "2.0", id: "early", method: "tools/call", params: { name: "alpha_wait", arguments: {} } });
+  c.relay.notified("notifications/cancelled", { requestId: "early" });
+  assert.equal(await early, null);
+  c.relay.notified("notifications/cancelled", undefined);
+  // Anything else the caller says goes to every started server.
+  c.relay.notified("notifications/roots/list_changed", undefined);
+  const running = c.relay.handle({ jsonrpc: "2.0", id: "late", method: "tools/call", params: { name: "beta_wait", arguments: {} } });
+  c.relay.close();
+  assert.equal(await running, null);
+});
+
+test("several servers: tasks are routed by their prefixed id and listed together", { timeout: 20_000 }, async (t) => {
   const c = await relayOver(t, ["alpha", "beta"]);
   const created = (await c.request("tools/call", { name: "beta_later", arguments: { n: 21 }, _meta: TASKS })).result;
   assert.match(created.taskId, /^beta\/./);
@@ -185,7 +202,7 @@ test("several servers: tasks are routed by their prefixed id and listed together
   assert.equal((await c.request("tasks/frobnicate", {})).error.code, -32601);
 });
 
-test("one server: the relay is transparent, names and ids as the server gave them, and no search tool", async (t) => {
+test("one server: the relay is transparent, names and ids as the server gave them, and no search tool", { timeout: 20_000 }, async (t) => {
   const c = await relayOver(t, ["alpha"]);
   const names = (await c.request("tools/list")).result.tools.map((x: Message) => x.name);
   assert.ok(names.includes("whoami") && !names.includes("hub_search_tools"), names.join());
@@ -196,7 +213,7 @@ test("one server: the relay is transparent, names and ids as the server gave the
   assert.match(text(await calling), /answered with an error \(-1\)/, "the error went back to the tool under its own id");
 });
 
-test("a caller that can no longer answer: the servers' questions waiting and to come are refused at once", async (t) => {
+test("a caller that can no longer answer: the servers' questions waiting and to come are refused at once", { timeout: 20_000 }, async (t) => {
   const c = await relayOver(t, ["alpha", "beta"]);
   const first = c.request("tools/call", { name: "alpha_ask", arguments: {} });
   await c.next((m) => m.method === "elicitation/create");

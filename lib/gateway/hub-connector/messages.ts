@@ -12,8 +12,8 @@ import { exposeJobHandle, exposeJobPoll, JOB_POLL } from "./jobs.ts";
 
 type Message = Record<string, unknown>;
 
-/** Methods whose params name one task (`taskId`, prefixed with its tool); any other `tasks/…` is unknown. */
-export const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/result", "tasks/cancel", "tasks/update"]);
+/** Methods whose params name one task, routed by its prefixed id (the relays' one list, kept here for the endpoint). */
+export { TASK_METHODS } from "../../federation/ids.ts";
 
 /** No tool renamed: for callers that hold no view of the namespace. */
 const SAME_NAMES: ExposedName = () => undefined;

@@ -16,7 +16,8 @@ export function serverCancellation(params: Params, serverId: RequestId): Params 
   return { requestId: serverId, ...(typeof params.reason === "string" ? { reason: params.reason } : {}) };
 }
 
-const keyOf = (id: unknown): string => JSON.stringify(id);
+/** A request id as a table key: its JSON, so the number 1 and the string "1" stay apart. */
+export const requestKey = (id: unknown): string => JSON.stringify(id);
 
 /** Where a caller's request in flight went: the server, and the server's own id for it. */
 export interface InFlight<S> {
@@ -30,7 +31,7 @@ export interface InFlight<S> {
  * for a request not in flight there.
  */
 export function cancellation<S>(params: Params, find: (key: string) => InFlight<S> | undefined): { server: S; notice: Params } | undefined {
-  const found = find(keyOf(params.requestId));
+  const found = find(requestKey(params.requestId));
   return found && { server: found.server, notice: serverCancellation(params, found.serverId) };
 }
 
@@ -39,13 +40,13 @@ export class Calls<S> {
 
   open(callerId: RequestId): Call<S> {
     const call: Call<S> = { abort: new AbortController(), server: null, serverId: null };
-    this.#calls.set(keyOf(callerId), call);
+    this.#calls.set(requestKey(callerId), call);
     return call;
   }
 
   /** The call is answered; a later one under the same id is left alone. */
   close(callerId: RequestId, call: Call<S>): void {
-    if (this.#calls.get(keyOf(callerId)) === call) this.#calls.delete(keyOf(callerId));
+    if (this.#calls.get(requestKey(callerId)) === call) this.#calls.delete(requestKey(callerId));
   }
 
   /**
@@ -53,7 +54,7 @@ export class Calls<S> {
    * or just the call when it reached none yet; undefined for a request not in flight.
    */
   cancelled(params: Params | undefined): { call: Call<S>; server?: S; notice?: Params } | undefined {
-    const call = this.#calls.get(keyOf(params?.requestId));
+    const call = this.#calls.get(requestKey(params?.requestId));
     if (!call || !params) return undefined;
     const reached = (c: Call<S>): InFlight<S> | undefined =>
       c.server !== null && c.serverId !== null ? { server: c.server, serverId: c.serverId } : undefined;

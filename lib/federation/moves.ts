@@ -5,8 +5,9 @@
 // answers that came are merged; a server's log lines and resource updates are renamed into
 // the one namespace (./naming.ts). Pure, or generic over how a server is reached.
 import { isRecord } from "../util/guards.ts";
-import type { Params } from "../util/jsonrpc.ts";
+import { isRequestId, type Params } from "../util/jsonrpc.ts";
 import { METHOD_OF, type Labelled, type ListKind } from "./expose.ts";
+import { prefixId, withMeta, withTask } from "./ids.ts";
 import { exposeUri } from "./naming.ts";
 
 type Item = Record<string, unknown>;
@@ -57,5 +58,25 @@ export function exposeNotification(target: Labelled, method: string, params: Par
       return typeof params.uri === "string" ? { ...params, uri: exposeUri(target, params.uri) } : params;
     default:
       return params;
+  }
+}
+
+/**
+ * A server's request or notification as the caller of a relay over several sees it: a
+ * request's id is `<label>/<id>` (./ids.ts), so the caller's answer finds its server again,
+ * and so is the request a withdrawal names; task ids and the tasks `_meta` relates to are
+ * prefixed; log lines and resource updates renamed (exposeNotification).
+ */
+export function exposeServerMessage(target: Labelled, message: Item & { method: string }): Item {
+  const params = isRecord(message.params) ? withMeta(target.label, message.params) : undefined;
+  if (isRequestId(message.id)) return { ...message, id: prefixId(target.label, message.id), ...(params ? { params } : {}) };
+  if (!params) return message;
+  switch (message.method) {
+    case "notifications/cancelled":
+      return { ...message, params: isRequestId(params.requestId) ? { ...params, requestId: prefixId(target.label, params.requestId) } : params };
+    case "notifications/tasks/status":
+      return { ...message, params: withTask(target.label, params) };
+    default:
+      return { ...message, params: exposeNotification(target, message.method, params) };
   }
 }

@@ -9,10 +9,10 @@
 import type { Implementation } from "../mcp/stateless/results.ts";
 import { isRecord } from "../util/guards.ts";
 import type { JsonRpcRequest, JsonRpcResponse, Params, RequestId } from "../util/jsonrpc.ts";
-import { ErrorCode, failure, isJsonRpcError, JsonRpcError, success } from "../util/jsonrpc.ts";
-import { type Call, Calls } from "./calls.ts";
-import { prefixId, unprefixId, withMeta, withTask } from "./ids.ts";
-import { exposeNotification } from "./moves.ts";
+import { ErrorCode, failure, isJsonRpcError, isRequestId, JsonRpcError, success } from "../util/jsonrpc.ts";
+import { type Call, Calls, requestKey } from "./calls.ts";
+import { unprefixId } from "./ids.ts";
+import { exposeServerMessage } from "./moves.ts";
 import { MergedNamespace } from "./namespace.ts";
 import type { RelayServer } from "./relay-server.ts";
 import { type RouteTarget, routeRequest } from "./routes.ts";
@@ -27,9 +27,6 @@ export interface RelayOptions<S extends RelayServer> {
   /** The relay's own name and version, in a merged initialize result. */
   serverInfo: Implementation;
 }
-
-const keyOf = (id: unknown): string => JSON.stringify(id);
-const isId = (id: unknown): id is RequestId => typeof id === "string" || typeof id === "number";
 
 export class Relay<S extends RelayServer> implements RouteTarget<S> {
   readonly servers: readonly S[];
@@ -92,7 +89,7 @@ export class Relay<S extends RelayServer> implements RouteTarget<S> {
 
   /** The caller's answer to a server's request: to that server, under its own id. */
   answered(response: JsonRpcResponse): void {
-    if (!this.#asked.delete(keyOf(response.id))) return;
+    if (!this.#asked.delete(requestKey(response.id))) return;
     const origin = this.#origin(response.id);
     if (origin) void origin.server.answer(origin.id, "error" in response ? { error: response.error } : { result: response.result });
   }
@@ -111,26 +108,16 @@ export class Relay<S extends RelayServer> implements RouteTarget<S> {
   fromServer(server: S, message: Record<string, unknown>): void {
     const method = message.method;
     if (typeof method !== "string") return;
-    const params = isRecord(message.params) ? message.params : undefined;
-    if (isId(message.id)) {
+    if (isRequestId(message.id)) {
       if (method === "ping") return void server.answer(message.id, { result: {} });
       if (this.#refusal) return void server.answer(message.id, { error: this.#refusal });
-      const id = this.#callerId(server, message.id);
-      this.#asked.add(keyOf(id));
-      const exposed = params && !this.single ? withMeta(server.label, params) : params;
-      return this.#send({ jsonrpc: "2.0", id, method, ...(exposed ? { params: exposed } : {}) });
     }
-    if (!params || this.single) return this.notifyCaller(method, params);
-    if (method === "notifications/cancelled" && isId(params.requestId)) {
-      // The server gave up on a request it sent: the caller knows it by its own id.
-      const requestId = this.#callerId(server, params.requestId);
-      this.#asked.delete(keyOf(requestId));
-      return this.notifyCaller(method, { ...params, requestId });
-    }
-    // Task ids are `<label>/<id>` (./ids.ts): tasks/* finds its server from the id alone.
-    const related = withMeta(server.label, params);
-    if (method === "notifications/tasks/status") return this.notifyCaller(method, withTask(server.label, related) as Params);
-    this.notifyCaller(method, exposeNotification(server.target, method, related));
+    // With one server nothing is renamed: ids are the server's own.
+    const exposed = this.single ? message : exposeServerMessage(server.target, { ...message, method });
+    if (isRequestId(exposed.id)) this.#asked.add(requestKey(exposed.id));
+    // The server gave up on a request it sent: the caller's answer would now go nowhere.
+    else if (method === "notifications/cancelled" && isRecord(exposed.params)) this.#asked.delete(requestKey(exposed.params.requestId));
+    this.#send(exposed);
   }
 
   notifyCaller(method: string, params?: Params): void {
@@ -164,12 +151,8 @@ export class Relay<S extends RelayServer> implements RouteTarget<S> {
     this.calls.abortAll(new Error("closing"));
   }
 
-  #callerId(server: S, id: RequestId): RequestId {
-    return this.single ? id : prefixId(server.label, id);
-  }
-
   #origin(callerId: unknown): { server: S; id: RequestId } | undefined {
-    if (this.single) return isId(callerId) ? { server: this.servers[0]!, id: callerId } : undefined;
+    if (this.single) return isRequestId(callerId) ? { server: this.servers[0]!, id: callerId } : undefined;
     const found = unprefixId(callerId);
     const server = found ? this.#byLabel.get(found.label) : undefined;
     return found && server ? { server, id: found.id } : undefined;

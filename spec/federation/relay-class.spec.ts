@@ -6,6 +6,7 @@
 // routed by their prefixed id, and with one server nothing renamed at all.
 import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
+import { EventEmitter, on } from "node:events";
 import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
 import { McpServer, type ToolContext } from "../../lib/index.ts";
@@ -75,23 +76,24 @@ async function relayOver(t: TestContext, names: string[], aborted: Array<() => v
     servers.push(new Upstream({ label: name, tool: name, revision: null, endpoint }, context));
   }
   const sent: Message[] = [];
-  const waiters = new Set<{ match: (m: Message) => boolean; done: (m: Message) => void }>();
+  const arrived = new EventEmitter();
   const send = (m: unknown): void => {
     sent.push(m as Message);
-    for (const w of waiters) if (w.match(m as Message)) waiters.delete(w), w.done(m as Message);
+    arrived.emit("message", m);
   };
+
   const relay: Relay<Upstream> = new Relay({ servers, send, explain: (s) => `${s.label} failed`, serverInfo: { name: "spec-relay", version: "1" } });
   t.after(async () => {
     relay.close();
     await Promise.all(servers.map((s) => s.close()));
     agents.http.destroy();
   });
-  const next = (match: (m: Message) => boolean): Promise<Message> =>
-    new Promise((done) => {
-      const hit = sent.find(match);
-      if (hit) return done(hit);
-      waiters.add({ match, done });
-    });
+  const next = async (match: (m: Message) => boolean): Promise<Message> => {
+    const seen = sent.find(match);
+    if (seen) return seen;
+    for await (const [m] of on(arrived, "message")) if (match(m as Message)) return m as Message;
+    throw new Error("unreachable: the emitter never ends");
+  };
   let counter = 0;
   const request = async (method: string, params?: Message, id: string | number = `c${counter++}`): Promise<Message> => {
     const reply = await relay.handle({ jsonrpc: "2.0", id, method, ...(params ? { params } : {}) });

@@ -1,5 +1,5 @@
 // One tool's MCP session with the gateway, over the one MCP client
-// (../federation/mcp-client.ts). It initialises with the host's own initialize params (so
+// (../federation/mcp-client.ts): the bridge's relay server (../federation/relay-server.ts). It initialises with the host's own initialize params (so
 // elicitation, sampling, roots and tasks capabilities reach the tool), sends requests and
 // hands back their responses (resumed with Last-Event-ID when a reply breaks off), passes
 // every other message it receives (notifications, server-to-client requests) to
@@ -9,6 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { JsonRpcError, type JsonRpcResponse, type Params, type RequestId } from "../util/jsonrpc.ts";
 import { isRecord } from "../util/guards.ts";
 import type { ToolTarget } from "./config.ts";
+import type { RelayServer } from "../federation/relay-server.ts";
 import { isRetryable, McpClientError, type ClientFailure } from "../federation/client-failure.ts";
 import { end, endpointHttp, exchange, initialize, posting, Reply, resumeReply, type Agents, type McpHttp, type McpRequest } from "../federation/mcp-client.ts";
 
@@ -46,7 +47,7 @@ export class UpstreamGaveUp extends Error {
   }
 }
 
-export class Upstream {
+export class Upstream implements RelayServer {
   readonly target: ToolTarget;
   readonly #ctx: UpstreamContext;
   readonly #http: McpHttp;

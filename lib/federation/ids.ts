@@ -25,6 +25,9 @@ export function unprefixId(id: unknown): { label: string; id: string | number } 
   }
 }
 
+/** Methods whose params name one task (`taskId`, prefixed with its label): routed by the id alone. */
+export const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/result", "tasks/cancel", "tasks/update"]);
+
 export const prefixTask = (label: string, taskId: string): string => `${label}/${taskId}`;
 
 /** The label and the server's own task (or job) id behind a prefixed one; null when it names no label. */

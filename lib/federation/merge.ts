@@ -1,7 +1,13 @@
-// The initialize result the host sees when several tools are bridged: the union of their
-// capabilities (list changes always announced, since a tool that is down now may come
-// back with new names), the bridge's own serverInfo, and each tool's instructions under
-// its label.
+// The one initialize result of a relay over several servers. What the relay itself offers is
+// a lib/mcp ServerDescription (so `initialize` and `server/discover` build on the same
+// thing); the servers that are already started add their capabilities (a union: a relay
+// passes on whatever one of them offers) and their instructions, each under its label.
+// Two cases of this one function, because the two relays know different things at
+// initialize: hub_bridge starts its few tools first (with the host's own params) and so
+// merges their results; `/mcp` starts no tool session at initialize (a person may use
+// hundreds, and the session may continue on another replica), so it announces its
+// description alone, the superset a tool it relays to may need.
+import { sessionCapabilities, type ServerDescription } from "../mcp/stateless/results.ts";
 import { isRecord, setOwn } from "../util/guards.ts";
 
 type Result = Record<string, unknown>;
@@ -15,17 +21,26 @@ function union(a: unknown, b: unknown): unknown {
   return out;
 }
 
-export function mergedInitializeResult(ready: ReadonlyArray<{ label: string; result: Result }>, version: string): Result {
+/** A started server's initialize result, under its label. */
+export interface Started {
+  label: string;
+  result: Result;
+}
+
+/** The relay's initialize result: its own description, with the capabilities and instructions of the servers in `started`. */
+export function initializeResult(description: ServerDescription, protocolVersion: unknown, started: readonly Started[] = []): Result {
   let capabilities: unknown = {};
-  for (const { result } of ready) capabilities = union(capabilities, result.capabilities);
-  const announced = { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true }, logging: {} };
-  const instructions = ready
-    .filter(({ result }) => typeof result.instructions === "string" && result.instructions !== "")
-    .map(({ label, result }) => `${label} (names prefixed ${label}_): ${result.instructions as string}`);
+  for (const { result } of started) capabilities = union(capabilities, result.capabilities);
+  const instructions = [
+    ...(description.instructions ? [description.instructions] : []),
+    ...started
+      .filter(({ result }) => typeof result.instructions === "string" && result.instructions !== "")
+      .map(({ label, result }) => `${label} (names prefixed ${label}_): ${result.instructions as string}`),
+  ];
   return {
-    protocolVersion: ready[0]!.result.protocolVersion,
-    capabilities: union(capabilities, announced),
-    serverInfo: { name: "hub_bridge", version },
+    protocolVersion,
+    capabilities: union(capabilities, sessionCapabilities(description)),
+    serverInfo: description.serverInfo,
     ...(instructions.length > 0 ? { instructions: instructions.join("\n\n") } : {}),
   };
 }

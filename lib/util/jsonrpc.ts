@@ -44,7 +44,8 @@ export type Incoming =
   | { kind: "response"; message: JsonRpcResponse }
   | { kind: "invalid"; id: RequestId | null; error: JsonRpcErrorBody };
 
-function isId(value: unknown): value is RequestId {
+/** A JSON-RPC request id: a string or a finite number. */
+export function isRequestId(value: unknown): value is RequestId {
   return typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
 }
 
@@ -56,7 +57,7 @@ const invalid = (id: RequestId | null, message: string): Incoming => ({
 
 export function classify(value: unknown): Incoming {
   if (!isRecord(value)) return invalid(null, "Invalid Request: expected a JSON-RPC object");
-  const id = isId(value.id) ? value.id : null;
+  const id = isRequestId(value.id) ? value.id : null;
   if (value.jsonrpc !== "2.0") return invalid(id, 'Invalid Request: jsonrpc must be "2.0"');
   if (value.method === undefined) {
     if (id !== null && ("result" in value || "error" in value)) {

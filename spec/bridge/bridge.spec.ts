@@ -113,13 +113,24 @@ test("a request the tool withdraws (elicitation timeout) is cancelled under the 
   const h = await host(t, "mcpdemo,lab", { elicitation: { form: {} } });
   const reply = h.request("tools/call", { name: "mcpdemo_ask_user", arguments: { timeout: 0.2 } });
   const asked = await h.next((m) => m.method === "elicitation/create");
-  assert.equal(typeof asked.id, "number");
+  // The relays' one id scheme (lib/federation/ids.ts): the tool's own id under its label.
+  assert.match(asked.id, /^mcpdemo\/./);
   const withdrawn = await h.next((m) => m.method === "notifications/cancelled");
   assert.equal(withdrawn.params.requestId, asked.id);
   assert.match((await reply).result.content[0].text, /Could not ask for your name/);
   // A late answer to the withdrawn request goes nowhere and breaks nothing.
   h.bridge.receive({ jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: { name: "late" } } });
   assert.deepEqual((await h.request("ping")).result, {});
+});
+
+test("one tool: the bridge is transparent, the tool's requests keep the ids the tool gave them", async (t) => {
+  const h = await host(t, "mcpdemo", { elicitation: { form: {} } });
+  const reply = h.request("tools/call", { name: "ask_user", arguments: { timeout: 30 } });
+  const asked = await h.next((m) => m.method === "elicitation/create");
+  // Several tools would make it `mcpdemo/<id>`; one tool's own id reaches the host as it is, and the answer goes back under it.
+  assert.ok(!String(asked.id).startsWith("mcpdemo/"), String(asked.id));
+  h.bridge.receive({ jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: { name: "Ada" } } });
+  assert.match((await reply).result.content[0].text, /Ada/);
 });
 
 test("closed input: a call still running is answered; the tool's questions to the host get an error at once", async (t) => {

@@ -5,7 +5,7 @@
 // than the bound. A tool with `"catalog": false` is listed live each time instead.
 import { isRecord } from "../../util/guards.ts";
 import type { ListKind } from "../../federation/expose.ts";
-import { listEvery } from "../../federation/relay.ts";
+import { listEvery } from "../../federation/moves.ts";
 import { LATEST_VERSION } from "../../mcp/versions.ts";
 import type { Upstream } from "../relay/forward.ts";
 import { end, initialize, request } from "../relay/upstream-mcp.ts";

@@ -2,12 +2,13 @@
 // built-in search. The lists come from the person's view (./namespace.ts), never from a
 // tool session per tool.
 import { listKindOf } from "../../federation/expose.ts";
-import { discoverResult, sessionCapabilities, type ServerDescription } from "../../mcp/stateless/results.ts";
+import { initializeResult as relayInitializeResult } from "../../federation/merge.ts";
+import { discoverResult, type ServerDescription } from "../../mcp/stateless/results.ts";
 import { LATEST_VERSION, SUPPORTED_VERSIONS } from "../../mcp/versions.ts";
 import { ErrorCode, JsonRpcError } from "../../util/jsonrpc.ts";
 import type { PersonView } from "./namespace.ts";
 import { JOBS_DEFINITION } from "./jobs.ts";
-import { SEARCH_DEFINITION } from "./search.ts";
+import { SEARCH_DEFINITION } from "../../federation/search.ts";
 
 type Result = Record<string, unknown>;
 
@@ -38,8 +39,9 @@ const DESCRIPTION: ServerDescription = {
   tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
 };
 
+/** No tool is started at initialize: the relays' one builder with the description alone (../../federation/merge.ts). */
 export function initializeResult(version: string): Result {
-  return { protocolVersion: version, capabilities: sessionCapabilities(DESCRIPTION), serverInfo: SERVER_INFO, instructions: INSTRUCTIONS };
+  return relayInitializeResult(DESCRIPTION, version);
 }
 
 export function discover(): Result {

@@ -6,14 +6,14 @@
 // log line says its tool.
 import { isRecord } from "../../util/guards.ts";
 import { exposeToolResult, rewriteResultUris, type ExposedName } from "../../federation/expose.ts";
-import { exposeNotification } from "../../federation/relay.ts";
-import { prefixId, withMeta, withTask } from "../../federation/ids.ts";
+import { exposeServerMessage } from "../../federation/moves.ts";
+import { withMeta, withTask } from "../../federation/ids.ts";
 import { exposeJobHandle, exposeJobPoll, JOB_POLL } from "./jobs.ts";
 
 type Message = Record<string, unknown>;
 
-/** Methods whose params name one task (`taskId`, prefixed with its tool); any other `tasks/…` is unknown. */
-export const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/result", "tasks/cancel", "tasks/update"]);
+/** Methods whose params name one task, routed by its prefixed id (the relays' one list, kept here for the endpoint). */
+export { TASK_METHODS } from "../../federation/ids.ts";
 
 /** No tool renamed: for callers that hold no view of the namespace. */
 const SAME_NAMES: ExposedName = () => undefined;
@@ -57,26 +57,7 @@ export function exposeMessage(tool: string, message: unknown, answering: string 
     if (answering && isRecord(message.result)) return { ...message, result: exposeResult(tool, answering, message.result, exposedName) };
     return message;
   }
-  const params = isRecord(message.params) ? withMeta(tool, message.params) : undefined;
-  if (typeof message.id === "string" || typeof message.id === "number") {
-    return { ...message, id: prefixId(tool, message.id), ...(params ? { params } : {}) };
-  }
-  if (!params) {
-    if (method.endsWith("/list_changed")) onListChanged();
-    return message;
-  }
-  switch (method) {
-    case "notifications/resources/updated":
-    case "notifications/message":
-      return { ...message, params: exposeNotification({ label: tool, tool }, method, params) };
-    case "notifications/tasks/status":
-      return { ...message, params: withTask(tool, params) };
-    case "notifications/cancelled":
-      return typeof params.requestId === "string" || typeof params.requestId === "number"
-        ? { ...message, params: { ...params, requestId: prefixId(tool, params.requestId) } }
-        : message;
-    default:
-      if (method.endsWith("/list_changed")) onListChanged();
-      return { ...message, params };
-  }
+  // A list change makes the person's view stale (a request is never one, whatever its name).
+  if (method.endsWith("/list_changed") && !("id" in message)) onListChanged();
+  return exposeServerMessage({ label: tool, tool }, { ...message, method });
 }

@@ -20,6 +20,8 @@ import { type Charge, rewriteCost, untilSent } from "../relay/answer-budget.ts";
 import type { ConnectorContext } from "./context.ts";
 import { exposeMessage } from "./messages.ts";
 import { unprefixId } from "../../federation/ids.ts";
+import { cancellation } from "../../federation/calls.ts";
+import type { RequestId } from "../../util/jsonrpc.ts";
 import type { ConnectorSession, Link } from "./sessions.ts";
 import type { WatchedCall } from "../calls/audit-calls.ts";
 import { initialize, postMessage as post, readMessages } from "../relay/upstream-mcp.ts";
@@ -246,11 +248,21 @@ export async function notifyTools(s: ConnectorSession, message: Record<string, u
   const method = message.method;
   if (method === "notifications/initialized") return;
   const params = isRecord(message.params) ? message.params : {};
-  const links = method === "notifications/cancelled" ? [s.inflight.get(JSON.stringify(params.requestId))].filter((l) => l !== undefined) : await s.started();
+  const headers = { "mcp-protocol-version": s.protocolVersion };
+  if (method === "notifications/cancelled") {
+    // The relays' one cancellation (../../federation/calls.ts): a request goes to its tool under the client's own id.
+    const found = cancellation(params, (key) => {
+      const link = s.inflight.get(key);
+      return link && { server: link, serverId: params.requestId as RequestId };
+    });
+    if (!found) return;
+    // Best effort, as every notification: a tool that cannot be told is not the client's error.
+    const notice = { jsonrpc: "2.0", method, params: found.notice };
+    await Promise.allSettled([post(found.server.up, found.server.session, notice, headers, AbortSignal.timeout(30_000)).then((answer) => answer.resume())]);
+    return;
+  }
   await Promise.allSettled(
-    links.map(async (link) =>
-      (await post(link.up, link.session, message, { "mcp-protocol-version": s.protocolVersion }, AbortSignal.timeout(30_000))).resume(),
-    ),
+    (await s.started()).map(async (link) => (await post(link.up, link.session, message, headers, AbortSignal.timeout(30_000))).resume()),
   );
 }
 

@@ -11,7 +11,7 @@ import { prefixId, unprefixId } from "../../../lib/federation/ids.ts";
 import { unprefixTask } from "../../../lib/gateway/hub-connector/task-ids.ts";
 import { listPage, negotiatedVersion } from "../../../lib/gateway/hub-connector/local.ts";
 import { PersonView } from "../../../lib/gateway/hub-connector/namespace.ts";
-import { SEARCH_DEFINITION, searchIndex, searchTools } from "../../../lib/gateway/hub-connector/search.ts";
+import { SEARCH_DEFINITION, searchIndex, searchTools } from "../../../lib/federation/search.ts";
 import { exposeJobHandle, exposeJobPoll, isJobPoller, notFoundJob, routeJob } from "../../../lib/gateway/hub-connector/jobs.ts";
 
 const HUB = "https://hub.example.org";

@@ -1,9 +1,9 @@
-// The relay pieces hub_bridge and the hub connector share (lib/federation/relay.ts): lists
+// The relay pieces hub_bridge and the hub connector share (lib/federation/moves.ts): lists
 // read page by page to a bound, a request fanned out to every server, tasks merged, and a
 // server's log lines and resource updates renamed into the one namespace.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { exposeNotification, fanOut, listEvery, mergeTasks } from "../../lib/federation/relay.ts";
+import { exposeNotification, exposeServerMessage, fanOut, listEvery, mergeTasks } from "../../lib/federation/moves.ts";
 
 test("a list is read page by page until no cursor, and a cursor that never ends stops at the bound", async () => {
   const asked: unknown[] = [];
@@ -43,4 +43,25 @@ test("a log line names its server and an updated resource gets its exposed URI; 
   assert.deepEqual(exposeNotification(target, "notifications/resources/updated", { uri: "ui://demo/plot" }), { uri: "ui://sim/demo/plot" });
   assert.deepEqual(exposeNotification(target, "notifications/resources/updated", { uri: 3 }), { uri: 3 });
   assert.deepEqual(exposeNotification(target, "notifications/progress", { progress: 1 }), { progress: 1 });
+});
+
+test("a server's messages as the caller of several sees them: request ids, withdrawals and tasks under the label", () => {
+  const lab = { label: "lab", tool: "lab" };
+  assert.deepEqual(exposeServerMessage(lab, { jsonrpc: "2.0", id: 7, method: "roots/list" }), { jsonrpc: "2.0", id: "lab/7", method: "roots/list" });
+  assert.deepEqual(exposeServerMessage(lab, { jsonrpc: "2.0", id: "a", method: "elicitation/create", params: {} }), {
+    jsonrpc: "2.0",
+    id: 'lab/"a"',
+    method: "elicitation/create",
+    params: {},
+  });
+  const withdrawn = exposeServerMessage(lab, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7, reason: "timeout" } });
+  assert.deepEqual(withdrawn.params, { requestId: "lab/7", reason: "timeout" });
+  const odd = exposeServerMessage(lab, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: null } });
+  assert.deepEqual(odd.params, { requestId: null });
+  const status = exposeServerMessage(lab, { jsonrpc: "2.0", method: "notifications/tasks/status", params: { taskId: "t1", status: "working" } });
+  assert.deepEqual(status.params, { taskId: "lab/t1", status: "working" });
+  const bare = { jsonrpc: "2.0", method: "notifications/tools/list_changed" };
+  assert.equal(exposeServerMessage(lab, bare), bare);
+  const log = exposeServerMessage(lab, { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", logger: "x" } });
+  assert.equal((log.params as { logger: string }).logger, "lab/x");
 });

@@ -1,0 +1,81 @@
+// How a single relayed call's answer reaches a /mcp client now that lib/mcp answers the POST
+// (issue 35): an answer with nothing to rename goes through as the tool's own bytes; a tool's
+// JSON-RPC error is that call's error under the status a session's method error gets; a
+// broken answer is the gateway's 502 or, once the answer streams, its last event; a call the
+// tool cancelled is owed nothing.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { post, rpc, startHarness } from "../helpers.ts";
+import { reply, upstreamStub } from "../upstream-stub.ts";
+
+const INITIALIZED = { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "stub", version: "1" } };
+const TOOLS = { tools: ["bytes", "refuses", "broken", "cut", "cancelled"].map((name) => ({ name, inputSchema: { type: "object" } })) };
+/** Spaced and ordered as no serializer of ours writes it: only the tool's bytes look like this. */
+const OWN_BYTES = (id: unknown) => `{ "result" : { "content" : [ { "type":"text", "text":"as is" } ] } , "id" : ${JSON.stringify(id)}, "jsonrpc":"2.0" }`;
+
+test("a single call at /mcp: the tool's bytes as they are, its error as a method error, a broken answer as the gateway's", { timeout: 60_000 }, async (t) => {
+  const stub = await upstreamStub(t, (msg, _req, res) => {
+    if (msg.method === "initialize") return reply(res, msg, INITIALIZED);
+    if (msg.method === "tools/list") return reply(res, msg, TOOLS);
+    if (msg.method !== "tools/call") return reply(res, msg, {});
+    switch (msg.params?.name) {
+      case "bytes":
+        res.writeHead(200, { "content-type": "application/json" });
+        return res.end(OWN_BYTES(msg.id));
+      case "refuses":
+        res.writeHead(400, { "content-type": "application/json" });
+        return res.end(JSON.stringify({ jsonrpc: "2.0", id: msg.id, error: { code: -32602, message: "Invalid params: no" } }));
+      case "broken":
+        res.writeHead(502, { "content-type": "text/plain" });
+        return res.end("bad gateway");
+      case "cut":
+        // Progress, then the stream ends with no response.
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        res.write(
+          `event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } })}\n\n`,
+        );
+        return res.end();
+      default:
+        // A tool server answers a call it cancelled with 202 and no response.
+        res.writeHead(202, { "content-length": 0 });
+        return res.end();
+    }
+  });
+  const h = await startHarness(t, { tools: { stub: { revisions: { default: { url: stub.url } } } } });
+  const url = `${h.base}/mcp`;
+  const init = await post(url, h.tokens.alice, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } }));
+  assert.equal(init.status, 200);
+  await init.arrayBuffer();
+  const session = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
+  const call = (name: string, id: number) => post(url, h.tokens.alice, rpc("tools/call", { name: `stub_${name}`, arguments: {} }, id), session);
+
+  const bytes = await call("bytes", 1);
+  assert.equal(bytes.status, 200);
+  assert.equal(bytes.headers.get("mcp-session-id"), session["mcp-session-id"]);
+  assert.equal(await bytes.text(), OWN_BYTES(1));
+
+  const refuses = await call("refuses", 2);
+  assert.equal(refuses.status, 200);
+  assert.deepEqual(await refuses.json(), { jsonrpc: "2.0", id: 2, error: { code: -32602, message: "Invalid params: no" } });
+
+  const broken = await call("broken", 3);
+  assert.equal(broken.status, 502);
+  assert.deepEqual(await broken.json(), { error: "upstream_refused", message: "The tool gave no answer to this call" });
+
+  const cut = await call("cut", 4);
+  assert.equal(cut.status, 200);
+  assert.match(cut.headers.get("content-type")!, /text\/event-stream/);
+  const events = (await cut.text())
+    .split("\n")
+    .filter((line) => line.startsWith("data: "))
+    .map((line) => JSON.parse(line.slice(6)) as { method?: string; id?: number; error?: { code: number; message: string } });
+  assert.deepEqual(
+    events.map((e) => e.method ?? e.error?.message),
+    ["notifications/progress", "The tool gave no answer to this call"],
+  );
+  assert.equal(events[1]!.id, 4);
+
+  const cancelled = await call("cancelled", 5);
+  assert.equal(cancelled.status, 202);
+  assert.equal(await cancelled.text(), "");
+});

@@ -37,14 +37,16 @@ export type NotificationHandler = (message: JsonRpcNotification, exchange: Excha
 export type ResponseHandler = (message: JsonRpcResponse, exchange: Exchange) => void | Promise<void>;
 
 /**
- * What a server that is not a lib/mcp session brings for the messages that are not requests
- * (the gateway's /mcp passes them on to tools). Each replaces the built-in handling, which
- * serves lib/mcp's own sessions: initialized, cancellation of in-flight calls, answers to
- * server-to-client requests.
+ * What a server that is not a lib/mcp session brings (the gateway's /mcp, which relays).
+ * `notification` and `response` replace the built-in handling of the messages that are not
+ * requests, which serves lib/mcp's own sessions: initialized, cancellation of in-flight
+ * calls, answers to server-to-client requests. `spans: false` makes no span per request: such
+ * a server traces its requests with its own tracer (the gateway's spans, gateway/relay/trace.ts).
  */
 export interface MessageHandlers {
   readonly notification?: NotificationHandler;
   readonly response?: ResponseHandler;
+  readonly spans?: false;
 }
 
 const markInitialized: NotificationHandler = (_m, { session }) => {
@@ -159,8 +161,8 @@ export class Dispatcher {
         // Only session requests can be cancelled; the signal stays lazy on the hot path.
         const call = exchange.session ? this.inflight.begin(exchange.session, id, exchange) : null;
         const request = new Call(this.#core, id, exchange, call, this.#server, params);
-        const tracer = processTracing();
-        const span = tracer.active ? serverSpan(tracer, request, method, params) : null;
+        const tracer = this.#handlers.spans === false ? null : processTracing();
+        const span = tracer?.active ? serverSpan(tracer, request, method, params) : null;
         let result: Result | Promise<Result>;
         let later: boolean;
         try {

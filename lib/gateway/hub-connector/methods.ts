@@ -171,8 +171,9 @@ async function cancelEverywhere(s: ConnectorSession, message: Result): Promise<v
   );
 }
 
-/** A client's notifications go to its tools, its answers to the tool that asked. */
+/** A client's notifications go to its tools, its answers to the tool that asked; spans are the gateway's own (../relay/trace.ts). */
 const HANDLERS: MessageHandlers = {
+  spans: false,
   // Only a message in a /mcp session reaches them: a stateless request is served without.
   notification: async (message, exchange) => {
     const s = (exchange as Door).connector!;

@@ -4,7 +4,10 @@
 // broken answer is the gateway's 502 or, once the answer streams, its last event; a call the
 // tool cancelled is owed nothing.
 import assert from "node:assert/strict";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { test } from "node:test";
+import type { SpanRecord } from "../../../lib/telemetry/span.ts";
+import { SPAN_CHANNEL } from "../../../lib/telemetry/tracer.ts";
 import { post, rpc, startHarness } from "../helpers.ts";
 import { reply, upstreamStub } from "../upstream-stub.ts";
 
@@ -78,4 +81,32 @@ test("a single call at /mcp: the tool's bytes as they are, its error as a method
   const cancelled = await call("cancelled", 5);
   assert.equal(cancelled.status, 202);
   assert.equal(await cancelled.text(), "");
+});
+
+test("traced, a call at /mcp makes the gateway's span alone: lib/mcp answering the POST adds none of its own", { timeout: 60_000 }, async (t) => {
+  const seen: SpanRecord[] = [];
+  const onSpan = (span: unknown): void => void seen.push(span as SpanRecord);
+  subscribe(SPAN_CHANNEL, onSpan);
+  t.after(() => unsubscribe(SPAN_CHANNEL, onSpan));
+  const stub = await upstreamStub(t, (msg, _req, res) => {
+    if (msg.method === "initialize") return reply(res, msg, INITIALIZED);
+    if (msg.method === "tools/list") return reply(res, msg, TOOLS);
+    return reply(res, msg, { content: [{ type: "text", text: "fine" }] });
+  });
+  const h = await startHarness(t, { tools: { stub: { revisions: { default: { url: stub.url } } } } });
+  const url = `${h.base}/mcp`;
+  const init = await post(url, h.tokens.alice, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } }));
+  await init.arrayBuffer();
+  const session = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
+  seen.length = 0;
+  const called = await post(url, h.tokens.alice, rpc("tools/call", { name: "stub_bytes", arguments: {} }, 1), session);
+  assert.equal(called.status, 200);
+  await called.arrayBuffer();
+  const pinged = await post(url, h.tokens.alice, rpc("ping", {}, 2), session);
+  await pinged.arrayBuffer();
+  // The gateway's span names the tool's own name; one of lib/mcp's would name the exposed one, or the ping.
+  assert.deepEqual(
+    seen.map((s) => s.name),
+    ["tools/call bytes"],
+  );
 });

@@ -14,6 +14,7 @@ import type { JsonRpcMessage } from "../../util/jsonrpc.ts";
 import type { Principal } from "../contracts/interfaces.ts";
 import { CORS, type GatewayError } from "../contracts/respond.ts";
 import { corsWith, openStream } from "../relay/forward.ts";
+import { untilSent } from "../relay/answer-budget.ts";
 import type { ConnectorContext } from "./context.ts";
 import type { ConnectorSession } from "./sessions.ts";
 import { writeMessage } from "./relay.ts";
@@ -38,6 +39,7 @@ export class Door implements Exchange {
   #keepalive: NodeJS.Timeout | undefined;
   #pressure: Promise<void> | undefined;
   #held = 0;
+  #sent: Promise<void> | undefined;
   readonly #gone = new Set<() => void>();
 
   constructor(
@@ -93,6 +95,12 @@ export class Door implements Exchange {
   onGone(fn: () => void): () => void {
     this.#gone.add(fn);
     return () => this.#gone.delete(fn);
+  }
+
+  /** Resolves once the answer has left the process, or the client is gone: one wait for all of a batch's entries. */
+  sent(): Promise<void> {
+    this.#sent ??= untilSent(this.res);
+    return this.#sent;
   }
 
   /** Counts an entry's answer against the batch's bound; false when it does not fit (then it is not held). */

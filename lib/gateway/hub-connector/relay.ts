@@ -19,7 +19,7 @@ import { checkSharedUse, EVERYONE } from "../tool-sessions/isolation.ts";
 import type { ToolSessionRecord } from "../tool-sessions/records.ts";
 import { corsWith, isEventStream, openStream, send, type Cancel, type Upstream } from "../relay/forward.ts";
 import { GatewayError } from "../contracts/respond.ts";
-import { type Charge, rewriteCost, untilSent } from "../relay/answer-budget.ts";
+import { type Charge, rewriteCost } from "../relay/answer-budget.ts";
 import type { ConnectorContext } from "./context.ts";
 import { exposeMessage } from "./messages.ts";
 import { unprefixId } from "../../federation/ids.ts";
@@ -53,6 +53,8 @@ export interface Sink extends Pick<Exchange, "send" | "drained"> {
   stream(): void;
   /** Runs `fn` when the client leaves before its answer; the function returned stops that. */
   onGone(fn: () => void): () => void;
+  /** Resolves once the answer has left the process (or the client is gone): a rewritten answer's charge stands until then. */
+  sent(): Promise<void>;
 }
 
 /** A relayed call's answer, as a lib/mcp method answers: its result (NO_ANSWER when the tool cancelled it), and its size. */
@@ -228,7 +230,7 @@ async function relayAnswer(cc: ConnectorContext, r: Routed, answer: IncomingMess
       cc.gw.budget
         .rewrite(answer, MAX_ANSWER_BYTES, (raw, charge) => {
           resolve(sendAnswer(cc, r, status, raw, sink, charge));
-          return untilSent(sink.res);
+          return sink.sent();
         })
         .catch(reject);
     });

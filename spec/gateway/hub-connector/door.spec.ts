@@ -110,3 +110,31 @@ test("traced, a call at /mcp makes the gateway's span alone: lib/mcp answering t
     ["tools/call bytes"],
   );
 });
+
+test("a batch of many calls at /mcp answers them all without piling listeners on its one answer", { timeout: 60_000 }, async (t) => {
+  const warnings: string[] = [];
+  const onWarning = (w: Error): void => void warnings.push(w.name);
+  process.on("warning", onWarning);
+  t.after(() => process.off("warning", onWarning));
+  const stub = await upstreamStub(t, (msg, _req, res) => {
+    if (msg.method === "initialize") return reply(res, msg, INITIALIZED);
+    if (msg.method === "tools/list") return reply(res, msg, TOOLS);
+    return reply(res, msg, { content: [{ type: "text", text: `fine ${String(msg.id)}` }] });
+  });
+  const h = await startHarness(t, { tools: { stub: { revisions: { default: { url: stub.url } } } }, limits: { upstreamRequestsPerUser: 100 } });
+  const url = `${h.base}/mcp`;
+  const init = await post(url, h.tokens.alice, rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } }));
+  await init.arrayBuffer();
+  const session = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
+  const ids = Array.from({ length: 40 }, (_, i) => i + 1);
+  const res = await post(url, h.tokens.alice, `[${ids.map((id) => rpc("tools/call", { name: "stub_bytes", arguments: {} }, id)).join(",")}]`, session);
+  assert.equal(res.status, 200);
+  const body = (await res.json()) as { id: number; result: { content: { text: string }[] } }[];
+  assert.deepEqual(
+    body.map((a) => a.result.content[0]!.text),
+    ids.map((id) => `fine ${id}`),
+  );
+  // A warning is emitted on the next turn.
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(warnings, []);
+});

@@ -5,17 +5,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody } from "../../http/body.ts";
 import { httpStatus } from "../../http/status.ts";
-import { refused } from "../../mcp/outcome.ts";
-import { isRecord } from "../../util/guards.ts";
+import { refused, type Outcome } from "../../mcp/outcome.ts";
+import type { Protocol } from "../../mcp/protocol.ts";
 import { classify, ErrorCode, failure } from "../../util/jsonrpc.ts";
 import type { Principal } from "../contracts/interfaces.ts";
 import { CORS, GatewayError, sendJson, sendParseError } from "../contracts/respond.ts";
 import { namedSession, revisionOf } from "../relay/mcp-sessions.ts";
 import type { ConnectorContext } from "./context.ts";
 import { Door } from "./door.ts";
-import { standaloneStream } from "./relay.ts";
-import type { Protocol } from "../../mcp/protocol.ts";
 import { connectorProtocol } from "./methods.ts";
+import { standaloneStream } from "./relay.ts";
 
 /** lib/mcp serving each connector's POSTs: its method table under both revisions (./methods.ts). */
 const protocols = new WeakMap<ConnectorContext, Protocol>();
@@ -28,12 +27,6 @@ function protocolOf(cc: ConnectorContext): Protocol {
 
 /** initialize params a /mcp session keeps: far above what clients send (capabilities, clientInfo). */
 const MAX_INIT_PARAMS_CHARS = 64 * 1024;
-
-/** A lone initialize: its params are kept for the session's life (each tool session opens with them). */
-function initializing(value: unknown): boolean {
-  const message = classify(value);
-  return message.kind === "request" && message.message.method === "initialize";
-}
 
 async function handlePost(cc: ConnectorContext, principal: Principal, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = await readBody(req, cc.gw.config.limits.maxBodyBytes);
@@ -48,19 +41,19 @@ async function handlePost(cc: ConnectorContext, principal: Principal, req: Incom
     const reply = failure(null, revision.error);
     return sendJson(res, httpStatus(refused(revision.refusal, reply)), reply);
   }
-  const batch = Array.isArray(value);
+  const batch = Array.isArray(value) ? value : undefined;
   // Each audited entry of a batch watches the one answer's close (../calls/audit-calls.ts): as many listeners as entries, gone with the answer.
-  if (batch) res.setMaxListeners(res.getMaxListeners() + (value as unknown[]).length);
-  const door = new Door(cc, principal, res, revision.kind === "stateless", batch);
+  if (batch) res.setMaxListeners(res.getMaxListeners() + batch.length);
+  const door = new Door(cc, principal, res, revision.kind === "stateless", batch !== undefined);
   if (door.isStateless) return answer(door, await protocolOf(cc).stateless.handle(value, door, req.headers));
-  if (!batch && initializing(value)) {
-    // Bounded, so a person's hundred sessions cannot hold the body limit a hundred times over.
-    const params = (value as { params?: unknown }).params;
-    if (isRecord(params) && JSON.stringify(params).length > MAX_INIT_PARAMS_CHARS) {
-      const id = (value as { id: string | number }).id;
-      return sendJson(res, 400, failure(id, { code: ErrorCode.InvalidParams, message: "initialize params are too large" }));
+  const single = batch ? undefined : classify(value);
+  if (single?.kind === "request" && single.message.method === "initialize") {
+    // Kept for the session's life (each tool session opens with them): bounded, so a person's
+    // hundred sessions cannot hold the body limit a hundred times over.
+    if (JSON.stringify(single.message.params ?? {}).length > MAX_INIT_PARAMS_CHARS) {
+      return sendJson(res, 400, failure(single.message.id, { code: ErrorCode.InvalidParams, message: "initialize params are too large" }));
     }
-  } else if (batch || classify(value).kind !== "invalid") {
+  } else if (single?.kind !== "invalid") {
     // An invalid message is refused as such, session or not.
     await openSession(cc, door);
   }
@@ -68,7 +61,7 @@ async function handlePost(cc: ConnectorContext, principal: Principal, req: Incom
 }
 
 /** A single message the gateway refused answers under that refusal's own status, while nothing was written yet. */
-function answer(door: Door, outcome: Parameters<Door["finish"]>[0]): void {
+function answer(door: Door, outcome: Outcome): void {
   if (door.failed && !door.batch && !door.streaming) throw door.failed;
   door.finish(outcome);
 }

@@ -68,12 +68,11 @@ async function list(params: Result, call: Call, method: string): Promise<Result>
   return listPage(view, method, params, cc.gw.config.connector.pageSize)!;
 }
 
+/** In a session only: 2026-07-28 has no logging/setLevel (nor tasks/list, below). */
 async function setLevel(params: Result, call: Call): Promise<Result> {
-  const s = doorOf(call).connector;
-  if (s) {
-    s.logLevel = typeof params.level === "string" ? params.level : undefined;
-    await notifyAll(s, "logging/setLevel", params);
-  }
+  const s = doorOf(call).connector!;
+  s.logLevel = typeof params.level === "string" ? params.level : undefined;
+  await notifyAll(s, "logging/setLevel", params);
   return {};
 }
 
@@ -86,8 +85,7 @@ async function notifyAll(s: ConnectorSession, method: string, params: Result): P
 
 /** Tasks of every tool this client started, their ids prefixed with the tool's name. */
 async function listTasks(params: Result, call: Call): Promise<Result> {
-  const s = doorOf(call).connector;
-  if (!s) return { tasks: [] };
+  const s = doorOf(call).connector!;
   const { cursor: _ignored, ...rest } = params;
   const lists = await Promise.allSettled(
     (await s.started()).map(async (link) => ({

@@ -20,6 +20,10 @@ test("a single call at /mcp: the tool's bytes as they are, its error as a method
   const stub = await upstreamStub(t, (msg, _req, res) => {
     if (msg.method === "initialize") return reply(res, msg, INITIALIZED);
     if (msg.method === "tools/list") return reply(res, msg, TOOLS);
+    if (msg.method === "tasks/list") {
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(JSON.stringify({ jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "Method not found" } }));
+    }
     if (msg.method !== "tools/call") return reply(res, msg, {});
     switch (msg.params?.name) {
       case "bytes":
@@ -81,6 +85,19 @@ test("a single call at /mcp: the tool's bytes as they are, its error as a method
   const cancelled = await call("cancelled", 5);
   assert.equal(cancelled.status, 202);
   assert.equal(await cancelled.text(), "");
+
+  // /mcp's own methods: a level that is none, the tasks of a tool that cannot list them; 2026-07-28 has no tasks/list, as at a tool server.
+  assert.deepEqual(await (await post(url, h.tokens.alice, rpc("logging/setLevel", {}, 6), session)).json(), { jsonrpc: "2.0", id: 6, result: {} });
+  assert.deepEqual(await (await post(url, h.tokens.alice, rpc("tasks/list", {}, 7), session)).json(), { jsonrpc: "2.0", id: 7, result: { tasks: [] } });
+  const meta = { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } };
+  const stateless = await post(url, h.tokens.alice, rpc("tasks/list", meta, 8), { "mcp-protocol-version": "2026-07-28", "mcp-method": "tasks/list" });
+  assert.equal(stateless.status, 404);
+  assert.equal(((await stateless.json()) as { error: { code: number } }).error.code, -32601);
+  // initialize without params is the latest revision's session.
+  const bare = await post(url, h.tokens.alice, JSON.stringify({ jsonrpc: "2.0", id: 9, method: "initialize" }));
+  assert.equal(bare.status, 200);
+  assert.ok(bare.headers.get("mcp-session-id"));
+  await bare.arrayBuffer();
 });
 
 test("traced, a call at /mcp makes the gateway's span alone: lib/mcp answering the POST adds none of its own", { timeout: 60_000 }, async (t) => {

@@ -2,16 +2,12 @@
 // use by the gateway's tool-session machinery) and, for a session client, the MCP session
 // opened on it with the client's own initialize params (so elicitation, sampling, roots
 // and tasks capabilities reach the tool). Answers come back message by message, renamed
-// (./messages.ts): progress, logging, elicitation and sampling travel on the request's
-// stream as they do per tool; list changes and resource updates on the GET stream.
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import type { Exchange } from "../../mcp/exchange.ts";
-import { NO_ANSWER, type Result } from "../../mcp/methods/types.ts";
-import { rawAnswer } from "../../mcp/raw-answer.ts";
-import { ErrorCode, JsonRpcError, type JsonRpcMessage } from "../../util/jsonrpc.ts";
+// (./messages.ts) and read back into a method's result (./tool-answer.ts): progress, logging,
+// elicitation and sampling travel on the request's stream as they do per tool; list changes
+// and resource updates on the GET stream.
+import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import { nameFieldOf, encodeHeaderValue } from "../../mcp/stateless/headers.ts";
 import { isRecord } from "../../util/guards.ts";
-import { TOOL_REFS } from "../../mcp/tool-result.ts";
 import type { ExposedName } from "../../federation/expose.ts";
 import { formatComment, formatEvent } from "../../http/sse.ts";
 import { upstreamOf, vouchedFor } from "../calls/tool-call.ts";
@@ -19,7 +15,7 @@ import { checkSharedUse, EVERYONE } from "../tool-sessions/isolation.ts";
 import type { ToolSessionRecord } from "../tool-sessions/records.ts";
 import { corsWith, isEventStream, openStream, send, type Cancel, type Upstream } from "../relay/forward.ts";
 import { GatewayError } from "../contracts/respond.ts";
-import { type Charge, rewriteCost } from "../relay/answer-budget.ts";
+import { readAnswer, type Relayed, type Sink } from "./tool-answer.ts";
 import type { ConnectorContext } from "./context.ts";
 import { exposeMessage } from "./messages.ts";
 import { unprefixId } from "../../federation/ids.ts";
@@ -43,29 +39,6 @@ export interface Routed {
   /** The audit trail's watch on this request, told the revision once the tool session is known. */
   watched?: WatchedCall;
 }
-
-/** Where a relayed call's messages go before its answer: the request's exchange (./door.ts). */
-export interface Sink extends Pick<Exchange, "send" | "drained"> {
-  readonly res: ServerResponse;
-  /** Whether the answer may go through as the tool's bytes (rawAnswer), unread. */
-  readonly raw: boolean;
-  /** The tool's answer streams: so does the client's, from now. */
-  stream(): void;
-  /** Runs `fn` when the client leaves before its answer; the function returned stops that. */
-  onGone(fn: () => void): () => void;
-  /** Resolves once the answer has left the process (or the client is gone): a rewritten answer's charge stands until then. */
-  sent(): Promise<void>;
-}
-
-/** A relayed call's answer, as a lib/mcp method answers: its result (NO_ANSWER when the tool cancelled it), and its size. */
-export interface Relayed {
-  result: Result;
-  bytes(): number;
-}
-
-const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
-/** Keys whose presence in an answer may call for a change on the way out (./messages.ts, federation/references.ts). */
-const NEEDS_REWRITE = ['"uri"', '"taskId"', '"method"', `"${TOOL_REFS}"`, '"job_id"'];
 
 /** The link to `tool` for this client: reused while its tool session runs, else (re)started. */
 export async function linkFor(cc: ConnectorContext, s: ConnectorSession | undefined, user: string, tool: string): Promise<Link> {
@@ -189,7 +162,13 @@ export async function forward(cc: ConnectorContext, r: Routed, sink: Sink): Prom
       s.inflight.set(key, link);
       answer = await post(link.up, link.session, message, headers, cancel, vouched);
     }
-    const relayed = await relayAnswer(cc, r, answer, sink);
+    const onListChanged = listChanged(cc, r.tool);
+    const expose = (m: unknown): unknown => exposeMessage(r.tool, m, r.answering ?? r.method, onListChanged, r.exposedName);
+    // Only a batch can not carry a tool's question, and a batch is in a session, where the tool
+    // goes on past a client leaving (its answer could be resumed): told, it ends the call.
+    const reason = "The call asked the client in a batch";
+    const abandon = (): void => void notifyTools(s!, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: r.id, reason } });
+    const relayed = await readAnswer(cc.gw.budget, answer, sink, expose, abandon);
     traced?.span.end(answer.statusCode !== undefined && answer.statusCode >= 400 ? String(answer.statusCode) : undefined);
     return relayed;
   } catch (err) {
@@ -200,89 +179,6 @@ export async function forward(cc: ConnectorContext, r: Routed, sink: Sink): Prom
     release();
     if (s?.inflight.get(key) === link) s.inflight.delete(key);
   }
-}
-
-/** A tool's answer that is no JSON-RPC response (a broken body, a stream ended early). */
-function gaveNoAnswer(): GatewayError {
-  return new GatewayError("upstream_refused", "The tool gave no answer to this call");
-}
-
-/** The result of a tool's response, renamed; its error, passed on as the tool answered it. */
-function resultOf(message: unknown): Result {
-  if (isRecord(message) && message.jsonrpc === "2.0") {
-    if (isRecord(message.error)) throw JsonRpcError.from(message.error);
-    if (isRecord(message.result)) return message.result;
-  }
-  throw gaveNoAnswer();
-}
-
-async function relayAnswer(cc: ConnectorContext, r: Routed, answer: IncomingMessage, sink: Sink): Promise<Relayed> {
-  const status = answer.statusCode ?? 502;
-  // The tool cancelled the call (the client asked it to): nothing is owed, as a tool server owes nothing then.
-  if (status === 202) {
-    answer.resume();
-    return { result: NO_ANSWER, bytes: () => 0 };
-  }
-  if (status !== 200 || !isEventStream(answer)) {
-    // Read whole, as it may need renaming: within the gateway's budget for such answers (503 beyond
-    // it), held until the answer has left.
-    return new Promise((resolve, reject) => {
-      cc.gw.budget
-        .rewrite(answer, MAX_ANSWER_BYTES, (raw, charge) => {
-          resolve(sendAnswer(cc, r, status, raw, sink, charge));
-          return sink.sent();
-        })
-        .catch(reject);
-    });
-  }
-  sink.stream();
-  const onListChanged = listChanged(cc, r.tool);
-  const stop = sink.onGone(() => answer.destroy());
-  let final: unknown;
-  let asked: string | undefined;
-  try {
-    await readMessages(answer, (m) => {
-      const message = exposeMessage(r.tool, m, r.answering ?? r.method, onListChanged, r.exposedName);
-      if (isRecord(message) && typeof message.method !== "string") {
-        final = message;
-        return undefined;
-      }
-      if (sink.send(message as JsonRpcMessage)) return sink.drained?.();
-      // Nothing carries the tool's question (a batch's answer is one JSON array): the call ends here.
-      if (isRecord(message) && "id" in message) {
-        asked = String(message.method).slice(0, 64);
-        answer.destroy();
-      }
-      return undefined;
-    });
-  } catch {
-    // The tool's stream broke off, or the client left: no answer came.
-  } finally {
-    stop();
-  }
-  if (asked !== undefined) {
-    // In a session the tool goes on past a client leaving (its answer could be resumed): it is told.
-    const reason = "The call asked the client in a batch";
-    if (r.session) void notifyTools(r.session, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: r.id, reason } });
-    throw new JsonRpcError(ErrorCode.InvalidRequest, `The tool asked the client (${asked}), which an answer in a batch can not carry: send this call alone`);
-  }
-  return { result: resultOf(final), bytes: () => JSON.stringify(final).length };
-}
-
-function sendAnswer(cc: ConnectorContext, r: Routed, status: number, raw: Buffer, sink: Sink, charge: Charge): Relayed {
-  const bytes = (): number => raw.length;
-  if (status === 200 && sink.raw && !NEEDS_REWRITE.some((key) => raw.includes(key))) {
-    // Nothing in it names a URI, a task, a method or a tool: the tool's bytes go through as they are.
-    return { result: rawAnswer(raw), bytes };
-  }
-  charge(rewriteCost(raw));
-  let value: unknown;
-  try {
-    value = JSON.parse(raw.toString("utf8"));
-  } catch {
-    throw gaveNoAnswer();
-  }
-  return { result: resultOf(exposeMessage(r.tool, value, r.answering ?? r.method, listChanged(cc, r.tool), r.exposedName)), bytes };
 }
 
 /** A client's answer to a request a tool sent it (elicitation, sampling, roots): back to that tool. */

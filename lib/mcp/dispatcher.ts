@@ -24,7 +24,7 @@ import { lifecycleMethods } from "./methods/lifecycle.ts";
 import { promptMethods } from "./methods/prompts.ts";
 import { resourceMethods } from "./methods/resources.ts";
 import { toolMethods } from "./methods/tools.ts";
-import type { Method, MethodTable, Result } from "./methods/types.ts";
+import { NO_ANSWER, type Method, type MethodTable, type Result } from "./methods/types.ts";
 import { ACCEPTED, refused, replied, type Outcome } from "./outcome.ts";
 
 /** The methods every revision shares; one table, handed to both the session and the stateless server. */
@@ -32,8 +32,22 @@ export function sharedMethods(): MethodTable {
   return { ...lifecycleMethods, ...toolMethods, ...resourceMethods, ...promptMethods, ...completionMethods };
 }
 
-export type NotificationHandler = (message: JsonRpcNotification, exchange: Exchange) => void;
-export type ResponseHandler = (message: JsonRpcResponse, exchange: Exchange) => void;
+/** A promise only where the handler's work must be done before the message counts as delivered (a relay). */
+export type NotificationHandler = (message: JsonRpcNotification, exchange: Exchange) => void | Promise<void>;
+export type ResponseHandler = (message: JsonRpcResponse, exchange: Exchange) => void | Promise<void>;
+
+/**
+ * What a server that is not a lib/mcp session brings (the gateway's /mcp, which relays).
+ * `notification` and `response` replace the built-in handling of the messages that are not
+ * requests, which serves lib/mcp's own sessions: initialized, cancellation of in-flight
+ * calls, answers to server-to-client requests. `spans: false` makes no span per request: such
+ * a server traces its requests with its own tracer (the gateway's spans, gateway/relay/trace.ts).
+ */
+export interface MessageHandlers {
+  readonly notification?: NotificationHandler;
+  readonly response?: ResponseHandler;
+  readonly spans?: false;
+}
 
 const markInitialized: NotificationHandler = (_m, { session }) => {
   if (session) session.initialized = true;
@@ -69,12 +83,17 @@ export class Dispatcher {
   readonly #onResponse: ResponseHandler = (message, { session }) => {
     this.#core.clientRequests.settle(message, session);
   };
+  readonly #handlers: MessageHandlers;
 
-  /** `methods`: the whole table, built once by the caller (features gate themselves, see ./methods/gate.ts). */
-  constructor(core: ServerCore, methods: MethodTable = sharedMethods(), server?: unknown) {
+  /**
+   * `methods`: the whole table, built once by the caller (features gate themselves, see ./methods/gate.ts).
+   * `handlers`: notifications and responses handled by the caller instead (absent for a tool server).
+   */
+  constructor(core: ServerCore, methods: MethodTable = sharedMethods(), server?: unknown, handlers: MessageHandlers = {}) {
     this.#core = core;
     this.#methods = methods;
     this.#server = server;
+    this.#handlers = handlers;
   }
 
   /** The method answering `name`. */
@@ -121,19 +140,19 @@ export class Dispatcher {
       case "invalid":
         return failure(incoming.id, incoming.error);
       case "response":
-        this.#onResponse(incoming.message, exchange);
-        return null;
+        return this.#delivered("response", (this.#handlers.response ?? this.#onResponse)(incoming.message, exchange));
       case "notification": {
         const name = incoming.message.method;
-        const handler = Object.hasOwn(this.#notifications, name) ? this.#notifications[name] : undefined;
-        if (handler) {
-          try {
-            handler(incoming.message, exchange);
-          } catch (err) {
-            this.#core.logger.error("notification handler failed", { method: incoming.message.method, ...failureFields(err) });
-          }
+        const handler = this.#handlers.notification ?? (Object.hasOwn(this.#notifications, name) ? this.#notifications[name] : undefined);
+        if (!handler) return null;
+        let done: void | Promise<void>;
+        try {
+          done = handler(incoming.message, exchange);
+        } catch (err) {
+          this.#core.logger.error("notification handler failed", { method: name, ...failureFields(err) });
+          return null;
         }
-        return null;
+        return this.#delivered(name, done);
       }
       case "request": {
         const { id, method, params } = incoming.message;
@@ -142,8 +161,8 @@ export class Dispatcher {
         // Only session requests can be cancelled; the signal stays lazy on the hot path.
         const call = exchange.session ? this.inflight.begin(exchange.session, id, exchange) : null;
         const request = new Call(this.#core, id, exchange, call, this.#server, params);
-        const tracer = processTracing();
-        const span = tracer.active ? serverSpan(tracer, request, method, params) : null;
+        const tracer = this.#handlers.spans === false ? null : processTracing();
+        const span = tracer?.active ? serverSpan(tracer, request, method, params) : null;
         let result: Result | Promise<Result>;
         let later: boolean;
         try {
@@ -157,6 +176,18 @@ export class Dispatcher {
     }
   }
 
+  /** Nothing is owed for a notification or a response; a handler's promise is waited on, its failure logged. */
+  #delivered(what: string, done: void | Promise<void>): null | Promise<null> {
+    if (!isThenable(done)) return null;
+    return Promise.resolve(done).then(
+      () => null,
+      (err: unknown) => {
+        this.#core.logger.error("notification handler failed", { method: what, ...failureFields(err) });
+        return null;
+      },
+    );
+  }
+
   /** The closures of a method that answered with a promise; kept apart so the synchronous path makes none. */
   #later(id: RequestId, method: string, call: InFlightCall | null, result: PromiseLike<Result>, span: OpenSpan | null): Promise<JsonRpcResponse | null> {
     return Promise.resolve(result).then(
@@ -167,6 +198,8 @@ export class Dispatcher {
 
   #settled(id: RequestId, call: InFlightCall | null, result: Result, span: OpenSpan | null): JsonRpcResponse | null {
     span?.end(isRecord(result) && result.isError === true ? "tool_error" : undefined);
+    // A relayed call its server cancelled: as a call cancelled here, nothing is owed.
+    if (result === NO_ANSWER) return null;
     if (!call) return success(id, result);
     call.end();
     return call.cancelled ? null : success(id, result);

@@ -36,6 +36,12 @@ export interface Exchange {
    */
   send(message: JsonRpcMessage): boolean;
   /**
+   * After `send`: resolves once the transport can take more (its client read what was sent),
+   * undefined when it can now. A relay awaits it between messages, so a slow client pauses the
+   * stream it relays instead of having it buffered. Absent where a transport buffers itself.
+   */
+  drained?(): Promise<void> | undefined;
+  /**
    * Lets the call go on while the transport stops holding the client's request open (MCP
    * streamable HTTP: close the SSE connection, the client resumes with Last-Event-ID). Absent
    * where a transport holds nothing.
@@ -48,6 +54,8 @@ export interface Exchange {
   readonly clientCapabilities?: Record<string, unknown>;
   /** Set on a stateless (2026-07-28) request: logging and client questions follow it, not a session. */
   readonly stateless?: StatelessScope;
+  /** The transport's exchange this one scopes (a stateless request's own scope over the POST it came on). */
+  readonly via?: Exchange;
   /** The trace context the transport's own carrier named (the W3C headers of an HTTP request); `_meta` wins over it. */
   readonly traceParent?: ParentContext | null;
 }

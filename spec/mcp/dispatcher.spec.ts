@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { ClientRequests } from "../../lib/mcp/client-requests.ts";
 import type { ServerCore } from "../../lib/mcp/core.ts";
 import { Dispatcher, sharedMethods } from "../../lib/mcp/dispatcher.ts";
-import type { MethodTable } from "../../lib/mcp/methods/types.ts";
+import { NO_ANSWER, type MethodTable } from "../../lib/mcp/methods/types.ts";
 import type { Exchange } from "../../lib/mcp/exchange.ts";
 import { replyOf } from "../../lib/mcp/outcome.ts";
 import { ResourceSubscriptions } from "../../lib/mcp/subscriptions.ts";
@@ -14,8 +14,8 @@ import { SessionTable } from "../../lib/session/session-table.ts";
 import { silentLogger } from "../../lib/util/logger.ts";
 import { McpServer } from "../../lib/index.ts";
 
-function setup(t: { after(fn: () => unknown): void }, extra: MethodTable = {}) {
-  const core: ServerCore = {
+function setupCore(): ServerCore {
+  return {
     info: { name: "d", version: "1" },
     instructions: undefined,
     tools: new Map(),
@@ -28,6 +28,10 @@ function setup(t: { after(fn: () => unknown): void }, extra: MethodTable = {}) {
     subscriptions: new ResourceSubscriptions(),
     logger: silentLogger,
   };
+}
+
+function setup(t: { after(fn: () => unknown): void }, extra: MethodTable = {}) {
+  const core = setupCore();
   const dispatcher = new Dispatcher(core, { ...sharedMethods(), ...extra });
   const table = new SessionTable();
   t.after(() => table.close());
@@ -96,4 +100,30 @@ test("a tool whose result throws when asked for `then` fails as a tool, like any
     result: { isError: boolean };
   };
   assert.equal(res.result.isError, true);
+});
+
+test("a server that is no lib/mcp session brings its own notification and response handlers; NO_ANSWER leaves a call out", async (t) => {
+  const { exchange } = setup(t);
+  const core = setupCore();
+  const heard: string[] = [];
+  const errors: string[] = [];
+  const logged: ServerCore = { ...core, logger: { ...silentLogger, error: (message: string) => void errors.push(message) } };
+  const dispatcher = new Dispatcher(logged, { "test/cancelled": () => NO_ANSWER, "test/fine": () => ({ ok: true }) }, undefined, {
+    notification: async (m) => {
+      heard.push(m.method);
+      if (m.method === "test/breaks") throw new Error("down");
+    },
+    response: (m) => void heard.push(`answer ${String(m.id)}`),
+  });
+  // Waited on before the message counts as delivered; a failure is logged, never answered.
+  assert.equal(await dispatcher.handleMessage({ kind: "notification", message: { jsonrpc: "2.0", method: "notifications/initialized" } }, exchange), null);
+  assert.equal(await dispatcher.handleMessage({ kind: "notification", message: { jsonrpc: "2.0", method: "test/breaks" } }, exchange), null);
+  assert.deepEqual(errors, ["notification handler failed"]);
+  assert.equal(dispatcher.handleMessage({ kind: "response", message: { jsonrpc: "2.0", id: 4, result: {} } }, exchange), null);
+  assert.deepEqual(heard, ["notifications/initialized", "test/breaks", "answer 4"]);
+  // The handlers replace the session's own: the session was not marked initialized by them.
+  assert.equal(exchange.session!.initialized, false);
+  const batch = replyOf(await dispatcher.handle([request(1, "test/cancelled"), request(2, "test/fine")], exchange));
+  assert.deepEqual(batch, [{ jsonrpc: "2.0", id: 2, result: { ok: true } }]);
+  assert.equal((await dispatcher.handle(request(3, "test/cancelled"), exchange)).kind, "accepted");
 });

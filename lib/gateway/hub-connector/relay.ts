@@ -2,21 +2,20 @@
 // use by the gateway's tool-session machinery) and, for a session client, the MCP session
 // opened on it with the client's own initialize params (so elicitation, sampling, roots
 // and tasks capabilities reach the tool). Answers come back message by message, renamed
-// (./messages.ts): progress, logging, elicitation and sampling travel on the request's
-// stream as they do per tool; list changes and resource updates on the GET stream.
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+// (./messages.ts) and read back into a method's result (./tool-answer.ts): progress, logging,
+// elicitation and sampling travel on the request's stream as they do per tool; list changes
+// and resource updates on the GET stream.
+import type { IncomingHttpHeaders, ServerResponse } from "node:http";
 import { nameFieldOf, encodeHeaderValue } from "../../mcp/stateless/headers.ts";
 import { isRecord } from "../../util/guards.ts";
-import { TOOL_REFS } from "../../mcp/tool-result.ts";
 import type { ExposedName } from "../../federation/expose.ts";
 import { formatComment, formatEvent } from "../../http/sse.ts";
 import { upstreamOf, vouchedFor } from "../calls/tool-call.ts";
 import { checkSharedUse, EVERYONE } from "../tool-sessions/isolation.ts";
 import type { ToolSessionRecord } from "../tool-sessions/records.ts";
 import { corsWith, isEventStream, openStream, send, type Cancel, type Upstream } from "../relay/forward.ts";
-import { writeHeadFrom } from "../../proxy/headers.ts";
-import { GatewayError, sendJson } from "../contracts/respond.ts";
-import { type Charge, rewriteCost, untilSent } from "../relay/answer-budget.ts";
+import { GatewayError } from "../contracts/respond.ts";
+import { readAnswer, type Relayed, type Sink } from "./tool-answer.ts";
 import type { ConnectorContext } from "./context.ts";
 import { exposeMessage } from "./messages.ts";
 import { unprefixId } from "../../federation/ids.ts";
@@ -35,7 +34,6 @@ export interface Routed {
   method: string;
   params: Record<string, unknown>;
   headers: IncomingHttpHeaders;
-  extra: Record<string, string>;
   /** The caller's names for a tool's own tool names (its view of the namespace). */
   exposedName?: ExposedName;
   /** How the answer is exposed, when not as an answer to `method` (a job poll, ./jobs.ts). */
@@ -43,10 +41,6 @@ export interface Routed {
   /** The audit trail's watch on this request, told the revision once the tool session is known. */
   watched?: WatchedCall;
 }
-
-const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
-/** Keys whose presence in an answer may call for a change on the way out (./messages.ts, federation/references.ts). */
-const NEEDS_REWRITE = ['"uri"', '"taskId"', '"method"', `"${TOOL_REFS}"`, '"job_id"'];
 
 /** The link to `tool` for this client: reused while its tool session runs, else (re)started. */
 export async function linkFor(cc: ConnectorContext, s: ConnectorSession | undefined, user: string, tool: string): Promise<Link> {
@@ -125,7 +119,7 @@ function routingHeaders(headers: IncomingHttpHeaders, method: string, params: Re
  * Writes one message event; when the client is not keeping up, resolves once it drained (or
  * left), so the tool server's stream is paused rather than buffered in the gateway.
  */
-function writeMessage(res: ServerResponse, message: unknown): Promise<void> | undefined {
+export function writeMessage(res: ServerResponse, message: unknown): Promise<void> | undefined {
   if (res.write(formatEvent({ event: "message", data: JSON.stringify(message) }))) return undefined;
   return new Promise((resume) => {
     const go = (): void => {
@@ -138,7 +132,8 @@ function writeMessage(res: ServerResponse, message: unknown): Promise<void> | un
   });
 }
 
-export async function forward(cc: ConnectorContext, r: Routed, res: ServerResponse): Promise<void> {
+/** The tool's answer to `r`; interim messages (progress, logging, the tool's questions) go to `sink` on the way. */
+export async function forward(cc: ConnectorContext, r: Routed, sink: Sink): Promise<Relayed> {
   const s = r.session;
   let link = await linkFor(cc, s, r.user, r.tool);
   if (r.watched) r.watched.revision = link.rec.revision;
@@ -147,23 +142,19 @@ export async function forward(cc: ConnectorContext, r: Routed, res: ServerRespon
   usedShared(cc, s, link);
   // The same per-person bound on one tool server as the per-tool routes (issue: one person must not hold its pool).
   const release = cc.gw.slots.take(r.user, link.rec.url!);
-  // Traced, the gateway's span sits between the client's and the tool server's, as per tool.
-  const traced = cc.gw.tracer.active ? connectorTrace(cc.gw.tracer, r.method, r.id, r.params, r.headers) : undefined;
-  const message = { jsonrpc: "2.0", id: r.id, method: r.method, params: traced?.params ?? r.params };
-  const headers = routingHeaders(traced?.headers ?? r.headers, r.method, r.params);
   const cancel: Cancel = {};
-  // One listener for both, as on the per-tool routes: the slot goes back, and a client gone mid-answer stops the exchange.
-  // `on`: an answer closes once, and once() would wrap the listener on every call.
-  res.on("close", () => {
-    release();
-    if (!res.writableFinished) cancel.onCancel?.();
-  });
-  // As on the per-tool routes: the tool server hears who the gateway vouches for, never the client's own claim.
-  const vouched = vouchedFor(cc.gw, r.user, res.req.socket.remoteAddress);
+  // A client gone mid-answer stops the exchange, as on the per-tool routes.
+  const stop = sink.onGone(() => cancel.onCancel?.());
   const key = JSON.stringify(r.id);
   // In flight from here: a cancellation finds its tool, and the session is not idle while it runs.
   s?.inflight.set(key, link);
+  // Traced, the gateway's span sits between the client's and the tool server's, as per tool.
+  const traced = cc.gw.tracer.active ? connectorTrace(cc.gw.tracer, r.method, r.id, r.params, r.headers) : undefined;
   try {
+    const message = { jsonrpc: "2.0", id: r.id, method: r.method, params: traced?.params ?? r.params };
+    const headers = routingHeaders(traced?.headers ?? r.headers, r.method, r.params);
+    // As on the per-tool routes: the tool server hears who the gateway vouches for, never the client's own claim.
+    const vouched = vouchedFor(cc.gw, r.user, sink.res.req.socket.remoteAddress);
     let answer = await post(link.up, link.session, message, headers, cancel, vouched);
     if (answer.statusCode === 404 && s && link.session) {
       // The tool server forgot this client's MCP session: open another and send again.
@@ -173,65 +164,23 @@ export async function forward(cc: ConnectorContext, r: Routed, res: ServerRespon
       s.inflight.set(key, link);
       answer = await post(link.up, link.session, message, headers, cancel, vouched);
     }
-    await relayAnswer(cc, r, answer, res);
+    const onListChanged = listChanged(cc, r.tool);
+    const expose = (m: unknown): unknown => exposeMessage(r.tool, m, r.answering ?? r.method, onListChanged, r.exposedName);
+    // Only a batch can not carry a tool's question, and a batch is in a session, where the tool
+    // goes on past a client leaving (its answer could be resumed): told, it ends the call.
+    const reason = "The call asked the client in a batch";
+    const abandon = (): void => void notifyTools(s!, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: r.id, reason } });
+    const relayed = await readAnswer(cc.gw.budget, answer, sink, expose, abandon);
     traced?.span.end(answer.statusCode !== undefined && answer.statusCode >= 400 ? String(answer.statusCode) : undefined);
+    return relayed;
   } catch (err) {
     traced?.span.end(errorTypeOf(err));
     throw err;
   } finally {
+    stop();
+    release();
     if (s?.inflight.get(key) === link) s.inflight.delete(key);
   }
-}
-
-async function relayAnswer(cc: ConnectorContext, r: Routed, answer: IncomingMessage, res: ServerResponse): Promise<void> {
-  const status = answer.statusCode ?? 502;
-  if (status !== 200 || !isEventStream(answer)) {
-    // Read whole to be rewritten: within the gateway's budget for such answers (503 beyond it).
-    await cc.gw.budget.rewrite(answer, MAX_ANSWER_BYTES, (raw, charge) => {
-      sendAnswer(cc, r, status, raw, res, charge);
-      return untilSent(res);
-    });
-    return;
-  }
-  const onListChanged = listChanged(cc, r.tool);
-  openStream(res, 200, corsWith(r.extra));
-  const timer = setInterval(() => res.write(formatComment("keepalive")), cc.gw.keepaliveMs);
-  timer.unref();
-  res.once("close", () => answer.destroy());
-  try {
-    await readMessages(answer, (m) => writeMessage(res, exposeMessage(r.tool, m, r.answering ?? r.method, onListChanged, r.exposedName)));
-  } catch {
-    // The tool's stream broke off, or the client left: the client's stream ends too.
-  } finally {
-    clearInterval(timer);
-    res.end();
-  }
-}
-
-function sendAnswer(cc: ConnectorContext, r: Routed, status: number, raw: Buffer, res: ServerResponse, charge: Charge): void {
-  if (status === 200 && !NEEDS_REWRITE.some((key) => raw.includes(key))) {
-    // Nothing in it names a URI, a task, a method or a tool: the tool's bytes go through as they are.
-    const headers = corsWith(r.extra);
-    headers.push("content-type", "application/json", "content-length", String(raw.length), "cache-control", "no-store");
-    writeHeadFrom(res, 200, headers);
-    res.end(raw);
-    return;
-  }
-  charge(rewriteCost(raw));
-  let value: unknown;
-  try {
-    value = raw.length > 0 ? JSON.parse(raw.toString("utf8")) : undefined;
-  } catch {
-    value = undefined;
-  }
-  if (value === undefined) {
-    const headers = corsWith(r.extra);
-    headers.push("content-length", String(raw.length));
-    writeHeadFrom(res, status, headers);
-    res.end(raw);
-    return;
-  }
-  sendJson(res, status, exposeMessage(r.tool, value, r.answering ?? r.method, listChanged(cc, r.tool), r.exposedName), r.extra);
 }
 
 /** A client's answer to a request a tool sent it (elicitation, sampling, roots): back to that tool. */

@@ -148,6 +148,7 @@ export class StatelessServer {
     const stateless: StatelessScope = envelope.logLevel === undefined ? extra : { ...extra, logLevel: envelope.logLevel };
     const scoped: Exchange = {
       session: null,
+      via: exchange,
       // Made on first use (a context asks once): the transport's signal, and the round's end.
       get signal() {
         const own = exchange.signal;

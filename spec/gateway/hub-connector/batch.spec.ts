@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { post, rpc, startHarness } from "../helpers.ts";
 import { reply, upstreamStub } from "../upstream-stub.ts";
-import { BATCH_ANSWER_BYTES } from "../../../lib/gateway/hub-connector/batch.ts";
+import { BATCH_ANSWER_BYTES } from "../../../lib/gateway/hub-connector/door.ts";
 
 const INITIALIZED = { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "stub", version: "1" } };
 const TOOLS = { tools: ["half", "plain", "fine", "big"].map((name) => ({ name, inputSchema: { type: "object" } })) };

@@ -134,6 +134,7 @@ async function batchCases(target: Target): Promise<Record<string, unknown>> {
     empty: await batchShape(await post(target.url, target.token, "[]", session)),
     oversized: await batchShape(await post(target.url, target.token, oversized, session)),
     notesOnly: await batchShape(await post(target.url, target.token, `[${note},${note}]`, session)),
+    allInvalid: await batchShape(await post(target.url, target.token, `[1,${JSON.stringify({ jsonrpc: "2.0", id: 7 })}]`, session)),
     stateless: await batchShape(await post(target.url, target.token, `[${rpc("ping")}]`, { ...session, "mcp-protocol-version": V })),
   };
 }
@@ -155,6 +156,14 @@ test("a batch: /mcp answers each message as the tool server does, within the sam
     empty: { status: 400, code: -32600 },
     oversized: { status: 400, code: -32600 },
     notesOnly: { status: 202, code: undefined },
+    // Nothing in it could be served: refused whole, each entry's error in the answer.
+    allInvalid: {
+      status: 400,
+      answers: [
+        { id: null, code: -32600 },
+        { id: 7, code: -32600 },
+      ],
+    },
     stateless: { status: 400, code: -32600 },
   });
   assert.deepEqual(front, direct);

@@ -1,6 +1,7 @@
-// Tool calls, resource reads and prompt gets on the tool routes, watched until their answer
-// has gone out: one audit line each, and the per-tool call duration for /metrics. What is
-// kept is the method, the name the request gave and sizes, never arguments or results.
+// Tool calls, resource reads and prompt gets, watched until their answer has gone out (on
+// the per-tool routes) or their relayed call settled (each entry at /mcp): one audit line
+// each, and the per-tool call duration for /metrics. What is kept is the method, the name
+// the request gave and sizes, never arguments or results.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ParsedMessage } from "../relay/rewrite.ts";
 import type { Caller, GatewayContext } from "./tool-call.ts";
@@ -43,50 +44,86 @@ export function watchRest(ctx: GatewayContext, c: Caller, res: ServerResponse, n
   return watch(ctx, c.principal.user, c.tool, res, { event: "tool.call", method: "POST tools", name });
 }
 
-/** A request the hub connector (`/mcp`) routes to one tool; `params` as the tool will get them. */
+/** How a relayed entry of a `/mcp` request ended: its own status (200 once answered), whether it failed, its answer's bytes. */
+export interface RoutedEnd {
+  status: number;
+  failed: boolean;
+  bytesOut: number;
+}
+
+/** A `/mcp` entry's watch: recorded when `end` is told, not when the HTTP answer (a whole batch's) closes. */
+export interface RoutedCall extends WatchedCall {
+  end(how: RoutedEnd): void;
+}
+
+/**
+ * A request the hub connector (`/mcp`) routes to one tool; `params` as the tool will get them.
+ * One of a batch's entries ends when its own relayed call settles, so each line has that
+ * entry's outcome, time and size rather than the batch's.
+ */
 export function watchRouted(
   ctx: GatewayContext,
   person: string,
   tool: string,
-  res: ServerResponse,
+  req: IncomingMessage,
   method: string,
   params: Record<string, unknown>,
-): WatchedCall | undefined {
+): RoutedCall | undefined {
   const event = AUDITED_METHODS[method];
   if (!event) return undefined;
   const named = typeof params.name === "string" ? params.name : typeof params.uri === "string" ? params.uri : undefined;
-  return watch(ctx, person, tool, res, named === undefined ? { event, method } : { event, method, name: named });
+  const what = { event, method, ...(named === undefined ? {} : { name: named }) };
+  const started = performance.now();
+  let ended = false;
+  const call: RoutedCall = {
+    end: (how) => {
+      if (ended) return;
+      ended = true;
+      const bytesIn = ctx.audit.active ? Buffer.byteLength(JSON.stringify(params)) : undefined;
+      record(ctx, person, tool, req, call, { ...what, bytesIn }, performance.now() - started, how);
+    },
+  };
+  return call;
 }
 
-function watch(
-  ctx: GatewayContext,
-  person: string,
-  tool: string,
-  res: ServerResponse,
-  what: { event: (typeof AUDITED_METHODS)[string]; method: string; name?: string; bytesIn?: number },
-): WatchedCall {
+type Watched = { event: (typeof AUDITED_METHODS)[string]; method: string; name?: string; bytesIn?: number };
+
+function watch(ctx: GatewayContext, person: string, tool: string, res: ServerResponse, what: Watched): WatchedCall {
   const watched: WatchedCall = {};
   const started = performance.now();
   const socket = res.req.socket;
   const before = socket.bytesWritten;
   res.once("close", () => {
-    const ms = performance.now() - started;
-    if (what.event === "tool.call") ctx.metrics.call(tool, ms);
-    if (!ctx.audit.active) return;
     const status = res.headersSent ? res.statusCode : 499;
-    ctx.audit.record({
-      ...what,
-      person,
-      tool,
-      revision: watched.revision,
-      outcome: status < 400 ? "ok" : "error",
-      status,
-      ms,
-      bytesIn: what.bytesIn ?? (Number(res.req.headers["content-length"]) || undefined),
-      bytesOut: socket.bytesWritten - before,
-      client: clientName(res.req),
-      traceId: watched.traceId,
-    });
+    const bytesIn = what.bytesIn ?? (Number(res.req.headers["content-length"]) || undefined);
+    const how = { status, failed: status >= 400, bytesOut: socket.bytesWritten - before };
+    record(ctx, person, tool, res.req, watched, { ...what, bytesIn }, performance.now() - started, how);
   });
   return watched;
+}
+
+function record(
+  ctx: GatewayContext,
+  person: string,
+  tool: string,
+  req: IncomingMessage,
+  watched: WatchedCall,
+  what: Watched,
+  ms: number,
+  how: RoutedEnd,
+): void {
+  if (what.event === "tool.call") ctx.metrics.call(tool, ms);
+  if (!ctx.audit.active) return;
+  ctx.audit.record({
+    ...what,
+    person,
+    tool,
+    revision: watched.revision,
+    outcome: how.failed ? "error" : "ok",
+    status: how.status,
+    ms,
+    bytesOut: how.bytesOut,
+    client: clientName(req),
+    traceId: watched.traceId,
+  });
 }

@@ -42,8 +42,6 @@ async function handlePost(cc: ConnectorContext, principal: Principal, req: Incom
     return sendJson(res, httpStatus(refused(revision.refusal, reply)), reply);
   }
   const batch = Array.isArray(value) ? value : undefined;
-  // Each audited entry of a batch watches the one answer's close (../calls/audit-calls.ts): as many listeners as entries, gone with the answer.
-  if (batch) res.setMaxListeners(res.getMaxListeners() + batch.length);
   const door = new Door(cc, principal, res, revision.kind === "stateless", batch !== undefined);
   if (door.isStateless) return answer(door, await protocolOf(cc).stateless.handle(value, door, req.headers));
   const single = batch ? undefined : classify(value);

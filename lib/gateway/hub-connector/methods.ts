@@ -7,7 +7,7 @@ import { ClientRequests } from "../../mcp/client-requests.ts";
 import type { ServerCore } from "../../mcp/core.ts";
 import { Dispatcher, type MessageHandlers } from "../../mcp/dispatcher.ts";
 import type { Call } from "../../mcp/exchange.ts";
-import type { Method, MethodTable, Result } from "../../mcp/methods/types.ts";
+import { type Method, type MethodTable, NO_ANSWER, type Result } from "../../mcp/methods/types.ts";
 import type { Protocol } from "../../mcp/protocol.ts";
 import { REMOVED_METHODS } from "../../mcp/stateless/envelope.ts";
 import { StatelessServer, type StatelessMethod } from "../../mcp/stateless/serve.ts";
@@ -17,7 +17,7 @@ import { JOB_RESULT_TOOL } from "../../tasks/views.ts";
 import { isRecord } from "../../util/guards.ts";
 import { ErrorCode, JsonRpcError } from "../../util/jsonrpc.ts";
 import type { Logger } from "../../util/logger.ts";
-import { watchRouted } from "../calls/audit-calls.ts";
+import { type RoutedEnd, watchRouted } from "../calls/audit-calls.ts";
 import { knownFailure } from "../contracts/respond.ts";
 import { postMessage, request as toolRequest } from "../relay/upstream-mcp.ts";
 import type { ConnectorContext } from "./context.ts";
@@ -129,15 +129,31 @@ async function relayed(method: string, params: Result, call: Call): Promise<Resu
     routed = resolved.params;
   }
   const user = principal.user;
-  const watched = watchRouted(cc.gw, user, tool, door.res, method, routed);
+  const watched = watchRouted(cc.gw, user, tool, door.req, method, routed);
   const exposedName = (label: string, name: string) => view.exposedName(label, name);
   const r = { session: door.connector, user, tool, id: call.id, method, params: routed, headers: door.req.headers, exposedName, answering, watched };
-  const answer = await forward(cc, r, door);
-  // A batch holds its answers until its last one: bounded together (./door.ts).
-  if (door.batch && !door.hold(answer.bytes())) {
-    throw new JsonRpcError(ErrorCode.InvalidRequest, "The answer is too large to be held in a batch: send this call alone");
+  try {
+    const answer = await forward(cc, r, door);
+    // A batch holds its answers until its last one: bounded together (./door.ts).
+    if (door.batch && !door.hold(answer.bytes())) {
+      throw new JsonRpcError(ErrorCode.InvalidRequest, "The answer is too large to be held in a batch: send this call alone");
+    }
+    watched?.end({ status: answer.result === NO_ANSWER ? 202 : 200, failed: false, bytesOut: answer.bytes() });
+    return answer.result;
+  } catch (err) {
+    watched?.end(failedEnd(door, err));
+    throw err;
   }
-  return answer.result;
+}
+
+/**
+ * How a relayed entry that threw ended: a client gone before its answer (499), a gateway
+ * refusal under its own status; anything else is a JSON-RPC error carried in an answer (200).
+ */
+function failedEnd(door: Door, err: unknown): RoutedEnd {
+  const gone = door.res.destroyed && !door.res.writableFinished;
+  const status = gone ? 499 : (knownFailure(err)?.status ?? 200);
+  return { status, failed: true, bytesOut: 0 };
 }
 
 const LISTS = ["tools/list", "prompts/list", "resources/list", "resources/templates/list"];

@@ -253,6 +253,66 @@ test("calls through the one connector (/mcp) are audited under the tool they rea
   );
 });
 
+test("each entry of a /mcp batch is audited when its own call settles: its own time and outcome", { timeout: 60_000 }, async (t) => {
+  const written: string[] = [];
+  let fastRecorded!: () => void;
+  const fastSeen = new Promise<void>((resolve) => (fastRecorded = resolve));
+  const sink = new Writable({
+    write: (chunk, _enc, done) => {
+      written.push(String(chunk));
+      if (written.join("").includes('"name":"fast"')) fastRecorded();
+      done();
+    },
+  });
+  const audit = new AuditTrail({ ...NO_AUDIT, sink: "stdout" }, { stdout: sink });
+  let released = "";
+  const stub = await upstreamStub(t, (msg, _req, res) => {
+    if (msg.method === "initialize")
+      return reply(res, msg, { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "stub", version: "1" } });
+    if (msg.method === "tools/list") return reply(res, msg, { tools: ["fast", "slow"].map((name) => ({ name, inputSchema: { type: "object" } })) });
+    if (msg.method !== "tools/call") return reply(res, msg, {});
+    if ((msg.params as { name?: string }).name === "fast") return reply(res, msg, { content: [{ type: "text", text: "quick" }] });
+    // The slow call answers (with an error) once the fast one's line is written; recorded at the
+    // batch's close instead, that line never comes first and the bound releases it.
+    const answer = (why: string): void => {
+      if (released) return;
+      released = why;
+      clearTimeout(bound);
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: msg.id, error: { code: -32602, message: "no" } }));
+    };
+    const bound = setTimeout(() => answer("bound"), 5_000);
+    void fastSeen.then(() => answer("line"));
+  });
+  const h = await startHarness(t, { tools: { sim: { revisions: { default: { url: stub.url } } } } }, { audit });
+  const url = `${h.base}/mcp`;
+  const initParams = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "spec", version: "1" } };
+  const init = await post(url, h.tokens.alice, rpc("initialize", initParams));
+  await init.text();
+  const session = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-11-25" };
+  await (await post(url, h.tokens.alice, rpc("tools/list"), session)).text();
+  const call = (name: string, id: number) => rpc("tools/call", { name: `sim_${name}`, arguments: {} }, id);
+  const res = await post(url, h.tokens.alice, `[${call("slow", 1)},${call("fast", 2)}]`, session);
+  assert.equal(((await res.json()) as unknown[]).length, 2);
+  await h.gw.close();
+  assert.equal(released, "line", "the fast entry's line was written while the slow one ran");
+  const entries = written
+    .join("")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((l) => l.event === "tool.call");
+  assert.deepEqual(
+    entries.map((l) => [l.name, l.outcome, l.status]),
+    [
+      ["fast", "ok", 200],
+      ["slow", "error", 200],
+    ],
+  );
+  assert.ok(entries[1].ms > entries[0].ms, "each entry has its own time");
+  assert.ok(entries[0].bytesOut > 0 && entries[1].bytesOut === 0);
+});
+
 test("a failing stdout: its lines are dropped, the failure said once per streak; sparse session events still count", async () => {
   const errors: string[] = [];
   for (const err of [Object.assign(new Error("closed"), { code: "EPIPE" }), new Error("no code")]) {

@@ -6,7 +6,7 @@
 // the one namespace (./naming.ts). Pure, or generic over how a server is reached.
 import { isRecord } from "../util/guards.ts";
 import { isRequestId, type Params } from "../util/jsonrpc.ts";
-import { METHOD_OF, type Labelled, type ListKind } from "./expose.ts";
+import { type ExposedName, exposeToolResult, METHOD_OF, rewriteResultUris, type Labelled, type ListKind } from "./expose.ts";
 import { prefixId, withMeta, withTask } from "./ids.ts";
 import { exposeUri } from "./naming.ts";
 
@@ -78,5 +78,31 @@ export function exposeServerMessage(target: Labelled, message: Item & { method: 
       return { ...message, params: withTask(target.label, params) };
     default:
       return { ...message, params: exposeNotification(target, message.method, params) };
+  }
+}
+
+/**
+ * A server's result to `method` as the caller of a relay over several sees it: tool names its
+ * text states renamed (`exposedName`), URIs exposed, the task a result creates or reports on
+ * and the task its `_meta` relates to prefixed; a task's outcome exposed as a direct call's is.
+ */
+export function exposeResult(target: Labelled, method: string, result: Item, exposedName: ExposedName): Item {
+  let out = withMeta(target.label, result);
+  switch (method) {
+    case "tools/call":
+    case "tasks/result":
+      out = exposeToolResult(target, out, exposedName);
+      // A created task: the 2025-11-25 `task` field, or the 2026-07-28 flat result.
+      if (isRecord(out.task)) out = { ...out, task: withTask(target.label, out.task) };
+      return withTask(target.label, out) as Item;
+    case "resources/read":
+      return rewriteResultUris(target, out);
+    case "tasks/get":
+    case "tasks/cancel":
+    case "tasks/update":
+      if (isRecord(out.result)) out = { ...out, result: exposeToolResult(target, out.result, exposedName) };
+      return withTask(target.label, out) as Item;
+    default:
+      return out;
   }
 }

@@ -1,23 +1,21 @@
-// Where a caller's request goes in the relay (./relay.ts). With one server everything
+// Where a caller's request goes in hub_bridge's relay (./relay.ts). With one server everything
 // passes through unchanged. With several, lists are merged (read live, page by page, into
-// the one namespace, ./namespace.ts) with the built-in search tool first, names and URIs
-// resolved back to their server (./resolve.ts), tasks routed by their `<label>/<id>`
-// (./ids.ts), `logging/setLevel` sent to all and `tasks/list` merged (./moves.ts).
-// `initialize` (./merge.ts) and `ping` are answered here in both cases.
+// the one namespace, ./namespace.ts) with the built-in search tool first, a name not seen yet
+// listed again, and each other move made as the hub connector makes it (./route-moves.ts:
+// resolution, tasks by `<label>/<id>`, `logging/setLevel` and `tasks/list` for every started
+// server; ./moves.ts exposeResult). `initialize` (./merge.ts) and `ping` are answered here.
 import type { JsonRpcRequest, Params } from "../util/jsonrpc.ts";
 import { ErrorCode, isJsonRpcError, JsonRpcError } from "../util/jsonrpc.ts";
-import { isRecord } from "../util/guards.ts";
 import type { Call } from "./calls.ts";
-import { exposeToolResult, listKindOf, rewriteResultUris, type ListKind } from "./expose.ts";
-import { TASK_METHODS, unprefixTask, withMeta, withTask } from "./ids.ts";
+import { listKindOf, type ListKind } from "./expose.ts";
 import { initializeResult } from "./merge.ts";
-import { fanOut, listEvery, mergeTasks } from "./moves.ts";
+import { exposeResult, listEvery } from "./moves.ts";
 import type { Implementation } from "../mcp/stateless/results.ts";
 import type { JsonRpcResponse } from "../util/jsonrpc.ts";
 import type { MergedNamespace } from "./namespace.ts";
 import type { RelayServer } from "./relay-server.ts";
-import { resolveByName } from "./resolve.ts";
-import { SEARCH_DEFINITION, SEARCH_TOOL, searchResult } from "./search.ts";
+import { isSearch, routeOf, type Routing, setLevelEverywhere, tasksOfAll } from "./route-moves.ts";
+import { SEARCH_DEFINITION, searchResult } from "./search.ts";
 
 type Result = Record<string, unknown>;
 
@@ -68,33 +66,28 @@ async function initialize<S extends RelayServer>(relay: RouteTarget<S>, params: 
 
 /** A tool call; a server that cannot be reached answers with an isError result naming it. */
 async function callTool<S extends RelayServer>(relay: RouteTarget<S>, call: Call<S>, server: S, params: Params): Promise<Result> {
-  let result: Result;
   try {
-    result = await relay.ask(call, server, "tools/call", params);
+    return await relay.ask(call, server, "tools/call", params);
   } catch (err) {
     if (call.abort.signal.aborted || isJsonRpcError(err)) throw err;
     return { content: [{ type: "text", text: relay.explain(server, err) }], isError: true };
   }
-  if (relay.single) return result;
-  const out = exposeToolResult(server.target, withMeta(server.label, result), (label, name) => relay.namespace.exposedName(label, name));
-  // A created task: the 2025-11-25 `task` field, or the flat result of the seed form.
-  return withTask(server.label, isRecord(out.task) ? { ...out, task: withTask(server.label, out.task) } : out) as Result;
 }
 
 async function routeAmongServers<S extends RelayServer>(relay: RouteTarget<S>, call: Call<S>, method: string, params: Params): Promise<Result> {
   const kind = listKindOf(method);
   if (kind) return listAll(relay, kind);
   const ns = relay.namespace;
-  if (method === "tools/call" && params.name === SEARCH_TOOL) {
+  if (isSearch(method, params)) {
     if (ns.lists.tools.length === 0) await list(relay, "tools");
     return searchResult(ns.lists.tools, params.arguments);
   }
-  let resolved = resolveByName(method, params, ns);
+  let resolved = routeOf(method, params, ns);
   if (resolved && "error" in resolved && (method === "tools/call" || method === "prompts/get") && typeof params.name === "string") {
     // A name not seen yet: list again, and say why a server under its prefix is missing.
     const which = method === "tools/call" ? "tools" : "prompts";
     const { failed } = await list(relay, which);
-    resolved = resolveByName(method, params, ns);
+    resolved = routeOf(method, params, ns);
     const name = params.name;
     const down = "error" in resolved! ? failed.find((f) => name.startsWith(`${f.server.label}_`)) : undefined;
     if (down && which === "tools") return { content: [{ type: "text", text: relay.explain(down.server, down.error) }], isError: true };
@@ -103,29 +96,21 @@ async function routeAmongServers<S extends RelayServer>(relay: RouteTarget<S>, c
   if (resolved) {
     if ("error" in resolved) throw new JsonRpcError(resolved.error.code, resolved.error.message);
     const server = relay.server(resolved.label)!;
-    if (method === "tools/call") return callTool(relay, call, server, resolved.params);
-    const result = await relay.ask(call, server, method, resolved.params);
-    return method.startsWith("resources/") ? rewriteResultUris(server.target, result) : result;
+    const result = method === "tools/call" ? await callTool(relay, call, server, resolved.params) : await relay.ask(call, server, method, resolved.params);
+    return exposeResult(server.target, method, result, (label, name) => ns.exposedName(label, name));
   }
-  const started = relay.servers.filter((s) => s.initResult);
-  if (method === "logging/setLevel") {
-    await fanOut(started, (s) => relay.forward(null, s, method, params));
-    return {};
-  }
-  if (method === "tasks/list") return mergeTasks(await fanOut(started, (s) => relay.ask(null, s, method, {})), (s, task) => withTask(s.label, task));
-  if (TASK_METHODS.has(method)) return routeTask(relay, call, method, params);
+  if (method === "logging/setLevel") return setLevelEverywhere(startedOf(relay), params);
+  if (method === "tasks/list") return tasksOfAll(startedOf(relay), params);
   throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
 }
 
-async function routeTask<S extends RelayServer>(relay: RouteTarget<S>, call: Call<S>, method: string, params: Params): Promise<Result> {
-  const task = unprefixTask(params.taskId);
-  const server = task ? relay.server(task.label) : undefined;
-  if (!task || !server) throw new JsonRpcError(ErrorCode.InvalidParams, "Unknown task");
-  const result = withMeta(server.label, await relay.ask(call, server, method, { ...params, taskId: task.taskId }));
-  // A task's outcome is the server's call result: exposed as a direct call's is.
-  const exposed = (r: Result): Result => exposeToolResult(server.target, r, (label, name) => relay.namespace.exposedName(label, name));
-  if (method === "tasks/result") return exposed(result);
-  return withTask(server.label, isRecord(result.result) ? { ...result, result: exposed(result.result) } : result) as Result;
+/** The relay as the shared moves see it (./route-moves.ts): its started servers, asked on no caller's call. */
+function startedOf<S extends RelayServer>(relay: RouteTarget<S>): Routing<S> {
+  return {
+    namespace: relay.namespace,
+    started: () => relay.servers.filter((s) => s.initResult),
+    send: (server, method, params) => relay.ask(null, server, method, params),
+  };
 }
 
 interface Listed<S> {

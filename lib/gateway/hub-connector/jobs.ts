@@ -8,7 +8,7 @@ import { TOOL_REFS } from "../../mcp/tool-result.ts";
 import { JOB_RESULT_TOOL } from "../../tasks/views.ts";
 import { isRecord } from "../../util/guards.ts";
 import type { Origin } from "../../federation/naming.ts";
-import { prefixTask, unprefixTask } from "./task-ids.ts";
+import { prefixTask, unprefixTask } from "../../federation/ids.ts";
 
 type Message = Record<string, unknown>;
 
@@ -40,7 +40,7 @@ export function isJobPoller(item: Message, list: readonly Message[]): boolean {
 export function routeJob(args: unknown): { tool: string; jobId: string } | null {
   const jobId = isRecord(args) ? args.job_id : undefined;
   const found = unprefixTask(jobId);
-  return found && found.taskId !== "" ? { tool: found.tool, jobId: found.taskId } : null;
+  return found && found.taskId !== "" ? { tool: found.label, jobId: found.taskId } : null;
 }
 
 /** The poller's answer for a job id that leads to no tool: not found, as any unknown id is. */

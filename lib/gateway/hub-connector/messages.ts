@@ -5,45 +5,23 @@
 // a gateway restart for tasks); resource URIs take the tool's label as hub_bridge does; a
 // log line says its tool.
 import { isRecord } from "../../util/guards.ts";
-import { exposeToolResult, rewriteResultUris, type ExposedName } from "../../federation/expose.ts";
-import { exposeServerMessage } from "../../federation/moves.ts";
-import { withMeta, withTask } from "../../federation/ids.ts";
+import { exposeToolResult, type ExposedName } from "../../federation/expose.ts";
+import { exposeResult as exposeFromServer, exposeServerMessage } from "../../federation/moves.ts";
+import { withMeta } from "../../federation/ids.ts";
 import { exposeJobHandle, exposeJobPoll, JOB_POLL } from "./jobs.ts";
 
 type Message = Record<string, unknown>;
 
-/** Methods whose params name one task, routed by its prefixed id (the relays' one list, kept here for the endpoint). */
-export { TASK_METHODS } from "../../federation/ids.ts";
-
 /** No tool renamed: for callers that hold no view of the namespace. */
 const SAME_NAMES: ExposedName = () => undefined;
 
-/** A result the tool answered to `method`, as the client sees it; `exposedName` renames the tool names its text states. */
+/** A result the tool answered to `method`, as the client sees it: the relays' one exposing, and the connector's job handles. */
 export function exposeResult(tool: string, method: string, result: Message, exposedName: ExposedName = SAME_NAMES): Message {
   const target = { label: tool, tool };
-  let out = withMeta(tool, result);
-  switch (method) {
-    case JOB_POLL:
-      return exposeJobPoll(tool, exposeToolResult(target, out, exposedName));
-    case "tools/call":
-    case "tasks/result":
-      // Before renaming: the handle is known by the poller's own name in its tool-refs.
-      out = exposeToolResult(target, exposeJobHandle(tool, out), exposedName);
-      // A created task: the 2025-11-25 `task` field, or the 2026-07-28 flat result.
-      if (isRecord(out.task)) out = { ...out, task: withTask(tool, out.task) };
-      return withTask(tool, out) as Message;
-    case "resources/read":
-      return rewriteResultUris(target, out);
-    case "tasks/get":
-    case "tasks/cancel":
-    case "tasks/update":
-      if (isRecord(out.result)) out = { ...out, result: exposeToolResult(target, out.result, exposedName) };
-      return withTask(tool, out) as Message;
-    case "tasks/list":
-      return Array.isArray(out.tasks) ? { ...out, tasks: out.tasks.map((t: unknown) => withTask(tool, t)) } : out;
-    default:
-      return out;
-  }
+  if (method === JOB_POLL) return exposeJobPoll(tool, exposeToolResult(target, withMeta(tool, result), exposedName));
+  // Before renaming: the handle is known by the poller's own name in its tool-refs.
+  const handled = method === "tools/call" || method === "tasks/result" ? exposeJobHandle(tool, result) : result;
+  return exposeFromServer(target, method, handled, exposedName);
 }
 
 /**

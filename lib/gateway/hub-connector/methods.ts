@@ -1,8 +1,12 @@
 // /mcp's method table, served by lib/mcp's dispatcher (2025-11-25 sessions) and stateless
-// server (2026-07-28) as a tool server's is: initialize, discovery, the merged lists and the
-// built-in search are answered here; every other method names a tool (by its exposed name,
-// URI, prompt, task or job) and is relayed to the caller's own tool session (./relay.ts).
-import { resolveByName } from "../../federation/resolve.ts";
+// server (2026-07-28) as a tool server's is: initialize, discovery and the merged lists are
+// answered here; the relay's moves (search, resolution, tasks by id, `logging/setLevel` and
+// `tasks/list` for every started tool) are the federation's (../../federation/route-moves.ts)
+// over the caller's tool sessions (./link-routing.ts); a method naming a tool (by its exposed
+// name, URI, prompt, task or job) is relayed to the caller's own tool session (./relay.ts).
+import { TASK_METHODS } from "../../federation/ids.ts";
+import { isSearch, routeOf, setLevelEverywhere, tasksOfAll } from "../../federation/route-moves.ts";
+import { searchResult } from "../../federation/search.ts";
 import { ClientRequests } from "../../mcp/client-requests.ts";
 import type { ServerCore } from "../../mcp/core.ts";
 import { Dispatcher, type MessageHandlers } from "../../mcp/dispatcher.ts";
@@ -19,17 +23,14 @@ import { ErrorCode, JsonRpcError } from "../../util/jsonrpc.ts";
 import type { Logger } from "../../util/logger.ts";
 import { type RoutedEnd, watchRouted } from "../calls/audit-calls.ts";
 import { knownFailure } from "../contracts/respond.ts";
-import { postMessage, request as toolRequest } from "../relay/upstream-mcp.ts";
+import { postMessage } from "../relay/upstream-mcp.ts";
 import type { ConnectorContext } from "./context.ts";
 import type { Door } from "./door.ts";
 import { JOB_POLL, JOBS_TOOL, notFoundJob, routeJob } from "./jobs.ts";
 import { discover, initializeResult, listPage, negotiatedVersion, SERVER_INFO } from "./local.ts";
-import { TASK_METHODS } from "./messages.ts";
-import { SEARCH_TOOL } from "./namespace.ts";
+import { linkRouting } from "./link-routing.ts";
 import { answerTool, forward, notifyTools } from "./relay.ts";
-import { searchResult } from "./search.ts";
 import type { ConnectorSession } from "./sessions.ts";
-import { prefixTask, unprefixTask } from "./task-ids.ts";
 
 /** Every method here runs on a POST to /mcp, whose exchange is its Door (scoped by lib/mcp for a stateless request). */
 const doorOf = (call: Call): Door => (call.exchange.via ?? call.exchange) as Door;
@@ -70,35 +71,14 @@ async function list(params: Result, call: Call, method: string): Promise<Result>
 
 /** In a session only: 2026-07-28 has no logging/setLevel (nor tasks/list, below). */
 async function setLevel(params: Result, call: Call): Promise<Result> {
-  const s = doorOf(call).connector!;
-  s.logLevel = typeof params.level === "string" ? params.level : undefined;
-  await notifyAll(s, "logging/setLevel", params);
-  return {};
+  const { cc, principal, connector } = doorOf(call);
+  connector!.logLevel = typeof params.level === "string" ? params.level : undefined;
+  return setLevelEverywhere(linkRouting(connector!, await cc.views.get(cc, principal)), params);
 }
 
-/** Requests sent to every tool this client has started, as one JSON-RPC request each. */
-async function notifyAll(s: ConnectorSession, method: string, params: Result): Promise<void> {
-  await Promise.allSettled(
-    (await s.started()).map((link) => toolRequest(link.up, link.session, method, params, { "mcp-protocol-version": s.protocolVersion })),
-  );
-}
-
-/** Tasks of every tool this client started, their ids prefixed with the tool's name. */
 async function listTasks(params: Result, call: Call): Promise<Result> {
-  const s = doorOf(call).connector!;
-  const { cursor: _ignored, ...rest } = params;
-  const lists = await Promise.allSettled(
-    (await s.started()).map(async (link) => ({
-      link,
-      r: (await toolRequest(link.up, link.session, "tasks/list", rest, { "mcp-protocol-version": s.protocolVersion })).result,
-    })),
-  );
-  const tasks: unknown[] = [];
-  for (const l of lists) {
-    if (l.status !== "fulfilled" || !Array.isArray(l.value.r.tasks)) continue;
-    for (const t of l.value.r.tasks) if (isRecord(t) && typeof t.taskId === "string") tasks.push({ ...t, taskId: prefixTask(l.value.link.tool, t.taskId) });
-  }
-  return { tasks };
+  const { cc, principal, connector } = doorOf(call);
+  return tasksOfAll(linkRouting(connector!, await cc.views.get(cc, principal)), params);
 }
 
 /** The tool a request goes to and the params it carries there, or a refusal revealing nothing. */
@@ -106,16 +86,11 @@ async function relayed(method: string, params: Result, call: Call): Promise<Resu
   const door = doorOf(call);
   const { cc, principal } = door;
   const view = await cc.views.get(cc, principal);
-  if (method === "tools/call" && params.name === SEARCH_TOOL) return searchResult(view.lists.tools, params.arguments);
+  if (isSearch(method, params)) return searchResult(view.lists.tools, params.arguments);
   let tool: string;
   let routed: Result;
   let answering: string | undefined;
-  if (TASK_METHODS.has(method)) {
-    const task = unprefixTask(params.taskId);
-    if (!task || !view.labels.has(task.tool)) throw new JsonRpcError(ErrorCode.InvalidParams, "Unknown task");
-    tool = task.tool;
-    routed = { ...params, taskId: task.taskId };
-  } else if (method === "tools/call" && params.name === JOBS_TOOL && view.hasJobs) {
+  if (method === "tools/call" && params.name === JOBS_TOOL && view.hasJobs) {
     const job = routeJob(params.arguments);
     // A job of no tool this person may use is one that does not exist, as the poller answers it.
     if (!job || !view.labels.has(job.tool)) return notFoundJob(params.arguments);
@@ -123,7 +98,7 @@ async function relayed(method: string, params: Result, call: Call): Promise<Resu
     routed = { ...params, name: JOB_RESULT_TOOL, arguments: { job_id: job.jobId } };
     answering = JOB_POLL;
   } else {
-    const resolved = resolveByName(method, params, view)!;
+    const resolved = routeOf(method, params, view)!;
     if ("error" in resolved) throw new JsonRpcError(resolved.error.code, resolved.error.message);
     tool = resolved.label;
     routed = resolved.params;

@@ -11,8 +11,6 @@ import type { Lists } from "./catalogs.ts";
 import { isJobPoller, JOBS_ORIGIN, JOBS_TOOL } from "./jobs.ts";
 import { JOB_RESULT_TOOL } from "../../tasks/views.ts";
 
-export { SEARCH_TOOL } from "../../federation/search.ts";
-
 const KINDS: readonly ListKind[] = ["tools", "prompts", "resources", "resourceTemplates"];
 
 export function mayUse(spec: ToolSpec, principal: Principal): boolean {

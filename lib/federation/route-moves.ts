@@ -1,0 +1,52 @@
+// The relay's per-method decisions, made once for both its configurations: hub_bridge's
+// `Relay` over gateway endpoints (./routes.ts) and the hub connector over the caller's tool
+// sessions (gateway/hub-connector/methods.ts). Which server a request goes to and with what
+// params (an exposed name, URI or prompt, a `<label>/<id>` task), the built-in search, and
+// the requests for every started server (`logging/setLevel` sent to each, `tasks/list`
+// merged). How a server is reached is the configuration's: `Routing.send`.
+import { ErrorCode, type Params } from "../util/jsonrpc.ts";
+import { TASK_METHODS, unprefixTask, withTask } from "./ids.ts";
+import { fanOut, mergeTasks } from "./moves.ts";
+import { type Namespace, type Resolution, resolveByName } from "./resolve.ts";
+import { SEARCH_TOOL } from "./search.ts";
+
+type Result = Record<string, unknown>;
+
+/** A namespace that knows its servers' labels (./namespace.ts). */
+export type LabelledNamespace = Namespace & { readonly labels: ReadonlySet<string> };
+
+/** What the moves need of a relay: its namespace, the servers started for this caller, and how one is sent a request. */
+export interface Routing<S extends { readonly label: string }> {
+  readonly namespace: LabelledNamespace;
+  /** The servers a request for all of them goes to: those started (for the connector, the session's links). */
+  started(): readonly S[] | Promise<readonly S[]>;
+  /** One request to one server: its result; its JSON-RPC error thrown. */
+  send(server: S, method: string, params: Params): Promise<Result>;
+}
+
+/** Whether a request is a call of the built-in search (answered from the merged tools, ./search.ts). */
+export const isSearch = (method: string, params: Params): boolean => method === "tools/call" && params.name === SEARCH_TOOL;
+
+/**
+ * The server a request naming one goes to (by exposed name, URI or prompt, or a task's
+ * `<label>/<id>`) and the params it carries there; null for a method that names none.
+ * A task of no server in the namespace is one that does not exist.
+ */
+export function routeOf(method: string, params: Params, ns: LabelledNamespace): Resolution | null {
+  if (!TASK_METHODS.has(method)) return resolveByName(method, params, ns);
+  const task = unprefixTask(params.taskId);
+  if (!task || !ns.labels.has(task.label)) return { error: { code: ErrorCode.InvalidParams, message: "Unknown task" } };
+  return { label: task.label, params: { ...params, taskId: task.taskId } };
+}
+
+/** `logging/setLevel` for every started server; one that fails leaves the others. */
+export async function setLevelEverywhere<S extends { readonly label: string }>(r: Routing<S>, params: Params): Promise<Result> {
+  await fanOut(await r.started(), (s) => r.send(s, "logging/setLevel", params));
+  return {};
+}
+
+/** `tasks/list`: every started server's tasks as one list, each id `<label>/<id>`; a cursor is not passed on (one page). */
+export async function tasksOfAll<S extends { readonly label: string }>(r: Routing<S>, params: Params): Promise<Result> {
+  const { cursor: _ignored, ...rest } = params;
+  return mergeTasks(await fanOut(await r.started(), (s) => r.send(s, "tasks/list", rest)), (s, task) => withTask(s.label, task));
+}

@@ -44,10 +44,9 @@ export function watchRest(ctx: GatewayContext, c: Caller, res: ServerResponse, n
   return watch(ctx, c.principal.user, c.tool, res, { event: "tool.call", method: "POST tools", name });
 }
 
-/** How a relayed entry of a `/mcp` request ended: its own status (200 once answered), whether it failed, its answer's bytes. */
+/** How a relayed entry of a `/mcp` request ended: its own status (200 once answered; the outcome follows it) and its answer's bytes. */
 export interface RoutedEnd {
   status: number;
-  failed: boolean;
   bytesOut: number;
 }
 
@@ -96,7 +95,7 @@ function watch(ctx: GatewayContext, person: string, tool: string, res: ServerRes
   res.once("close", () => {
     const status = res.headersSent ? res.statusCode : 499;
     const bytesIn = what.bytesIn ?? (Number(res.req.headers["content-length"]) || undefined);
-    const how = { status, failed: status >= 400, bytesOut: socket.bytesWritten - before };
+    const how = { status, bytesOut: socket.bytesWritten - before };
     record(ctx, person, tool, res.req, watched, { ...what, bytesIn }, performance.now() - started, how);
   });
   return watched;
@@ -119,7 +118,7 @@ function record(
     person,
     tool,
     revision: watched.revision,
-    outcome: how.failed ? "error" : "ok",
+    outcome: how.status < 400 ? "ok" : "error",
     status: how.status,
     ms,
     bytesOut: how.bytesOut,

@@ -113,7 +113,7 @@ async function relayed(method: string, params: Result, call: Call): Promise<Resu
     if (door.batch && !door.hold(answer.bytes())) {
       throw new JsonRpcError(ErrorCode.InvalidRequest, "The answer is too large to be held in a batch: send this call alone");
     }
-    watched?.end({ status: answer.result === NO_ANSWER ? 202 : 200, failed: false, bytesOut: answer.bytes() });
+    watched?.end({ status: answer.result === NO_ANSWER ? 202 : 200, bytesOut: answer.bytes() });
     return answer.result;
   } catch (err) {
     watched?.end(failedEnd(door, err));
@@ -123,12 +123,13 @@ async function relayed(method: string, params: Result, call: Call): Promise<Resu
 
 /**
  * How a relayed entry that threw ended: a client gone before its answer (499), a gateway
- * refusal under its own status; anything else is a JSON-RPC error carried in an answer (200).
+ * refusal under its own status; a JSON-RPC error is carried in an answer (200), as on the
+ * per-tool routes, where an outcome follows the status.
  */
 function failedEnd(door: Door, err: unknown): RoutedEnd {
   const gone = door.res.destroyed && !door.res.writableFinished;
   const status = gone ? 499 : (knownFailure(err)?.status ?? 200);
-  return { status, failed: true, bytesOut: 0 };
+  return { status, bytesOut: 0 };
 }
 
 const LISTS = ["tools/list", "prompts/list", "resources/list", "resources/templates/list"];

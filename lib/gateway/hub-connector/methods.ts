@@ -23,13 +23,12 @@ import { ErrorCode, JsonRpcError } from "../../util/jsonrpc.ts";
 import type { Logger } from "../../util/logger.ts";
 import { type RoutedEnd, watchRouted } from "../calls/audit-calls.ts";
 import { knownFailure } from "../contracts/respond.ts";
-import { postMessage } from "../relay/upstream-mcp.ts";
 import type { ConnectorContext } from "./context.ts";
 import type { Door } from "./door.ts";
 import { JOB_POLL, JOBS_TOOL, notFoundJob, routeJob } from "./jobs.ts";
 import { discover, initializeResult, listPage, negotiatedVersion, SERVER_INFO } from "./local.ts";
 import { linkRouting } from "./link-routing.ts";
-import { answerTool, forward, notifyTools } from "./relay.ts";
+import { answerTool, forward, notifyTools, toEveryTool } from "./relay.ts";
 import type { ConnectorSession } from "./sessions.ts";
 
 /** Every method here runs on a POST to /mcp, whose exchange is its Door (scoped by lib/mcp for a stateless request). */
@@ -154,13 +153,6 @@ function runsElsewhere(s: ConnectorSession, message: { method: string; params?: 
   return message.method === "notifications/cancelled" && isRecord(message.params) && !s.inflight.has(JSON.stringify(message.params.requestId));
 }
 
-async function cancelEverywhere(s: ConnectorSession, message: Result): Promise<void> {
-  const headers = { "mcp-protocol-version": s.protocolVersion };
-  await Promise.allSettled(
-    (await s.started()).map(async (link) => (await postMessage(link.up, link.session, message, headers, AbortSignal.timeout(30_000))).resume()),
-  );
-}
-
 /** A client's notifications go to its tools, its answers to the tool that asked; spans are the gateway's own (../relay/trace.ts). */
 const HANDLERS: MessageHandlers = {
   spans: false,
@@ -168,7 +160,7 @@ const HANDLERS: MessageHandlers = {
   notification: async (message, exchange) => {
     const s = (exchange as Door).connector!;
     const value = message as unknown as Result;
-    await (runsElsewhere(s, message) ? cancelEverywhere(s, value) : notifyTools(s, value));
+    await (runsElsewhere(s, message) ? toEveryTool(s, value) : notifyTools(s, value));
   },
   response: (message, exchange) => answerTool((exchange as Door).connector!, message as unknown as Result),
 };

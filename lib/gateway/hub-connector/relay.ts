@@ -210,6 +210,12 @@ export async function notifyTools(s: ConnectorSession, message: Record<string, u
     await Promise.allSettled([post(found.server.up, found.server.session, notice, headers, AbortSignal.timeout(30_000)).then((answer) => answer.resume())]);
     return;
   }
+  await toEveryTool(s, message);
+}
+
+/** A client's notification for every tool it started (best effort: one that cannot be told leaves the others). */
+export async function toEveryTool(s: ConnectorSession, message: Record<string, unknown>): Promise<void> {
+  const headers = { "mcp-protocol-version": s.protocolVersion };
   await Promise.allSettled(
     (await s.started()).map(async (link) => (await post(link.up, link.session, message, headers, AbortSignal.timeout(30_000))).resume()),
   );

@@ -2,8 +2,9 @@
 // the hub connector over the caller's tool sessions (gateway/hub-connector/), hub_bridge
 // over gateway endpoints (bridge/). Each list is read page by page to its end; a request
 // for every server (`logging/setLevel`, `tasks/list`) goes to each started one and the
-// answers that came are merged; a server's log lines and resource updates are renamed into
-// the one namespace (./naming.ts). Pure, or generic over how a server is reached.
+// answers that came are merged (./route-moves.ts decides when); a server's results, log
+// lines, requests and resource updates are renamed into the one namespace (./naming.ts,
+// ./ids.ts). Pure, or generic over how a server is reached.
 import { isRecord } from "../util/guards.ts";
 import { isRequestId, type Params } from "../util/jsonrpc.ts";
 import { type ExposedName, exposeToolResult, METHOD_OF, rewriteResultUris, type Labelled, type ListKind } from "./expose.ts";

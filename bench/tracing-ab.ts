@@ -1,0 +1,107 @@
+// `node --import tsx bench/tracing-ab.ts [--rounds N] [--slice-ms MS] [--sampler NAME] [--control] [--baseline-root DIR]`:
+// the traced gateway against its untraced twin and nothing else, for taking tracing's cost on
+// the hop apart without a whole bench run (issue 39). Every lane gets one slice per round, in an
+// order reversed each round, so each process is as busy as the others and a drift in the
+// machine's load falls on all alike; each round gives one ratio of a lane's own CPU per call to
+// the twin's, and the median of those is the figure, as in the "gateway hop" rows.
+// `--sampler always_off`: spans made and dropped, nothing exported. `--control`: a second
+// untraced gateway, to show how far two processes started alike differ on this machine.
+// `--baseline-root`: one more traced gateway, compiled from another checkout of the repository
+// (`git archive main | tar -x -C DIR`, node_modules linked), for a before/after in one run.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { FileRecordStore } from "../lib/gateway/index.ts";
+import { type Servers, serversFrom, type ServerChild } from "./child.ts";
+import { compileForBench, type CompiledTree } from "./compile.ts";
+import { combine, LoadGenerator } from "./load.ts";
+import { CALL_ADD, expectSum, probe, PROTOCOL_VERSION } from "./requests.ts";
+import { addBenchUser } from "./rows/gateway-postgres.ts";
+import { type Lane, MCP_ACCEPT, openGatewaySession, PATH, slice } from "./rows/gateway.ts";
+import { median } from "./rows/paired.ts";
+import { startSpanSink } from "./span-sink.ts";
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "12" },
+    "slice-ms": { type: "string", default: "1000" },
+    sampler: { type: "string", default: "always_on" },
+    control: { type: "boolean", default: false },
+    "baseline-root": { type: "string" },
+  },
+});
+const rounds = Number(values.rounds);
+const sliceMs = Number(values["slice-ms"]);
+
+const trees: CompiledTree[] = [compileForBench()];
+const servers = serversFrom(trees[0]!.path("bench/server-child.ts"), null);
+const gen = await LoadGenerator.start({ connections: 50 });
+const dataDir = mkdtempSync(join(tmpdir(), "hubmcp-tracing-ab-"));
+const sink = await startSpanSink();
+const started: ServerChild[] = [];
+try {
+  const bearer = await addBenchUser(new FileRecordStore(dataDir));
+  const tool = await servers.start("hubmcp");
+  started.push(tool);
+  const upstream = `http://127.0.0.1:${tool.port}/`;
+  const lane = async (name: string, from: Servers, args: string[]): Promise<Lane> => {
+    const gateway = await from.start("gateway", { args: [dataDir, upstream, ...args] });
+    started.push(gateway);
+    const session = await openGatewaySession({ gateway, bearer });
+    const headers = { ...MCP_ACCEPT, ...bearer, "mcp-session-id": session, "mcp-protocol-version": PROTOCOL_VERSION };
+    // The tool server's CPU is read too: what a traced body costs it is no gateway's, but slows the hop.
+    return { name, target: { port: gateway.port, path: PATH, body: CALL_ADD, headers }, costs: [gateway, tool], runs: [], cpuMs: [0, 0] };
+  };
+  const twin = await lane("untraced twin", servers, ["cached"]);
+  const lanes = [await lane(`traced (${values.sampler})`, servers, ["traced", sink.url, values.sampler])];
+  if (values.control) lanes.push(await lane("untraced control", servers, ["cached"]));
+  const baseline = values["baseline-root"];
+  if (baseline) {
+    const compile = (await import(join(baseline, "bench/compile.ts"))) as { compileForBench: typeof compileForBench };
+    trees.push(compile.compileForBench());
+    lanes.push(await lane("traced, baseline checkout", serversFrom(trees[1]!.path("bench/server-child.ts"), null), ["traced", sink.url]));
+  }
+  const all = [twin, ...lanes];
+  for (const l of all) {
+    await probe(l.target, expectSum.rpc);
+    await gen.run(l.target, { durationMs: 1500, warmupMs: 0 });
+  }
+  const calls = (l: Lane): number => l.runs.reduce((n, r) => n + r.total, 0);
+  const scavenges = async (): Promise<number[]> => Promise.all(all.map(async (l) => (await l.costs[0]!.stats()).scavenges));
+  const before = await scavenges();
+  const ratios = lanes.map((): number[] => []);
+  for (let round = 0; round < rounds; round++) {
+    const own = new Map<Lane, number>();
+    for (const l of round % 2 === 0 ? all : [...all].reverse()) {
+      const [cpu, n] = [l.cpuMs[0]!, calls(l)];
+      await slice(gen, l, sliceMs);
+      own.set(l, ((l.cpuMs[0]! - cpu) * 1000) / Math.max(1, calls(l) - n));
+    }
+    lanes.forEach((l, i) => ratios[i]!.push(own.get(l)! / own.get(twin)!));
+  }
+  const after = await scavenges();
+  all.forEach((l, i) => {
+    const n = Math.max(1, calls(l));
+    const load = combine(l.runs);
+    const r =
+      i === 0
+        ? ""
+        : (() => {
+            const sorted = [...ratios[i - 1]!].sort((x, y) => x - y);
+            return `median ${median(sorted).toFixed(3)}× (${sorted[0]!.toFixed(2)}–${sorted.at(-1)!.toFixed(2)}) of the twin's, `;
+          })();
+    console.log(
+      `${l.name}: ${r}${((l.cpuMs[0]! * 1000) / n).toFixed(1)} µs/call own, tool server ${((l.cpuMs[1]! * 1000) / n).toFixed(1)} µs/call, ` +
+        `${(n / ((l.runs.length * sliceMs) / 1000)).toFixed(0)} calls/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms, ` +
+        `${(((after[i]! - before[i]!) * 1000) / n).toFixed(2)} scavenges per 1000 calls`,
+    );
+  });
+  console.log(`sink: ${sink.spans()} spans in ${sink.posts()} exports`);
+} finally {
+  await Promise.all(started.map((s) => s.stop()));
+  await sink.close();
+  await gen.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  for (const tree of trees) tree.remove();
+}

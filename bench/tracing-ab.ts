@@ -1,4 +1,4 @@
-// `node --import tsx bench/tracing-ab.ts [--rounds N] [--slice-ms MS] [--sampler NAME] [--control] [--baseline-root DIR]`:
+// `node --import tsx bench/tracing-ab.ts [--rounds N] [--slice-ms MS] [--rate N] [--sampler NAME] [--control] [--baseline-root DIR]`:
 // the traced gateway against its untraced twin and nothing else, for taking tracing's cost on
 // the hop apart without a whole bench run (issue 39). Every lane gets one slice per round, in an
 // order reversed each round, so each process is as busy as the others and a drift in the
@@ -7,7 +7,10 @@
 // `--sampler always_off`: spans made and dropped, nothing exported. `--control`: a second
 // untraced gateway, to show how far two processes started alike differ on this machine.
 // `--baseline-root`: one more traced gateway, compiled from another checkout of the repository
-// (`git archive main | tar -x -C DIR`, node_modules linked), for a before/after in one run.
+// (`git archive main | tar -x -C DIR`, node_modules linked), for a before/after in one run, read
+// as the median of the per-round ratio of the two traced lanes. `--rate`: every lane at that many
+// requests per second (an open loop) instead of as fast as answers come, so a slower lane does not
+// also batch less per event-loop turn. Each lane's own CPU is split into user and kernel time.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +18,7 @@ import { parseArgs } from "node:util";
 import { FileRecordStore } from "../lib/gateway/index.ts";
 import { type Servers, serversFrom, type ServerChild } from "./child.ts";
 import { compileForBench, type CompiledTree } from "./compile.ts";
+import autocannon from "autocannon";
 import { combine, LoadGenerator } from "./load.ts";
 import { CALL_ADD, expectSum, probe, PROTOCOL_VERSION } from "./requests.ts";
 import { addBenchUser } from "./rows/gateway-postgres.ts";
@@ -29,10 +33,44 @@ const { values } = parseArgs({
     sampler: { type: "string", default: "always_on" },
     control: { type: "boolean", default: false },
     "baseline-root": { type: "string" },
+    rate: { type: "string" },
   },
 });
 const rounds = Number(values.rounds);
 const sliceMs = Number(values["slice-ms"]);
+/** Requests per second, when given: every lane then runs at the same rate, so its process batches alike. */
+const rate = values.rate === undefined ? undefined : Number(values.rate);
+// autocannon spends its rate per whole second: a shorter slice gets a second's requests in a burst.
+if (rate !== undefined && sliceMs % 1000 !== 0) throw new Error("--rate needs --slice-ms in whole seconds");
+
+/** A slice at the fixed rate: as ./rows/gateway.ts's slice, without latencies. */
+async function rateSlice(l: Lane, ms: number): Promise<void> {
+  const cpu = async (): Promise<number[]> => Promise.all(l.costs.map(async (s) => (await s.stats()).cpuMs));
+  const before = await cpu();
+  let total = 0;
+  let errors = 0;
+  const t0 = performance.now();
+  await new Promise<void>((resolve, reject) => {
+    const run = autocannon(
+      {
+        url: `http://127.0.0.1:${l.target.port}${l.target.path}`,
+        method: "POST",
+        headers: { ...l.target.headers, "content-type": "application/json" },
+        body: l.target.body,
+        connections: 50,
+        overallRate: rate,
+        duration: ms / 1000,
+        timeout: 10,
+      },
+      (err) => (err ? reject(err) : resolve()),
+    );
+    run.on("response", (_client: unknown, status: number) => (status === 200 ? total++ : errors++));
+  });
+  const after = await cpu();
+  after.forEach((v, i) => (l.cpuMs[i]! += v - before[i]!));
+  const elapsedMs = performance.now() - t0;
+  l.runs.push({ requests: total, total, errors, rps: 0, p50Ms: Number.NaN, p99Ms: Number.NaN, elapsedMs, generatorCpuMs: 0, latencies: new Float64Array(0) });
+}
 
 const trees: CompiledTree[] = [compileForBench()];
 const servers = serversFrom(trees[0]!.path("bench/server-child.ts"), null);
@@ -68,19 +106,19 @@ try {
     await gen.run(l.target, { durationMs: 1500, warmupMs: 0 });
   }
   const calls = (l: Lane): number => l.runs.reduce((n, r) => n + r.total, 0);
-  const scavenges = async (): Promise<number[]> => Promise.all(all.map(async (l) => (await l.costs[0]!.stats()).scavenges));
-  const before = await scavenges();
+  const counters = async (): Promise<{ scavenges: number; systemMs: number }[]> => Promise.all(all.map(async (l) => l.costs[0]!.stats()));
+  const before = await counters();
   const ratios = lanes.map((): number[] => []);
   for (let round = 0; round < rounds; round++) {
     const own = new Map<Lane, number>();
     for (const l of round % 2 === 0 ? all : [...all].reverse()) {
       const [cpu, n] = [l.cpuMs[0]!, calls(l)];
-      await slice(gen, l, sliceMs);
+      await (rate ? rateSlice(l, sliceMs) : slice(gen, l, sliceMs));
       own.set(l, ((l.cpuMs[0]! - cpu) * 1000) / Math.max(1, calls(l) - n));
     }
     lanes.forEach((l, i) => ratios[i]!.push(own.get(l)! / own.get(twin)!));
   }
-  const after = await scavenges();
+  const after = await counters();
   all.forEach((l, i) => {
     const n = Math.max(1, calls(l));
     const load = combine(l.runs);
@@ -91,12 +129,20 @@ try {
             const sorted = [...ratios[i - 1]!].sort((x, y) => x - y);
             return `median ${median(sorted).toFixed(3)}× (${sorted[0]!.toFixed(2)}–${sorted.at(-1)!.toFixed(2)}) of the twin's, `;
           })();
+    // A checkout from before the kernel share was reported has none.
+    const kernel = after[i]!.systemMs === undefined ? "?" : (((after[i]!.systemMs - before[i]!.systemMs) * 1000) / n).toFixed(1);
     console.log(
-      `${l.name}: ${r}${((l.cpuMs[0]! * 1000) / n).toFixed(1)} µs/call own, tool server ${((l.cpuMs[1]! * 1000) / n).toFixed(1)} µs/call, ` +
-        `${(n / ((l.runs.length * sliceMs) / 1000)).toFixed(0)} calls/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms, ` +
-        `${(((after[i]! - before[i]!) * 1000) / n).toFixed(2)} scavenges per 1000 calls`,
+      `${l.name}: ${r}${((l.cpuMs[0]! * 1000) / n).toFixed(1)} µs/call own (${kernel} of it in the kernel), tool server ${((l.cpuMs[1]! * 1000) / n).toFixed(1)} µs/call, ` +
+        `${(l.runs.reduce((k, run) => k + run.requests, 0) / (l.runs.reduce((ms, run) => ms + run.elapsedMs, 0) / 1000)).toFixed(0)} calls/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms, ` +
+        `${(((after[i]!.scavenges - before[i]!.scavenges) * 1000) / n).toFixed(2)} scavenges per 1000 calls`,
     );
   });
+  if (baseline) {
+    const r = ratios[0]!.map((x, k) => x / ratios.at(-1)![k]!).sort((a, b) => a - b);
+    console.log(
+      `traced against traced from the baseline checkout, per round: median ${median(r).toFixed(3)}× (${r[0]!.toFixed(2)}–${r.at(-1)!.toFixed(2)}), below 1 in ${r.filter((x) => x < 1).length} of ${r.length}`,
+    );
+  }
   console.log(`sink: ${sink.spans()} spans in ${sink.posts()} exports`);
 } finally {
   await Promise.all(started.map((s) => s.stop()));

@@ -7,7 +7,8 @@
 import { continueTrace, gatewaySpan } from "../../lib/gateway/relay/trace.ts";
 import { inspectRequest, mayActOn, passedOn } from "../../lib/gateway/relay/rewrite.ts";
 import { EXPORTER_LIMITS } from "../../lib/telemetry/exporter.ts";
-import { exportBody, spanJson } from "../../lib/telemetry/otlp.ts";
+import { exportRequest } from "../../lib/telemetry/otlp.ts";
+import type { SpanRecord } from "../../lib/telemetry/span.ts";
 import { Tracer } from "../../lib/telemetry/tracer.ts";
 import { CALL_ADD, PROTOCOL_VERSION } from "../requests.ts";
 
@@ -46,7 +47,7 @@ export function tracingWork(calls: number): TracingWork {
   const off = new Tracer(null);
   const resource = { "service.name": "hub_gateway" };
   const on = new Tracer({ endpoint: null, headers: {}, resource, sampler: () => true });
-  const batch: Buffer[] = [];
+  const batch: SpanRecord[] = [];
   let sink = 0;
   const untraced = (): void => {
     const msg = mayActOn(BODY, "application/json") ? inspectRequest(BODY, "/p/") : passedOn(BODY);
@@ -58,8 +59,8 @@ export function tracingWork(calls: number): TracingWork {
     const span = gatewaySpan(on, forwarded.trace, msg);
     span.set("mcp.session.id", "0123456789abcdef0123456789abcdef");
     span.end();
-    batch.push(Buffer.from(spanJson(span.record)));
-    if (batch.length === EXPORTER_LIMITS.maxBatch) sink += exportBody(resource, batch.splice(0)).length;
+    batch.push(span.record);
+    if (batch.length === EXPORTER_LIMITS.maxBatch) sink += Buffer.byteLength(exportRequest(resource, batch.splice(0)));
     sink += forwarded.body.length;
   };
   // Once through both before measuring, so the two are compiled alike.

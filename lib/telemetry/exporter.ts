@@ -3,7 +3,7 @@
 // that is slow or down costs dropped spans (counted), never memory or an error to a client.
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { exportBody, spanJson } from "./otlp.ts";
+import { exportRequest } from "./otlp.ts";
 import type { SpanRecord } from "./span.ts";
 import type { TracingConfig } from "./config.ts";
 
@@ -23,8 +23,7 @@ export const EXPORTER_LIMITS: ExporterLimits = { maxQueue: 2048, maxBatch: 512, 
 export class BatchExporter {
   readonly #config: TracingConfig & { endpoint: URL };
   readonly #limits: ExporterLimits;
-  /** Spans written out as they end (see ./otlp.ts). */
-  #queue: Buffer[] = [];
+  #queue: SpanRecord[] = [];
   #timer: NodeJS.Timeout | undefined;
   #sending: Promise<void> | null = null;
   /** Spans dropped: queue full, or the collector refused or could not be reached. */
@@ -42,7 +41,7 @@ export class BatchExporter {
       this.dropped++;
       return;
     }
-    this.#queue.push(Buffer.from(spanJson(span)));
+    this.#queue.push(span);
     this.#schedule();
   }
 
@@ -79,9 +78,10 @@ export class BatchExporter {
       });
   }
 
-  #send(batch: Buffer[]): Promise<boolean> {
+  #send(batch: SpanRecord[]): Promise<boolean> {
     const url = this.#config.endpoint;
-    const body = exportBody(this.#config.resource, batch);
+    // Encoded once: a string body would be measured for its length and then encoded again.
+    const body = Buffer.from(exportRequest(this.#config.resource, batch));
     const request = url.protocol === "https:" ? httpsRequest : httpRequest;
     return new Promise((resolve) => {
       const req = request(url, {

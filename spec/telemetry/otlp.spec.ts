@@ -1,8 +1,8 @@
-// Spans written as OTLP JSON one by one and joined into an export body: what the official
-// definitions read back from it, names and values that need escaping included.
+// Spans written as an OTLP JSON export body: what the official definitions read back from it,
+// names and values that need escaping included, and the flags of a span that was not sampled.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { exportBody, spanJson } from "../../lib/telemetry/otlp.ts";
+import { exportRequest } from "../../lib/telemetry/otlp.ts";
 import { SpanKind, type SpanRecord } from "../../lib/telemetry/span.ts";
 import { decodeSpans } from "../helpers/otlp.ts";
 
@@ -18,17 +18,14 @@ const record = (over: Partial<SpanRecord>): SpanRecord => ({
   ...over,
 });
 
-test("one span's text per span, joined: escapes, every attribute type, parent, error and flags", async () => {
+test("escapes, every attribute type, parent, error and flags", async () => {
   const odd = 'tools/call "q\\uo\u00e9\u{1F600}\n';
   const spans = [
     record({ name: odd, attributes: { [odd]: odd, i: 7, d: 0.25, b: false }, parentSpanId: "00f067aa0ba902b7", error: "boom" }),
     record({ sampled: false }),
   ];
-  const body = exportBody(
-    { "service.name": "spec \u00e9" },
-    spans.map((s) => Buffer.from(spanJson(s))),
-  );
-  const parsed = JSON.parse(body.toString("utf8")).resourceSpans[0].scopeSpans[0].spans;
+  const body = exportRequest({ "service.name": "spec \u00e9" }, spans);
+  const parsed = JSON.parse(body).resourceSpans[0].scopeSpans[0].spans;
   assert.deepEqual(
     parsed.map((s: { flags: number; startTimeUnixNano: string; status?: unknown }) => [s.flags, s.startTimeUnixNano, s.status]),
     [
@@ -36,7 +33,7 @@ test("one span's text per span, joined: escapes, every attribute type, parent, e
       [0, "1795817523141000001", undefined],
     ],
   );
-  const [first, second] = await decodeSpans([body.toString("utf8")]);
+  const [first, second] = await decodeSpans([body]);
   assert.equal(first!.service, "spec \u00e9");
   assert.equal(first!.name, odd);
   assert.deepEqual(first!.attributes, { [odd]: odd, i: 7, d: 0.25, b: false });

@@ -1,8 +1,8 @@
 // `node --import tsx bench/tracing-ab.ts [--rounds N] [--slice-ms MS] [--rate N] [--sampler NAME] [--control] [--baseline-root DIR]`:
 // the traced gateway against its untraced twin and nothing else, for taking tracing's cost on
 // the hop apart without a whole bench run (issue 39). Every lane gets one slice per round, in an
-// order reversed each round, so each process is as busy as the others and a drift in the
-// machine's load falls on all alike; each round gives one ratio of a lane's own CPU per call to
+// order turned by one place each round (and reversed every other turn), so each process is as busy
+// as the others and a drift in the machine's load falls on all alike; each round gives one ratio of a lane's own CPU per call to
 // the twin's, and the median of those is the figure, as in the "gateway hop" rows.
 // `--sampler always_off`: spans made and dropped, nothing exported. `--control`: a second
 // untraced gateway, to show how far two processes started alike differ on this machine.
@@ -111,7 +111,11 @@ try {
   const ratios = lanes.map((): number[] => []);
   for (let round = 0; round < rounds; round++) {
     const own = new Map<Lane, number>();
-    for (const l of round % 2 === 0 ? all : [...all].reverse()) {
+    // Each lane takes each place in the order, forwards and backwards, as often as the others: a
+    // lane that always ran next to the twin read up to 6 % apart from one that did not, whatever its code.
+    const turn = round % all.length;
+    const order = [...all.slice(turn), ...all.slice(0, turn)];
+    for (const l of Math.floor(round / all.length) % 2 === 0 ? order : order.reverse()) {
       const [cpu, n] = [l.cpuMs[0]!, calls(l)];
       await (rate ? rateSlice(l, sliceMs) : slice(gen, l, sliceMs));
       own.set(l, ((l.cpuMs[0]! - cpu) * 1000) / Math.max(1, calls(l) - n));

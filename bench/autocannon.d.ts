@@ -12,6 +12,8 @@ declare module "autocannon" {
     /** Seconds; ignored when `amount` is set. */
     duration?: number;
     amount?: number;
+    /** Requests per second over all connections (an open loop), instead of as fast as answers come. */
+    overallRate?: number;
     /** ms between the samples that also decide when a stopped run ends. */
     sampleInt?: number;
     timeout?: number;

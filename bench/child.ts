@@ -18,6 +18,8 @@ export interface Stats {
   /** Buffers and other memory outside the heap. */
   externalMb: number;
   cpuMs: number;
+  /** The part of cpuMs spent in the kernel (system calls, the loopback network). */
+  systemMs: number;
   /** Young-generation collections so far. */
   scavenges: number;
   sessions: number | null;
@@ -94,6 +96,7 @@ export async function startServer(kind: ServerKind, options: ChildOptions): Prom
         newSpaceMb: m.newSpaceBytes / MB,
         externalMb: m.externalBytes / MB,
         cpuMs: m.cpuMs,
+        systemMs: m.systemMs,
         scavenges: m.scavenges,
         sessions: m.sessions,
       };

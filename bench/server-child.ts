@@ -18,6 +18,8 @@ export type ChildMessage =
       newSpaceBytes: number;
       externalBytes: number;
       cpuMs: number;
+      /** The part of cpuMs spent in the kernel. */
+      systemMs: number;
       scavenges: number;
       sessions: number | null;
     };
@@ -71,6 +73,7 @@ async function main(kind: ServerKind, args: readonly string[]): Promise<void> {
       newSpaceBytes: getHeapSpaceStatistics().find((s) => s.space_name === "new_space")?.space_size ?? 0,
       externalBytes: mem.external,
       cpuMs,
+      systemMs: cpu.system / 1000,
       scavenges,
       sessions: server.sessions(),
     });

@@ -18,7 +18,8 @@ export const HUB_TOOLS = 300;
  * "uncached" (lookupCacheSeconds 0: the data dir read on every request, to show what the
  * cache saves), "local-limit" (cached, the rate limit per process even on Postgres: what
  * counting it in the database costs), "hub300" (`add` and 300 more tools, all listed on one /mcp page),
- * "traced" (cached, every request's span exported over OTLP to the sink URL given fourth, sampler 100 %)
+ * "traced" (cached, every request's span exported over OTLP to the sink URL given fourth, sampler 100 %
+ * unless a fifth names another OTEL_TRACES_SAMPLER)
  * or "rappture" (instead of the tool server's URL, a folder of Rappture tools, `NAME/tool.xml`,
  * each a `rappture` revision; all listed on one /mcp page).
  */
@@ -30,7 +31,7 @@ function rappturesIn(folder: string): Record<string, unknown> {
 }
 
 export async function startGatewayServer(args: readonly string[]): Promise<BenchServer> {
-  const [location, upstream, lookups = "cached", sink] = args;
+  const [location, upstream, lookups = "cached", sink, sampler = "always_on"] = args;
   if (!location || !upstream) throw new Error("the gateway bench server needs a data dir or postgres:// URL and an upstream URL");
   const postgres = location.startsWith("postgres:")
     ? await PostgresRecordStore.open({ url: location, password: process.env.HUBMCP_STORE_PASSWORD || undefined })
@@ -54,7 +55,7 @@ export async function startGatewayServer(args: readonly string[]): Promise<Bench
     store: postgres ?? new FileRecordStore(dataDir),
     sharedLimits: postgres !== undefined && lookups !== "local-limit",
     // Tracing off unless asked: the bench's own environment must not turn it on for the other rows.
-    telemetryEnv: lookups === "traced" && sink ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink, OTEL_TRACES_SAMPLER: "always_on" } : {},
+    telemetryEnv: lookups === "traced" && sink ? { OTEL_EXPORTER_OTLP_ENDPOINT: sink, OTEL_TRACES_SAMPLER: sampler } : {},
   });
   // Gateway sessions are sealed ids the gateway does not hold: there is nothing to count.
   return {

@@ -106,9 +106,10 @@ export function inspectRequest(raw: Buffer, resourcePrefix: string, tracing = fa
   if (isRequest && isObject(params) && (tracing || (isObject(meta) && "traceparent" in meta))) {
     // With no trace keys to take out, the fields are spliced into the text as it came.
     const clean = !isObject(meta) || !("traceparent" in meta || "tracestate" in meta || "baggage" in meta);
+    const shape = { hasMeta: "_meta" in params, empty: Object.keys(params).length === 0 };
     parsed.traced = {
       parent: parentFromMeta(params),
-      with: (fields) => (clean && body === raw ? spliceTraceFields(text, fields) : null) ?? rewritten(value, params, fields),
+      with: (fields) => (clean && body === raw ? spliceTraceFields(raw, text, fields, shape) : null) ?? rewritten(value, params, fields),
     };
   }
   return parsed;

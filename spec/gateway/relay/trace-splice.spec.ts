@@ -63,6 +63,32 @@ test("nothing to carry it in: no params, params no object, a notification, a bat
   assert.equal(forwarded('{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}'), undefined);
   assert.equal(forwarded('[{"jsonrpc":"2.0","id":1,"method":"ping","params":{}}]'), undefined);
   // Asked directly, the splice declines a body with no params object rather than guess.
-  assert.equal(spliceTraceFields('{"id":1,"method":"m"}', FIELDS), null);
-  assert.equal(spliceTraceFields('{"id":1,"method":"m","params":[]}', FIELDS), null);
+  const splice = (text: string, shape = { hasMeta: false, empty: true }): Buffer | null => spliceTraceFields(Buffer.from(text), text, FIELDS, shape);
+  assert.equal(splice('{"id":1,"method":"m"}'), null);
+  assert.equal(splice('{"id":1,"method":"m","params":[]}'), null);
+  assert.equal(splice('{"id":1,"method":"m","params":{"_meta":1}}', { hasMeta: true, empty: false }), null);
+});
+
+test("the bytes as they came: copied around the insertion where the text before it is ASCII, else re-encoded", () => {
+  // Before the insertion point: an id in another script, bytes that are no UTF-8 (the tool server gets what JSON.parse read).
+  assert.equal(
+    forwarded('{"id":"é","method":"tools/call","params":{"name":"a"}}'),
+    `{"id":"é","method":"tools/call","params":{"_meta":{"traceparent":"${TP}"},"name":"a"}}`,
+  );
+  const invalid = Buffer.concat([Buffer.from('{"id":"'), Buffer.from([0xff]), Buffer.from('","method":"m","params":{}}')]);
+  const msg = inspectRequest(invalid, PREFIX, true);
+  assert.equal(msg?.traced?.with(FIELDS).toString("utf8"), `{"id":"\ufffd","method":"m","params":{"_meta":{"traceparent":"${TP}"}}}`);
+  // After it, anything: copied byte for byte, invalid UTF-8 included.
+  const after = Buffer.concat([Buffer.from('{"id":1,"method":"m","params":{"a":"'), Buffer.from([0xff]), Buffer.from('"}}')]);
+  const spliced = inspectRequest(after, PREFIX, true)!.traced!.with(FIELDS);
+  assert.deepEqual(
+    spliced,
+    Buffer.concat([Buffer.from(`{"id":1,"method":"m","params":{"_meta":{"traceparent":"${TP}"},"a":"`), Buffer.from([0xff]), Buffer.from('"}}')]),
+  );
+  // Fields that are no ASCII (never from the gateway's own context) go the string way.
+  const text = '{"id":1,"method":"m","params":{}}';
+  assert.equal(
+    spliceTraceFields(Buffer.from(text), text, { baggage: "ü" }, { hasMeta: false, empty: true })?.toString("utf8"),
+    '{"id":1,"method":"m","params":{"_meta":{"baggage":"ü"}}}',
+  );
 });

@@ -3,8 +3,10 @@
 // sessions (gateway/hub-connector/methods.ts). Which server a request goes to and with what
 // params (an exposed name, URI or prompt, a `<label>/<id>` task), the built-in search, and
 // the requests for every started server (`logging/setLevel` sent to each, `tasks/list`
-// merged). How a server is reached is the configuration's: `Routing.send`.
-import { ErrorCode, type Params } from "../util/jsonrpc.ts";
+// merged), and which servers hear a caller's notification. How a server is reached is the
+// configuration's: `Routing.send`, `Hearers.notify`.
+import { ErrorCode, isRequestId, type Params } from "../util/jsonrpc.ts";
+import { cancellation, type InFlight } from "./calls.ts";
 import { TASK_METHODS, unprefixTask, withTask } from "./ids.ts";
 import { fanOut, mergeTasks } from "./moves.ts";
 import { type Namespace, type Resolution, resolveByName } from "./resolve.ts";
@@ -49,4 +51,36 @@ export async function setLevelEverywhere<S extends { readonly label: string }>(r
 export async function tasksOfAll<S extends { readonly label: string }>(r: Routing<S>, params: Params): Promise<Result> {
   const { cursor: _ignored, ...rest } = params;
   return mergeTasks(await fanOut(await r.started(), (s) => r.send(s, "tasks/list", rest)), (s, task) => withTask(s.label, task));
+}
+
+/** What telling servers of a caller's notification needs of a relay. */
+export interface Hearers<S> {
+  /** The servers started for this caller. */
+  started(): readonly S[] | Promise<readonly S[]>;
+  /** The caller's request in flight here under this key (./calls.ts requestKey): its server and that server's id for it. */
+  inFlight(key: string): InFlight<S> | undefined;
+  /** One notification to one server. */
+  notify(server: S, method: string, params: Params | undefined): Promise<unknown>;
+  /**
+   * Whether a cancellation of a request not in flight here goes to every started server (the
+   * one running it cancels) rather than to none: a /mcp session's request may run on another replica.
+   */
+  runsElsewhere: boolean;
+}
+
+/**
+ * A caller's notification, to the servers that hear it: `initialized` to none (each server
+ * had its own at start), a cancellation to the server running that request under its own id
+ * (one naming no request to none), anything else to every started server. Best effort: one
+ * server that cannot be told leaves the others; resolves once each was told or failed.
+ */
+export async function notifyServers<S>(h: Hearers<S>, method: string, params: Params | undefined): Promise<void> {
+  if (method === "notifications/initialized") return;
+  if (method === "notifications/cancelled") {
+    if (!params || !isRequestId(params.requestId)) return;
+    const found = cancellation(params, h.inFlight);
+    if (found) return void (await Promise.allSettled([h.notify(found.server, method, found.notice)]));
+    if (!h.runsElsewhere) return;
+  }
+  await Promise.allSettled((await h.started()).map((s) => h.notify(s, method, params)));
 }

@@ -10,6 +10,7 @@ import { EventEmitter, on } from "node:events";
 import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
 import { McpServer, type ToolContext } from "../../lib/index.ts";
+import { requestKey } from "../../lib/federation/calls.ts";
 import { Relay } from "../../lib/federation/relay.ts";
 import { Upstream } from "../../lib/bridge/upstream.ts";
 
@@ -165,7 +166,7 @@ test("several servers: a cancellation reaches the server running the call, under
   const calling = c.relay.handle({ jsonrpc: "2.0", id: 77, method: "tools/call", params: { name: "beta_wait", arguments: {} } });
   // Once the call reached its server: the relay knows the server's own id for it.
   await new Promise<void>((ready) => {
-    const poll = (): void => void (c.relay.calls.cancelled({ requestId: 77 })?.server ? ready() : setImmediate(poll));
+    const poll = (): void => void (c.relay.calls.inFlight(requestKey(77)) ? ready() : setImmediate(poll));
     poll();
   });
   c.relay.notified("notifications/cancelled", { requestId: 77, reason: "no longer needed" });

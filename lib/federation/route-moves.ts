@@ -1,16 +1,16 @@
 // The relay's per-method decisions, made once for both its configurations: hub_bridge's
 // `Relay` over gateway endpoints (./routes.ts) and the hub connector over the caller's tool
 // sessions (gateway/hub-connector/methods.ts). Which server a request goes to and with what
-// params (an exposed name, URI or prompt, a `<label>/<id>` task), the built-in search, and
-// the requests for every started server (`logging/setLevel` sent to each, `tasks/list`
-// merged), and which servers hear a caller's notification. How a server is reached is the
-// configuration's: `Routing.send`, `Hearers.notify`.
+// params (an exposed name, URI or prompt, a `<label>/<id>` task), the built-in search, the
+// requests for every started server (`logging/setLevel` sent to each, `tasks/list` merged),
+// and which servers hear a caller's notification. How a server is reached, and how the merged
+// tools are read, is the configuration's: `Routing.send`, `Hearers.notify`, `MergedTools`.
 import { ErrorCode, isRequestId, type Params } from "../util/jsonrpc.ts";
 import { cancellation, type InFlight } from "./calls.ts";
 import { TASK_METHODS, unprefixTask, withTask } from "./ids.ts";
 import { fanOut, mergeTasks } from "./moves.ts";
 import { type Namespace, type Resolution, resolveByName } from "./resolve.ts";
-import { SEARCH_TOOL } from "./search.ts";
+import { SEARCH_TOOL, searchResult } from "./search.ts";
 
 type Result = Record<string, unknown>;
 
@@ -26,8 +26,17 @@ export interface Routing<S extends { readonly label: string }> {
   send(server: S, method: string, params: Params): Promise<Result>;
 }
 
-/** Whether a request is a call of the built-in search (answered from the merged tools, ./search.ts). */
-export const isSearch = (method: string, params: Params): boolean => method === "tools/call" && params.name === SEARCH_TOOL;
+/** The merged tools, as the caller lists them: how a relay has them is its own (read live, or a cached view). */
+export type MergedTools = () => readonly Result[] | Promise<readonly Result[]>;
+
+/**
+ * The built-in search's answer when the request is a call of it, null otherwise: the
+ * namespace's merged tools ranked (./search.ts), read through `tools` only when searched.
+ */
+export function searchOf(method: string, params: Params, tools: MergedTools): Promise<Result> | null {
+  if (method !== "tools/call" || params.name !== SEARCH_TOOL) return null;
+  return (async () => searchResult(await tools(), params.arguments))();
+}
 
 /**
  * The server a request naming one goes to (by exposed name, URI or prompt, or a task's

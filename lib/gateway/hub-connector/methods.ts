@@ -5,8 +5,7 @@
 // over the caller's tool sessions (./link-routing.ts); a method naming a tool (by its exposed
 // name, URI, prompt, task or job) is relayed to the caller's own tool session (./relay.ts).
 import { TASK_METHODS } from "../../federation/ids.ts";
-import { isSearch, routeOf, setLevelEverywhere, tasksOfAll } from "../../federation/route-moves.ts";
-import { searchResult } from "../../federation/search.ts";
+import { routeOf, searchOf, setLevelEverywhere, tasksOfAll } from "../../federation/route-moves.ts";
 import { ClientRequests } from "../../mcp/client-requests.ts";
 import type { ServerCore } from "../../mcp/core.ts";
 import { Dispatcher, type MessageHandlers } from "../../mcp/dispatcher.ts";
@@ -83,7 +82,9 @@ async function relayed(method: string, params: Result, call: Call): Promise<Resu
   const door = doorOf(call);
   const { cc, principal } = door;
   const view = await cc.views.get(cc, principal);
-  if (isSearch(method, params)) return searchResult(view.lists.tools, params.arguments);
+  // Searched over the person's cached view: the tools they may list, as they list them.
+  const searched = searchOf(method, params, () => view.lists.tools);
+  if (searched) return searched;
   let tool: string;
   let routed: Result;
   let answering: string | undefined;

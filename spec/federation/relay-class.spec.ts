@@ -7,12 +7,11 @@
 import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { EventEmitter, on } from "node:events";
-import { Agent as HttpAgent } from "node:http";
-import { Agent as HttpsAgent } from "node:https";
 import { McpServer, type ToolContext } from "../../lib/index.ts";
 import { requestKey } from "../../lib/federation/calls.ts";
-import { Relay } from "../../lib/federation/relay.ts";
-import { Upstream } from "../../lib/bridge/upstream.ts";
+import type { Relay } from "../../lib/federation/relay.ts";
+import type { Upstream } from "../../lib/bridge/upstream.ts";
+import { bridgeRelay } from "./two-relays.ts";
 
 type Message = Record<string, any>;
 
@@ -61,20 +60,11 @@ interface Caller {
 }
 
 async function relayOver(t: TestContext, names: string[], aborted: Array<() => void> = []): Promise<Caller> {
-  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
-  const servers: Upstream[] = [];
+  const endpoints: Record<string, string> = {};
   for (const name of names) {
     const running = await toolServer(name, aborted).listen({ port: 0 });
     t.after(() => running.close());
-    const endpoint = `http://127.0.0.1:${running.port}/mcp`;
-    const context = {
-      token: "t",
-      retry: { attempts: 1, initialDelayMs: 1, maxDelayMs: 1 },
-      agents,
-      onServerMessage: (server: Upstream, message: Record<string, unknown>) => relay.fromServer(server, message),
-      log: () => {},
-    };
-    servers.push(new Upstream({ label: name, tool: name, revision: null, endpoint }, context));
+    endpoints[name] = `http://127.0.0.1:${running.port}/mcp`;
   }
   const sent: Message[] = [];
   const arrived = new EventEmitter();
@@ -82,13 +72,7 @@ async function relayOver(t: TestContext, names: string[], aborted: Array<() => v
     sent.push(m as Message);
     arrived.emit("message", m);
   };
-
-  const relay: Relay<Upstream> = new Relay({ servers, send, explain: (s) => `${s.label} failed`, serverInfo: { name: "spec-relay", version: "1" } });
-  t.after(async () => {
-    relay.close();
-    await Promise.all(servers.map((s) => s.close()));
-    agents.http.destroy();
-  });
+  const relay = bridgeRelay(t, endpoints, send);
   const next = async (match: (m: Message) => boolean): Promise<Message> => {
     const seen = sent.find(match);
     if (seen) return seen;

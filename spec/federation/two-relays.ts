@@ -60,7 +60,8 @@ export interface Caller {
   request(method: string, params: Params, id: string): Promise<unknown>;
 }
 
-export async function bridgeCaller(t: TestContext, urls: Record<string, string>): Promise<Caller> {
+/** hub_bridge's relay over these endpoints (label → URL), as the bridge builds it but with no retries; closed when `t` ends. */
+export function bridgeRelay(t: TestContext, endpoints: Record<string, string>, send: (message: unknown) => void): Relay<Upstream> {
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
   const context = {
     token: "t",
@@ -69,13 +70,18 @@ export async function bridgeCaller(t: TestContext, urls: Record<string, string>)
     onServerMessage: (server: Upstream, message: Record<string, unknown>) => relay.fromServer(server, message),
     log: () => {},
   };
-  const servers = LABELS.map((label) => new Upstream({ label, tool: label, revision: null, endpoint: `${urls[label]}mcp` }, context));
-  const relay: Relay<Upstream> = new Relay({ servers, send: () => {}, explain: (s) => `${s.label} failed`, serverInfo: { name: "spec", version: "1" } });
+  const servers = Object.entries(endpoints).map(([label, endpoint]) => new Upstream({ label, tool: label, revision: null, endpoint }, context));
+  const relay: Relay<Upstream> = new Relay({ servers, send, explain: (s) => `${s.label} failed`, serverInfo: { name: "spec-relay", version: "1" } });
   t.after(async () => {
     relay.close();
     await Promise.all(servers.map((s) => s.close()));
     agents.http.destroy();
   });
+  return relay;
+}
+
+export async function bridgeCaller(t: TestContext, urls: Record<string, string>): Promise<Caller> {
+  const relay = bridgeRelay(t, Object.fromEntries(LABELS.map((label) => [label, `${urls[label]}mcp`])), () => {});
   const init = await relay.handle({
     jsonrpc: "2.0",
     id: 0,

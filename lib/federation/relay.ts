@@ -1,11 +1,12 @@
 // The relay: one MCP caller served by a set of servers (./relay-server.ts), hub_bridge's
 // configuration of it being its gateway endpoints. It answers the caller's requests (routed
 // by ./routes.ts over the one namespace, ./namespace.ts), takes the caller's notifications
-// (a cancellation reaches the server running that request under the server's own id,
-// ./calls.ts, as ./route-moves.ts decides for both relays) and answers to servers' requests, and relays what servers send. With one
-// server it is transparent: nothing renamed, ids as the server sent them. With several, a
-// server's request reaches the caller as `<label>/<id>` (./ids.ts), so the caller's answer
-// finds its server and id again by unprefixing, with no numbering table.
+// (heard as ./route-moves.ts decides for both relays: a cancellation by the server running
+// that request, under the server's own id, ./calls.ts) and answers to servers' requests, and
+// relays what servers send. With one server it is transparent: nothing renamed, ids as the
+// server sent them. With several, a server's request reaches the caller as `<label>/<id>`
+// (./ids.ts), so the caller's answer finds its server and id again by unprefixing, with no
+// numbering table.
 import type { Implementation } from "../mcp/stateless/results.ts";
 import { isRecord } from "../util/guards.ts";
 import type { JsonRpcRequest, JsonRpcResponse, Params, RequestId } from "../util/jsonrpc.ts";

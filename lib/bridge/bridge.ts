@@ -69,7 +69,7 @@ export class Bridge {
         return;
       }
       case "notification":
-        return this.relay.notified(incoming.message.method, incoming.message.params);
+        return void this.relay.notified(incoming.message.method, incoming.message.params);
       case "response":
         return this.relay.answered(incoming.message);
     }

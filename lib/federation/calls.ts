@@ -2,7 +2,8 @@
 // went to and the server's own id for it, so the caller's `notifications/cancelled` reaches
 // that server under that id. hub_bridge keeps a `Calls` (./relay.ts); the hub connector's
 // store-backed sessions keep their in-flight links instead (a session may move between
-// replicas, gateway/hub-connector/relay.ts) and look them up through the same `cancellation`.
+// replicas, gateway/hub-connector/relay.ts); both are read through ./route-moves.ts
+// `notifyServers`, which decides who hears a caller's notification.
 import type { Params, RequestId } from "../util/jsonrpc.ts";
 
 export interface Call<S> {
@@ -49,16 +50,15 @@ export class Calls<S> {
     if (this.#calls.get(requestKey(callerId)) === call) this.#calls.delete(requestKey(callerId));
   }
 
-  /**
-   * The caller cancelled one of its requests: the server it reached and that server's notice,
-   * or just the call when it reached none yet; undefined for a request not in flight.
-   */
-  cancelled(params: Params | undefined): { call: Call<S>; server?: S; notice?: Params } | undefined {
-    const call = this.#calls.get(requestKey(params?.requestId));
-    if (!call || !params) return undefined;
-    const reached = (c: Call<S>): InFlight<S> | undefined =>
-      c.server !== null && c.serverId !== null ? { server: c.server, serverId: c.serverId } : undefined;
-    return { call, ...cancellation(params, () => reached(call)) };
+  /** The caller's request under this key (`requestKey`), while it runs. */
+  call(key: string): Call<S> | undefined {
+    return this.#calls.get(key);
+  }
+
+  /** Where the caller's request under this key went, once it reached a server; undefined before, and when not running. */
+  inFlight(key: string): InFlight<S> | undefined {
+    const call = this.#calls.get(key);
+    return call && call.server !== null && call.serverId !== null ? { server: call.server, serverId: call.serverId } : undefined;
   }
 
   abortAll(reason: Error): void {

@@ -1,11 +1,12 @@
 // The relay: one MCP caller served by a set of servers (./relay-server.ts), hub_bridge's
 // configuration of it being its gateway endpoints. It answers the caller's requests (routed
 // by ./routes.ts over the one namespace, ./namespace.ts), takes the caller's notifications
-// (a cancellation reaches the server running that request under the server's own id,
-// ./calls.ts) and answers to servers' requests, and relays what servers send. With one
-// server it is transparent: nothing renamed, ids as the server sent them. With several, a
-// server's request reaches the caller as `<label>/<id>` (./ids.ts), so the caller's answer
-// finds its server and id again by unprefixing, with no numbering table.
+// (heard as ./route-moves.ts decides for both relays: a cancellation by the server running
+// that request, under the server's own id, ./calls.ts) and answers to servers' requests, and
+// relays what servers send. With one server it is transparent: nothing renamed, ids as the
+// server sent them. With several, a server's request reaches the caller as `<label>/<id>`
+// (./ids.ts), so the caller's answer finds its server and id again by unprefixing, with no
+// numbering table.
 import type { Implementation } from "../mcp/stateless/results.ts";
 import { isRecord } from "../util/guards.ts";
 import type { JsonRpcRequest, JsonRpcResponse, Params, RequestId } from "../util/jsonrpc.ts";
@@ -15,6 +16,7 @@ import { unprefixId } from "./ids.ts";
 import { exposeServerMessage } from "./moves.ts";
 import { MergedNamespace } from "./namespace.ts";
 import type { RelayServer } from "./relay-server.ts";
+import { type Hearers, notifyServers } from "./route-moves.ts";
 import { type RouteTarget, routeRequest } from "./routes.ts";
 import { SEARCH_ORIGIN } from "./search.ts";
 
@@ -73,19 +75,24 @@ export class Relay<S extends RelayServer> implements RouteTarget<S> {
     return call.abort.signal.aborted ? null : reply;
   }
 
-  /** A notification from the caller: a cancellation to the server running that request, anything else to every started server. */
-  notified(method: string, params: Params | undefined): void {
-    if (method === "notifications/initialized") return;
-    if (method !== "notifications/cancelled") {
-      for (const server of this.servers) if (server.initResult) void server.notify(method, params);
-      return;
-    }
-    const found = this.calls.cancelled(params);
-    if (!found) return;
-    const stop = (): void => found.call.abort.abort(new Error("cancelled"));
-    if (found.server && found.notice) void found.server.notify(method, found.notice).finally(stop);
-    else stop();
+  /**
+   * A notification from the caller, to the servers that hear it (./route-moves.ts
+   * `notifyServers`); a cancelled call stops here once its server was told, or at once when
+   * it reached none yet.
+   */
+  notified(method: string, params: Params | undefined): Promise<void> {
+    const call = method === "notifications/cancelled" ? this.calls.call(requestKey(params?.requestId)) : undefined;
+    const told = notifyServers(this.#hearers, method, params);
+    return call ? told.finally(() => call.abort.abort(new Error("cancelled"))) : told;
   }
+
+  readonly #hearers: Hearers<S> = {
+    started: () => this.servers.filter((s) => s.initResult),
+    inFlight: (key) => this.calls.inFlight(key),
+    notify: (server, method, params) => server.notify(method, params),
+    // hub_bridge's calls all run in this process: one not running here was answered already.
+    runsElsewhere: false,
+  };
 
   /** The caller's answer to a server's request: to that server, under its own id. */
   answered(response: JsonRpcResponse): void {

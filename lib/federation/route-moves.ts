@@ -1,14 +1,16 @@
 // The relay's per-method decisions, made once for both its configurations: hub_bridge's
 // `Relay` over gateway endpoints (./routes.ts) and the hub connector over the caller's tool
 // sessions (gateway/hub-connector/methods.ts). Which server a request goes to and with what
-// params (an exposed name, URI or prompt, a `<label>/<id>` task), the built-in search, and
-// the requests for every started server (`logging/setLevel` sent to each, `tasks/list`
-// merged). How a server is reached is the configuration's: `Routing.send`.
-import { ErrorCode, type Params } from "../util/jsonrpc.ts";
+// params (an exposed name, URI or prompt, a `<label>/<id>` task), the built-in search, the
+// requests for every started server (`logging/setLevel` sent to each, `tasks/list` merged),
+// and which servers hear a caller's notification. How a server is reached, and how the merged
+// tools are read, is the configuration's: `Routing.send`, `Hearers.notify`, `MergedTools`.
+import { ErrorCode, isRequestId, type Params } from "../util/jsonrpc.ts";
+import { cancellation, type InFlight } from "./calls.ts";
 import { TASK_METHODS, unprefixTask, withTask } from "./ids.ts";
 import { fanOut, mergeTasks } from "./moves.ts";
 import { type Namespace, type Resolution, resolveByName } from "./resolve.ts";
-import { SEARCH_TOOL } from "./search.ts";
+import { SEARCH_TOOL, searchResult } from "./search.ts";
 
 type Result = Record<string, unknown>;
 
@@ -24,8 +26,17 @@ export interface Routing<S extends { readonly label: string }> {
   send(server: S, method: string, params: Params): Promise<Result>;
 }
 
-/** Whether a request is a call of the built-in search (answered from the merged tools, ./search.ts). */
-export const isSearch = (method: string, params: Params): boolean => method === "tools/call" && params.name === SEARCH_TOOL;
+/** The merged tools, as the caller lists them: how a relay has them is its own (read live, or a cached view). */
+export type MergedTools = () => readonly Result[] | Promise<readonly Result[]>;
+
+/**
+ * The built-in search's answer when the request is a call of it, null otherwise: the
+ * namespace's merged tools ranked (./search.ts), read through `tools` only when searched.
+ */
+export function searchOf(method: string, params: Params, tools: MergedTools): Promise<Result> | null {
+  if (method !== "tools/call" || params.name !== SEARCH_TOOL) return null;
+  return (async () => searchResult(await tools(), params.arguments))();
+}
 
 /**
  * The server a request naming one goes to (by exposed name, URI or prompt, or a task's
@@ -49,4 +60,36 @@ export async function setLevelEverywhere<S extends { readonly label: string }>(r
 export async function tasksOfAll<S extends { readonly label: string }>(r: Routing<S>, params: Params): Promise<Result> {
   const { cursor: _ignored, ...rest } = params;
   return mergeTasks(await fanOut(await r.started(), (s) => r.send(s, "tasks/list", rest)), (s, task) => withTask(s.label, task));
+}
+
+/** What telling servers of a caller's notification needs of a relay. */
+export interface Hearers<S> {
+  /** The servers started for this caller. */
+  started(): readonly S[] | Promise<readonly S[]>;
+  /** The caller's request in flight here under this key (./calls.ts requestKey): its server and that server's id for it. */
+  inFlight(key: string): InFlight<S> | undefined;
+  /** One notification to one server. */
+  notify(server: S, method: string, params: Params | undefined): Promise<unknown>;
+  /**
+   * Whether a cancellation of a request not in flight here goes to every started server (the
+   * one running it cancels) rather than to none: a /mcp session's request may run on another replica.
+   */
+  runsElsewhere: boolean;
+}
+
+/**
+ * A caller's notification, to the servers that hear it: `initialized` to none (each server
+ * had its own at start), a cancellation to the server running that request under its own id
+ * (one naming no request to none), anything else to every started server. Best effort: one
+ * server that cannot be told leaves the others; resolves once each was told or failed.
+ */
+export async function notifyServers<S>(h: Hearers<S>, method: string, params: Params | undefined): Promise<void> {
+  if (method === "notifications/initialized") return;
+  if (method === "notifications/cancelled") {
+    if (!params || !isRequestId(params.requestId)) return;
+    const found = cancellation(params, h.inFlight);
+    if (found) return void (await Promise.allSettled([h.notify(found.server, method, found.notice)]));
+    if (!h.runsElsewhere) return;
+  }
+  await Promise.allSettled((await h.started()).map((s) => h.notify(s, method, params)));
 }

@@ -14,8 +14,8 @@ import type { Implementation } from "../mcp/stateless/results.ts";
 import type { JsonRpcResponse } from "../util/jsonrpc.ts";
 import type { MergedNamespace } from "./namespace.ts";
 import type { RelayServer } from "./relay-server.ts";
-import { isSearch, routeOf, type Routing, setLevelEverywhere, tasksOfAll } from "./route-moves.ts";
-import { SEARCH_DEFINITION, searchResult } from "./search.ts";
+import { routeOf, type Routing, searchOf, setLevelEverywhere, tasksOfAll } from "./route-moves.ts";
+import { SEARCH_DEFINITION } from "./search.ts";
 
 type Result = Record<string, unknown>;
 
@@ -78,10 +78,12 @@ async function routeAmongServers<S extends RelayServer>(relay: RouteTarget<S>, c
   const kind = listKindOf(method);
   if (kind) return listAll(relay, kind);
   const ns = relay.namespace;
-  if (isSearch(method, params)) {
+  const searched = searchOf(method, params, async () => {
+    // Searched before any list: the servers' tools are listed first.
     if (ns.lists.tools.length === 0) await list(relay, "tools");
-    return searchResult(ns.lists.tools, params.arguments);
-  }
+    return ns.lists.tools;
+  });
+  if (searched) return searched;
   let resolved = routeOf(method, params, ns);
   if (resolved && "error" in resolved && (method === "tools/call" || method === "prompts/get") && typeof params.name === "string") {
     // A name not seen yet: list again, and say why a server under its prefix is missing.

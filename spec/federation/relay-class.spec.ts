@@ -7,11 +7,11 @@
 import { test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
 import { EventEmitter, on } from "node:events";
-import { Agent as HttpAgent } from "node:http";
-import { Agent as HttpsAgent } from "node:https";
 import { McpServer, type ToolContext } from "../../lib/index.ts";
-import { Relay } from "../../lib/federation/relay.ts";
-import { Upstream } from "../../lib/bridge/upstream.ts";
+import { requestKey } from "../../lib/federation/calls.ts";
+import type { Relay } from "../../lib/federation/relay.ts";
+import type { Upstream } from "../../lib/bridge/upstream.ts";
+import { bridgeRelay } from "./two-relays.ts";
 
 type Message = Record<string, any>;
 
@@ -60,20 +60,11 @@ interface Caller {
 }
 
 async function relayOver(t: TestContext, names: string[], aborted: Array<() => void> = []): Promise<Caller> {
-  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
-  const servers: Upstream[] = [];
+  const endpoints: Record<string, string> = {};
   for (const name of names) {
     const running = await toolServer(name, aborted).listen({ port: 0 });
     t.after(() => running.close());
-    const endpoint = `http://127.0.0.1:${running.port}/mcp`;
-    const context = {
-      token: "t",
-      retry: { attempts: 1, initialDelayMs: 1, maxDelayMs: 1 },
-      agents,
-      onServerMessage: (server: Upstream, message: Record<string, unknown>) => relay.fromServer(server, message),
-      log: () => {},
-    };
-    servers.push(new Upstream({ label: name, tool: name, revision: null, endpoint }, context));
+    endpoints[name] = `http://127.0.0.1:${running.port}/mcp`;
   }
   const sent: Message[] = [];
   const arrived = new EventEmitter();
@@ -81,13 +72,7 @@ async function relayOver(t: TestContext, names: string[], aborted: Array<() => v
     sent.push(m as Message);
     arrived.emit("message", m);
   };
-
-  const relay: Relay<Upstream> = new Relay({ servers, send, explain: (s) => `${s.label} failed`, serverInfo: { name: "spec-relay", version: "1" } });
-  t.after(async () => {
-    relay.close();
-    await Promise.all(servers.map((s) => s.close()));
-    agents.http.destroy();
-  });
+  const relay = bridgeRelay(t, endpoints, send);
   const next = async (match: (m: Message) => boolean): Promise<Message> => {
     const seen = sent.find(match);
     if (seen) return seen;
@@ -165,7 +150,7 @@ test("several servers: a cancellation reaches the server running the call, under
   const calling = c.relay.handle({ jsonrpc: "2.0", id: 77, method: "tools/call", params: { name: "beta_wait", arguments: {} } });
   // Once the call reached its server: the relay knows the server's own id for it.
   await new Promise<void>((ready) => {
-    const poll = (): void => void (c.relay.calls.cancelled({ requestId: 77 })?.server ? ready() : setImmediate(poll));
+    const poll = (): void => void (c.relay.calls.inFlight(requestKey(77)) ? ready() : setImmediate(poll));
     poll();
   });
   c.relay.notified("notifications/cancelled", { requestId: 77, reason: "no longer needed" });

@@ -3,15 +3,14 @@
 // same question of the same setting.
 import { s, type Infer, problem, section, type Fail } from "../../schema/index.ts";
 import type { Principal } from "../contracts/interfaces.ts";
-
-const GROUP_NAME = "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$";
+import { GROUP_NAME_PATTERN } from "../contracts/names.ts";
 
 /** The `admin` section as written in gateway.json. */
 export const adminSchema = problem(
   s.object(
     {
       /** Members of any of these groups are the hub's operators; empty (the default): nobody is. */
-      groups: problem(s.array(s.string({ pattern: GROUP_NAME })).default([]), "must be an array of group names"),
+      groups: problem(s.array(s.string({ pattern: GROUP_NAME_PATTERN })).default([]), "must be an array of group names"),
     },
     { additionalProperties: false },
   ),

@@ -4,19 +4,16 @@
 // variables it sees: the operator lists those here. Empty lists (the default): a registered
 // tool runs as gateway.json's top-level `runAs` and sees its top-level `env`, nothing else.
 import { s, type Converted, type Infer, problem, section, type Fail } from "../../schema/index.ts";
-import type { ChildIdentity } from "./tool-settings.ts";
-
-const ACCOUNT = "^([A-Za-z_][A-Za-z0-9._-]{0,31}\\$?|@person)$";
-const ENV_NAME = "^[A-Za-z_][A-Za-z0-9_]{0,127}$";
+import { ACCOUNT_PATTERN, type ChildIdentity, ENV_NAME_PATTERN } from "./tool-settings.ts";
 
 /** The `registry` section as written in gateway.json. */
 export const registrySchema = problem(
   s.object(
     {
       /** Accounts (and `@person`) a registered tool may name as its `runAs`. */
-      runAs: problem(s.array(s.string({ pattern: ACCOUNT })).default([]), 'must be an array of OS account names or "@person"'),
+      runAs: problem(s.array(s.string({ pattern: ACCOUNT_PATTERN })).default([]), 'must be an array of OS account names or "@person"'),
       /** Environment variable names a registered tool may name in its `env`. */
-      env: problem(s.array(s.string({ pattern: ENV_NAME })).default([]), "must be an array of environment variable names"),
+      env: problem(s.array(s.string({ pattern: ENV_NAME_PATTERN })).default([]), "must be an array of environment variable names"),
     },
     { additionalProperties: false },
   ),

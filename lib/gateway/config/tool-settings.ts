@@ -3,15 +3,20 @@
 // other, paths against the config's folder) is ./gateway-config.ts's, after this has checked the shape.
 import { s, type Converted, type Filled, type Infer, problem, section } from "../../schema/index.ts";
 import { appSchema, rapptureSchema, slurmSchema, type SlurmRevision } from "./served-settings.ts";
+import { GROUP_NAME_PATTERN } from "../contracts/names.ts";
 import { stdioSchema } from "./stdio-settings.ts";
 
 /** A revision's kinds: exactly one of them names what the revision runs or where it forwards. */
 export const KINDS = ["app", "rappture", "stdio", "url", "command", "slurm"] as const;
 export const ONE_OF = `one of ${KINDS.map((k) => `"${k}"`).join(", ")}`;
 
+/** An OS account (or `@person`), and an environment variable's name: also what the `registry` section lists. */
+export const ACCOUNT_PATTERN = "^([A-Za-z_][A-Za-z0-9._-]{0,31}\\$?|@person)$";
+export const ENV_NAME_PATTERN = "^[A-Za-z_][A-Za-z0-9_]{0,127}$";
+
 /** `runAs` and `env`, at the top level and per tool. */
-export const runAsSchema = problem(s.string({ pattern: "^([A-Za-z_][A-Za-z0-9._-]{0,31}\\$?|@person)$" }), 'must be an OS account name or "@person"');
-export const envSchema = problem(s.array(s.string({ pattern: "^[A-Za-z_][A-Za-z0-9_]{0,127}$" })), "must be an array of environment variable names");
+export const runAsSchema = problem(s.string({ pattern: ACCOUNT_PATTERN }), 'must be an OS account name or "@person"');
+export const envSchema = problem(s.array(s.string({ pattern: ENV_NAME_PATTERN })), "must be an array of environment variable names");
 
 export const revisionSchema = problem(
   s.object(
@@ -41,7 +46,7 @@ export const toolSchema = problem(
   s.object(
     {
       /** Empty: open to every authenticated user. */
-      groups: problem(s.array(s.string({ pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$" })).optional(), "must be an array of group names"),
+      groups: problem(s.array(s.string({ pattern: GROUP_NAME_PATTERN })).optional(), "must be an array of group names"),
       revisions: problem(s.record(revisionSchema), "must be an object of named revisions"),
       runAs: runAsSchema.optional(),
       env: envSchema.optional(),

@@ -2,7 +2,9 @@
 // one made by a sign-in at the hub's identity provider and the groups a claim maps to all
 // meet the same rule, and oauth/ can hold a claim to it without importing the accounts.
 const USER_NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
-const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+/** A group's name as a JSON Schema `pattern`: gateway.json's group lists are declared with it. */
+export const GROUP_NAME_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$";
+const GROUP_NAME = new RegExp(GROUP_NAME_PATTERN);
 
 /** 1-64 letters, digits, '.', '_', '@' or '-', starting with a letter or digit. */
 export const isUserName = (name: string): boolean => USER_NAME.test(name);

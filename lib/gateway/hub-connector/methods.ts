@@ -5,8 +5,7 @@
 // over the caller's tool sessions (./link-routing.ts); a method naming a tool (by its exposed
 // name, URI, prompt, task or job) is relayed to the caller's own tool session (./relay.ts).
 import { TASK_METHODS } from "../../federation/ids.ts";
-import { isSearch, routeOf, setLevelEverywhere, tasksOfAll } from "../../federation/route-moves.ts";
-import { searchResult } from "../../federation/search.ts";
+import { routeOf, searchOf, setLevelEverywhere, tasksOfAll } from "../../federation/route-moves.ts";
 import { ClientRequests } from "../../mcp/client-requests.ts";
 import type { ServerCore } from "../../mcp/core.ts";
 import { Dispatcher, type MessageHandlers } from "../../mcp/dispatcher.ts";
@@ -18,7 +17,6 @@ import { StatelessServer, type StatelessMethod } from "../../mcp/stateless/serve
 import { ResourceSubscriptions } from "../../mcp/subscriptions.ts";
 import { DEFAULT_MAX_BATCH_SIZE } from "../../server-options.ts";
 import { JOB_RESULT_TOOL } from "../../tasks/views.ts";
-import { isRecord } from "../../util/guards.ts";
 import { ErrorCode, JsonRpcError } from "../../util/jsonrpc.ts";
 import type { Logger } from "../../util/logger.ts";
 import { type RoutedEnd, watchRouted } from "../calls/audit-calls.ts";
@@ -28,8 +26,7 @@ import type { Door } from "./door.ts";
 import { JOB_POLL, JOBS_TOOL, notFoundJob, routeJob } from "./jobs.ts";
 import { discover, initializeResult, listPage, negotiatedVersion, SERVER_INFO } from "./local.ts";
 import { linkRouting } from "./link-routing.ts";
-import { answerTool, forward, notifyTools, toEveryTool } from "./relay.ts";
-import type { ConnectorSession } from "./sessions.ts";
+import { answerTool, forward, notifyTools } from "./relay.ts";
 
 /** Every method here runs on a POST to /mcp, whose exchange is its Door (scoped by lib/mcp for a stateless request). */
 const doorOf = (call: Call): Door => (call.exchange.via ?? call.exchange) as Door;
@@ -85,7 +82,9 @@ async function relayed(method: string, params: Result, call: Call): Promise<Resu
   const door = doorOf(call);
   const { cc, principal } = door;
   const view = await cc.views.get(cc, principal);
-  if (isSearch(method, params)) return searchResult(view.lists.tools, params.arguments);
+  // Searched over the person's cached view: the tools they may list, as they list them.
+  const searched = searchOf(method, params, () => view.lists.tools);
+  if (searched) return searched;
   let tool: string;
   let routed: Result;
   let answering: string | undefined;
@@ -148,19 +147,12 @@ function methodTable(): MethodTable {
   return table;
 }
 
-/** A /mcp session's cancellation of a call running on another replica: every started tool hears it (the one running it cancels). */
-function runsElsewhere(s: ConnectorSession, message: { method: string; params?: unknown }): boolean {
-  return message.method === "notifications/cancelled" && isRecord(message.params) && !s.inflight.has(JSON.stringify(message.params.requestId));
-}
-
 /** A client's notifications go to its tools, its answers to the tool that asked; spans are the gateway's own (../relay/trace.ts). */
 const HANDLERS: MessageHandlers = {
   spans: false,
   // Only a message in a /mcp session reaches them: a stateless request is served without.
   notification: async (message, exchange) => {
-    const s = (exchange as Door).connector!;
-    const value = message as unknown as Result;
-    await (runsElsewhere(s, message) ? toEveryTool(s, value) : notifyTools(s, value));
+    await notifyTools((exchange as Door).connector!, message.method, message.params);
   },
   response: (message, exchange) => answerTool((exchange as Door).connector!, message as unknown as Result),
 };

@@ -19,7 +19,7 @@ import { readAnswer, type Relayed, type Sink } from "./tool-answer.ts";
 import type { ConnectorContext } from "./context.ts";
 import { exposeMessage } from "./messages.ts";
 import { unprefixId } from "../../federation/ids.ts";
-import { cancellation } from "../../federation/calls.ts";
+import { type Hearers, notifyServers } from "../../federation/route-moves.ts";
 import type { RequestId } from "../../util/jsonrpc.ts";
 import type { ConnectorSession, Link } from "./sessions.ts";
 import type { WatchedCall } from "../calls/audit-calls.ts";
@@ -169,7 +169,7 @@ export async function forward(cc: ConnectorContext, r: Routed, sink: Sink): Prom
     // Only a batch can not carry a tool's question, and a batch is in a session, where the tool
     // goes on past a client leaving (its answer could be resumed): told, it ends the call.
     const reason = "The call asked the client in a batch";
-    const abandon = (): void => void notifyTools(s!, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: r.id, reason } });
+    const abandon = (): void => void notifyTools(s!, "notifications/cancelled", { requestId: r.id, reason });
     const relayed = await readAnswer(cc.gw.budget, answer, sink, expose, abandon);
     traced?.span.end(answer.statusCode !== undefined && answer.statusCode >= 400 ? String(answer.statusCode) : undefined);
     return relayed;
@@ -192,33 +192,30 @@ export async function answerTool(s: ConnectorSession, message: Record<string, un
   answer.resume();
 }
 
-/** A client's notification: a cancellation goes to the tool serving that request, others to every started tool. */
-export async function notifyTools(s: ConnectorSession, message: Record<string, unknown>): Promise<void> {
-  const method = message.method;
-  if (method === "notifications/initialized") return;
-  const params = isRecord(message.params) ? message.params : {};
+/** Each of a session's links, as the relays' one rule for a caller's notifications hears them (../../federation/route-moves.ts). */
+function hearers(s: ConnectorSession, requestId: unknown): Hearers<Link> {
   const headers = { "mcp-protocol-version": s.protocolVersion };
-  if (method === "notifications/cancelled") {
-    // The relays' one cancellation (../../federation/calls.ts): a request goes to its tool under the client's own id.
-    const found = cancellation(params, (key) => {
+  return {
+    started: () => s.started(),
+    // The tool hears a cancellation under the client's own id: /mcp relays requests with their ids unchanged.
+    inFlight: (key) => {
       const link = s.inflight.get(key);
-      return link && { server: link, serverId: params.requestId as RequestId };
-    });
-    if (!found) return;
-    // Best effort, as every notification: a tool that cannot be told is not the client's error.
-    const notice = { jsonrpc: "2.0", method, params: found.notice };
-    await Promise.allSettled([post(found.server.up, found.server.session, notice, headers, AbortSignal.timeout(30_000)).then((answer) => answer.resume())]);
-    return;
-  }
-  await toEveryTool(s, message);
+      return link && { server: link, serverId: requestId as RequestId };
+    },
+    notify: async (link, method, params) => {
+      const notice = { jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) };
+      (await post(link.up, link.session, notice, headers, AbortSignal.timeout(30_000))).resume();
+    },
+    // A session's requests may run on any replica (no affinity): one not running on this one
+    // is cancelled by telling every started tool; the tool running it stops, the others know no such id.
+    runsElsewhere: true,
+  };
 }
 
-/** A client's notification for every tool it started (best effort: one that cannot be told leaves the others). */
-export async function toEveryTool(s: ConnectorSession, message: Record<string, unknown>): Promise<void> {
-  const headers = { "mcp-protocol-version": s.protocolVersion };
-  await Promise.allSettled(
-    (await s.started()).map(async (link) => (await post(link.up, link.session, message, headers, AbortSignal.timeout(30_000))).resume()),
-  );
+/** A client's notification, to the tools that hear it; best effort, as every notification. */
+export function notifyTools(s: ConnectorSession, method: string, params: unknown): Promise<void> {
+  const p = isRecord(params) ? params : undefined;
+  return notifyServers(hearers(s, p?.requestId), method, p);
 }
 
 /** The client's standalone stream: each started tool's own, merged, and those of tools started later. */

@@ -3,11 +3,11 @@
 // already signed the person in (`frontEnd`), and the IdPs whose identity assertions (ID-JAG)
 // the token endpoint accepts (`assertionIssuers`). Secrets are named by file, read later.
 import { s, type Converted, type Filled, type Infer, type Present, type Shape, problem, section, type Fail } from "../../schema/index.ts";
+import { GROUP_NAME_PATTERN } from "../contracts/names.ts";
 import { addressMatcher } from "./ip-ranges.ts";
 
 const HEADER = "^[A-Za-z0-9-]{1,64}$";
 const CLAIM = "^[A-Za-z0-9_.:-]{1,64}$";
-const GROUP = "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$";
 const RANGE = "^[0-9a-fA-F.:]+(/\\d{1,3})?$";
 const PRINTABLE = (max: number) => `^[\\x21-\\x7e]{1,${max}}$`;
 
@@ -36,7 +36,7 @@ export const identitySchema = object({
   /** Only groups with this prefix count, without it. */
   groupsPrefix: text(PRINTABLE(64)).optional(),
   /** Only these groups count, renamed. */
-  groupsMap: problem(s.record(s.string({ pattern: GROUP })).optional(), "must map claim values to group names"),
+  groupsMap: problem(s.record(s.string({ pattern: GROUP_NAME_PATTERN })).optional(), "must map claim values to group names"),
   accounts: accounts(),
   /** Whether the store's passwords still work on the sign-in page. */
   passwords: problem(s.boolean().default(true), "must be true or false"),

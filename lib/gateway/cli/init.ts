@@ -12,7 +12,7 @@ import { AccountError, StoreAccountDirectory } from "../identity/accounts.ts";
 import { ApiTokens } from "../identity/api-tokens.ts";
 import { toolResource } from "../identity/auth.ts";
 import type { RecordStore } from "../contracts/interfaces.ts";
-import { isUserName } from "../contracts/names.ts";
+import { isToolName, isUserName } from "../contracts/names.ts";
 import { checkDataDir, DataDirError, FileRecordStore } from "../store/file-record-store.ts";
 import { StoreFullError } from "../contracts/store-errors.ts";
 import { NAME, passwordFromStdin, usage, type CliIo } from "./io.ts";
@@ -30,8 +30,6 @@ export interface InitArgs {
   /** `--store postgres://…`: accounts and tokens go to that database, opened by the caller; no data dir. */
   store?: { records: RecordStore; url: string };
 }
-
-const TOOL_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /** This package's demo app: beside the sources in a clone, absent from a packed install. */
 export function demoApp(): string | undefined {
@@ -97,7 +95,7 @@ export async function initCommand(io: CliIo, env: NodeJS.ProcessEnv, a: InitArgs
   const app = a.app !== undefined ? resolve(a.app) : demoApp();
   if (app === undefined) return usage(io, "this install has no demo app; give --app FILE");
   const tool = a.tool ?? (a.app === undefined ? "mcpdemo" : basename(app, extname(app)).replace(/[^A-Za-z0-9_-]/g, "_"));
-  if (!TOOL_NAME.test(tool)) return usage(io, "--tool must be letters, digits, '_' or '-' (64 at most), starting with a letter or digit");
+  if (!isToolName(tool)) return usage(io, "--tool must be letters, digits, '_' or '-' (64 at most), starting with a letter or digit");
   const user = a.user ?? defaultUser();
   const configFile = resolve(a.config ?? "gateway.json");
   const publicUrl = `http://127.0.0.1:${a.port}`;

@@ -28,6 +28,7 @@ import {
   type ToolSpec,
 } from "./tool-settings.ts";
 import { isHostSyntax } from "../../http/host-syntax.ts";
+import { isToolName } from "../contracts/names.ts";
 
 export type { SlurmRevision } from "./served-settings.ts";
 export type { ChildIdentity, Isolation, RevisionSpec, ToolSpec } from "./tool-settings.ts";
@@ -48,7 +49,6 @@ function fail(key: string, problem: string): never {
   throw new ConfigError(key, problem);
 }
 
-const TOOL_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const REVISION_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /** gateway.json as declared: each section's own declaration, composed. */
@@ -165,7 +165,7 @@ function tool(v: ToolFile, key: string, baseDir: string, top: ChildIdentity): To
  * and the same one-line errors (`tools.NAME…`) for both.
  */
 export function parseTool(name: string, v: unknown, baseDir: string, top: ChildIdentity): ToolSpec {
-  if (!TOOL_NAME.test(name)) throw new ConfigError("tools", "has a tool name that is not letters, digits, '_' or '-'");
+  if (!isToolName(name)) throw new ConfigError("tools", "has a tool name that is not letters, digits, '_' or '-'");
   const key = `tools.${name}`;
   return tool(TOOL.check(v, key, fail), key, baseDir, top);
 }

@@ -2,6 +2,7 @@
 // and the few choices an operator makes about it (who the people are: identity-settings.ts).
 import { s, type Converted, type Filled, type Infer, type Present, problem, section, type Fail } from "../../schema/index.ts";
 import {
+  HEADER_NAME_PATTERN,
   assertionIssuersSchema,
   frontEndSchema,
   identitySchema,
@@ -13,7 +14,7 @@ import {
   type IdentitySettings,
 } from "./identity-settings.ts";
 
-const header = () => problem(s.string({ pattern: "^[A-Za-z0-9-]{1,64}$" }).optional(), "must be an HTTP header name");
+const header = () => problem(s.string({ pattern: HEADER_NAME_PATTERN }).optional(), "must be an HTTP header name");
 const strings = (pattern: string) => problem(s.array(s.string({ pattern })).optional(), "must be an array of strings");
 
 const OBJECT_OR_FALSE = "must be an object or false";

@@ -6,7 +6,8 @@ import { s, type Converted, type Filled, type Infer, type Present, type Shape, p
 import { GROUP_NAME_PATTERN } from "../contracts/names.ts";
 import { addressMatcher } from "./ip-ranges.ts";
 
-const HEADER = "^[A-Za-z0-9-]{1,64}$";
+/** An HTTP header name gateway.json may name (a vouching front end's, a proxy's): one rule for every such key. */
+export const HEADER_NAME_PATTERN = "^[A-Za-z0-9-]{1,64}$";
 const CLAIM = "^[A-Za-z0-9_.:-]{1,64}$";
 const RANGE = "^[0-9a-fA-F.:]+(/\\d{1,3})?$";
 const PRINTABLE = (max: number) => `^[\\x21-\\x7e]{1,${max}}$`;
@@ -44,9 +45,9 @@ export const identitySchema = object({
 
 /** `oauth.frontEnd` as written in gateway.json. */
 export const frontEndSchema = object({
-  userHeader: text(HEADER),
-  groupsHeader: text(HEADER).optional(),
-  secretHeader: text(HEADER),
+  userHeader: text(HEADER_NAME_PATTERN),
+  groupsHeader: text(HEADER_NAME_PATTERN).optional(),
+  secretHeader: text(HEADER_NAME_PATTERN),
   secretFile: absolutePath(),
   /** Addresses (or CIDR ranges) of the front end: the only ones whose headers count. */
   from: problem(s.array(s.string({ pattern: RANGE }), { minItems: 1 }), "must list the front end's addresses (or CIDR ranges)"),

@@ -15,6 +15,14 @@ export function safeEqual(a: string | Uint8Array, b: string | Uint8Array): boole
   return timingSafeEqual(digest(a), digest(b)) && a.length === b.length;
 }
 
+/**
+ * Constant-time equality of two digests already made (a SHA-256 of a secret): a digest's
+ * length tells nothing of the secret, so they are compared as they are, not hashed again.
+ */
+export function sameDigest(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 /** HMAC-SHA-256 of `data` (UTF-8) under `key`, base64url. */
 export function hmac(key: string | Uint8Array, data: string): string {
   return createHmac("sha256", key).update(data, "utf8").digest("base64url");

@@ -3,7 +3,7 @@
 // a SHA-256 of the whole token is stored; checks compare hashes in constant time.
 import * as crypto from "node:crypto";
 import { randomBytes } from "node:crypto";
-import { safeEqual } from "../../util/secrets.ts";
+import { sameDigest } from "../../util/secrets.ts";
 import { ACCOUNTS } from "./accounts.ts";
 import type { AccountDirectory, Principal, RecordStore, TokenVerifier } from "../contracts/interfaces.ts";
 
@@ -57,7 +57,8 @@ export type CopyOf = (collection: string, id: string) => object | undefined;
 
 /** A verified token, reused while the token's and the account's records it came from are remembered unchanged. */
 interface Verified {
-  token: Buffer;
+  /** The token's SHA-256, as its record holds it: the token itself is kept nowhere. */
+  digest: Buffer;
   principal: Principal;
   tokenCopy: object;
   accountCopy: object;
@@ -173,9 +174,12 @@ export class ApiTokens implements TokenVerifier {
     const id = m[1]!;
     const known = this.#verified.get(id);
     if (!known || !this.copyOf) return undefined;
-    const sent = Buffer.from(token);
-    // The whole token compared in constant time, as the hashes are in verify.
-    if (known.tokenCopy === this.copyOf(COLLECTION, id) && known.accountCopy === this.copyOf(ACCOUNTS, known.principal.user) && safeEqual(sent, known.token)) {
+    // The token's digest compared in constant time, as in verify: one hash per request, and no token kept in memory.
+    if (
+      known.tokenCopy === this.copyOf(COLLECTION, id) &&
+      known.accountCopy === this.copyOf(ACCOUNTS, known.principal.user) &&
+      sameDigest(digest(token), known.digest)
+    ) {
       // Expired is refused exactly as revoked: null, the same 401.
       if (known.expiresAt <= this.now()) return null;
       this.#used(id);
@@ -191,8 +195,8 @@ export class ApiTokens implements TokenVerifier {
     const record = await this.store.get<TokenRecord>(COLLECTION, id);
     if (!record) return null;
     const expected = Buffer.from(record.hash, "base64url");
-    const actual = digest(token);
-    if (!safeEqual(expected, actual)) return null;
+    const sent = digest(token);
+    if (!sameDigest(expected, sent)) return null;
     if (expiry(record) <= this.now()) return null;
     // Groups as the data dir has them: removing a user from a group takes effect on the next
     // read of the account (the gateway remembers reads for limits.lookupCacheSeconds).
@@ -200,7 +204,7 @@ export class ApiTokens implements TokenVerifier {
     if (groups === null) return null;
     const principal: Principal = { user: record.user, groups, kind: "api-token" };
     this.#used(id);
-    this.#remember(id, token, principal, expiry(record));
+    this.#remember(id, sent, principal, expiry(record));
     return principal;
   }
 
@@ -217,13 +221,13 @@ export class ApiTokens implements TokenVerifier {
     this.store.put(USE, id, { at: now }).catch(() => undefined);
   }
 
-  #remember(id: string, token: string, principal: Principal, expiresAt: number): void {
+  #remember(id: string, sent: Buffer, principal: Principal, expiresAt: number): void {
     const tokenCopy = this.copyOf?.(COLLECTION, id);
     const accountCopy = this.copyOf?.(ACCOUNTS, principal.user);
     if (!tokenCopy || !accountCopy) return;
     if (this.#verified.size >= VERIFIED_KEPT) this.#verified.clear();
     // Frozen: every request with this token shares it.
     const shared: Principal = Object.freeze({ ...principal, groups: Object.freeze([...principal.groups]) });
-    this.#verified.set(id, { token: Buffer.from(token), principal: shared, tokenCopy, accountCopy, expiresAt });
+    this.#verified.set(id, { digest: sent, principal: shared, tokenCopy, accountCopy, expiresAt });
   }
 }

@@ -109,7 +109,7 @@ export async function readAnswer(
     abandon();
     throw new JsonRpcError(ErrorCode.InvalidRequest, `The tool asked the client (${asked}), which an answer in a batch can not carry: send this call alone`);
   }
-  return { result: resultOf(final), bytes: () => JSON.stringify(final).length };
+  return { result: resultOf(final), bytes: () => Buffer.byteLength(JSON.stringify(final) ?? "") };
 }
 
 /** An answer read whole: the tool's bytes as they are when nothing in them needs renaming. */

@@ -7,8 +7,8 @@
 import { continueTrace, gatewaySpan } from "../../lib/gateway/relay/trace.ts";
 import { inspectRequest, mayActOn, passedOn } from "../../lib/gateway/relay/rewrite.ts";
 import { EXPORTER_LIMITS } from "../../lib/telemetry/exporter.ts";
-import { exportRequest } from "../../lib/telemetry/otlp.ts";
-import type { SpanRecord } from "../../lib/telemetry/span.ts";
+import { spanJson } from "../../lib/telemetry/otlp.ts";
+import { SpanParts } from "../../lib/telemetry/span-parts.ts";
 import { Tracer } from "../../lib/telemetry/tracer.ts";
 import { CALL_ADD, PROTOCOL_VERSION } from "../requests.ts";
 
@@ -43,11 +43,10 @@ export interface TracingWork {
 }
 
 export function tracingWork(calls: number): TracingWork {
-  // No exporter: the spans are kept here and encoded in export-sized batches, as the exporter would.
+  // No exporter: each span is encoded and queued here as the exporter does, and taken in export-sized batches.
   const off = new Tracer(null);
-  const resource = { "service.name": "hub_gateway" };
-  const on = new Tracer({ endpoint: null, headers: {}, resource, sampler: () => true });
-  const batch: SpanRecord[] = [];
+  const on = new Tracer({ endpoint: null, headers: {}, resource: { "service.name": "hub_gateway" }, sampler: () => true });
+  const queue = new SpanParts({ spansPerPart: 16, maxSpans: EXPORTER_LIMITS.maxQueue, maxBytes: EXPORTER_LIMITS.maxQueueBytes ?? Number.POSITIVE_INFINITY });
   let sink = 0;
   const untraced = (): void => {
     const msg = mayActOn(BODY, "application/json") ? inspectRequest(BODY, "/p/") : passedOn(BODY);
@@ -59,8 +58,12 @@ export function tracingWork(calls: number): TracingWork {
     const span = gatewaySpan(on, forwarded.trace, msg);
     span.set("mcp.session.id", "0123456789abcdef0123456789abcdef");
     span.end();
-    batch.push(span.record);
-    if (batch.length === EXPORTER_LIMITS.maxBatch) sink += Buffer.byteLength(exportRequest(resource, batch.splice(0)));
+    queue.add(spanJson(span.record));
+    if (queue.size >= EXPORTER_LIMITS.maxBatch) {
+      const batch = queue.take(EXPORTER_LIMITS.maxBatch)!;
+      sink += batch.spans;
+      batch.release();
+    }
     sink += forwarded.body.length;
   };
   // Once through both before measuring, so the two are compiled alike.

@@ -12,7 +12,7 @@
 //
 // A held stream lives in the gateway process that opened it: a POST reaching another
 // replica is 404 (the client opens a new stream), so legacy clients need sticky routing.
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Tracer } from "../../telemetry/tracer.ts";
 import { continueTrace, errorTypeOf, gatewaySpan } from "../relay/trace.ts";
 import { SseStream } from "../../http/sse.ts";
@@ -132,7 +132,7 @@ export class LegacyStreams {
     const span = traced ? gatewaySpan(this.tracer!, traced.trace, msg) : null;
     let failed: string | undefined;
     try {
-      await this.#forward(held, req, res, traced ? { ...msg, body: traced.body } : msg, traced?.headers ?? req.headers);
+      await this.#forward(held, req, res, traced ? { ...msg, body: traced.body } : msg, traced?.fields);
     } catch (err) {
       failed = errorTypeOf(err);
       throw err;
@@ -141,7 +141,13 @@ export class LegacyStreams {
     }
   }
 
-  async #forward(held: Held, req: IncomingMessage, res: ServerResponse, msg: ParsedMessage, headers: IncomingHttpHeaders): Promise<void> {
+  async #forward(
+    held: Held,
+    req: IncomingMessage,
+    res: ServerResponse,
+    msg: ParsedMessage,
+    trace: Readonly<Record<string, string>> | undefined,
+  ): Promise<void> {
     // Every request runs in the stream's session (the gateway opens one if the client did not),
     // unless the tool server keeps none ("").
     checkSharedUse(held.shared, { stateless: isStateless(req), inSession: held.known !== "" });
@@ -152,7 +158,7 @@ export class LegacyStreams {
       const session = upstreamSession ? await upstreamSession : undefined;
       const answer = await send(
         held.upstream,
-        { method: "POST", path: "mcp", headers, body: msg.body, session, accept: MCP_ACCEPT, vouched: held.vouched },
+        { method: "POST", path: "mcp", headers: req.headers, body: msg.body, session, accept: MCP_ACCEPT, vouched: held.vouched, trace },
         held.abort.signal,
       );
       if (!upstreamSession && answer.statusCode === 200) {

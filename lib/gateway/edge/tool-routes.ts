@@ -1,7 +1,7 @@
 // The routes under /api/mcp/{tool}, once the caller is known and allowed: JSON-RPC (with
 // gateway sessions), the session bootstrap, the legacy connection info, the REST tool
 // route and the OpenAPI document. Each picks the tool session, forwards, and relays.
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { rewriteCost, untilSent } from "../relay/answer-budget.ts";
 import { corsWith, isEventStream, openStream, relay, sendRewritten, type Outgoing } from "../relay/forward.ts";
 import { parseAccept } from "../../http/accept.ts";
@@ -55,7 +55,7 @@ async function rpc(
     sendParseError(res);
     return;
   }
-  const traced = continueTrace(ctx.tracer, forwardedHeaders(req, msg), msg);
+  const traced = continueTrace(ctx.tracer, req.headers, msg);
   const span = tracing ? gatewaySpan(ctx.tracer, traced.trace, msg) : null;
   const watched = watchRpc(ctx, c, res, msg, body);
   if (watched && tracing) watched.traceId = traced.trace.traceId;
@@ -97,7 +97,7 @@ async function startOrContinue(
   // An initialize opens a new upstream session, named in its answer, as for any MCP client:
   // a server may refuse a second initialize on a session (the official SDK's does).
   const session = msg.initialize ? undefined : s.upstream;
-  return forwardRpc(ctx, c, res, s, msg, traced, session, hold);
+  return forwardRpc(ctx, c, res, s, msg, forwardedHeaders(req, msg), traced, session, hold);
 }
 
 /** The POST on to the tool server and its answer back; the answer's status. */
@@ -107,6 +107,7 @@ async function forwardRpc(
   res: ServerResponse,
   s: Continued,
   msg: ParsedMessage,
+  headers: IncomingHttpHeaders,
   traced: TracedRequest,
   session: string | undefined,
   hold: (() => void) | undefined,
@@ -116,8 +117,9 @@ async function forwardRpc(
   const out: Outgoing = {
     method: "POST",
     path: "mcp",
-    headers: traced.headers,
+    headers,
     body: traced.body,
+    trace: traced.fields,
     session,
     accept: msg.rewrite ? MCP_ACCEPT : undefined,
   };
@@ -159,7 +161,7 @@ async function passThrough(ctx: GatewayContext, c: Caller, req: IncomingMessage,
   try {
     const rec = await ctx.sessions.acquire(c.principal.user, c.tool, revisionOf(c));
     if (watched) watched.revision = rec.revision;
-    const answer = await exchange(ctx, c, rec, { method: req.method!, path, headers: traced?.headers ?? req.headers, body }, res);
+    const answer = await exchange(ctx, c, rec, { method: req.method!, path, headers: req.headers, body, trace: traced?.fields }, res);
     traced?.span.end(answer.statusCode !== undefined && answer.statusCode >= 400 ? String(answer.statusCode) : undefined);
     await relay(res, answer, {}, undefined, ctx.keepaliveMs);
   } catch (err) {

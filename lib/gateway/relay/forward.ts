@@ -20,6 +20,10 @@ const HEADERS_TIMEOUT_MS = 300_000;
 const DROPPED_REQUEST = new Set(["authorization", "cookie", "host", "content-length", "mcp-session-id", "origin", "referer", "accept-encoding"]);
 /** The same, for a request whose Accept the gateway sets. */
 const DROPPED_REQUEST_AND_ACCEPT = new Set([...DROPPED_REQUEST, "accept"]);
+/** The client's trace context, for a request that carries the gateway's instead (`Outgoing.trace`), malformed or not. */
+const TRACE_HEADERS = ["traceparent", "tracestate", "baggage"];
+const DROPPED_TRACED = new Set([...DROPPED_REQUEST, ...TRACE_HEADERS]);
+const DROPPED_TRACED_AND_ACCEPT = new Set([...DROPPED_REQUEST_AND_ACCEPT, ...TRACE_HEADERS]);
 const DROPPED_RESPONSE = new Set(["mcp-session-id", "set-cookie"]);
 /** A rewritten answer has its own length. */
 const DROPPED_FROM_REWRITTEN = new Set([...DROPPED_RESPONSE, "content-length"]);
@@ -51,13 +55,17 @@ export interface Outgoing {
   accept?: string;
   /** What the gateway vouches for, in place of any X-Forwarded-* / Forwarded the client sent. */
   vouched?: Vouched;
+  /** The gateway's trace context headers (../relay/trace.ts), in place of any the client sent. */
+  trace?: Readonly<Record<string, string>>;
 }
 
 /** Resolves when the response headers arrive; rejects with the connection error. */
 export function send(upstream: Upstream, out: Outgoing, cancel: AbortSignal | Cancel): Promise<IncomingMessage> {
   const target = upstreamTarget(upstream.url);
   // A client could otherwise claim to be someone else to a tool server that trusts its proxy.
-  const headers = vouchedRequestHeaders(out.headers, out.accept ? DROPPED_REQUEST_AND_ACCEPT : DROPPED_REQUEST, out.vouched);
+  const drop = out.trace ? (out.accept ? DROPPED_TRACED_AND_ACCEPT : DROPPED_TRACED) : out.accept ? DROPPED_REQUEST_AND_ACCEPT : DROPPED_REQUEST;
+  const headers = vouchedRequestHeaders(out.headers, drop, out.vouched);
+  for (const name in out.trace) headers.push(name, out.trace[name]!);
   if (out.accept) headers.push("accept", out.accept);
   if (out.session) headers.push("mcp-session-id", out.session);
   if (upstream.cookie) headers.push("cookie", upstream.cookie);

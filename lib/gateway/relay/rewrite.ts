@@ -11,15 +11,17 @@ import { mcpSpanAttributes } from "../../mcp/span.ts";
 import type { AttributeValue } from "../../telemetry/span.ts";
 import { isRecord } from "../../util/guards.ts";
 import { charsetOf } from "../../http/content-type.ts";
-import { spliceTraceFields } from "./trace-splice.ts";
+import { spliceAt, spliceTraceFields } from "./trace-splice.ts";
+import { scanRequest, type RequestHead } from "./request-head.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
 /** Methods whose results are rewritten: their answers are read whole, as JSON or as an event stream. */
-const REWRITTEN = new Set(["ping"]);
+const REWRITTEN = ["ping"];
 /** Methods whose `params.uri` may carry the gateway's prefix. */
-const URI_PARAMS = new Set(["resources/read", "resources/subscribe", "resources/unsubscribe"]);
+const URI_PARAMS = ["resources/read", "resources/subscribe", "resources/unsubscribe"];
+// Arrays, not sets: a method read from a body is a new string, which a set hashes on every lookup.
 
 const isObject = isRecord as (v: unknown) => v is JsonObject;
 
@@ -77,6 +79,8 @@ export function passedOn(raw: Buffer): ParsedMessage {
  */
 export function inspectRequest(raw: Buffer, resourcePrefix: string, tracing = false, naming = tracing): ParsedMessage | null {
   const text = raw.toString("utf8");
+  const head = scanRequest(text);
+  if (head && !URI_PARAMS.includes(head.method)) return fromHead(raw, text, head, tracing, naming);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -89,14 +93,14 @@ export function inspectRequest(raw: Buffer, resourcePrefix: string, tracing = fa
   let body = raw;
   let uri: ParsedMessage["uri"];
   const params = value.params;
-  if (URI_PARAMS.has(method) && isObject(params) && typeof params.uri === "string" && params.uri.startsWith(resourcePrefix)) {
+  if (URI_PARAMS.includes(method) && isObject(params) && typeof params.uri === "string" && params.uri.startsWith(resourcePrefix)) {
     uri = { sent: params.uri, forwarded: params.uri.slice(resourcePrefix.length) };
     params.uri = uri.forwarded;
     body = Buffer.from(JSON.stringify(value));
   }
   const parsed: ParsedMessage = {
     method: isRequest ? method : undefined,
-    rewrite: isRequest && REWRITTEN.has(method),
+    rewrite: isRequest && REWRITTEN.includes(method),
     initialize: isRequest && method === "initialize",
     body,
   };
@@ -106,11 +110,30 @@ export function inspectRequest(raw: Buffer, resourcePrefix: string, tracing = fa
   if (isRequest && isObject(params) && (tracing || (isObject(meta) && "traceparent" in meta))) {
     // With no trace keys to take out, the fields are spliced into the text as it came.
     const clean = !isObject(meta) || !("traceparent" in meta || "tracestate" in meta || "baggage" in meta);
-    const shape = { hasMeta: "_meta" in params, empty: Object.keys(params).length === 0 };
+    const shape = { hasMeta: "_meta" in params };
     parsed.traced = {
       parent: parentFromMeta(params),
       with: (fields) => (clean && body === raw ? spliceTraceFields(raw, text, fields, shape) : null) ?? rewritten(value, params, fields),
     };
+  }
+  return parsed;
+}
+
+/** The same as inspectRequest's answer, from a head the scan read (no resource URI to change: those methods are parsed). */
+function fromHead(raw: Buffer, text: string, head: RequestHead, tracing: boolean, naming: boolean): ParsedMessage {
+  const { method, id } = head;
+  const isRequest = id !== undefined && id !== null;
+  const parsed: ParsedMessage = {
+    method: isRequest ? method : undefined,
+    rewrite: isRequest && REWRITTEN.includes(method),
+    initialize: isRequest && method === "initialize",
+    body: raw,
+  };
+  if (naming) parsed.span = mcpSpanAttributes(method, head.name === undefined ? undefined : { name: head.name }, isRequest ? id : null);
+  // A _meta with trace keys is never read by the scan: with none, only tracing puts the gateway's in.
+  if (isRequest && head.paramsAt >= 0 && tracing) {
+    const place = head.metaAt >= 0 ? { at: head.metaAt, newMeta: false } : { at: head.paramsAt, newMeta: true };
+    parsed.traced = { parent: null, with: (fields) => spliceAt(raw, text, place, fields) };
   }
   return parsed;
 }

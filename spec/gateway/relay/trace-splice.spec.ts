@@ -63,10 +63,10 @@ test("nothing to carry it in: no params, params no object, a notification, a bat
   assert.equal(forwarded('{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}'), undefined);
   assert.equal(forwarded('[{"jsonrpc":"2.0","id":1,"method":"ping","params":{}}]'), undefined);
   // Asked directly, the splice declines a body with no params object rather than guess.
-  const splice = (text: string, shape = { hasMeta: false, empty: true }): Buffer | null => spliceTraceFields(Buffer.from(text), text, FIELDS, shape);
+  const splice = (text: string, shape = { hasMeta: false }): Buffer | null => spliceTraceFields(Buffer.from(text), text, FIELDS, shape);
   assert.equal(splice('{"id":1,"method":"m"}'), null);
   assert.equal(splice('{"id":1,"method":"m","params":[]}'), null);
-  assert.equal(splice('{"id":1,"method":"m","params":{"_meta":1}}', { hasMeta: true, empty: false }), null);
+  assert.equal(splice('{"id":1,"method":"m","params":{"_meta":1}}', { hasMeta: true }), null);
 });
 
 test("the bytes as they came: copied around the insertion where the text before it is ASCII, else re-encoded", () => {
@@ -88,7 +88,7 @@ test("the bytes as they came: copied around the insertion where the text before 
   // Fields that are no ASCII (never from the gateway's own context) go the string way.
   const text = '{"id":1,"method":"m","params":{}}';
   assert.equal(
-    spliceTraceFields(Buffer.from(text), text, { baggage: "ü" }, { hasMeta: false, empty: true })?.toString("utf8"),
+    spliceTraceFields(Buffer.from(text), text, { baggage: "ü" }, { hasMeta: false })?.toString("utf8"),
     '{"id":1,"method":"m","params":{"_meta":{"baggage":"ü"}}}',
   );
 });

@@ -22,6 +22,12 @@ export interface Stats {
   systemMs: number;
   /** Young-generation collections so far. */
   scavenges: number;
+  /** Full (mark-compact) collections so far. */
+  fullGcs: number;
+  /** Time in collections so far, pauses and incremental steps. */
+  gcMs: number;
+  /** Page faults served without I/O so far: fresh memory touched for the first time. */
+  minorPageFaults: number;
   sessions: number | null;
 }
 
@@ -98,6 +104,9 @@ export async function startServer(kind: ServerKind, options: ChildOptions): Prom
         cpuMs: m.cpuMs,
         systemMs: m.systemMs,
         scavenges: m.scavenges,
+        fullGcs: m.fullGcs,
+        gcMs: m.gcMs,
+        minorPageFaults: m.minorPageFaults,
         sessions: m.sessions,
       };
     },

@@ -21,6 +21,9 @@ export type ChildMessage =
       /** The part of cpuMs spent in the kernel. */
       systemMs: number;
       scavenges: number;
+      fullGcs: number;
+      gcMs: number;
+      minorPageFaults: number;
       sessions: number | null;
     };
 
@@ -46,9 +49,14 @@ function send(message: ChildMessage): void {
 async function main(kind: ServerKind, args: readonly string[]): Promise<void> {
   // With a fixed young generation, each scavenge stands for one semi-space of allocation.
   let scavenges = 0;
+  let fullGcs = 0;
+  let gcMs = 0;
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      if ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) scavenges++;
+      gcMs += entry.duration;
+      const kind = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MINOR) scavenges++;
+      else if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) fullGcs++;
     }
   }).observe({ entryTypes: ["gc"] });
   const server = await (await starters[kind]())(args);
@@ -75,6 +83,9 @@ async function main(kind: ServerKind, args: readonly string[]): Promise<void> {
       cpuMs,
       systemMs: cpu.system / 1000,
       scavenges,
+      fullGcs,
+      gcMs,
+      minorPageFaults: process.resourceUsage().minorPageFault,
       sessions: server.sessions(),
     });
   });

@@ -1,4 +1,4 @@
-// `node --import tsx bench/tracing-ab.ts [--rounds N] [--slice-ms MS] [--rate N] [--sampler NAME] [--control] [--baseline-root DIR]`:
+// `node --import tsx bench/tracing-ab.ts [--rounds N] [--slice-ms MS] [--rate N] [--sampler NAME] [--control] [--baseline-root DIR] [--cpu-prof DIR]`:
 // the traced gateway against its untraced twin and nothing else, for taking tracing's cost on
 // the hop apart without a whole bench run (issue 39). Every lane gets one slice per round, in an
 // order turned by one place each round (and reversed every other turn), so each process is as busy
@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { FileRecordStore } from "../lib/gateway/index.ts";
-import { type Servers, serversFrom, type ServerChild } from "./child.ts";
+import { type Servers, serversFrom, type ServerChild, type Stats } from "./child.ts";
 import { compileForBench, type CompiledTree } from "./compile.ts";
 import autocannon from "autocannon";
 import { combine, LoadGenerator } from "./load.ts";
@@ -34,6 +34,7 @@ const { values } = parseArgs({
     control: { type: "boolean", default: false },
     "baseline-root": { type: "string" },
     rate: { type: "string" },
+    "cpu-prof": { type: "string" },
   },
 });
 const rounds = Number(values.rounds);
@@ -73,7 +74,7 @@ async function rateSlice(l: Lane, ms: number): Promise<void> {
 }
 
 const trees: CompiledTree[] = [compileForBench()];
-const servers = serversFrom(trees[0]!.path("bench/server-child.ts"), null);
+const servers = serversFrom(trees[0]!.path("bench/server-child.ts"), values["cpu-prof"] ?? null);
 const gen = await LoadGenerator.start({ connections: 50 });
 const dataDir = mkdtempSync(join(tmpdir(), "hubmcp-tracing-ab-"));
 const sink = await startSpanSink();
@@ -84,7 +85,7 @@ try {
   started.push(tool);
   const upstream = `http://127.0.0.1:${tool.port}/`;
   const lane = async (name: string, from: Servers, args: string[]): Promise<Lane> => {
-    const gateway = await from.start("gateway", { args: [dataDir, upstream, ...args] });
+    const gateway = await from.start("gateway", { args: [dataDir, upstream, ...args], profile: true });
     started.push(gateway);
     const session = await openGatewaySession({ gateway, bearer });
     const headers = { ...MCP_ACCEPT, ...bearer, "mcp-session-id": session, "mcp-protocol-version": PROTOCOL_VERSION };
@@ -106,7 +107,7 @@ try {
     await gen.run(l.target, { durationMs: 1500, warmupMs: 0 });
   }
   const calls = (l: Lane): number => l.runs.reduce((n, r) => n + r.total, 0);
-  const counters = async (): Promise<{ scavenges: number; systemMs: number }[]> => Promise.all(all.map(async (l) => l.costs[0]!.stats()));
+  const counters = async (): Promise<Stats[]> => Promise.all(all.map(async (l) => l.costs[0]!.stats()));
   const before = await counters();
   const ratios = lanes.map((): number[] => []);
   for (let round = 0; round < rounds; round++) {
@@ -138,7 +139,9 @@ try {
     console.log(
       `${l.name}: ${r}${((l.cpuMs[0]! * 1000) / n).toFixed(1)} µs/call own (${kernel} of it in the kernel), tool server ${((l.cpuMs[1]! * 1000) / n).toFixed(1)} µs/call, ` +
         `${(l.runs.reduce((k, run) => k + run.requests, 0) / (l.runs.reduce((ms, run) => ms + run.elapsedMs, 0) / 1000)).toFixed(0)} calls/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms, ` +
-        `${(((after[i]!.scavenges - before[i]!.scavenges) * 1000) / n).toFixed(2)} scavenges per 1000 calls`,
+        `per 1000 calls ${(((after[i]!.scavenges - before[i]!.scavenges) * 1000) / n).toFixed(2)} scavenges, ` +
+        `${(((after[i]!.fullGcs - before[i]!.fullGcs) * 1000) / n).toFixed(2)} full collections, ${(((after[i]!.gcMs - before[i]!.gcMs) * 1000) / n).toFixed(1)} ms collecting, ` +
+        `${(((after[i]!.minorPageFaults - before[i]!.minorPageFaults) * 1000) / n).toFixed(0)} page faults`,
     );
   });
   if (baseline) {

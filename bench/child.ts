@@ -35,6 +35,8 @@ export interface ServerChild {
   readonly port: number;
   /** Memory and CPU time now; with `gc`, after a full collection. */
   stats(gc?: boolean): Promise<Stats>;
+  /** Turns a "toggled" gateway's tracing on or off. */
+  setTracing(on: boolean): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -109,6 +111,10 @@ export async function startServer(kind: ServerKind, options: ChildOptions): Prom
         minorPageFaults: m.minorPageFaults,
         sessions: m.sessions,
       };
+    },
+    async setTracing(on: boolean) {
+      const m = await ask({ type: "tracing", on });
+      if (m.type !== "tracing" || m.on !== on) throw new Error("unexpected answer from bench server");
     },
     async stop() {
       if (child.connected) child.send({ type: "stop" } satisfies ChildRequest);

@@ -34,12 +34,22 @@ export interface LoadResult {
   latencies: Float64Array;
 }
 
-/** What to run: for a time (after a warm-up that is not measured), or a fixed count. */
-export type LoadPlan = { durationMs: number; warmupMs: number } | { requests: number };
+/**
+ * What to run: for a time (after a warm-up that is not measured), or a fixed count. `rate`:
+ * that many requests a second over all connections (autocannon spends it per whole second), as
+ * a steady load rather than as fast as answers come.
+ */
+export type LoadPlan = { durationMs: number; warmupMs: number; rate?: number } | { requests: number };
 
 export function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 function concat(arrays: Float64Array[]): Float64Array {
@@ -118,6 +128,7 @@ export class LoadGenerator {
           pipelining: 1,
           // Stopped by the deadline below; a short sample interval ends the run promptly after.
           ...(counted ? { amount: plan.requests } : { duration: (plan.warmupMs + plan.durationMs) / 1000 + 5 }),
+          ...(!counted && plan.rate !== undefined ? { overallRate: plan.rate } : {}),
           sampleInt: 50,
           timeout: 10,
         },

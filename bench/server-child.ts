@@ -5,9 +5,10 @@ import { constants, PerformanceObserver, type PerformanceEntry } from "node:perf
 import { getHeapSpaceStatistics } from "node:v8";
 import type { BenchServer, ServerKind } from "./servers/types.ts";
 
-export type ChildRequest = { type: "stats"; gc: boolean } | { type: "stop" };
+export type ChildRequest = { type: "stats"; gc: boolean } | { type: "stop" } | { type: "tracing"; on: boolean };
 export type ChildMessage =
   | { type: "listening"; port: number }
+  | { type: "tracing"; on: boolean }
   | {
       type: "stats";
       rssBytes: number;
@@ -64,6 +65,12 @@ async function main(kind: ServerKind, args: readonly string[]): Promise<void> {
     if (request.type === "stop") {
       // process.exit still writes a --cpu-prof profile; a stray timer must not keep us alive.
       void server.close().then(() => process.exit(0));
+      return;
+    }
+    if (request.type === "tracing") {
+      if (!server.setTracing) throw new Error("this bench server cannot turn its tracing on and off");
+      server.setTracing(request.on);
+      send({ type: "tracing", on: request.on });
       return;
     }
     // Full collection first, so "RSS" means what is still held rather than what awaits GC.

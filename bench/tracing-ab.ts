@@ -19,11 +19,11 @@ import { FileRecordStore } from "../lib/gateway/index.ts";
 import { type Servers, serversFrom, type ServerChild, type Stats } from "./child.ts";
 import { compileForBench, type CompiledTree } from "./compile.ts";
 import autocannon from "autocannon";
-import { combine, LoadGenerator } from "./load.ts";
+import { combine, LoadGenerator, median } from "./load.ts";
 import { CALL_ADD, expectSum, probe, PROTOCOL_VERSION } from "./requests.ts";
 import { addBenchUser } from "./rows/gateway-postgres.ts";
 import { type Lane, MCP_ACCEPT, openGatewaySession, PATH, slice } from "./rows/gateway.ts";
-import { median } from "./rows/paired.ts";
+
 import { startSpanSink } from "./span-sink.ts";
 
 const { values } = parseArgs({

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileRecordStore } from "../../lib/gateway/index.ts";
 import type { ServerChild, Servers } from "../child.ts";
-import { combine, type LoadGenerator, type LoadResult, type Target } from "../load.ts";
+import { combine, type LoadGenerator, type LoadResult, median, type Target } from "../load.ts";
 import { CALL_ADD, expectSum, INITIALIZE, openSession, PROTOCOL_VERSION, probe, targets } from "../requests.ts";
 import type { Row } from "../row.ts";
 import { GATEWAY_TOOL } from "../servers/gateway.ts";
@@ -17,15 +17,22 @@ import { atMost, TARGETS } from "../targets.ts";
 import { addBenchUser, startPostgresGateways } from "./gateway-postgres.ts";
 import type { Slicing } from "./throughput.ts";
 import { startSpanSink, type SpanSink } from "../span-sink.ts";
-import { median, pairedRatios } from "./paired.ts";
+import { toggledTracingCost, tracingCost } from "./tracing-cost.ts";
 import { tracingWork } from "./tracing-work.ts";
 
 export const MCP_ACCEPT = { accept: "application/json, text/event-stream" };
 export const PATH = `/api/mcp/${GATEWAY_TOOL}/mcp`;
 /** Quiet time before the settled reading, as in the tool server's idle-sessions row. */
 export const SETTLE_MS = 1000;
-/** Paired slices of the traced lane and its twin per round of the other lanes. */
-const TRACING_PAIRS = 2;
+/**
+ * Rounds of the tracing comparison (./tracing-cost.ts), a slice of each of its four gateways
+ * each, at a steady TRACING_RATE calls a second (a full run; a quick one takes a quarter):
+ * tracing costs a few per cent, and one slice's figure moves by a quarter either way on this
+ * machine, so the median needs many.
+ */
+const TRACING_ROUNDS = 16;
+/** Calls a second in a tracing slice: a busy gateway's steady load, under half of one core here. */
+const TRACING_RATE = 2000;
 
 export interface Stack {
   tool: ServerChild;
@@ -34,9 +41,13 @@ export interface Stack {
   uncachedGateway?: ServerChild;
   proxy?: ServerChild;
   rawRelay?: ServerChild;
-  /** The same gateway exporting a span per request to `sink`, sampler at 100 %, and its twin with tracing off. */
+  /** The same gateway exporting a span per request to `sink`, sampler at 100 %, and its twin with tracing off; and a second of each (./tracing-cost.ts). */
   tracedGateway?: ServerChild;
   untracedTwin?: ServerChild;
+  secondTraced?: ServerChild;
+  secondTwin?: ServerChild;
+  /** Two gateways whose tracing the bench turns on and off as they run (./tracing-cost.ts). */
+  toggled?: ServerChild[];
   sink?: SpanSink;
   bearer: Record<string, string>;
   stop(): Promise<void>;
@@ -71,6 +82,16 @@ export async function startStack(servers: Servers, withComparisons = false, mode
       started.push(stack.tracedGateway);
       stack.untracedTwin = await servers.start("gateway", { args: [dataDir, `http://127.0.0.1:${tool.port}/`, "cached"] });
       started.push(stack.untracedTwin);
+      stack.secondTraced = await servers.start("gateway", { args: [dataDir, `http://127.0.0.1:${tool.port}/`, "traced", sink.url] });
+      started.push(stack.secondTraced);
+      stack.secondTwin = await servers.start("gateway", { args: [dataDir, `http://127.0.0.1:${tool.port}/`, "cached"] });
+      started.push(stack.secondTwin);
+      stack.toggled = [];
+      for (let i = 0; i < 2; i++) {
+        const toggled = await servers.start("gateway", { args: [dataDir, `http://127.0.0.1:${tool.port}/`, "toggled", sink.url] });
+        started.push(toggled);
+        stack.toggled.push(toggled);
+      }
     }
     return stack;
   } catch (err) {
@@ -112,10 +133,10 @@ export interface Lane {
 
 const cpuOf = async (servers: ServerChild[]): Promise<number[]> => Promise.all(servers.map(async (s) => (await s.stats()).cpuMs));
 
-export async function slice(gen: LoadGenerator, lane: Lane, durationMs: number): Promise<void> {
+export async function slice(gen: LoadGenerator, lane: Lane, durationMs: number, rate?: number): Promise<void> {
   const before = await cpuOf(lane.costs);
   const dbBefore = lane.database?.read() ?? 0;
-  lane.runs.push(await gen.run(lane.target, { durationMs, warmupMs: 150 }));
+  lane.runs.push(await gen.run(lane.target, rate === undefined ? { durationMs, warmupMs: 150 } : { durationMs, warmupMs: 0, rate }));
   const after = await cpuOf(lane.costs);
   if (lane.database) lane.database.ms += lane.database.read() - dbBefore;
   after.forEach((ms, i) => (lane.cpuMs[i]! += ms - before[i]!));
@@ -260,8 +281,29 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
     for (let round = 0; round < rounds; round++) {
       for (let i = 0; i < lanes.length; i++) await slice(gen, lanes[(round + i) % lanes.length]!, slicing.sliceMs);
     }
-    // Tracing on against off is a difference of a few per cent: it is read from paired slices.
-    const tracingRatios = await pairedRatios((lane) => slice(gen, lane, slicing.sliceMs), lanes[6]!, lanes[7]!, TRACING_PAIRS * rounds);
+    // Tracing on against off is a difference of a few per cent: read from two processes a side in steady rounds (./tracing-cost.ts).
+    // At a steady rate rather than flat out: flat out, the traced process also loses a share of two cores to the others and batches less.
+    // Lanes of their own, so that the rows' rates and latencies stay those of the flat-out slices.
+    const steady = (lane: Lane): Promise<void> => slice(gen, lane, 1000, TRACING_RATE);
+    const steadyLane = async (gateway: ServerChild): Promise<Lane> => {
+      const target = await via(gateway);
+      await probe(target, expectSum.rpc);
+      await gen.run(target, { durationMs: slicing.warmupMs, warmupMs: 0 });
+      return { name: "", target, costs: [gateway, stack.tool], runs: [], cpuMs: [0, 0] };
+    };
+    const tracing = await tracingCost(
+      steady,
+      [await steadyLane(stack.tracedGateway!), await steadyLane(stack.secondTraced!)],
+      [await steadyLane(stack.untracedTwin!), await steadyLane(stack.secondTwin!)],
+      slicing.sliceMs < 1000 ? TRACING_ROUNDS / 4 : TRACING_ROUNDS,
+    );
+    const toggledLanes = await Promise.all(stack.toggled!.map(steadyLane));
+    const toggledRatios = await toggledTracingCost(
+      steady,
+      toggledLanes,
+      (lane, on) => (lane.costs[0] as ServerChild).setTracing(on),
+      slicing.sliceMs < 1000 ? TRACING_ROUNDS / 4 : TRACING_ROUNDS,
+    );
     const work = tracingWork(20_000);
     type Counted = Row & { total: number };
     const [directRow, viaRow, hubRow, uncachedRow, proxyRow, rawRow, tracedRow, twinRow, ...pgRows] = lanes.map(laneRow) as [
@@ -304,12 +346,17 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
     // The hop's own process: the gateway's CPU per call against the bare proxy's, same tool server behind both.
     const own = (lane: Lane, row: Counted): number => lane.cpuMs[0]! / row.total;
     const sink = stack.sink!;
-    const sorted = [...tracingRatios].sort((x, y) => x - y);
+    const sorted = [...tracing.ratios].sort((x, y) => x - y);
+    const toggled = [...toggledRatios].sort((x, y) => x - y);
     tracedRow.note +=
       `; a gateway process exporting a span per call to a local OTLP sink (${sink.spans()} spans received in ${sink.posts()} exports, ` +
       `${(sink.bytes() / Math.max(1, sink.spans())).toFixed(0)} bytes of OTLP JSON per span), compared with its twin below; ` +
-      `the check is the median of ${sorted.length} ratios of neighbouring slices (${sorted[0]!.toFixed(2)}–${sorted.at(-1)!.toFixed(2)}×), ` +
-      `the pooled ratio ${(own(lanes[6]!, tracedRow) / own(lanes[7]!, twinRow)).toFixed(2)}×; ` +
+      `the check is the median of ${toggled.length} ratios of one gateway process's CPU per call with tracing on to the same process's with it off, ` +
+      `neighbouring slices at ${TRACING_RATE} calls/s in two processes (${toggled[0]!.toFixed(2)}–${toggled.at(-1)!.toFixed(2)}×); ` +
+      `two traced processes against two untraced ones, median over ${sorted.length} rounds ${median(sorted).toFixed(2)}× ` +
+      `(${sorted[0]!.toFixed(2)}–${sorted.at(-1)!.toFixed(2)}×), pooled ${tracing.pooled.toFixed(2)}×, ` +
+      `the two untraced against each other ${tracing.control.toFixed(2)}× (what two processes alike differ by here); ` +
+      `flat out, this row against its twin pooled ${(own(lanes[6]!, tracedRow) / own(lanes[7]!, twinRow)).toFixed(2)}×; ` +
       `tracing's own work, timed in the bench's process: ${(work.tracedUs - work.untracedUs).toFixed(1)} µs per call ` +
       `(${work.tracedUs.toFixed(1)} traced against ${work.untracedUs.toFixed(1)} untraced; ` +
       `${((100 * (work.tracedUs - work.untracedUs)) / (own(lanes[7]!, twinRow) * 1000)).toFixed(0)} % of the twin's gateway CPU per call)`;
@@ -349,7 +396,11 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
         ),
       );
     tracedRow.checks.push(
-      atMost("gateway CPU/req, tracing on vs off (median of paired slices)", { value: median(tracingRatios), digits: 2, unit: "×" }, TARGETS.tracingGatewayCpu),
+      atMost(
+        "gateway CPU/req, tracing on vs off (one process each way, median of paired slices)",
+        { value: median(toggledRatios), digits: 2, unit: "×" },
+        TARGETS.tracingGatewayCpu,
+      ),
     );
     hubRow.checks.push(
       atMost(

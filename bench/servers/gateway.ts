@@ -3,7 +3,12 @@
 // database) the bench made. The per-user rate limit is lifted: the bench measures the hop,
 // not the limiter's 429s.
 import { FileRecordStore, parseGatewayConfig, PostgresRecordStore, startGateway } from "../../lib/gateway/index.ts";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { readdirSync } from "node:fs";
+import { tracingConfig } from "../../lib/telemetry/config.ts";
+import { BatchExporter } from "../../lib/telemetry/exporter.ts";
+import type { SpanRecord } from "../../lib/telemetry/span.ts";
+import { SPAN_CHANNEL } from "../../lib/telemetry/tracer.ts";
 import { join } from "node:path";
 import type { BenchServer } from "./types.ts";
 
@@ -19,7 +24,9 @@ export const HUB_TOOLS = 300;
  * cache saves), "local-limit" (cached, the rate limit per process even on Postgres: what
  * counting it in the database costs), "hub300" (`add` and 300 more tools, all listed on one /mcp page),
  * "traced" (cached, every request's span exported over OTLP to the sink URL given fourth, sampler 100 %
- * unless a fifth names another OTEL_TRACES_SAMPLER)
+ * unless a fifth names another OTEL_TRACES_SAMPLER), "toggled" (cached, tracing off until
+ * `setTracing(true)`, then every span exported to the sink as "traced" does, by the exporter the
+ * library's diagnostics channel feeds, as an app running its own would)
  * or "rappture" (instead of the tool server's URL, a folder of Rappture tools, `NAME/tool.xml`,
  * each a `rappture` revision; all listed on one /mcp page).
  */
@@ -61,9 +68,21 @@ export async function startGatewayServer(args: readonly string[]): Promise<Bench
   return {
     port: gateway.port,
     sessions: () => null,
+    ...(lookups === "toggled" && sink ? { setTracing: toggler(sink) } : {}),
     close: async () => {
       await gateway.close();
       await postgres?.close();
     },
   };
+}
+
+/** Turns tracing on and off in a running gateway: a subscriber on the span channel makes its tracer active, and hands each span to an exporter. */
+function toggler(sink: string): (on: boolean) => void {
+  const config = tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: sink }, "hub_gateway");
+  if (!config?.endpoint) throw new Error("the sink URL is no OTLP endpoint");
+  const exporter = new BatchExporter({ ...config, endpoint: config.endpoint });
+  const onSpan = (span: unknown): void => {
+    if ((span as SpanRecord).sampled) exporter.add(span as SpanRecord);
+  };
+  return (on) => (on ? subscribe(SPAN_CHANNEL, onSpan) : unsubscribe(SPAN_CHANNEL, onSpan));
 }

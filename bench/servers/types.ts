@@ -6,6 +6,8 @@ export interface BenchServer {
   port: number;
   /** Live MCP sessions, where the server has them. */
   sessions(): number | null;
+  /** Turns its tracing on or off while it runs, where it can (the gateway started "toggled"). */
+  setTracing?(on: boolean): void;
   close(): Promise<void>;
 }
 

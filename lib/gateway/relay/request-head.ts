@@ -24,6 +24,8 @@ export interface RequestHead {
   paramsEmpty: boolean;
   /** Index of the `{` that opens `params._meta`; -1 when it has none. */
   metaAt: number;
+  /** Whether `params._meta` has no member. */
+  metaEmpty: boolean;
 }
 
 const MAX_DEPTH = 64;
@@ -186,7 +188,7 @@ export function scanRequest(text: string): RequestHead | null {
   const cur = new Cursor(text);
   const start = cur.space(0);
   if (text.charCodeAt(start) !== OPEN_OBJECT) return null;
-  const head: RequestHead = { method: "", id: undefined, paramsAt: -1, paramsEmpty: true, metaAt: -1 };
+  const head: RequestHead = { method: "", id: undefined, paramsAt: -1, paramsEmpty: true, metaAt: -1, metaEmpty: true };
   let method: string | undefined;
   let hasId = false;
   const end = members(cur, start, (key, from) => {
@@ -229,7 +231,10 @@ function params(cur: Cursor, head: RequestHead, at: number): number {
       if (head.metaAt >= 0 || text.charCodeAt(from) !== OPEN_OBJECT) return -1;
       head.metaAt = from;
       // Trace keys there are the client's, to be read and replaced: the caller parses.
-      return members(cur, from, (metaKey, value) => (TRACE_KEYS.has(metaKey) ? -1 : cur.value(value, 3)));
+      return members(cur, from, (metaKey, value) => {
+        head.metaEmpty = false;
+        return TRACE_KEYS.has(metaKey) ? -1 : cur.value(value, 3);
+      });
     }
     const to = cur.value(from, 2);
     if (to < 0) return -1;

@@ -11,7 +11,7 @@ import { mcpSpanAttributes } from "../../mcp/span.ts";
 import type { AttributeValue } from "../../telemetry/span.ts";
 import { isRecord } from "../../util/guards.ts";
 import { charsetOf } from "../../http/content-type.ts";
-import { spliceAt, spliceTraceFields } from "./trace-splice.ts";
+import { spliceAt } from "./trace-splice.ts";
 import { scanRequest, type RequestHead } from "./request-head.ts";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -108,13 +108,8 @@ export function inspectRequest(raw: Buffer, resourcePrefix: string, tracing = fa
   if (naming) parsed.span = mcpSpanAttributes(method, params, isRequest && (typeof value.id === "string" || typeof value.id === "number") ? value.id : null);
   const meta = isObject(params) ? params._meta : undefined;
   if (isRequest && isObject(params) && (tracing || (isObject(meta) && "traceparent" in meta))) {
-    // With no trace keys to take out, the fields are spliced into the text as it came.
-    const clean = !isObject(meta) || !("traceparent" in meta || "tracestate" in meta || "baggage" in meta);
-    const shape = { hasMeta: "_meta" in params };
-    parsed.traced = {
-      parent: parentFromMeta(params),
-      with: (fields) => (clean && body === raw ? spliceTraceFields(raw, text, fields, shape) : null) ?? rewritten(value, params, fields),
-    };
+    // A body the scan declined (./request-head.ts): written out again, the client's trace keys replaced.
+    parsed.traced = { parent: parentFromMeta(params), with: (fields) => rewritten(value, params, fields) };
   }
   return parsed;
 }
@@ -132,7 +127,7 @@ function fromHead(raw: Buffer, text: string, head: RequestHead, tracing: boolean
   if (naming) parsed.span = mcpSpanAttributes(method, head.name === undefined ? undefined : { name: head.name }, isRequest ? id : null);
   // A _meta with trace keys is never read by the scan: with none, only tracing puts the gateway's in.
   if (isRequest && head.paramsAt >= 0 && tracing) {
-    const place = head.metaAt >= 0 ? { at: head.metaAt, newMeta: false } : { at: head.paramsAt, newMeta: true };
+    const place = head.metaAt >= 0 ? { at: head.metaAt, newMeta: false, empty: head.metaEmpty } : { at: head.paramsAt, newMeta: true, empty: head.paramsEmpty };
     parsed.traced = { parent: null, with: (fields) => spliceAt(raw, text, place, fields) };
   }
   return parsed;

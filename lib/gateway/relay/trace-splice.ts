@@ -1,14 +1,9 @@
 // The gateway's trace context put into a request's `params._meta` by splicing: the body as the
 // client wrote it, with `"traceparent":…` (and tracestate, baggage) first in `_meta`, or a new
 // `"_meta":{…}` first in `params`. Writing the parsed body out whole instead costs the traced
-// hop more than its span does, and grows with the arguments (issue 39). Only where the text says
-// unambiguously where the keys go: one `params` object and at most one `_meta` object, no key
-// spelt with an escape on the way; anything else is null, and ./rewrite.ts writes it out.
+// hop more than its span does, and grows with the arguments (issue 39). Where the keys go is
+// ./request-head.ts's to say; a body it cannot read unambiguously is written out by ./rewrite.ts.
 import { isAscii } from "node:buffer";
-import { memberAt, skipSpace } from "../../util/json-members.ts";
-
-const OPEN_OBJECT = "{";
-const CLOSE_OBJECT = "}";
 
 /** `fields` as members of a JSON object, without the braces. */
 function membersText(fields: Readonly<Record<string, string>>): string {
@@ -20,35 +15,15 @@ function membersText(fields: Readonly<Record<string, string>>): string {
 /** The trace keys as JSON text, written on every traced request. */
 const KEY_TEXT: Readonly<Record<string, string>> = { traceparent: '"traceparent"', tracestate: '"tracestate"', baggage: '"baggage"' };
 
-/** What JSON.parse made of the request's `params` object: whether it has a `_meta` key (however spelt). */
-export interface ParamsShape {
-  hasMeta: boolean;
-}
-
 /**
- * `raw` (a JSON-RPC request JSON.parse accepted as `text`, whose `params._meta` has no trace
- * keys) with `fields` first in `params._meta`; null when the text leaves room for doubt.
+ * `raw` with `fields` first in the object whose `{` is at `place.at` of its text (`empty`: it
+ * has no member): `params`, as a new `_meta` (`newMeta`), or a `_meta` that has no trace keys.
+ * The place is the caller's to be sure of (./request-head.ts).
  */
-export function spliceTraceFields(raw: Buffer, text: string, fields: Readonly<Record<string, string>>, shape: ParamsShape): Buffer | null {
-  const params = memberAt(text, skipSpace(text, 0), "params");
-  if (!params || params.value < 0 || text[params.value] !== OPEN_OBJECT) return null;
-  if (!shape.hasMeta) return spliceAt(raw, text, { at: params.value, newMeta: true }, fields);
-  const meta = memberAt(text, params.value, "_meta");
-  if (!meta || meta.value < 0 || text[meta.value] !== OPEN_OBJECT) return null;
-  return spliceAt(raw, text, { at: meta.value, newMeta: false }, fields);
-}
-
-/**
- * `raw` with `fields` first in the object whose `{` is at `place.at` of its text: `params`, as
- * a new `_meta` (`newMeta`), or a `_meta` that has no trace keys. The place is the caller's to
- * be sure of (./request-head.ts, or memberAt above).
- */
-export function spliceAt(raw: Buffer, text: string, place: { at: number; newMeta: boolean }, fields: Readonly<Record<string, string>>): Buffer {
-  const at = place.at + 1;
+export function spliceAt(raw: Buffer, text: string, place: { at: number; newMeta: boolean; empty: boolean }, fields: Readonly<Record<string, string>>): Buffer {
   const members = membersText(fields);
-  const empty = text[skipSpace(text, at)] === CLOSE_OBJECT;
-  const insert = place.newMeta ? `"_meta":{${members}}${empty ? "" : ","}` : empty ? members : `${members},`;
-  return insertAt(raw, text, at, insert);
+  const insert = place.newMeta ? `"_meta":{${members}}${place.empty ? "" : ","}` : place.empty ? members : `${members},`;
+  return insertAt(raw, text, place.at + 1, insert);
 }
 
 /**

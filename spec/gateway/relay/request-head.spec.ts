@@ -9,7 +9,15 @@ const call = (params: string, id = "1"): string => `{"jsonrpc":"2.0","id":${id},
 
 test("reads the method, id, tool name and where params and _meta open", () => {
   const text = call('{"name":"add","arguments":{"a":[1,-2.5e3,{"é":"😀\\n"}],"b":null,"c":true}}');
-  assert.deepEqual(scanRequest(text), { method: "tools/call", id: 1, name: "add", paramsAt: text.indexOf('{"name"'), paramsEmpty: false, metaAt: -1 });
+  assert.deepEqual(scanRequest(text), {
+    method: "tools/call",
+    id: 1,
+    name: "add",
+    paramsAt: text.indexOf('{"name"'),
+    paramsEmpty: false,
+    metaAt: -1,
+    metaEmpty: true,
+  });
   const meta = ' { "_meta" : {"progressToken":7} , "name" : "x" } ';
   const spaced = ` {"id" : "r-1" ,"method":"prompts/get","params":${meta}}\n`;
   const head = scanRequest(spaced)!;
@@ -23,6 +31,7 @@ test("reads the method, id, tool name and where params and _meta open", () => {
     paramsAt: -1,
     paramsEmpty: true,
     metaAt: -1,
+    metaEmpty: true,
   });
   assert.equal(scanRequest('{"id":null,"method":"m","params":{}}')!.id, null);
   assert.equal(scanRequest('{"id":null,"method":"m","params":{}}')!.paramsEmpty, true);
@@ -168,13 +177,14 @@ test("never reads what JSON.parse would not: 30,000 mutated bodies", () => {
     assert.equal(head.paramsAt >= 0, typeof params === "object" && params !== null, text);
     assert.equal(head.paramsEmpty, params === undefined || Object.keys(params).length === 0, text);
     assert.equal(head.metaAt >= 0, meta !== undefined, text);
+    assert.equal(head.metaEmpty, meta === undefined || Object.keys(meta).length === 0, text);
     if (meta) assert.ok(!("traceparent" in meta || "tracestate" in meta || "baggage" in meta), text);
     // The splice's premise: a member put right after either brace lands in what JSON.parse reads.
     const put = (at: number, empty: boolean): Record<string, unknown> =>
       JSON.parse(`${text.slice(0, at + 1)}"zz_probe":1${empty ? "" : ","}${text.slice(at + 1)}`) as Record<string, unknown>;
     if (head.paramsAt >= 0) assert.equal((put(head.paramsAt, head.paramsEmpty).params as Record<string, unknown>).zz_probe, 1, text);
     if (head.metaAt >= 0) {
-      const inMeta = (put(head.metaAt, Object.keys(meta!).length === 0).params as Record<string, Record<string, unknown>>)._meta!;
+      const inMeta = (put(head.metaAt, head.metaEmpty).params as Record<string, Record<string, unknown>>)._meta!;
       assert.equal(inMeta.zz_probe, 1, text);
     }
   }

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { inspectRequest } from "../../../lib/gateway/relay/rewrite.ts";
-import { spliceTraceFields } from "../../../lib/gateway/relay/trace-splice.ts";
+import { spliceAt } from "../../../lib/gateway/relay/trace-splice.ts";
 
 const TP = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
 const FIELDS = { traceparent: TP };
@@ -62,11 +62,8 @@ test("nothing to carry it in: no params, params no object, a notification, a bat
   assert.equal(forwarded('{"jsonrpc":"2.0","id":1,"method":"m","params":[1]}'), undefined);
   assert.equal(forwarded('{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}'), undefined);
   assert.equal(forwarded('[{"jsonrpc":"2.0","id":1,"method":"ping","params":{}}]'), undefined);
-  // Asked directly, the splice declines a body with no params object rather than guess.
-  const splice = (text: string, shape = { hasMeta: false }): Buffer | null => spliceTraceFields(Buffer.from(text), text, FIELDS, shape);
-  assert.equal(splice('{"id":1,"method":"m"}'), null);
-  assert.equal(splice('{"id":1,"method":"m","params":[]}'), null);
-  assert.equal(splice('{"id":1,"method":"m","params":{"_meta":1}}', { hasMeta: true }), null);
+  // A _meta that is no object is replaced by one, the body written out again.
+  assert.deepEqual(JSON.parse(forwarded('{"id":1,"method":"m","params":{"_meta":1}}')!).params, { _meta: { traceparent: TP } });
 });
 
 test("the bytes as they came: copied around the insertion where the text before it is ASCII, else re-encoded", () => {
@@ -88,7 +85,7 @@ test("the bytes as they came: copied around the insertion where the text before 
   // Fields that are no ASCII (never from the gateway's own context) go the string way.
   const text = '{"id":1,"method":"m","params":{}}';
   assert.equal(
-    spliceTraceFields(Buffer.from(text), text, { baggage: "ü" }, { hasMeta: false })?.toString("utf8"),
+    spliceAt(Buffer.from(text), text, { at: text.indexOf("{", 1), newMeta: true, empty: true }, { baggage: "ü" }).toString("utf8"),
     '{"id":1,"method":"m","params":{"_meta":{"baggage":"ü"}}}',
   );
 });

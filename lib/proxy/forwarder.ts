@@ -8,6 +8,7 @@ import { request, type Agent, type IncomingMessage, type OutgoingHttpHeaders, ty
 import type { Readable } from "node:stream";
 import { wireStatus } from "../util/errors.ts";
 import type { HeaderList } from "./headers.ts";
+import { requestHostname } from "../util/url-host.ts";
 
 /** An upstream's address, parsed once. */
 export interface UpstreamTarget {
@@ -29,7 +30,7 @@ export function upstreamTarget(url: string): UpstreamTarget {
   if (!target) {
     const parsed = new URL(url);
     if (parsed.protocol !== "http:") throw new TypeError("The forwarder forwards to http:// upstreams only");
-    target = { hostname: parsed.hostname, port: parsed.port || 80, host: parsed.host, base: parsed.pathname.replace(/\/+$/, "") };
+    target = { hostname: requestHostname(parsed), port: parsed.port || 80, host: parsed.host, base: parsed.pathname.replace(/\/+$/, "") };
     if (targets.size >= TARGETS_KEPT) targets.clear();
     targets.set(url, target);
   }

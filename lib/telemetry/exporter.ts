@@ -6,6 +6,7 @@ import { request as httpsRequest } from "node:https";
 import { exportFrame, spanJson } from "./otlp.ts";
 import type { SpanRecord } from "./span.ts";
 import { SpanParts, type TakenSpans } from "./span-parts.ts";
+import { requestHostname } from "../util/url-host.ts";
 import type { TracingConfig } from "./config.ts";
 
 export interface ExporterLimits {
@@ -106,11 +107,11 @@ export class BatchExporter {
     for (const name in this.#config.headers) headers.push(name, this.#config.headers[name]!);
     headers.push("content-type", "application/json", "content-length", String(length), "host", url.host);
     return new Promise((resolve) => {
-      // Options of the same shape as every request the gateway forwards (../proxy/forwarder.ts): a
-      // second shape seen a few times a second made node's HTTP client slower for all of them.
+      // Options of the shape every request the gateway forwards has (../proxy/forwarder.ts), on a
+      // keep-alive agent of its own: node's HTTP client sees one kind of call in a gateway.
       const req = (https ? httpsRequest : httpRequest)({
         agent: https ? undefined : this.#agent,
-        hostname: url.hostname,
+        hostname: requestHostname(url),
         port: url.port || (https ? 443 : 80),
         method: "POST",
         path: url.pathname + url.search,

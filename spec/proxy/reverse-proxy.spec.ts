@@ -289,3 +289,13 @@ test("slowloris: sockets that never finish their headers are closed within the b
   assert.equal((await rawGet(running.url, { host: "127.0.0.1" })).status, 200);
   await closed;
 });
+
+test("an upstream named by an IPv6 literal is reached (the URL's brackets are not part of the host name)", async (t) => {
+  const server = createServer((req, res) => res.end(`at ${req.url}`));
+  await new Promise<void>((done) => server.listen(0, "::1", done));
+  t.after(() => new Promise<void>((done) => server.close(() => done())));
+  const p = await proxy(t, `http://[::1]:${(server.address() as AddressInfo).port}`);
+  const res = await fetch(`${p.url}here`);
+  assert.equal(res.status, 200);
+  assert.equal(await res.text(), "at /here");
+});

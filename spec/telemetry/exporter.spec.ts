@@ -73,3 +73,23 @@ test("unsampled spans are published but not exported; a tracer with a subscriber
   assert.equal(seen[0]!.sampled, false);
   assert.equal(collector.bodies.length, 0);
 });
+
+test("a collector named by an IPv6 literal gets its spans", async (t) => {
+  const bodies: string[] = [];
+  const collector = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8").on("data", (c: string) => (body += c));
+    req.on("end", () => {
+      bodies.push(body);
+      res.end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => collector.listen(0, "::1", resolve));
+  t.after(() => new Promise<void>((resolve) => collector.close(() => resolve())));
+  const port = (collector.address() as { port: number }).port;
+  const tracer = new Tracer(tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://[::1]:${port}` }, "v6"), { ...LIMITS, maxBatch: 100 });
+  spans(tracer, 3);
+  await tracer.exporter!.flush();
+  assert.equal(tracer.exporter!.exported, 3);
+  assert.equal((await decodeSpans(bodies)).length, 3);
+});

@@ -93,3 +93,52 @@ test("a collector named by an IPv6 literal gets its spans", async (t) => {
   assert.equal(tracer.exporter!.exported, 3);
   assert.equal((await decodeSpans(bodies)).length, 3);
 });
+
+test("spans that end while an export is still being written never land in its buffers", async (t) => {
+  // The collector reads the first export only once the test has queued the next spans: a body
+  // of ten megabytes is then still being written, so buffers given back too early would be
+  // refilled under it. Read as JSON here (the official decoder is for the encoding, above).
+  const bodies: string[] = [];
+  let arrived!: () => void;
+  const first = new Promise<void>((resolve) => (arrived = resolve));
+  let resume!: () => void;
+  const resumed = new Promise<void>((resolve) => (resume = resolve));
+  const collector = createServer((req, res) => {
+    req.pause();
+    if (bodies.length === 0) arrived();
+    void resumed.then(() => {
+      let body = "";
+      req.setEncoding("utf8").on("data", (c: string) => (body += c));
+      req.on("end", () => {
+        bodies.push(body);
+        res.end("{}");
+      });
+      req.resume();
+    });
+  });
+  await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve));
+  t.after(() => new Promise<void>((resolve) => collector.close(() => resolve())));
+  const port = (collector.address() as { port: number }).port;
+  const SPANS = 2000;
+  const tracer = new Tracer(tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}` }, "x"), {
+    maxQueue: 2 * SPANS,
+    maxQueueBytes: 64 * 1024 * 1024,
+    maxBatch: SPANS,
+    delayMs: 60_000,
+    timeoutMs: 60_000,
+  });
+  const batch = (tag: string): void => {
+    for (let i = 0; i < SPANS; i++) tracer.start(`${tag} ${i}`, SpanKind.internal, tracer.context(null), { pad: tag.repeat(5000) }).end();
+  };
+  batch("a");
+  await first;
+  batch("b");
+  resume();
+  await tracer.exporter!.flush();
+  assert.equal(tracer.exporter!.exported, 2 * SPANS);
+  type Body = { resourceSpans: { scopeSpans: { spans: { name: string; attributes: { value: { stringValue: string } }[] }[] }[] }[] };
+  const spans = bodies.flatMap((b) => (JSON.parse(b) as Body).resourceSpans[0]!.scopeSpans[0]!.spans);
+  const wrong = spans.filter((s, i) => s.name !== `${i < SPANS ? "a" : "b"} ${i % SPANS}` || s.attributes[0]!.value.stringValue !== s.name[0]!.repeat(5000));
+  assert.equal(spans.length, 2 * SPANS);
+  assert.equal(wrong.length, 0);
+});

@@ -3,7 +3,7 @@
 // that is slow or down costs dropped spans (counted), never memory or an error to a client.
 import { Agent, request as httpRequest, type OutgoingHttpHeaders } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { exportFrame, spanJson } from "./otlp.ts";
+import { exportFrame, spanBound, writeSpan } from "./otlp.ts";
 import type { SpanRecord } from "./span.ts";
 import { SpanParts, type TakenSpans } from "./span-parts.ts";
 import { requestHostname } from "../util/url-host.ts";
@@ -50,13 +50,12 @@ export class BatchExporter {
       maxSpans: limits.maxQueue,
       maxBytes: limits.maxQueueBytes ?? MAX_QUEUE_BYTES,
     });
-    const frame = exportFrame(config.resource);
-    this.#frame = { head: Buffer.from(frame.head), tail: Buffer.from(frame.tail) };
+    this.#frame = exportFrame(config.resource);
   }
 
   /** Queues a finished span, encoded now: it is held as bytes, not objects, until it goes. */
   add(span: SpanRecord): void {
-    if (!this.#queue.add(spanJson(span))) {
+    if (!this.#queue.add(span, spanBound(span), writeSpan)) {
       this.dropped++;
       return;
     }

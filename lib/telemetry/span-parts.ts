@@ -23,6 +23,9 @@ export interface TakenSpans {
   release(): void;
 }
 
+/** Writes one span's bytes into `buf` from `at` (there is room for the bound given with it); returns where they end. */
+export type SpanWriter<T> = (item: T, buf: Buffer, at: number) => number;
+
 export class SpanParts {
   readonly #spansPerPart: number;
   readonly #maxSpans: number;
@@ -44,26 +47,35 @@ export class SpanParts {
     return this.#spans;
   }
 
-  /** Keeps one span's JSON; false when the queue is full (the span is dropped). */
-  add(json: string): boolean {
+  /**
+   * Keeps one span, written by `write` (at most `bound` bytes); false when the queue is full by
+   * spans or by bytes (the span is dropped, and nothing queued changes).
+   */
+  add<T>(item: T, bound: number, write: SpanWriter<T>): boolean {
     if (this.#spans >= this.#maxSpans) return false;
-    let part = this.#parts.at(-1);
-    const room = part && part.spans < this.#spansPerPart ? part.buf.length - part.used : 0;
-    // Three bytes a UTF-16 unit is the most UTF-8 takes: the text is measured only when that much might not fit.
-    const most = 1 + json.length * 3;
-    const need = room >= most && this.#bytes + most <= this.#maxBytes ? most : 1 + Buffer.byteLength(json);
-    if (this.#bytes + need > this.#maxBytes) return false;
-    if (!part || room < need) {
-      part = { buf: need > PART_BYTES ? Buffer.allocUnsafeSlow(need) : (this.#free.pop() ?? Buffer.allocUnsafeSlow(PART_BYTES)), used: 0, spans: 0 };
-      this.#parts.push(part);
-    }
+    const last = this.#parts.at(-1);
+    const need = 1 + bound;
+    const fits = last !== undefined && last.spans < this.#spansPerPart && last.buf.length - last.used >= need;
+    const part = fits
+      ? last
+      : { buf: need > PART_BYTES ? Buffer.allocUnsafeSlow(need) : (this.#free.pop() ?? Buffer.allocUnsafeSlow(PART_BYTES)), used: 0, spans: 0 };
     part.buf[part.used] = COMMA;
-    const written = 1 + part.buf.write(json, part.used + 1, "utf8");
+    const written = write(item, part.buf, part.used + 1) - part.used;
+    // Measured once written, not guessed from the bound: a span that fits is never refused.
+    if (this.#bytes + written > this.#maxBytes) {
+      if (!fits) this.#giveBack(part.buf);
+      return false;
+    }
+    if (!fits) this.#parts.push(part);
     part.used += written;
     part.spans++;
     this.#spans++;
     this.#bytes += written;
     return true;
+  }
+
+  #giveBack(buf: Buffer): void {
+    if (buf.length === PART_BYTES && this.#free.length * PART_BYTES < this.#maxBytes) this.#free.push(buf);
   }
 
   /** Whole parts, oldest first, up to `max` spans (at least one part); null when empty. */
@@ -87,7 +99,7 @@ export class SpanParts {
         // Twice would hand one buffer to two parts.
         if (released) return;
         released = true;
-        for (const p of taken) if (p.buf.length === PART_BYTES && this.#free.length * PART_BYTES < this.#maxBytes) this.#free.push(p.buf);
+        for (const p of taken) this.#giveBack(p.buf);
       },
     };
   }

@@ -2,7 +2,7 @@
 // names and values that need escaping included, and the flags of a span that was not sampled.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { exportRequest } from "../../lib/telemetry/otlp.ts";
+import { exportRequest, spanBound, writeSpan } from "../../lib/telemetry/otlp.ts";
 import { SpanKind, type SpanRecord } from "../../lib/telemetry/span.ts";
 import { decodeSpans } from "../helpers/otlp.ts";
 
@@ -41,4 +41,19 @@ test("escapes, every attribute type, parent, error and flags", async () => {
   assert.equal(first!.error, true);
   assert.equal(second!.error, false);
   assert.equal(second!.parentSpanId, "");
+});
+
+test("a span is written within its bound, whatever its text", () => {
+  const worst = "\u0001".repeat(50) + "\ud800".repeat(50) + "😀".repeat(25);
+  for (const span of [
+    record({}),
+    record({ name: worst, attributes: { [worst]: worst, n: -1.7976931348623157e308, i: -9007199254740991, b: true }, parentSpanId: worst, error: worst }),
+  ]) {
+    const bound = spanBound(span);
+    const buf = Buffer.alloc(bound + 1, 0xaa);
+    const end = writeSpan(span, buf, 0);
+    assert.ok(end <= bound);
+    assert.equal(buf[bound], 0xaa);
+    assert.equal(JSON.parse(buf.toString("utf8", 0, end)).name, span.name);
+  }
 });

@@ -78,12 +78,11 @@ export function passedOn(raw: Buffer): ParsedMessage {
  * `naming`: name it only (for the audit trail), the body left as it is.
  */
 export function inspectRequest(raw: Buffer, resourcePrefix: string, tracing = false, naming = tracing): ParsedMessage | null {
-  const text = raw.toString("utf8");
-  const head = scanRequest(text);
-  if (head && !URI_PARAMS.includes(head.method)) return fromHead(raw, text, head, tracing, naming);
+  const head = scanRequest(raw);
+  if (head && !URI_PARAMS.includes(head.method)) return fromHead(raw, head, tracing, naming);
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(raw.toString("utf8"));
   } catch {
     return null;
   }
@@ -115,7 +114,7 @@ export function inspectRequest(raw: Buffer, resourcePrefix: string, tracing = fa
 }
 
 /** The same as inspectRequest's answer, from a head the scan read (no resource URI to change: those methods are parsed). */
-function fromHead(raw: Buffer, text: string, head: RequestHead, tracing: boolean, naming: boolean): ParsedMessage {
+function fromHead(raw: Buffer, head: RequestHead, tracing: boolean, naming: boolean): ParsedMessage {
   const { method, id } = head;
   const isRequest = id !== undefined && id !== null;
   const parsed: ParsedMessage = {
@@ -128,7 +127,7 @@ function fromHead(raw: Buffer, text: string, head: RequestHead, tracing: boolean
   // A _meta with trace keys is never read by the scan: with none, only tracing puts the gateway's in.
   if (isRequest && head.paramsAt >= 0 && tracing) {
     const place = head.metaAt >= 0 ? { at: head.metaAt, newMeta: false, empty: head.metaEmpty } : { at: head.paramsAt, newMeta: true, empty: head.paramsEmpty };
-    parsed.traced = { parent: null, with: (fields) => spliceAt(raw, text, place, fields) };
+    parsed.traced = { parent: null, with: (fields) => spliceAt(raw, place, fields) };
   }
   return parsed;
 }

@@ -3,41 +3,37 @@
 // `"_meta":{…}` first in `params`. Writing the parsed body out whole instead costs the traced
 // hop more than its span does, and grows with the arguments (issue 39). Where the keys go is
 // ./request-head.ts's to say; a body it cannot read unambiguously is written out by ./rewrite.ts.
-import { isAscii } from "node:buffer";
+// The body's own bytes are copied around the insertion, never decoded, and the insertion is
+// written straight into the new body (../../util/json-bytes.ts).
+import { asciiBytes, jsonStringBound, putBytes, putJsonString } from "../../util/json-bytes.ts";
 
-/** `fields` as members of a JSON object, without the braces. */
-function membersText(fields: Readonly<Record<string, string>>): string {
-  let text = "";
-  for (const key in fields) text += `${text === "" ? "" : ","}${KEY_TEXT[key] ?? JSON.stringify(key)}:${JSON.stringify(fields[key])}`;
-  return text;
-}
-
-/** The trace keys as JSON text, written on every traced request. */
-const KEY_TEXT: Readonly<Record<string, string>> = { traceparent: '"traceparent"', tracestate: '"tracestate"', baggage: '"baggage"' };
+const NEW_META = asciiBytes('"_meta":{');
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const CLOSE_OBJECT = 0x7d;
 
 /**
- * `raw` with `fields` first in the object whose `{` is at `place.at` of its text (`empty`: it
- * has no member): `params`, as a new `_meta` (`newMeta`), or a `_meta` that has no trace keys.
- * The place is the caller's to be sure of (./request-head.ts).
+ * `raw` with `fields` first in the object whose `{` is at byte `place.at` (`empty`: it has no
+ * member): `params`, as a new `_meta` (`newMeta`), or a `_meta` that has no trace keys. The
+ * place is the caller's to be sure of (./request-head.ts).
  */
-export function spliceAt(raw: Buffer, text: string, place: { at: number; newMeta: boolean; empty: boolean }, fields: Readonly<Record<string, string>>): Buffer {
-  const members = membersText(fields);
-  const insert = place.newMeta ? `"_meta":{${members}}${place.empty ? "" : ","}` : place.empty ? members : `${members},`;
-  return insertAt(raw, text, place.at + 1, insert);
-}
-
-/**
- * `raw` with `insert` at character `at` of its text. An ASCII body is its own text in Latin-1, so
- * the text is written once; otherwise its own bytes go around the insertion where the text before
- * it is ASCII (the bytes then line up), and only a body with other characters before the place is
- * written from its text.
- */
-function insertAt(raw: Buffer, text: string, at: number, insert: string): Buffer {
-  if (isAscii(raw) && isAsciiText(insert)) return Buffer.from(text.slice(0, at) + insert + text.slice(at), "latin1");
-  if (!isAscii(raw.subarray(0, at))) return Buffer.from(text.slice(0, at) + insert + text.slice(at));
-  return Buffer.concat([raw.subarray(0, at), Buffer.from(insert), raw.subarray(at)]);
-}
-
-function isAsciiText(text: string): boolean {
-  return Buffer.byteLength(text) === text.length;
+export function spliceAt(raw: Buffer, place: { at: number; newMeta: boolean; empty: boolean }, fields: Readonly<Record<string, string>>): Buffer {
+  let bound = NEW_META.length + 2;
+  for (const key in fields) bound += 2 + jsonStringBound(key) + jsonStringBound(fields[key]!);
+  const out = Buffer.allocUnsafe(raw.length + bound);
+  const at = place.at + 1;
+  let end = raw.copy(out, 0, 0, at);
+  if (place.newMeta) end = putBytes(out, end, NEW_META);
+  let first = true;
+  for (const key in fields) {
+    if (!first) out[end++] = COMMA;
+    first = false;
+    end = putJsonString(out, end, key);
+    out[end++] = COLON;
+    end = putJsonString(out, end, fields[key]!);
+  }
+  if (place.newMeta) out[end++] = CLOSE_OBJECT;
+  if (!place.empty) out[end++] = COMMA;
+  end += raw.copy(out, end, at);
+  return out.subarray(0, end);
 }

@@ -3,7 +3,10 @@
 // answer where JSON.parse would refuse the text or read another method, id, tool name or _meta.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { scanRequest } from "../../../lib/gateway/relay/request-head.ts";
+import { scanRequest as scanBytes } from "../../../lib/gateway/relay/request-head.ts";
+
+/** The scan of a text's UTF-8 bytes. */
+const scanRequest = (text: string) => scanBytes(Buffer.from(text));
 
 const call = (params: string, id = "1"): string => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":${params}}`;
 
@@ -142,25 +145,29 @@ const PIECES = [
   '"traceparent"',
   "\u00e9",
   "\u0001",
-];
+].map((piece) => Buffer.from(piece));
+// Bytes that are no UTF-8 on their own (a lone lead byte, a continuation, one never used): the text JSON.parse reads has U+FFFD there.
+PIECES.push(Buffer.from([0xff]), Buffer.from([0xc3]), Buffer.from([0x80]), Buffer.from([0xe2, 0x80]));
 
 test("never reads what JSON.parse would not: 30,000 mutated bodies", () => {
   const next = random(0x5eed);
   let read = 0;
   for (let n = 0; n < 30_000; n++) {
-    let text = SEEDS[n % SEEDS.length]!;
+    let body = Buffer.from(SEEDS[n % SEEDS.length]!);
     for (let edits = 1 + Math.floor(next() * 3); edits > 0; edits--) {
-      const at = Math.floor(next() * (text.length + 1));
+      const at = Math.floor(next() * (body.length + 1));
       const piece = PIECES[Math.floor(next() * PIECES.length)]!;
       const kind = next();
-      text =
+      body = Buffer.concat(
         kind < 0.4
-          ? text.slice(0, at) + piece + text.slice(at)
+          ? [body.subarray(0, at), piece, body.subarray(at)]
           : kind < 0.7
-            ? text.slice(0, at) + text.slice(at + 1)
-            : text.slice(0, at) + piece + text.slice(at + piece.length);
+            ? [body.subarray(0, at), body.subarray(at + 1)]
+            : [body.subarray(0, at), piece, body.subarray(at + piece.length)],
+      );
     }
-    const head = scanRequest(text);
+    const head = scanBytes(body);
+    const text = body.toString("utf8");
     if (!head) continue;
     read++;
     let value: Record<string, unknown>;
@@ -179,9 +186,12 @@ test("never reads what JSON.parse would not: 30,000 mutated bodies", () => {
     assert.equal(head.metaAt >= 0, meta !== undefined, text);
     assert.equal(head.metaEmpty, meta === undefined || Object.keys(meta).length === 0, text);
     if (meta) assert.ok(!("traceparent" in meta || "tracestate" in meta || "baggage" in meta), text);
-    // The splice's premise: a member put right after either brace lands in what JSON.parse reads.
+    // The splice's premise: a member put right after either brace (a byte offset) lands in what JSON.parse reads.
     const put = (at: number, empty: boolean): Record<string, unknown> =>
-      JSON.parse(`${text.slice(0, at + 1)}"zz_probe":1${empty ? "" : ","}${text.slice(at + 1)}`) as Record<string, unknown>;
+      JSON.parse(Buffer.concat([body.subarray(0, at + 1), Buffer.from(`"zz_probe":1${empty ? "" : ","}`), body.subarray(at + 1)]).toString("utf8")) as Record<
+        string,
+        unknown
+      >;
     if (head.paramsAt >= 0) assert.equal((put(head.paramsAt, head.paramsEmpty).params as Record<string, unknown>).zz_probe, 1, text);
     if (head.metaAt >= 0) {
       const inMeta = (put(head.metaAt, head.metaEmpty).params as Record<string, Record<string, unknown>>)._meta!;

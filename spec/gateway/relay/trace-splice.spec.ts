@@ -66,15 +66,17 @@ test("nothing to carry it in: no params, params no object, a notification, a bat
   assert.deepEqual(JSON.parse(forwarded('{"id":1,"method":"m","params":{"_meta":1}}')!).params, { _meta: { traceparent: TP } });
 });
 
-test("the bytes as they came: copied around the insertion where the text before it is ASCII, else re-encoded", () => {
-  // Before the insertion point: an id in another script, bytes that are no UTF-8 (the tool server gets what JSON.parse read).
+test("the bytes as they came: copied around the insertion, never decoded", () => {
+  // Before the insertion point: an id in another script, bytes that are no UTF-8 (the tool server decodes them as it would have).
   assert.equal(
     forwarded('{"id":"é","method":"tools/call","params":{"name":"a"}}'),
     `{"id":"é","method":"tools/call","params":{"_meta":{"traceparent":"${TP}"},"name":"a"}}`,
   );
   const invalid = Buffer.concat([Buffer.from('{"id":"'), Buffer.from([0xff]), Buffer.from('","method":"m","params":{}}')]);
-  const msg = inspectRequest(invalid, PREFIX, true);
-  assert.equal(msg?.traced?.with(FIELDS).toString("utf8"), `{"id":"\ufffd","method":"m","params":{"_meta":{"traceparent":"${TP}"}}}`);
+  assert.deepEqual(
+    inspectRequest(invalid, PREFIX, true)?.traced?.with(FIELDS),
+    Buffer.concat([Buffer.from('{"id":"'), Buffer.from([0xff]), Buffer.from(`","method":"m","params":{"_meta":{"traceparent":"${TP}"}}}`)]),
+  );
   // After it, anything: copied byte for byte, invalid UTF-8 included.
   const after = Buffer.concat([Buffer.from('{"id":1,"method":"m","params":{"a":"'), Buffer.from([0xff]), Buffer.from('"}}')]);
   const spliced = inspectRequest(after, PREFIX, true)!.traced!.with(FIELDS);
@@ -82,10 +84,10 @@ test("the bytes as they came: copied around the insertion where the text before 
     spliced,
     Buffer.concat([Buffer.from(`{"id":1,"method":"m","params":{"_meta":{"traceparent":"${TP}"},"a":"`), Buffer.from([0xff]), Buffer.from('"}}')]),
   );
-  // Fields that are no ASCII (never from the gateway's own context) go the string way.
-  const text = '{"id":1,"method":"m","params":{}}';
+  // Fields that are no ASCII (never from the gateway's own context) are written as UTF-8, and what follows moves by their bytes.
+  const text = '{"id":1,"method":"m","params":{"é":2}}';
   assert.equal(
-    spliceAt(Buffer.from(text), text, { at: text.indexOf("{", 1), newMeta: true, empty: true }, { baggage: "ü" }).toString("utf8"),
-    '{"id":1,"method":"m","params":{"_meta":{"baggage":"ü"}}}',
+    spliceAt(Buffer.from(text), { at: text.indexOf("{", 1), newMeta: true, empty: false }, { baggage: "ü" }).toString("utf8"),
+    '{"id":1,"method":"m","params":{"_meta":{"baggage":"ü"},"é":2}}',
   );
 });

@@ -69,8 +69,8 @@ async function main(kind: ServerKind, args: readonly string[]): Promise<void> {
     }
     if (request.type === "tracing") {
       if (!server.setTracing) throw new Error("this bench server cannot turn its tracing on and off");
-      server.setTracing(request.on);
-      send({ type: "tracing", on: request.on });
+      // Turned off, it answers once what was queued has been exported: that work is the on slice's.
+      void Promise.resolve(server.setTracing(request.on)).then(() => send({ type: "tracing", on: request.on }));
       return;
     }
     // Full collection first, so "RSS" means what is still held rather than what awaits GC.

@@ -1,4 +1,4 @@
-// `node --import tsx bench/tracing-ab.ts [--rounds N] [--slice-ms MS] [--rate N] [--sampler NAME] [--control] [--baseline-root DIR] [--cpu-prof DIR]`:
+// `node --import tsx bench/tracing-ab.ts [--rounds N] [--slice-ms MS] [--rate N [--paced]] [--sampler NAME] [--control] [--baseline-root DIR] [--cpu-prof DIR]`:
 // the traced gateway against its untraced twin and nothing else, for taking tracing's cost on
 // the hop apart without a whole bench run (issue 39). Every lane gets one slice per round, in an
 // order turned by one place each round (and reversed every other turn), so each process is as busy
@@ -10,7 +10,9 @@
 // (`git archive main | tar -x -C DIR`, node_modules linked), for a before/after in one run, read
 // as the median of the per-round ratio of the two traced lanes. `--rate`: every lane at that many
 // requests per second (an open loop) instead of as fast as answers come, so a slower lane does not
-// also batch less per event-loop turn. Each lane's own CPU is split into user and kernel time.
+// also batch less per event-loop turn; with `--paced`, the calls are sent at evenly spaced times
+// (./paced-load.ts) rather than as autocannon spends a rate, each second's share in a burst. Each
+// lane's own CPU is split into user and kernel time.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,7 +25,7 @@ import { combine, LoadGenerator, median } from "./load.ts";
 import { CALL_ADD, expectSum, probe, PROTOCOL_VERSION } from "./requests.ts";
 import { addBenchUser } from "./rows/gateway-postgres.ts";
 import { type Lane, MCP_ACCEPT, openGatewaySession, PATH, slice } from "./rows/gateway.ts";
-
+import { pacedRun } from "./paced-load.ts";
 import { startSpanSink } from "./span-sink.ts";
 
 const { values } = parseArgs({
@@ -35,6 +37,7 @@ const { values } = parseArgs({
     "baseline-root": { type: "string" },
     rate: { type: "string" },
     "cpu-prof": { type: "string" },
+    paced: { type: "boolean", default: false },
   },
 });
 const rounds = Number(values.rounds);
@@ -43,11 +46,30 @@ const sliceMs = Number(values["slice-ms"]);
 const rate = values.rate === undefined ? undefined : Number(values.rate);
 // autocannon spends its rate per whole second: a shorter slice gets a second's requests in a burst.
 if (rate !== undefined && sliceMs % 1000 !== 0) throw new Error("--rate needs --slice-ms in whole seconds");
+if (values.paced && rate === undefined) throw new Error("--paced needs --rate");
 
 /** A slice at the fixed rate: as ./rows/gateway.ts's slice, without latencies. */
 async function rateSlice(l: Lane, ms: number): Promise<void> {
   const cpu = async (): Promise<number[]> => Promise.all(l.costs.map(async (s) => (await s.stats()).cpuMs));
   const before = await cpu();
+  if (values.paced) {
+    const t = performance.now();
+    const r = await pacedRun(l.target, { rate: rate!, durationMs: ms, connections: 50 });
+    const a = await cpu();
+    a.forEach((v, i) => (l.cpuMs[i]! += v - before[i]!));
+    l.runs.push({
+      requests: r.ok,
+      total: r.ok,
+      errors: r.errors,
+      rps: 0,
+      p50Ms: Number.NaN,
+      p99Ms: Number.NaN,
+      elapsedMs: performance.now() - t,
+      generatorCpuMs: 0,
+      latencies: new Float64Array(0),
+    });
+    return;
+  }
   let total = 0;
   let errors = 0;
   const t0 = performance.now();
@@ -137,7 +159,7 @@ try {
     // A checkout from before the kernel share was reported has none.
     const kernel = after[i]!.systemMs === undefined ? "?" : (((after[i]!.systemMs - before[i]!.systemMs) * 1000) / n).toFixed(1);
     console.log(
-      `${l.name}: ${r}${((l.cpuMs[0]! * 1000) / n).toFixed(1)} µs/call own (${kernel} of it in the kernel), tool server ${((l.cpuMs[1]! * 1000) / n).toFixed(1)} µs/call, ` +
+      `${l.name}: ${n} calls, ${r}${((l.cpuMs[0]! * 1000) / n).toFixed(1)} µs/call own (${kernel} of it in the kernel), tool server ${((l.cpuMs[1]! * 1000) / n).toFixed(1)} µs/call, ` +
         `${(l.runs.reduce((k, run) => k + run.requests, 0) / (l.runs.reduce((ms, run) => ms + run.elapsedMs, 0) / 1000)).toFixed(0)} calls/s, p50 ${load.p50Ms.toFixed(2)} ms, p99 ${load.p99Ms.toFixed(2)} ms, ` +
         `per 1000 calls ${(((after[i]!.scavenges - before[i]!.scavenges) * 1000) / n).toFixed(2)} scavenges, ` +
         `${(((after[i]!.fullGcs - before[i]!.fullGcs) * 1000) / n).toFixed(2)} full collections, ${(((after[i]!.gcMs - before[i]!.gcMs) * 1000) / n).toFixed(1)} ms collecting, ` +

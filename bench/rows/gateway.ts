@@ -17,7 +17,8 @@ import { atMost, TARGETS } from "../targets.ts";
 import { addBenchUser, startPostgresGateways } from "./gateway-postgres.ts";
 import type { Slicing } from "./throughput.ts";
 import { startSpanSink, type SpanSink } from "../span-sink.ts";
-import { toggledTracingCost, tracingCost } from "./tracing-cost.ts";
+import { spread, tracingCost, type TracingLane } from "./tracing-cost.ts";
+import { pacedRun } from "../paced-load.ts";
 import { tracingWork } from "./tracing-work.ts";
 
 export const MCP_ACCEPT = { accept: "application/json, text/event-stream" };
@@ -25,14 +26,17 @@ export const PATH = `/api/mcp/${GATEWAY_TOOL}/mcp`;
 /** Quiet time before the settled reading, as in the tool server's idle-sessions row. */
 export const SETTLE_MS = 1000;
 /**
- * Rounds of the tracing comparison (./tracing-cost.ts), a slice of each of its four gateways
- * each, at a steady TRACING_RATE calls a second (a full run; a quick one takes a quarter):
- * tracing costs a few per cent, and one slice's figure moves by a quarter either way on this
- * machine, so the median needs many.
+ * Rounds of the tracing comparison (./tracing-cost.ts), three one-second slices of each of its
+ * two gateways each, at a paced TRACING_RATE calls a second (a full run; a quick one takes a
+ * quarter): tracing costs a few per cent, and one slice's figure moves by a tenth either way on
+ * this machine, so the median needs many.
  */
 const TRACING_ROUNDS = 16;
-/** Calls a second in a tracing slice: a busy gateway's steady load, under half of one core here. */
+/** Calls a second in a tracing slice: a busy gateway's steady load, about half of one core here. */
 const TRACING_RATE = 2000;
+const TRACING_SLICE_MS = 1000;
+/** At most this many calls in flight in a tracing slice, as the flat-out rows' connections. */
+const TRACING_CONNECTIONS = 50;
 
 export interface Stack {
   tool: ServerChild;
@@ -41,11 +45,9 @@ export interface Stack {
   uncachedGateway?: ServerChild;
   proxy?: ServerChild;
   rawRelay?: ServerChild;
-  /** The same gateway exporting a span per request to `sink`, sampler at 100 %, and its twin with tracing off; and a second of each (./tracing-cost.ts). */
+  /** The same gateway exporting a span per request to `sink`, sampler at 100 %, and its twin with tracing off. */
   tracedGateway?: ServerChild;
   untracedTwin?: ServerChild;
-  secondTraced?: ServerChild;
-  secondTwin?: ServerChild;
   /** Two gateways whose tracing the bench turns on and off as they run (./tracing-cost.ts). */
   toggled?: ServerChild[];
   sink?: SpanSink;
@@ -82,10 +84,6 @@ export async function startStack(servers: Servers, withComparisons = false, mode
       started.push(stack.tracedGateway);
       stack.untracedTwin = await servers.start("gateway", { args: [dataDir, `http://127.0.0.1:${tool.port}/`, "cached"] });
       started.push(stack.untracedTwin);
-      stack.secondTraced = await servers.start("gateway", { args: [dataDir, `http://127.0.0.1:${tool.port}/`, "traced", sink.url] });
-      started.push(stack.secondTraced);
-      stack.secondTwin = await servers.start("gateway", { args: [dataDir, `http://127.0.0.1:${tool.port}/`, "cached"] });
-      started.push(stack.secondTwin);
       stack.toggled = [];
       for (let i = 0; i < 2; i++) {
         const toggled = await servers.start("gateway", { args: [dataDir, `http://127.0.0.1:${tool.port}/`, "toggled", sink.url] });
@@ -281,29 +279,34 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
     for (let round = 0; round < rounds; round++) {
       for (let i = 0; i < lanes.length; i++) await slice(gen, lanes[(round + i) % lanes.length]!, slicing.sliceMs);
     }
-    // Tracing on against off is a difference of a few per cent: read from two processes a side in steady rounds (./tracing-cost.ts).
-    // At a steady rate rather than flat out: flat out, the traced process also loses a share of two cores to the others and batches less.
+    // Tracing on against off is a difference of a few per cent: read inside each of two processes, in steady paced slices (./tracing-cost.ts).
     // Lanes of their own, so that the rows' rates and latencies stay those of the flat-out slices.
-    const steady = (lane: Lane): Promise<void> => slice(gen, lane, 1000, TRACING_RATE);
-    const steadyLane = async (gateway: ServerChild): Promise<Lane> => {
+    let notSent = 0;
+    const tracingLane = async (gateway: ServerChild): Promise<TracingLane> => {
       const target = await via(gateway);
       await probe(target, expectSum.rpc);
-      await gen.run(target, { durationMs: slicing.warmupMs, warmupMs: 0 });
-      return { name: "", target, costs: [gateway, stack.tool], runs: [], cpuMs: [0, 0] };
+      const lane: TracingLane = {
+        run: async () => {
+          const paced = await pacedRun(target, { rate: TRACING_RATE, durationMs: TRACING_SLICE_MS, connections: TRACING_CONNECTIONS });
+          if (paced.errors > 0) throw new Error(`${paced.errors} calls failed in a tracing slice, the first: ${paced.firstFailure}`);
+          notSent += paced.skipped;
+          return paced.ok;
+        },
+        cpuMs: async () => (await gateway.stats()).cpuMs,
+        setTracing: (on) => gateway.setTracing(on),
+      };
+      // Both ways compiled before the rounds.
+      for (const on of [true, false, true, false]) {
+        if (on) await lane.setTracing(true);
+        await lane.run();
+        if (on) await lane.setTracing(false);
+      }
+      return lane;
     };
-    const tracing = await tracingCost(
-      steady,
-      [await steadyLane(stack.tracedGateway!), await steadyLane(stack.secondTraced!)],
-      [await steadyLane(stack.untracedTwin!), await steadyLane(stack.secondTwin!)],
-      slicing.sliceMs < 1000 ? TRACING_ROUNDS / 4 : TRACING_ROUNDS,
-    );
-    const toggledLanes = await Promise.all(stack.toggled!.map(steadyLane));
-    const toggledRatios = await toggledTracingCost(
-      steady,
-      toggledLanes,
-      (lane, on) => (lane.costs[0] as ServerChild).setTracing(on),
-      slicing.sliceMs < 1000 ? TRACING_ROUNDS / 4 : TRACING_ROUNDS,
-    );
+    const tracingLanes = [];
+    for (const gateway of stack.toggled!) tracingLanes.push(await tracingLane(gateway));
+    notSent = 0;
+    const tracing = await tracingCost(tracingLanes, slicing.sliceMs < 1000 ? TRACING_ROUNDS / 4 : TRACING_ROUNDS);
     const work = tracingWork(20_000);
     type Counted = Row & { total: number };
     const [directRow, viaRow, hubRow, uncachedRow, proxyRow, rawRow, tracedRow, twinRow, ...pgRows] = lanes.map(laneRow) as [
@@ -346,17 +349,14 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
     // The hop's own process: the gateway's CPU per call against the bare proxy's, same tool server behind both.
     const own = (lane: Lane, row: Counted): number => lane.cpuMs[0]! / row.total;
     const sink = stack.sink!;
-    const sorted = [...tracing.ratios].sort((x, y) => x - y);
-    const toggled = [...toggledRatios].sort((x, y) => x - y);
     tracedRow.note +=
       `; a gateway process exporting a span per call to a local OTLP sink (${sink.spans()} spans received in ${sink.posts()} exports, ` +
-      `${(sink.bytes() / Math.max(1, sink.spans())).toFixed(0)} bytes of OTLP JSON per span), compared with its twin below; ` +
-      `the check is the median of ${toggled.length} ratios of one gateway process's CPU per call with tracing on to the same process's with it off, ` +
-      `neighbouring slices at ${TRACING_RATE} calls/s in two processes (${toggled[0]!.toFixed(2)}–${toggled.at(-1)!.toFixed(2)}×); ` +
-      `two traced processes against two untraced ones, median over ${sorted.length} rounds ${median(sorted).toFixed(2)}× ` +
-      `(${sorted[0]!.toFixed(2)}–${sorted.at(-1)!.toFixed(2)}×), pooled ${tracing.pooled.toFixed(2)}×, ` +
-      `the two untraced against each other ${tracing.control.toFixed(2)}× (what two processes alike differ by here); ` +
-      `flat out, this row against its twin pooled ${(own(lanes[6]!, tracedRow) / own(lanes[7]!, twinRow)).toFixed(2)}×; ` +
+      `${(sink.bytes() / Math.max(1, sink.spans())).toFixed(0)} bytes of OTLP JSON per span), compared with its twin below, flat out: ` +
+      `${(own(lanes[6]!, tracedRow) / own(lanes[7]!, twinRow)).toFixed(2)}× its gateway CPU per call; ` +
+      `the check is read inside two other gateway processes whose tracing the bench turns on and off, at a paced ${TRACING_RATE} calls/s: ` +
+      `each round one slice on and two off, the median of ${tracing.ratios.length} ratios of the on slice's CPU per call to the off slices' ` +
+      `${spread(tracing.ratios)}, pooled ${tracing.pooled.toFixed(3)}×; the two off slices of a round against each other ${spread(tracing.alike)} ` +
+      `(how far two alike slices read apart here)${notSent > 0 ? `; ${notSent} calls not sent, every connection busy` : ""}; ` +
       `tracing's own work, timed in the bench's process: ${(work.tracedUs - work.untracedUs).toFixed(1)} µs per call ` +
       `(${work.tracedUs.toFixed(1)} traced against ${work.untracedUs.toFixed(1)} untraced; ` +
       `${((100 * (work.tracedUs - work.untracedUs)) / (own(lanes[7]!, twinRow) * 1000)).toFixed(0)} % of the twin's gateway CPU per call)`;
@@ -397,8 +397,8 @@ export async function gatewayHopRows(servers: Servers, gen: LoadGenerator, slici
       );
     tracedRow.checks.push(
       atMost(
-        "gateway CPU/req, tracing on vs off (one process each way, median of paired slices)",
-        { value: median(toggledRatios), digits: 2, unit: "×" },
+        "gateway CPU/req, tracing on vs off (inside one process, median of paced slices)",
+        { value: median(tracing.ratios), digits: 2, unit: "×" },
         TARGETS.tracingGatewayCpu,
       ),
     );

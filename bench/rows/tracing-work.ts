@@ -7,7 +7,7 @@
 import { continueTrace, gatewaySpan } from "../../lib/gateway/relay/trace.ts";
 import { inspectRequest, mayActOn, passedOn } from "../../lib/gateway/relay/rewrite.ts";
 import { EXPORTER_LIMITS } from "../../lib/telemetry/exporter.ts";
-import { spanJson } from "../../lib/telemetry/otlp.ts";
+import { spanBound, writeSpan } from "../../lib/telemetry/otlp.ts";
 import { SpanParts } from "../../lib/telemetry/span-parts.ts";
 import { Tracer } from "../../lib/telemetry/tracer.ts";
 import { CALL_ADD, PROTOCOL_VERSION } from "../requests.ts";
@@ -58,7 +58,7 @@ export function tracingWork(calls: number): TracingWork {
     const span = gatewaySpan(on, forwarded.trace, msg);
     span.set("mcp.session.id", "0123456789abcdef0123456789abcdef");
     span.end();
-    queue.add(spanJson(span.record));
+    queue.add(span.record, spanBound(span.record), writeSpan);
     if (queue.size >= EXPORTER_LIMITS.maxBatch) {
       const batch = queue.take(EXPORTER_LIMITS.maxBatch)!;
       sink += batch.spans;

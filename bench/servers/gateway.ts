@@ -76,13 +76,23 @@ export async function startGatewayServer(args: readonly string[]): Promise<Bench
   };
 }
 
-/** Turns tracing on and off in a running gateway: a subscriber on the span channel makes its tracer active, and hands each span to an exporter. */
-function toggler(sink: string): (on: boolean) => void {
+/**
+ * Turns tracing on and off in a running gateway: a subscriber on the span channel makes its
+ * tracer active, and hands each span to an exporter. Turned off, it resolves once every span
+ * queued has been exported, so a slice with tracing on pays for all its spans' export.
+ */
+function toggler(sink: string): (on: boolean) => Promise<void> {
   const config = tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: sink }, "hub_gateway");
   if (!config?.endpoint) throw new Error("the sink URL is no OTLP endpoint");
   const exporter = new BatchExporter({ ...config, endpoint: config.endpoint });
   const onSpan = (span: unknown): void => {
     if ((span as SpanRecord).sampled) exporter.add(span as SpanRecord);
   };
-  return (on) => (on ? subscribe(SPAN_CHANNEL, onSpan) : unsubscribe(SPAN_CHANNEL, onSpan));
+  return async (on) => {
+    if (on) subscribe(SPAN_CHANNEL, onSpan);
+    else {
+      unsubscribe(SPAN_CHANNEL, onSpan);
+      await exporter.flush();
+    }
+  };
 }

@@ -7,7 +7,7 @@ export interface BenchServer {
   /** Live MCP sessions, where the server has them. */
   sessions(): number | null;
   /** Turns its tracing on or off while it runs, where it can (the gateway started "toggled"). */
-  setTracing?(on: boolean): void;
+  setTracing?(on: boolean): void | Promise<void>;
   close(): Promise<void>;
 }
 

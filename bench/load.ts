@@ -35,11 +35,10 @@ export interface LoadResult {
 }
 
 /**
- * What to run: for a time (after a warm-up that is not measured), or a fixed count. `rate`:
- * that many requests a second over all connections (autocannon spends it per whole second), as
- * a steady load rather than as fast as answers come.
+ * What to run: for a time (after a warm-up that is not measured), or a fixed count. A steady
+ * rate is ./paced-load.ts's: autocannon spends a rate as each second's share in a burst.
  */
-export type LoadPlan = { durationMs: number; warmupMs: number; rate?: number } | { requests: number };
+export type LoadPlan = { durationMs: number; warmupMs: number } | { requests: number };
 
 export function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return NaN;
@@ -128,7 +127,6 @@ export class LoadGenerator {
           pipelining: 1,
           // Stopped by the deadline below; a short sample interval ends the run promptly after.
           ...(counted ? { amount: plan.requests } : { duration: (plan.warmupMs + plan.durationMs) / 1000 + 5 }),
-          ...(!counted && plan.rate !== undefined ? { overallRate: plan.rate } : {}),
           sampleInt: 50,
           timeout: 10,
         },

@@ -28,6 +28,8 @@ export interface PacedPlan {
   connections: number;
 }
 
+const CALL_TIMEOUT_MS = 10_000;
+
 export function pacedRun(target: Target, plan: PacedPlan): Promise<PacedResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: plan.connections });
   const body = Buffer.from(target.body);
@@ -55,6 +57,8 @@ export function pacedRun(target: Target, plan: PacedPlan): Promise<PacedResult> 
       inFlight--;
       done();
     });
+    // A call that never answers fails the slice rather than holding the run (as autocannon's timeout).
+    req.setTimeout(CALL_TIMEOUT_MS, () => req.destroy(Object.assign(new Error("timed out"), { code: "ETIMEDOUT" })));
     req.end(body);
   };
   return new Promise((resolve) => {

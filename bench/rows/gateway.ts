@@ -131,10 +131,10 @@ export interface Lane {
 
 const cpuOf = async (servers: ServerChild[]): Promise<number[]> => Promise.all(servers.map(async (s) => (await s.stats()).cpuMs));
 
-export async function slice(gen: LoadGenerator, lane: Lane, durationMs: number, rate?: number): Promise<void> {
+export async function slice(gen: LoadGenerator, lane: Lane, durationMs: number): Promise<void> {
   const before = await cpuOf(lane.costs);
   const dbBefore = lane.database?.read() ?? 0;
-  lane.runs.push(await gen.run(lane.target, rate === undefined ? { durationMs, warmupMs: 150 } : { durationMs, warmupMs: 0, rate }));
+  lane.runs.push(await gen.run(lane.target, { durationMs, warmupMs: 150 }));
   const after = await cpuOf(lane.costs);
   if (lane.database) lane.database.ms += lane.database.read() - dbBefore;
   after.forEach((ms, i) => (lane.cpuMs[i]! += ms - before[i]!));

@@ -3,7 +3,7 @@
 // the hop apart without a whole bench run (issue 39). Every lane gets one slice per round, in an
 // order turned by one place each round (and reversed every other turn), so each process is as busy
 // as the others and a drift in the machine's load falls on all alike; each round gives one ratio of a lane's own CPU per call to
-// the twin's, and the median of those is the figure, as in the "gateway hop" rows.
+// the twin's; their median is printed beside each lane's CPU per call over the whole run (the pooled figure the "gateway hop" check reads).
 // `--sampler always_off`: spans made and dropped, nothing exported. `--control`: a second
 // untraced gateway, to show how far two processes started alike differ on this machine.
 // `--baseline-root`: one more traced gateway, compiled from another checkout of the repository
